@@ -1,0 +1,22 @@
+# westbench: benchmark MD engines and coding agents in one DAG.
+# Stages live in rules/<stage>.smk; the library in src/westbench does the work.
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "report/workflow.rst"
+
+
+include: "rules/common.smk"
+include: "rules/prepare.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

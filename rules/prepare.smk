@@ -1,0 +1,110 @@
+# Structure acquisition and preparation: results/<protein>/prepare/
+
+
+rule acquire_structure:
+    input:
+        unpack(structure_input),
+    output:
+        pdb="results/{protein}/prepare/structure.pdb",
+        json="results/{protein}/prepare/structure.json",
+    params:
+        spec=structure_params,
+        structures_dir=config["structures_dir"],
+        cache_dir=config["structure_cache"],
+        download=config["download"],
+    log:
+        "results/{protein}/logs/acquire_structure.log",
+    benchmark:
+        "results/{protein}/benchmarks/acquire_structure.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    script:
+        "../scripts/acquire_structure.py"
+
+
+rule fix_structure:
+    input:
+        pdb="results/{protein}/prepare/structure.pdb",
+    output:
+        pdb="results/{protein}/prepare/prepared.pdb",
+        json="results/{protein}/prepare/fix.json",
+    params:
+        settings=config["preparation"],
+        seed=config["seed"],
+    log:
+        "results/{protein}/logs/fix_structure.log",
+    benchmark:
+        "results/{protein}/benchmarks/fix_structure.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    script:
+        "../scripts/fix_structure.py"
+
+
+rule build_system:
+    input:
+        pdb="results/{protein}/prepare/prepared.pdb",
+    output:
+        system="results/{protein}/prepare/{solvent}.xml",
+        state="results/{protein}/prepare/{solvent}_state.xml",
+        pdb="results/{protein}/prepare/{solvent}.pdb",
+        json="results/{protein}/prepare/{solvent}.json",
+    params:
+        settings=config["preparation"],
+        platform=config["platform"],
+        seed=config["seed"],
+    threads: 2
+    resources:
+        gpu=lambda wildcards: 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0,
+    log:
+        "results/{protein}/logs/build_system_{solvent}.log",
+    benchmark:
+        "results/{protein}/benchmarks/build_system_{solvent}.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    script:
+        "../scripts/build_system.py"
+
+
+rule summarize_preparation:
+    input:
+        structure="results/{protein}/prepare/structure.json",
+        fix="results/{protein}/prepare/fix.json",
+        systems=expand("results/{{protein}}/prepare/{solvent}.json", solvent=SOLVENTS),
+    output:
+        json="results/{protein}/prepare/summary.json",
+    log:
+        "results/{protein}/logs/summarize_preparation.log",
+    benchmark:
+        "results/{protein}/benchmarks/summarize_preparation.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/summarize_preparation.py"
+
+
+rule preparation_table:
+    input:
+        summaries=expand("results/{protein}/prepare/summary.json", protein=PROTEINS),
+    output:
+        csv=report(
+            "results/tables/preparation.csv",
+            caption="../report/preparation.rst",
+            category="Preparation",
+            labels={"table": "prepared systems"},
+        ),
+    log:
+        "results/logs/preparation_table.log",
+    benchmark:
+        "results/benchmarks/preparation_table.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/summarize_preparation.py"
+
+
+rule prepare:
+    """Target: every configured protein prepared."""
+    input:
+        expand("results/{protein}/prepare/summary.json", protein=PROTEINS),
+        "results/tables/preparation.csv",

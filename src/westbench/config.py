@@ -1,0 +1,210 @@
+"""Load and validate the westbench configuration.
+
+The schema (``config/schema.yaml``) is JSON Schema written in YAML; validating
+fills in its defaults, so the rest of the code reads one complete mapping.
+
+Examples
+--------
+>>> from westbench.config import validate_config, protein_spec
+>>> cfg = validate_config({"proteins": [{"id": "chignolin", "name": "Chignolin",
+...     "sequence": "GYDPETGTWG", "source": "sequence"}]})
+>>> cfg["preparation"]["padding_nm"]
+1.0
+>>> protein_spec(cfg, "chignolin").chain_sequences
+('GYDPETGTWG',)
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import jsonschema
+import yaml
+
+from westbench.errors import ConfigError
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "config" / "schema.yaml"
+
+
+def load_schema(path: str | Path = SCHEMA_PATH) -> dict:
+    """Read the configuration schema."""
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+
+
+def section_defaults(section: str, schema: Mapping | None = None) -> dict:
+    """The schema's default values of one top-level section, e.g. ``"preparation"``."""
+    schema = load_schema() if schema is None else schema
+    properties = schema["properties"][section]["properties"]
+    return {key: copy.deepcopy(value["default"]) for key, value in properties.items() if "default" in value}
+
+
+def _validator_filling_defaults(base=jsonschema.Draft202012Validator):
+    """A validator class that writes each property's default into the instance.
+
+    This is the recipe of the jsonschema FAQ, the same one Snakemake's
+    ``validate(..., set_default=True)`` uses.
+    """
+    validate_properties = base.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if "default" in subschema and name not in instance:
+                    instance[name] = copy.deepcopy(subschema["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(base, {"properties": set_defaults})
+
+
+def _location(error: jsonschema.ValidationError) -> str:
+    parts = []
+    for item in error.absolute_path:
+        parts.append(f"[{item}]" if isinstance(item, int) else f".{item}")
+    return "".join(parts).lstrip(".") or "(top level)"
+
+
+def validate_config(
+    config: Mapping, schema: Mapping | None = None, sources: Iterable[str | Path] = ()
+) -> dict:
+    """Validate a configuration against the schema and fill in defaults.
+
+    Parameters
+    ----------
+    config : mapping
+        The configuration as loaded from YAML (and ``--config`` overrides).
+    schema : mapping, optional
+        The schema; ``config/schema.yaml`` by default.
+    sources : iterable of path
+        The configuration files it came from, named in error messages.
+
+    Returns
+    -------
+    dict
+        A validated deep copy with every default filled in.
+
+    Raises
+    ------
+    ConfigError
+        Listing every violation with its location in the configuration.
+    """
+    schema = load_schema() if schema is None else schema
+    checked = copy.deepcopy(dict(config))
+    validator = _validator_filling_defaults()(schema)
+    errors = sorted(validator.iter_errors(checked), key=lambda e: list(map(str, e.absolute_path)))
+    origin = ", ".join(str(s) for s in sources) or "the configuration"
+    if errors:
+        lines = [f"  - {_location(e)}: {e.message}" for e in errors]
+        raise ConfigError(
+            f"{origin} breaks the schema config/schema.yaml:\n" + "\n".join(lines) + "\n"
+            "Fix these entries (the schema describes every key and its allowed values)."
+        )
+    ids = [p["id"] for p in checked["proteins"]]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise ConfigError(f"{origin}: protein ids must be unique, repeated: {', '.join(duplicates)}.")
+    for protein in checked["proteins"]:
+        spec = ProteinSpec.from_config(protein)
+        if spec.chains is not None and len(spec.chains) != len(spec.chain_sequences):
+            raise ConfigError(
+                f"{origin}: protein '{spec.id}' selects {len(spec.chains)} chain(s) {list(spec.chains)} "
+                f"but its sequence has {len(spec.chain_sequences)} part(s); separate the chains' "
+                "sequences with '/' in the order of `chains`."
+            )
+    return _sorted_keys(checked)
+
+
+def _sorted_keys(value):
+    """Mappings with their keys in sorted order, recursively.
+
+    Snakemake compares rule params by their text, so two configs that differ
+    only in key order must give identical params, or every job reruns.
+    """
+    if isinstance(value, dict):
+        return {key: _sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class ProteinSpec:
+    """One configured protein.
+
+    Attributes
+    ----------
+    id, name : str
+        Path-safe identifier and display name.
+    pdb_id : str or None
+        PDB entry (upper case).
+    sequence : str
+        Expected one-letter sequence, chains separated by '/'.
+    chains : tuple of str or None
+        Chain ids to keep; None keeps every protein chain.
+    residues : tuple of (int, int) or None
+        Inclusive residue-number range kept in each selected chain.
+    source : {'rcsb', 'file', 'sequence'}
+    path : str or None
+        Structure file for source 'file'.
+    """
+
+    id: str
+    name: str
+    pdb_id: str | None
+    sequence: str
+    chains: tuple[str, ...] | None
+    residues: tuple[int, int] | None
+    source: str
+    path: str | None
+
+    @classmethod
+    def from_config(cls, entry: Mapping) -> "ProteinSpec":
+        residues = None
+        if entry.get("residues"):
+            text = str(entry["residues"])
+            split_at = text.index("-", 1)
+            residues = (int(text[:split_at]), int(text[split_at + 1 :]))
+        chains = entry.get("chains")
+        pdb_id = entry.get("pdb_id")
+        return cls(
+            id=entry["id"],
+            name=entry["name"],
+            pdb_id=pdb_id.upper() if pdb_id else None,
+            sequence=entry["sequence"],
+            chains=tuple(str(c) for c in chains) if chains else None,
+            residues=residues,
+            source=entry["source"],
+            path=entry.get("path"),
+        )
+
+    @property
+    def chain_sequences(self) -> tuple[str, ...]:
+        """The expected sequence of each chain."""
+        return tuple(self.sequence.split("/"))
+
+
+def protein_ids(config: Mapping) -> list[str]:
+    """Ids of the configured proteins, in configuration order."""
+    return [p["id"] for p in config["proteins"]]
+
+
+def protein_spec(config: Mapping, protein_id: str) -> ProteinSpec:
+    """The spec of one configured protein.
+
+    Raises
+    ------
+    ConfigError
+        If the id is not configured, naming the configured ids and the fix.
+    """
+    for entry in config["proteins"]:
+        if entry["id"] == protein_id:
+            return ProteinSpec.from_config(entry)
+    known = ", ".join(protein_ids(config))
+    raise ConfigError(
+        f"unknown protein '{protein_id}': the configuration defines {known}. "
+        f"Add an entry with id '{protein_id}' under `proteins:` in your config file, "
+        "or use a configured id (config/paper.yaml has all nine benchmark proteins)."
+    )

@@ -1,0 +1,62 @@
+"""Choose an OpenMM platform from the configuration, falling back with a log line.
+
+Examples
+--------
+>>> import openmm
+>>> system = openmm.System(); _ = system.addParticle(1.0)
+>>> context, name = create_context(system, openmm.VerletIntegrator(0.001), {"name": "Reference"})
+>>> name
+'Reference'
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Mapping
+
+import openmm
+
+log = logging.getLogger(__name__)
+
+
+def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:
+    """OpenMM platform properties for ``name`` from the ``platform`` config section."""
+    if name in ("CUDA", "OpenCL", "HIP"):
+        return {"Precision": str(config.get("precision", "mixed"))}
+    if name == "CPU" and threads:
+        return {"Threads": str(threads)}
+    return {}
+
+
+def create_context(
+    system: openmm.System, integrator: openmm.Integrator, config: Mapping, threads: int | None = None
+) -> tuple[openmm.Context, str]:
+    """Create a Context on the configured platform or the first fallback that works.
+
+    Parameters
+    ----------
+    system, integrator
+        As for :class:`openmm.Context`.
+    config : mapping
+        The ``platform`` config section: ``name``, ``precision``, ``fallback``.
+    threads : int, optional
+        Threads for the CPU platform (Snakemake's ``threads``).
+
+    Returns
+    -------
+    (openmm.Context, str)
+        The context and the name of the platform it runs on.
+    """
+    wanted = [config.get("name", "CPU")] + [p for p in config.get("fallback", ["CPU", "Reference"])]
+    tried: list[str] = []
+    for name in dict.fromkeys(wanted):
+        try:
+            platform = openmm.Platform.getPlatformByName(name)
+            context = openmm.Context(system, integrator, platform, platform_properties(name, config, threads))
+        except Exception as exc:  # OpenMMException for a missing platform or driver
+            tried.append(f"{name} ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})")
+            continue
+        if tried:
+            log.warning("OpenMM platform unavailable: %s; falling back to %s", "; ".join(tried), name)
+        return context, name
+    raise RuntimeError(f"no OpenMM platform could be used: {'; '.join(tried)}")

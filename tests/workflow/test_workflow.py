@@ -1,0 +1,119 @@
+"""Snakemake runs of small DAGs: the default config end to end, lint, the paper plan, report, bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from ..conftest import REPO
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
+    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``."""
+    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
+               "--configfile", str(configfile), *map(str, args)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
+    return result
+
+
+def write_config(path, **changes):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config.update(changes)
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    """The embedded default run once (about 20 s on 2 cores), shared by the tests that read it."""
+    workdir = tmp_path_factory.mktemp("default")
+    result = snakemake(workdir, "--cores", "2")
+    assert result.returncode == 0, result.output[-3000:]
+    return workdir
+
+
+@pytest.mark.slow
+def test_default_config_prepares_chignolin_offline(default_run):
+    prepare = default_run / "results" / "chignolin" / "prepare"
+    for name in ("structure.pdb", "prepared.pdb", "implicit.xml", "implicit_state.xml", "explicit.xml",
+                 "explicit_state.xml", "explicit.pdb", "summary.json"):
+        assert (prepare / name).stat().st_size > 0, name
+    summary = json.loads((prepare / "summary.json").read_text())
+    assert summary["sequence"] == "GYDPETGTWG"
+    assert summary["systems"]["implicit"]["atoms"] == 138
+    explicit = summary["systems"]["explicit"]
+    assert explicit["net_charge"] == pytest.approx(0) and explicit["waters"] > 1000
+    assert explicit["parameters"]["forcefield_files"] == ["amber14-all.xml", "amber14/tip3pfb.xml"]
+    assert explicit["minimization"]["energy_after_kj_mol"] < explicit["minimization"]["energy_before_kj_mol"]
+    assert summary["fix"]["seed"] == 2024 and summary["structure"]["source"] == "sequence"
+    for rule in ("acquire_structure", "fix_structure", "build_system_implicit", "build_system_explicit"):
+        assert (default_run / "results" / "chignolin" / "benchmarks" / f"{rule}.tsv").is_file()
+        assert (default_run / "results" / "chignolin" / "logs" / f"{rule}.log").is_file()
+    table = (default_run / "results" / "tables" / "preparation.csv").read_text().splitlines()
+    assert table[0].startswith("protein,") and table[1].startswith("chignolin,")
+
+
+@pytest.mark.slow
+def test_rerun_has_nothing_to_do_and_report_builds(default_run):
+    result = snakemake(default_run, "-n", "--cores", "2")
+    assert result.returncode == 0 and "Nothing to be done" in result.output
+    report = default_run / "report.html"
+    result = snakemake(default_run, "--report", report)
+    assert result.returncode == 0, result.output[-2000:]
+    assert report.stat().st_size > 10_000
+
+
+def test_lint_is_clean(tmp_path):
+    result = snakemake(tmp_path, "--lint")
+    assert result.returncode == 0, result.output
+    assert "Congratulations" in result.output
+
+
+def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
+    result = snakemake(tmp_path, "-n", "--cores", "2", "--config", f"structures_dir={shared_structures}",
+                       configfile=REPO / "config" / "paper.yaml")
+    assert result.returncode == 0, result.output[-2000:]
+    out = result.output
+    for protein in ("chignolin", "trpcage", "bba", "ww", "proteinb", "homeodomain", "proteing", "a3d", "lambda"):
+        assert f"results/{protein}/prepare/summary.json" in out
+    assert "build_system                18" in out
+
+
+def test_unknown_protein_in_a_target(tmp_path):
+    result = snakemake(tmp_path, "-n", "results/nosuch/prepare/summary.json")
+    assert result.returncode != 0
+    assert "unknown protein 'nosuch'" in result.output and "chignolin" in result.output
+    assert "config.yaml" in result.output
+
+
+def test_config_breaking_the_schema(tmp_path):
+    config = write_config(tmp_path / "bad.yaml", preparation={"padding_nm": -1}, platform={"name": "GPU"})
+    result = snakemake(tmp_path, "-n", configfile=config)
+    assert result.returncode != 0
+    assert "bad.yaml breaks the schema" in result.output
+    assert "preparation.padding_nm" in result.output and "platform.name" in result.output
+
+
+@pytest.mark.slow
+def test_bad_structure_fails_alone_and_keeps_what_was_computed(default_run, tmp_path):
+    """A malformed file for a second protein: its job fails with a message naming it; chignolin is untouched."""
+    broken = tmp_path / "broken.pdb"
+    broken.write_text("HEADER    NOT REALLY\nATOM      1  N   GLY A   1      xx.xxx  1.000  1.000  1.00  0.00\n")
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["proteins"].append({"id": "broken", "name": "Broken", "sequence": "GG", "source": "file", "path": str(broken)})
+    path = tmp_path / "two.yaml"
+    path.write_text(yaml.safe_dump(config))
+    summary = default_run / "results" / "chignolin" / "prepare" / "summary.json"
+    before = summary.stat().st_mtime_ns
+    result = snakemake(default_run, "--cores", "2", "--keep-going", configfile=path)
+    assert result.returncode != 0
+    log = (default_run / "results" / "broken" / "logs" / "acquire_structure.log").read_text()
+    assert "broken.pdb does not parse" in log and "broken.pdb does not parse" in result.output
+    assert "Traceback" not in log
+    assert summary.stat().st_mtime_ns == before
+    assert (default_run / "results" / "chignolin" / "prepare" / "explicit.xml").is_file()
