@@ -117,3 +117,31 @@ def test_bad_structure_fails_alone_and_keeps_what_was_computed(default_run, tmp_
     assert "Traceback" not in log
     assert summary.stat().st_mtime_ns == before
     assert (default_run / "results" / "chignolin" / "prepare" / "explicit.xml").is_file()
+
+
+@pytest.mark.slow
+def test_all_shared_structures_prepare_through_the_workflow(tmp_path, shared_structures):
+    """The paper's nine entries plus 1UAO and 1L2Y: every summary has sensible counts and charges."""
+    config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    config["proteins"] += [
+        {"id": "chignolin-wt", "name": "Chignolin (1UAO)", "pdb_id": "1UAO", "sequence": "GYDPETGTWG", "source": "rcsb"},
+        {"id": "trpcage-wt", "name": "Trp-cage (1L2Y)", "pdb_id": "1L2Y", "sequence": "NLYIQWLKDGGPSSGRPPPS", "source": "rcsb"},
+    ]
+    config.update(structures_dir=str(shared_structures), platform={"name": "CPU"},
+                  preparation={"box_shape": "dodecahedron", "minimize_max_iterations": 5})
+    path = tmp_path / "eleven.yaml"
+    path.write_text(yaml.safe_dump(config))
+    result = snakemake(tmp_path, "--cores", "2", "prepare", configfile=path)
+    assert result.returncode == 0, result.output[-3000:]
+    used = {p["pdb_id"] for p in config["proteins"]}
+    assert used == {p.stem for p in shared_structures.glob("*.pdb")}
+    for protein in config["proteins"]:
+        summary = json.loads((tmp_path / "results" / protein["id"] / "prepare" / "summary.json").read_text())
+        sequence = protein["sequence"]
+        charge = sum(sequence.count(a) for a in "KR") - sum(sequence.count(a) for a in "DE")
+        implicit, explicit = summary["systems"]["implicit"], summary["systems"]["explicit"]
+        assert summary["sequence"] == sequence
+        assert 10 * len(sequence) < implicit["atoms"] < 22 * len(sequence), protein["id"]
+        assert implicit["protein_net_charge"] == pytest.approx(charge, abs=1e-4), protein["id"]
+        assert explicit["net_charge"] == pytest.approx(0, abs=1e-4) and explicit["waters"] > 300
+        assert explicit["minimization"]["energy_after_kj_mol"] < 0
