@@ -12,7 +12,7 @@ try:
     config = wb_config.validate_config(
         config,
         wb_config.load_schema(Path(workflow.basedir) / "config" / "schema.yaml"),
-        sources=workflow.configfiles,
+        sources=[*workflow.configfiles, *(["--config"] if workflow.config_settings.config else [])],
     )
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None

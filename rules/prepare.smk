@@ -8,10 +8,9 @@ rule acquire_structure:
         pdb="results/{protein}/prepare/structure.pdb",
         json="results/{protein}/prepare/structure.json",
     params:
+        # Only what defines the structure: download settings and folders are read from the
+        # config in the script, so changing a timeout does not rerun the protein.
         spec=structure_params,
-        structures_dir=config["structures_dir"],
-        cache_dir=config["structure_cache"],
-        download=config["download"],
     log:
         "results/{protein}/logs/acquire_structure.log",
     benchmark:

@@ -12,9 +12,9 @@ def main(snakemake):
     record = acquire_structure(
         protein_spec(config, snakemake.wildcards.protein),
         snakemake.output.pdb,
-        structures_dir=snakemake.params.structures_dir,
-        cache_dir=snakemake.params.cache_dir,
-        download=snakemake.params.download,
+        structures_dir=config["structures_dir"],
+        cache_dir=config["structure_cache"],
+        download=config["download"],
     )
     write_json(record, snakemake.output.json)
 
