@@ -14,6 +14,8 @@ report: "report/workflow.rst"
 
 include: "rules/common.smk"
 include: "rules/prepare.smk"
+include: "rules/groundtruth.smk"
+include: "rules/tica.smk"
 
 
 rule all:

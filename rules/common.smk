@@ -24,6 +24,7 @@ SOLVENTS = ["implicit", "explicit"]
 wildcard_constraints:
     protein=r"[a-z0-9][a-z0-9_-]*",
     solvent="|".join(SOLVENTS),
+    start=r"[A-Za-z0-9_.-]+",
 
 
 def protein(wildcards):
@@ -53,4 +54,70 @@ def prepared_outputs(protein_id):
 
 
 def all_outputs():
-    return [prepared_outputs(p) for p in PROTEINS] + ["results/tables/preparation.csv"]
+    return (
+        [prepared_outputs(p) for p in PROTEINS]
+        + ["results/tables/preparation.csv", "results/tables/groundtruth_throughput.csv"]
+        + [f"results/{p}/tica/{name}" for p in PROTEINS for name in ("model.json", "tic01_density.png")]
+    )
+
+
+def n_starts(protein_id):
+    """Starting points of a protein: its `n_starts`, else groundtruth.starts.count."""
+    entry = next(p for p in config["proteins"] if p["id"] == protein_id)
+    return entry.get("n_starts") or config["groundtruth"]["starts"]["count"]
+
+
+def starts_folder(protein_id):
+    """For starts source `directory`: the user's folder of start PDBs."""
+    template = config["groundtruth"]["starts"]["directory"]
+    if not template:
+        raise WorkflowError("groundtruth.starts.source is 'directory' but groundtruth.starts.directory is not set; "
+                            "set it to a folder of PDB files (\"{protein}\" is replaced by the protein id).")
+    return Path(template.format(protein=protein_id))
+
+
+def start_ids(protein_id):
+    """Ids of a protein's ground-truth runs: s0000.. when generated, file stems for a directory."""
+    if config["groundtruth"]["starts"]["source"] == "directory":
+        files = sorted(starts_folder(protein_id).glob("*.pdb"))
+        if not files:
+            raise WorkflowError(f"protein '{protein_id}': no *.pdb start structures in {starts_folder(protein_id)}; "
+                                "add them or use groundtruth.starts.source: generate.")
+        return [f.stem for f in files]
+    return [f"s{i:04d}" for i in range(n_starts(protein_id))]
+
+
+def starts_input(wildcards):
+    protein(wildcards)
+    prepared = {"pdb": f"results/{wildcards.protein}/prepare/prepared.pdb"}
+    if config["groundtruth"]["starts"]["source"] == "directory":
+        return {**prepared, "files": sorted(map(str, starts_folder(wildcards.protein).glob("*.pdb")))}
+    return {**prepared, "system": f"results/{wildcards.protein}/prepare/implicit.xml",
+            "state": f"results/{wildcards.protein}/prepare/implicit_state.xml"}
+
+
+def run_seed(wildcards):
+    from westbench.seeds import derive_seed
+
+    return derive_seed(config["seed"], wildcards.protein, wildcards.start)
+
+
+def groundtruth_frames(wildcards):
+    return expand("results/{protein}/groundtruth/runs/{start}/frames.h5",
+                  protein=wildcards.protein, start=start_ids(wildcards.protein))
+
+
+def groundtruth_summaries(wildcards=None):
+    return [f"results/{p}/groundtruth/runs/{s}/summary.json" for p in PROTEINS for s in start_ids(p)]
+
+
+def md_threads():
+    """One thread per deterministic CPU run (OpenMM's multithreaded sums vary); two otherwise."""
+    return 1 if config["platform"]["deterministic"] else 2
+
+
+def gpu_count(wildcards=None):
+    return 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0
+
+
+TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"

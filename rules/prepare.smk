@@ -54,7 +54,7 @@ rule build_system:
         seed=config["seed"],
     threads: 2
     resources:
-        gpu=lambda wildcards: 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0,
+        gpu=gpu_count,
     log:
         "results/{protein}/logs/build_system_{solvent}.log",
     benchmark:

@@ -12,6 +12,7 @@ Examples
 from __future__ import annotations
 
 import logging
+import os
 from typing import Mapping
 
 import openmm
@@ -20,11 +21,25 @@ log = logging.getLogger(__name__)
 
 
 def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:
-    """OpenMM platform properties for ``name`` from the ``platform`` config section."""
+    """OpenMM platform properties for ``name`` from the ``platform`` config section.
+
+    ``deterministic`` asks for bitwise-repeatable runs: CUDA's deterministic force
+    summation, and one thread on the CPU platform (its multithreaded force and PME
+    summation orders vary from run to run; measured on OpenMM 8.6).
+    """
+    deterministic = bool(config.get("deterministic", False))
     if name in ("CUDA", "OpenCL", "HIP"):
-        return {"Precision": str(config.get("precision", "mixed"))}
-    if name == "CPU" and threads:
-        return {"Threads": str(threads)}
+        properties = {"Precision": str(config.get("precision", "mixed"))}
+        if deterministic and name == "CUDA":
+            properties["DeterministicForces"] = "true"
+        return properties
+    if name == "CPU":
+        if deterministic:
+            # The CPU PME kernel sizes its own thread pool from this variable, read at context creation.
+            os.environ["OPENMM_CPU_THREADS"] = "1"
+            return {"Threads": "1"}
+        if threads:
+            return {"Threads": str(threads)}
     return {}
 
 

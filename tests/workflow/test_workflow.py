@@ -1,6 +1,7 @@
 """Snakemake runs of small DAGs: the default config end to end, lint, the paper plan, report, bad input."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -19,6 +20,12 @@ def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeou
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
     return result
+
+
+def job_counts(output):
+    """The "Job stats" table of a Snakemake run as {rule: count}."""
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
 
 
 def write_config(path, **changes):
@@ -59,6 +66,36 @@ def test_default_config_prepares_chignolin_offline(default_run):
 
 
 @pytest.mark.slow
+def test_default_config_runs_the_ground_truth_and_tica(default_run):
+    import mdtraj
+    import pandas as pd
+
+    from westbench.frames import read_frames
+    from westbench.tica import TicaModel
+
+    protein = default_run / "results" / "chignolin"
+    starts = pd.read_csv(protein / "groundtruth" / "starts.csv")
+    assert list(starts["start"]) == ["s0000", "s0001", "s0002"] and starts["tic0"].notna().all()
+    for start in starts["start"]:
+        run = protein / "groundtruth" / "runs" / start
+        assert (protein / "groundtruth" / "starts" / f"{start}.pdb").is_file()
+        trajectory = mdtraj.load(str(run / "trajectory.xtc"), top=str(run / "topology.pdb"))
+        frames = read_frames(run / "frames.h5")
+        assert trajectory.n_frames == len(frames) == 20  # 2 ps saved every 0.1 ps
+        assert frames["forces"].shape == (20, 10, 3)
+        summary = json.loads((run / "summary.json").read_text())
+        assert summary["ns_per_day"] > 0 and summary["seed"] > 0 and summary["platform"] == "CPU"
+        assert (protein / "benchmarks" / f"groundtruth_run_{start}.tsv").is_file()
+    model = TicaModel.load(protein / "tica" / "model", protein="chignolin", n_features=45)
+    assert model.dim == 10 and model.lag_frames == 2
+    projected = read_frames(protein / "tica" / "groundtruth_frames.h5")
+    assert projected["tics"].shape == (60, 10) and sorted(set(projected["traj"])) == [0, 1, 2]
+    assert (protein / "tica" / "tic01_density.png").stat().st_size > 5000
+    throughput = pd.read_csv(default_run / "results" / "tables" / "groundtruth_throughput.csv")
+    assert list(throughput["start"]) == ["s0000", "s0001", "s0002"] and (throughput["ns_per_day"] > 0).all()
+
+
+@pytest.mark.slow
 def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "-n", "--cores", "2")
     assert result.returncode == 0 and "Nothing to be done" in result.output
@@ -81,7 +118,10 @@ def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
     out = result.output
     for protein in ("chignolin", "trpcage", "bba", "ww", "proteinb", "homeodomain", "proteing", "a3d", "lambda"):
         assert f"results/{protein}/prepare/summary.json" in out
-    assert "build_system                18" in out
+    counts = job_counts(out)
+    assert counts["build_system"] == 18 and counts["fit_tica"] == 9
+    # One production job per start: 372 + 2,560 + 7 x 1,000 (config/paper.yaml).
+    assert counts["groundtruth_run"] == 9932
 
 
 def test_unknown_protein_in_a_target(tmp_path):

@@ -1,0 +1,82 @@
+# Ground truth: starting points and explicit-solvent production runs, results/<protein>/groundtruth/
+
+
+rule groundtruth_starts:
+    input:
+        unpack(starts_input),
+    output:
+        starts=directory("results/{protein}/groundtruth/starts"),
+        table="results/{protein}/groundtruth/starts.csv",
+    params:
+        settings=config["groundtruth"]["starts"],
+        preparation=config["preparation"],
+        platform=config["platform"],
+        n_starts=lambda wildcards: n_starts(wildcards.protein),
+        seed=lambda wildcards: config["seed"],
+    threads: 1
+    resources:
+        gpu=gpu_count,
+    log:
+        "results/{protein}/logs/groundtruth_starts.log",
+    benchmark:
+        "results/{protein}/benchmarks/groundtruth_starts.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    script:
+        "../scripts/groundtruth_starts.py"
+
+
+rule groundtruth_run:
+    input:
+        starts="results/{protein}/groundtruth/starts",
+    output:
+        trajectory=f"results/{{protein}}/groundtruth/runs/{{start}}/{TRAJECTORY}",
+        topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
+        frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
+        summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+    params:
+        # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
+        # failed job resumes from its last checkpoint instead of restarting.
+        workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/work",
+        groundtruth=config["groundtruth"],
+        preparation=config["preparation"],
+        platform=config["platform"],
+        seed=run_seed,
+    threads: md_threads()
+    resources:
+        gpu=gpu_count,
+    log:
+        "results/{protein}/logs/groundtruth_run_{start}.log",
+    benchmark:
+        "results/{protein}/benchmarks/groundtruth_run_{start}.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    script:
+        "../scripts/groundtruth_run.py"
+
+
+rule groundtruth_throughput:
+    input:
+        summaries=groundtruth_summaries(),
+    output:
+        csv=report(
+            "results/tables/groundtruth_throughput.csv",
+            caption="../report/groundtruth_throughput.rst",
+            category="Ground truth",
+            labels={"table": "throughput (ns/day)"},
+        ),
+    log:
+        "results/logs/groundtruth_throughput.log",
+    benchmark:
+        "results/benchmarks/groundtruth_throughput.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/groundtruth_throughput.py"
+
+
+rule groundtruth:
+    """Target: every ground-truth run of every configured protein."""
+    input:
+        groundtruth_summaries(),
+        "results/tables/groundtruth_throughput.csv",

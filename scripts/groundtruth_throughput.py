@@ -1,0 +1,13 @@
+"""Snakemake entry point: the throughput table of every ground-truth run."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+from westbench.groundtruth.summary import throughput_table
+from westbench.workflow import run_script
+
+
+def main(snakemake):
+    throughput_table(snakemake.input.summaries).to_csv(snakemake.output.csv, index=False)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -1,0 +1,49 @@
+"""C-alpha features: atom selection and all pairwise distances.
+
+Examples
+--------
+>>> import numpy as np
+>>> ca = np.array([[[0, 0, 0], [0.38, 0, 0], [0.38, 0.38, 0]]], dtype=np.float32)
+>>> pairwise_distances(ca).round(3).tolist()
+[[0.38, 0.537, 0.38]]
+>>> pair_indices(3).tolist()
+[[0, 1], [0, 2], [1, 2]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def ca_atom_indices(topology) -> list[int]:
+    """Indices of the C-alpha atoms of protein residues, in residue order (OpenMM or mdtraj topology)."""
+    atoms = topology.atoms() if callable(getattr(topology, "atoms", None)) else topology.atoms
+    return [atom.index for atom in atoms if atom.name == "CA" and atom.element is not None and atom.element.symbol == "C"]
+
+
+def residue_atom_groups(topology, residues: int) -> list[list[int]]:
+    """Atom indices of each of the first ``residues`` residues (the protein comes first in a solvated topology)."""
+    return [[atom.index for atom in residue.atoms()] for residue in list(topology.residues())[:residues]]
+
+
+def pair_indices(n_residues: int) -> np.ndarray:
+    """The (i, j), i < j, residue pairs of the distance features, row-major."""
+    i, j = np.triu_indices(n_residues, k=1)
+    return np.column_stack([i, j])
+
+
+def pairwise_distances(ca: np.ndarray) -> np.ndarray:
+    """All pairwise C-alpha distances per frame.
+
+    Parameters
+    ----------
+    ca : ndarray (n_frames, n_residues, 3)
+        Positions in nm.
+
+    Returns
+    -------
+    ndarray (n_frames, n_residues * (n_residues - 1) / 2), float32, nm, pairs in :func:`pair_indices` order.
+    """
+    ca = np.asarray(ca, dtype=np.float64)
+    i, j = np.triu_indices(ca.shape[1], k=1)
+    return np.linalg.norm(ca[:, i] - ca[:, j], axis=-1).astype(np.float32)

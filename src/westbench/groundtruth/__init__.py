@@ -1,0 +1,1 @@
+"""Ground truth: starting points, explicit-solvent production runs, their frames."""

@@ -1,0 +1,32 @@
+"""Figures (matplotlib, Agg backend: no display needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def tic_density(tics: np.ndarray, path: str | Path, bins: int = 100, weights: np.ndarray | None = None,
+                title: str = "", marks: np.ndarray | None = None, mark_label: str = "starts") -> None:
+    """A 2-D histogram of TIC 0 against TIC 1 as free energy (kT), optional marked points."""
+    histogram, xedges, yedges = np.histogram2d(tics[:, 0], tics[:, 1], bins=bins, weights=weights, density=True)
+    with np.errstate(divide="ignore"):
+        free_energy = -np.log(histogram.T)
+    free_energy -= np.nanmin(free_energy[np.isfinite(free_energy)])
+    figure, axes = plt.subplots(figsize=(5, 4.2), dpi=120)
+    mesh = axes.pcolormesh(xedges, yedges, np.ma.masked_invalid(free_energy), cmap="viridis", shading="flat")
+    figure.colorbar(mesh, ax=axes, label="free energy (kT)")
+    if marks is not None and len(marks):
+        axes.scatter(marks[:, 0], marks[:, 1], s=12, c="red", marker="x", label=mark_label)
+        axes.legend(loc="best", fontsize=8)
+    axes.set_xlabel("TIC 0")
+    axes.set_ylabel("TIC 1")
+    axes.set_title(title)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
