@@ -63,7 +63,13 @@ rule groundtruth_throughput:
             "results/tables/groundtruth_throughput.csv",
             caption="../report/groundtruth_throughput.rst",
             category="Ground truth",
-            labels={"table": "throughput (ns/day)"},
+            labels={"table": "throughput per run (ns/day)"},
+        ),
+        by_protein=report(
+            "results/tables/groundtruth_throughput_by_protein.csv",
+            caption="../report/groundtruth_throughput.rst",
+            category="Ground truth",
+            labels={"table": "throughput per protein (ns/day)"},
         ),
     log:
         "results/logs/groundtruth_throughput.log",

@@ -2,12 +2,14 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.groundtruth.summary import throughput_table
+from westbench.groundtruth.summary import throughput_by_protein, throughput_table
 from westbench.workflow import run_script
 
 
 def main(snakemake):
-    throughput_table(snakemake.input.summaries).to_csv(snakemake.output.csv, index=False)
+    table = throughput_table(snakemake.input.summaries)
+    table.to_csv(snakemake.output.csv, index=False)
+    throughput_by_protein(table).to_csv(snakemake.output.by_protein, index=False)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -4,8 +4,8 @@ Examples
 --------
 >>> import numpy as np
 >>> ca = np.array([[[0, 0, 0], [0.38, 0, 0], [0.38, 0.38, 0]]], dtype=np.float32)
->>> pairwise_distances(ca).round(3).tolist()
-[[0.38, 0.537, 0.38]]
+>>> [round(float(d), 3) for d in pairwise_distances(ca)[0]]
+[0.38, 0.537, 0.38]
 >>> pair_indices(3).tolist()
 [[0, 1], [0, 2], [1, 2]]
 """

@@ -93,6 +93,9 @@ def test_default_config_runs_the_ground_truth_and_tica(default_run):
     assert (protein / "tica" / "tic01_density.png").stat().st_size > 5000
     throughput = pd.read_csv(default_run / "results" / "tables" / "groundtruth_throughput.csv")
     assert list(throughput["start"]) == ["s0000", "s0001", "s0002"] and (throughput["ns_per_day"] > 0).all()
+    per_protein = pd.read_csv(default_run / "results" / "tables" / "groundtruth_throughput_by_protein.csv")
+    assert per_protein.loc[0, "runs"] == 3
+    assert per_protein.loc[0, "median_ns_per_day"] == pytest.approx(throughput["ns_per_day"].median())
 
 
 @pytest.mark.slow
