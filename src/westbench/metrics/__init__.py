@@ -1,0 +1,1 @@
+"""Metrics of an engine against the ground truth."""

@@ -1,0 +1,89 @@
+"""WESTPA propagator that runs a westbench engine in-process (no shell script per segment).
+
+WESTPA loads it from ``west.propagation.propagator``; its options come from the
+``west.westbench`` section of west.cfg (written by :mod:`westbench.we.westcfg`).
+The engine is built once per worker process, on its first segment.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+import numpy as np
+from westpa.core.propagators import WESTPropagator
+from westpa.core.segment import Segment
+from westpa.core.states import InitialState
+
+from westbench.engines.base import load_engine
+from westbench.seeds import derive_seed
+from westbench.we.pcoord import load_pcoord
+from westbench.we.store import SegmentStore
+
+log = logging.getLogger(__name__)
+
+
+class WestbenchPropagator(WESTPropagator):
+    """Propagates WESTPA segments with the engine named in ``west.westbench.engine``."""
+
+    def __init__(self, rc=None):
+        super().__init__(rc)
+        self.options = self.rc.config.require(["west", "westbench"])
+        self.store = SegmentStore(os.path.expandvars(self.options["segments"]))
+        self.n_steps = int(self.options["steps_per_segment"])
+        self.save_every = int(self.options["save_every"])
+        self.seed = int(self.options["seed"])
+        self._engine = None
+        self._pcoord = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            start = time.perf_counter()
+            self._engine = load_engine(self.options["engine"])
+            log.info("engine %s built in %.1f s (pid %d)", self.options["engine"]["class"], time.perf_counter() - start,
+                     os.getpid())
+        return self._engine
+
+    @property
+    def pcoord(self):
+        if self._pcoord is None:
+            self._pcoord = load_pcoord(self.options["pcoord"])
+        return self._pcoord
+
+    def get_pcoord(self, state):
+        """Progress coordinate of a basis or initial state: that of the engine's basis structure."""
+        state.pcoord = self.pcoord(self.engine.beads(self.engine.basis_state())[None])[0]
+
+    def gen_istate(self, basis_state, initial_state):
+        initial_state.pcoord = basis_state.pcoord
+        initial_state.istate_status = InitialState.ISTATE_STATUS_PREPARED
+        return initial_state
+
+    def propagate(self, segments):
+        starts, seeds = [], []
+        for segment in segments:
+            if segment.initpoint_type == Segment.SEG_INITPOINT_CONTINUES:
+                starts.append(self.store.restart(segment.n_iter - 1, segment.parent_id))
+            else:
+                starts.append(self.engine.basis_state())
+            seeds.append(derive_seed(self.seed, "segment", segment.n_iter, segment.seg_id))
+        wall, cpu = time.perf_counter(), time.process_time()
+        results = self.engine.propagate(starts, self.n_steps, self.save_every, seeds)
+        wall = (time.perf_counter() - wall) / len(segments)
+        cpu = (time.process_time() - cpu) / len(segments)
+        for segment, start, result in zip(segments, starts, results):
+            first = self.engine.beads(start)[None].astype(np.float32)
+            if result.status == "ok":
+                pcoord = self.pcoord(np.concatenate([first, result.frames]))
+            else:
+                # The walker ends where it started: its weight stays, its frames are marked in the store.
+                log.warning("segment %d of iteration %d ended: %s (%s)", segment.seg_id, segment.n_iter,
+                            result.status, result.message)
+                pcoord = np.repeat(self.pcoord(first), len(result.frames) + 1, axis=0)
+            segment.pcoord = pcoord.astype(np.float32)
+            segment.walltime, segment.cputime = wall, cpu
+            segment.status = Segment.SEG_STATUS_COMPLETE
+            self.store.write_segment(segment.n_iter, segment.seg_id, result)
+        return segments

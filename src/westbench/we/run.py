@@ -1,0 +1,125 @@
+"""Run WESTPA in-process: ``w_init`` once, then ``w_run`` until a stop condition holds.
+
+The run directory holds west.cfg, west.h5 and the segment files; rerunning after
+a kill resumes: WESTPA redoes the incomplete iteration (segments already
+propagated keep their results, the others are propagated again with the same
+seeds), and the segment files of any later iteration are discarded first.
+
+Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
+iteration never starts that would overrun), and ``coverage_target`` (fraction of
+ground-truth TIC 0/1 cells visited), checked every ``check_every`` iterations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Mapping
+
+import h5py
+
+from westbench.we.store import SegmentStore
+from westbench.we.westcfg import write_west_cfg
+
+log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def _westpa_session(run_dir: Path, work_manager: str, n_workers: int):
+    """A fresh WESTPA runtime (westpa.rc) reading run_dir/west.cfg, with the chosen work manager."""
+    import westpa
+    from westpa.core import _rc
+
+    saved_cwd, saved_env = os.getcwd(), dict(os.environ)
+    os.environ.update({"WEST_SIM_ROOT": str(run_dir), "WM_WORK_MANAGER": work_manager, "WM_N_WORKERS": str(n_workers)})
+    os.chdir(run_dir)
+    try:
+        westpa.rc = _rc.WESTRC()
+        westpa.rc.read_config(str(run_dir / "west.cfg"))
+        westpa.rc.process_config()
+        yield westpa.rc
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def completed_iterations(west_h5: str | Path) -> int:
+    """Iterations WESTPA has finished (0 when the file is missing or not initialized)."""
+    path = Path(west_h5)
+    if not path.exists():
+        return 0
+    with h5py.File(path, "r") as handle:
+        return int(handle.attrs.get("west_current_iteration", 1)) - 1
+
+
+def is_initialized(west_h5: str | Path) -> bool:
+    path = Path(west_h5)
+    if not path.exists():
+        return False
+    try:
+        with h5py.File(path, "r") as handle:
+            return "iterations" in handle and len(handle["iterations"]) > 0
+    except OSError:
+        return False
+
+
+def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_manager: str = "serial",
+           n_workers: int = 1, max_iterations: int, check_every: int = 10, coverage_target: float | None = None,
+           coverage_fn=None, max_wallclock_s: float | None = None) -> dict:
+    """Initialize (once) and run a WE simulation in ``run_dir``.
+
+    Parameters
+    ----------
+    cfg : mapping
+        Keyword arguments of :func:`westbench.we.westcfg.west_config` except ``max_iterations``.
+    coverage_fn : callable, optional
+        ``coverage_fn(west_h5) -> float``; with ``coverage_target``, the run stops once it is reached.
+
+    Returns
+    -------
+    dict
+        Iterations done, why the run stopped, seconds spent.
+    """
+    from westpa.cli.core import w_init, w_run
+
+    run_dir = Path(run_dir).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    west_h5 = run_dir / "west.h5"
+    started = time.monotonic()
+    if not is_initialized(west_h5):
+        west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
+        write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
+        with _westpa_session(run_dir, "serial", 1):
+            w_init.initialize(tstates=None, tstate_file=None, bstates=["basis,1.0,basis"], bstate_file=None,
+                              segs_per_state=segs_per_state)
+        log.info("initialized %s with %d walkers", west_h5, segs_per_state)
+    reason = "max_iterations"
+    while True:
+        done = completed_iterations(west_h5)
+        SegmentStore(run_dir / "segments").discard_after(done + 1)
+        if coverage_target is not None and coverage_fn is not None and done > 0:
+            coverage = coverage_fn(west_h5)
+            if coverage >= coverage_target:
+                reason = f"coverage {coverage:.3f} >= {coverage_target}"
+                break
+        if done >= max_iterations:
+            break
+        remaining = None
+        if max_wallclock_s:
+            remaining = max_wallclock_s - (time.monotonic() - started)
+            if remaining <= 0:
+                reason = "wallclock"
+                break
+        target = min(max_iterations, done + check_every) if coverage_target is not None else max_iterations
+        write_west_cfg(run_dir / "west.cfg", max_iterations=target, **{**cfg, "max_wallclock_s": remaining})
+        with _westpa_session(run_dir, work_manager, n_workers):
+            w_run.run_simulation()
+        if completed_iterations(west_h5) == done:
+            reason = "wallclock" if remaining else "no progress"
+            break
+    return {"iterations": completed_iterations(west_h5), "stopped_because": reason,
+            "seconds": round(time.monotonic() - started, 3)}
