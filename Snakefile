@@ -16,6 +16,7 @@ include: "rules/common.smk"
 include: "rules/prepare.smk"
 include: "rules/groundtruth.smk"
 include: "rules/tica.smk"
+include: "rules/we.smk"
 
 
 rule all:

@@ -25,6 +25,7 @@ wildcard_constraints:
     protein=r"[a-z0-9][a-z0-9_-]*",
     solvent="|".join(SOLVENTS),
     start=r"[A-Za-z0-9_.-]+",
+    engine=r"[A-Za-z0-9_-]+",
 
 
 def protein(wildcards):
@@ -58,6 +59,7 @@ def all_outputs():
         [prepared_outputs(p) for p in PROTEINS]
         + ["results/tables/preparation.csv", "results/tables/groundtruth_throughput.csv"]
         + [f"results/{p}/tica/{name}" for p in PROTEINS for name in ("model.json", "tic01_density.png")]
+        + [path for p in PROTEINS for path in we_outputs(p)]
     )
 
 
@@ -121,3 +123,27 @@ def gpu_count(wildcards=None):
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
+
+
+ENGINES = config["we"]["engines"]
+
+
+def we_settings(wildcards):
+    """The `we` section with this engine's iteration cap resolved."""
+    settings = dict(config["we"])
+    settings["max_iterations"] = settings["max_iterations_by_engine"].get(wildcards.engine, settings["max_iterations"])
+    return settings
+
+
+def we_seed(wildcards):
+    from westbench.seeds import derive_seed
+
+    return derive_seed(config["seed"], wildcards.protein, "we", wildcards.engine)
+
+
+def we_workers():
+    return 1 if config["we"]["work_manager"] == "serial" else 2
+
+
+def we_outputs(protein_id):
+    return [f"results/{protein_id}/we/{engine}/{name}" for engine in ENGINES for name in ("frames.h5", "cost.csv")]

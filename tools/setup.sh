@@ -35,7 +35,9 @@ stamp=.venv/.westbench-pyproject.sha256
 wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] || ! .venv/bin/python -c 'import westbench, snakemake, openmm, pdbfixer, pytest' 2>/dev/null; then
     say "installing the pinned packages into .venv (a few minutes the first time)"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    # pip warns once per package about index folders some machines configure but lack; keep the rest.
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' 2>&1 \
+        | { grep -v "^WARNING: Location 'file://" || true; }
     echo "$wanted" > "$stamp"
 fi
 say "ready: $(.venv/bin/python --version), snakemake $(.venv/bin/snakemake --version)"

@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import yaml
 
@@ -96,6 +97,33 @@ def test_default_config_runs_the_ground_truth_and_tica(default_run):
     per_protein = pd.read_csv(default_run / "results" / "tables" / "groundtruth_throughput_by_protein.csv")
     assert per_protein.loc[0, "runs"] == 3
     assert per_protein.loc[0, "median_ns_per_day"] == pytest.approx(throughput["ns_per_day"].median())
+
+
+@pytest.mark.slow
+def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tmp_path):
+    import h5py
+    import pandas as pd
+
+    from westbench.frames import read_frames
+
+    for engine, iterations in (("implicit", 10), ("explicit", 3)):
+        run_dir = default_run / "results" / "chignolin" / "we" / engine
+        run = json.loads((run_dir / "run.json").read_text())
+        assert run["iterations"] == iterations and run["stopped_because"] == "max_iterations"
+        frames = read_frames(run_dir / "frames.h5")
+        assert frames["tics"].shape[1] == 10 and frames["ca"].shape[1:] == (10, 3)
+        for n in range(1, iterations + 1):  # each iteration's segment weights sum to 1 (10 frames per segment)
+            assert frames["weight"][frames["iteration"] == n].sum() == pytest.approx(10.0)
+        cost = pd.read_csv(run_dir / "cost.csv")
+        assert list(cost["iteration"]) == list(range(1, iterations + 1)) and cost["coverage"].is_monotonic_increasing
+        with h5py.File(run_dir / "west.h5", "r") as handle:  # frames carry the pcoord WESTPA binned
+            last = handle[f"iterations/iter_{iterations:08d}"]
+            rows = frames["iteration"] == iterations
+            assert np.allclose(frames["tics"][rows][frames["frame"][rows] == 10][:, :2],
+                               last["pcoord"][()][np.unique(frames["seg_id"][rows]), -1], atol=1e-4)
+    result = subprocess.run([sys.executable, "-m", "westpa.cli.tools.w_pdist", "-W", "west.h5", "-o", str(tmp_path / "p.h5")],
+                            cwd=default_run / "results" / "chignolin" / "we" / "implicit", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
 
 
 @pytest.mark.slow

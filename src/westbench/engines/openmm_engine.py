@@ -58,10 +58,23 @@ class OpenMMEngine(Engine):
         self.state = openmm.XmlSerializer.deserialize(Path(state_xml).read_text())
         self.ca = np.array(ca_atom_indices(app.PDBFile(str(topology_pdb)).topology))
         self.settings = dict(integrator or {})
-        self.integrator = make_integrator(self.settings)
-        self.context, self.platform_name = create_context(self.system, self.integrator, platform or {}, threads)
-        self.temperature = self.integrator.getTemperature()
-        log.info("OpenMM engine ready: %d atoms on %s", self.system.getNumParticles(), self.platform_name)
+        self.platform, self.threads = dict(platform or {}), threads
+        self._context = None
+
+    @property
+    def context(self) -> openmm.Context:
+        """Created on the first segment, in the worker process that runs it.
+
+        WESTPA's master also builds the engine (for basis-state progress coordinates); an OpenMM
+        context made there would be inherited by forked workers, whose copies of its thread
+        pools deadlock (seen with the CPU platform's PME).
+        """
+        if self._context is None:
+            self.integrator = make_integrator(self.settings)
+            self._context, self.platform_name = create_context(self.system, self.integrator, self.platform, self.threads)
+            self.temperature = self.integrator.getTemperature()
+            log.info("OpenMM context ready: %d atoms on %s", self.system.getNumParticles(), self.platform_name)
+        return self._context
 
     def basis_state(self) -> WalkerState:
         box = self.state.getPeriodicBoxVectors(asNumpy=True)
@@ -74,8 +87,9 @@ class OpenMMEngine(Engine):
     def _load(self, start: WalkerState, seed: int) -> None:
         # A new seed takes effect when the context is reinitialized; it makes every segment
         # reproducible whatever worker runs it and in whatever order.
+        context = self.context
         self.integrator.setRandomNumberSeed(int(seed))
-        self.context.reinitialize()
+        context.reinitialize()
         if start.box is not None:
             self.context.setPeriodicBoxVectors(*start.box)
         self.context.setPositions(start.positions)

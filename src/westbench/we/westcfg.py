@@ -4,7 +4,7 @@ Examples
 --------
 >>> import tempfile, os, yaml
 >>> path = os.path.join(tempfile.mkdtemp(), "west.cfg")
->>> write_west_cfg(path, engine={"class": "m:C"}, pcoord={"type": "position", "ndim": 2}, seed=1,
+>>> _ = write_west_cfg(path, engine={"class": "m:C"}, pcoord={"type": "position", "ndim": 2}, seed=1,
 ...                max_iterations=5)
 >>> cfg = yaml.load(open(path), Loader=yaml.Loader)
 >>> cfg["west"]["system"]["system_options"]["bins"]["mappers"][0]["nbins"]

@@ -1,0 +1,65 @@
+# Weighted ensemble with WESTPA, results/<protein>/we/<engine>/
+# west.h5 and the segment files are not declared outputs: a failed or killed run keeps them
+# and the rerun resumes from the last complete iteration.
+
+
+rule we_run:
+    input:
+        system="results/{protein}/prepare/{engine}.xml",
+        state="results/{protein}/prepare/{engine}_state.xml",
+        topology="results/{protein}/prepare/{engine}.pdb",
+        tica="results/{protein}/tica/model.json",
+        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+    output:
+        summary="results/{protein}/we/{engine}/run.json",
+    params:
+        run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        settings=we_settings,
+        preparation=config["preparation"],
+        platform=config["platform"],
+        seed=we_seed,
+    threads: we_workers()
+    resources:
+        gpu=gpu_count,
+    log:
+        "results/{protein}/logs/we_run_{engine}.log",
+    benchmark:
+        "results/{protein}/benchmarks/we_run_{engine}.tsv"
+    conda:
+        "../envs/westpa.yaml"
+    script:
+        "../scripts/we_run.py"
+
+
+rule we_export:
+    input:
+        summary="results/{protein}/we/{engine}/run.json",
+        tica="results/{protein}/tica/model.json",
+        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+    output:
+        frames="results/{protein}/we/{engine}/frames.h5",
+        cost=report(
+            "results/{protein}/we/{engine}/cost.csv",
+            caption="../report/we_cost.rst",
+            category="Weighted ensemble",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "table": "compute per iteration"},
+        ),
+    params:
+        run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        settings=config["we"],
+        timestep_fs=config["preparation"]["timestep_fs"],
+    log:
+        "results/{protein}/logs/we_export_{engine}.log",
+    benchmark:
+        "results/{protein}/benchmarks/we_export_{engine}.tsv"
+    conda:
+        "../envs/westpa.yaml"
+    script:
+        "../scripts/we_export.py"
+
+
+rule we:
+    """Target: every WE run of every configured protein, exported."""
+    input:
+        [path for protein in PROTEINS for path in we_outputs(protein)],

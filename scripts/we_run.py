@@ -1,0 +1,28 @@
+"""Snakemake entry point: run (or resume) WESTPA for one protein and engine."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+from pathlib import Path
+
+from westbench.we.pipeline import openmm_engine_spec, run_protein_we
+from westbench.workflow import run_script, write_json
+
+
+def main(snakemake):
+    engine_threads = 1 if snakemake.params.platform.get("deterministic") else None
+    engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
+                                snakemake.params.preparation, snakemake.params.platform, engine_threads)
+    summary = run_protein_we(
+        snakemake.params.run_dir,
+        protein=snakemake.wildcards.protein,
+        engine=engine,
+        tica_model=str(Path(snakemake.input.tica).with_suffix("")),
+        groundtruth_frames=snakemake.input.groundtruth,
+        settings=snakemake.params.settings,
+        seed=snakemake.params.seed,
+        n_workers=snakemake.threads,
+    )
+    write_json({**summary, "engine_name": snakemake.wildcards.engine}, snakemake.output.summary)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

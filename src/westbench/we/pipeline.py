@@ -1,0 +1,65 @@
+"""One protein's WE run with one engine, from workflow inputs to a finished run directory.
+
+Examples
+--------
+>>> spec = openmm_engine_spec("s.xml", "st.xml", "s.pdb", {"timestep_fs": 4.0}, {"name": "CPU"}, threads=1)
+>>> spec["class"], spec["options"]["threads"]
+('westbench.engines.openmm_engine:OpenMMEngine', 1)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping
+
+import h5py
+import numpy as np
+
+from westbench.frames import read_frames
+from westbench.metrics.coverage import CoverageGrid
+from westbench.we.run import run_we
+
+INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
+
+
+def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping, platform: Mapping,
+                       threads: int | None = None) -> dict:
+    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder)."""
+    return {"class": "westbench.engines.openmm_engine:OpenMMEngine",
+            "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
+                        "topology_pdb": os.path.abspath(topology_pdb),
+                        "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
+                        "platform": dict(platform), "threads": threads}}
+
+
+def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:
+    """Fraction of ground-truth TIC 0/1 cells visited by every pcoord of a run so far."""
+    visited: set = set()
+    with h5py.File(west_h5, "r") as handle:
+        last = int(handle.attrs["west_current_iteration"]) - 1
+        for n_iter in range(1, last + 1):
+            visited |= grid.covered(handle[f"iterations/iter_{n_iter:08d}/pcoord"][()][..., :2])
+    return len(visited) / len(grid.reference_cells)
+
+
+def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,
+                   seed: int, n_workers: int = 1) -> dict:
+    """Run (or resume) WE for one protein and engine with the ``we`` config section."""
+    grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], settings["coverage_bins"])
+    cfg = {
+        "engine": engine,
+        "pcoord": {"type": "tica", "model": os.path.abspath(tica_model), "protein": protein, "ndim": 2},
+        "seed": seed, "bins_per_dim": settings["bins_per_tic"], "walkers_per_bin": settings["walkers_per_bin"],
+        "steps_per_segment": settings["steps_per_segment"], "save_every": settings["save_every"],
+        "keep_restarts": settings["keep_restarts"],
+        "coverage": {"reference": os.path.abspath(groundtruth_frames), "bins": settings["coverage_bins"]},
+    }
+    summary = run_we(run_dir, cfg=cfg, segs_per_state=settings["initial_walkers"],
+                     work_manager=settings["work_manager"], n_workers=n_workers,
+                     max_iterations=settings["max_iterations"], check_every=settings["coverage_check_every"],
+                     coverage_target=settings["coverage_target"], coverage_fn=lambda h5: run_coverage(h5, grid),
+                     max_wallclock_s=settings["max_wallclock_s"])
+    summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
+                   engine=engine["class"], settings=dict(settings))
+    return summary
