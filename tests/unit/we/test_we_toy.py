@@ -148,3 +148,18 @@ def test_w_pdist_reads_the_run(toy_run, tmp_path):
         histograms = handle["histograms"][()]
         assert histograms.shape[0] == 60  # one histogram per iteration
         assert np.isfinite(histograms).all() and (histograms.reshape(60, -1).sum(axis=1) > 0).all()
+
+
+def test_coverage_target_and_wallclock_stop_the_run(tmp_path):
+    calls = []
+
+    def coverage(west_h5):
+        calls.append(completed_iterations(west_h5))
+        return 0.3 * completed_iterations(west_h5)
+
+    summary = run_we(tmp_path / "coverage", cfg=CFG, max_iterations=50, check_every=2, coverage_target=0.5,
+                     coverage_fn=coverage)
+    assert summary["iterations"] == 2 and summary["stopped_because"].startswith("coverage 0.600")
+    assert calls == [2]  # checked after each round of check_every iterations
+    summary = run_we(tmp_path / "wallclock", cfg=CFG, max_iterations=50, max_wallclock_s=1e-3)
+    assert summary["stopped_because"] == "wallclock" and summary["iterations"] < 50
