@@ -20,7 +20,7 @@ from typing import Mapping
 import mdtraj
 import numpy as np
 import openmm
-from openmm import app, unit
+from openmm import app
 
 from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.frames import write_frames

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Mapping
 
 import h5py
-import numpy as np
 
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid

@@ -1,7 +1,6 @@
 """Starting points: farthest-point selection and generation from hot implicit runs."""
 
 import numpy as np
-import openmm
 import pandas as pd
 import pytest
 from openmm import app

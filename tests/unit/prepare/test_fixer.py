@@ -1,9 +1,7 @@
 """PDBFixer preparation: models, alternate locations, heterogens, chains, gaps, hydrogens."""
 
 import pytest
-from openmm import app
 
-from westbench.config import ProteinSpec
 from westbench.errors import SequenceMismatchError, StructureError
 from westbench.prepare.fixer import fix_structure
 
