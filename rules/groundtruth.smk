@@ -37,7 +37,7 @@ rule groundtruth_run:
     params:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
         # failed job resumes from its last checkpoint instead of restarting.
-        workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/work",
+        workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/checkpoints",
         groundtruth=config["groundtruth"],
         preparation=config["preparation"],
         platform=config["platform"],

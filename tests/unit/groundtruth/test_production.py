@@ -41,7 +41,7 @@ def outputs(folder):
 
 
 def run(start_pdb, folder, seed=11, groundtruth=GROUNDTRUTH):
-    return run_groundtruth(start_pdb, folder / "work", outputs(folder), protein="chignolin", start="s0000",
+    return run_groundtruth(start_pdb, folder / "checkpoints", outputs(folder), protein="chignolin", start="s0000",
                            groundtruth=groundtruth, preparation=PREPARATION, platform=PLATFORM, seed=seed)
 
 
@@ -84,12 +84,12 @@ def recomputed_forces(workdir, platform):
 def test_saved_ca_forces_equal_openmm_forces_recomputed(uninterrupted):
     folder, _ = uninterrupted
     saved = read_frames(folder / "frames.h5")["forces"][-1]
-    forces, topology = recomputed_forces(folder / "work", "CPU")
+    forces, topology = recomputed_forces(folder / "checkpoints", "CPU")
     ca = [a.index for a in topology.atoms() if a.name == "CA" and a.residue.name != "HOH"]
     assert np.allclose(saved, forces[ca], rtol=1e-5, atol=1e-3)  # same platform: the same forces
     assert np.abs(saved).max() > 10  # real forces, not zeros
     # Against double precision and a direct-space PME of its own, within the Ewald tolerance.
-    reference, _ = recomputed_forces(folder / "work", "Reference")
+    reference, _ = recomputed_forces(folder / "checkpoints", "Reference")
     error = np.linalg.norm(saved - reference[ca], axis=1) / np.linalg.norm(reference[ca], axis=1)
     assert np.median(error) < 5e-3
 
@@ -97,7 +97,7 @@ def test_saved_ca_forces_equal_openmm_forces_recomputed(uninterrupted):
 def test_residue_force_mapping_sums_the_residue(start_pdb, tmp_path):
     groundtruth = {**GROUNDTRUTH, "force_mapping": "residue", "length_ps": 0.04, "checkpoint_interval_ps": 0.04}
     run(start_pdb, tmp_path, groundtruth=groundtruth)
-    forces, topology = recomputed_forces(tmp_path / "work", "CPU")
+    forces, topology = recomputed_forces(tmp_path / "checkpoints", "CPU")
     expected = [forces[[a.index for a in residue.atoms()]].sum(axis=0) for residue in list(topology.residues())[:10]]
     assert np.allclose(read_frames(tmp_path / "frames.h5")["forces"][-1], expected, rtol=1e-4, atol=1e-2)
 
@@ -126,13 +126,13 @@ def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_pa
     process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 240
-    while not (folder / "work" / "chunk_000001.npz").exists():
+    while not (folder / "checkpoints" / "chunk_000001.npz").exists():
         assert process.poll() is None, process.stderr.read()[-2000:]
         assert time.monotonic() < deadline, "the run produced no chunk in time"
         time.sleep(0.01)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    assert not (folder / "frames.h5").exists() and not (folder / "work" / "chunk_000003.npz").exists()
+    assert not (folder / "frames.h5").exists() and not (folder / "checkpoints" / "chunk_000003.npz").exists()
 
     summary = run(start_pdb, folder)
     assert summary["resumed_from_step"] >= 100  # continued after at least two chunks of 50 steps
@@ -148,7 +148,7 @@ def test_corrupt_checkpoint_is_named(start_pdb, uninterrupted, tmp_path):
 
     from westbench.errors import WestbenchError
 
-    shutil.copytree(uninterrupted[0] / "work", tmp_path / "work")
-    (tmp_path / "work" / "production.chk").write_bytes(b"garbage")
+    shutil.copytree(uninterrupted[0] / "checkpoints", tmp_path / "checkpoints")
+    (tmp_path / "checkpoints" / "production.chk").write_bytes(b"garbage")
     with pytest.raises(WestbenchError, match=r"production.chk cannot be loaded.*delete"):
         run(start_pdb, tmp_path)
