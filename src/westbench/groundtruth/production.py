@@ -13,6 +13,7 @@ reports; with HBonds constraints the constraint forces are not included.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Mapping
@@ -44,15 +45,16 @@ def md_settings(groundtruth: Mapping, preparation: Mapping) -> MDSettings:
 
 def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int):
     """The solvated system of a start, built once and reloaded on resume (so a checkpoint always fits it)."""
-    system_xml, solvated_pdb = workdir / "system.xml", workdir / "solvated.pdb"
-    parameters = None
-    if not (system_xml.exists() and solvated_pdb.exists()):
+    system_xml, solvated_pdb, solvation = workdir / "system.xml", workdir / "solvated.pdb", workdir / "solvation.json"
+    if not (system_xml.exists() and solvated_pdb.exists() and solvation.exists()):
         start = app.PDBFile(str(start_pdb))
         system, modeller, parameters = build_system("explicit", start.topology, start.positions, preparation, seed=seed)
         workdir.mkdir(parents=True, exist_ok=True)
         with open(solvated_pdb, "w") as handle:
             app.PDBFile.writeFile(modeller.topology, modeller.positions, handle, keepIds=True)
         system_xml.write_text(openmm.XmlSerializer.serialize(system))
+        solvation.write_text(json.dumps(parameters))
+    parameters = json.loads(solvation.read_text())
     # Always simulate the deserialized system, so a first run and a resumed one use identical parameters.
     pdb = app.PDBFile(str(solvated_pdb))
     return openmm.XmlSerializer.deserialize(system_xml.read_text()), pdb.topology, pdb.positions, parameters
