@@ -1,0 +1,80 @@
+"""C-alpha structure: radius of gyration, bonds, angles, dihedrals (mdtraj), mean-distance contact maps.
+
+Examples
+--------
+>>> import numpy as np
+>>> ca = np.zeros((1, 4, 3), dtype=np.float32); ca[0, :, 0] = [0.0, 0.38, 0.76, 1.14]
+>>> [round(float(b), 3) for b in bond_lengths(ca)[0]]
+[0.38, 0.38, 0.38]
+"""
+
+from __future__ import annotations
+
+import mdtraj
+import numpy as np
+
+from westbench.features import pair_indices, pairwise_distances
+from westbench.metrics.weighted import weighted_mean
+
+BOND_RANGE_NM = (0.35, 0.45)  # consecutive C-alpha distance outside it: explosion or implosion
+
+
+def ca_trajectory(ca: np.ndarray) -> mdtraj.Trajectory:
+    """An mdtraj trajectory of C-alpha beads (one chain, one bead per residue), for its geometry functions."""
+    topology = mdtraj.Topology()
+    chain = topology.add_chain()
+    previous = None
+    for index in range(ca.shape[1]):
+        residue = topology.add_residue("ALA", chain, resSeq=index + 1)
+        atom = topology.add_atom("CA", mdtraj.element.carbon, residue)
+        if previous is not None:
+            topology.add_bond(previous, atom)
+        previous = atom
+    return mdtraj.Trajectory(np.asarray(ca, dtype=np.float32), topology)
+
+
+def radius_of_gyration(ca: np.ndarray) -> np.ndarray:
+    """Rg of every frame (nm), beads weighted equally (mdtraj.compute_rg)."""
+    return mdtraj.compute_rg(ca_trajectory(ca))
+
+
+def bond_lengths(ca: np.ndarray) -> np.ndarray:
+    """Consecutive C-alpha distances (n_frames, n - 1), nm."""
+    n = ca.shape[1]
+    return mdtraj.compute_distances(ca_trajectory(ca), np.column_stack([np.arange(n - 1), np.arange(1, n)]))
+
+
+def bond_angles(ca: np.ndarray) -> np.ndarray:
+    """C-alpha triplet angles (n_frames, n - 2), radians."""
+    n = ca.shape[1]
+    return mdtraj.compute_angles(ca_trajectory(ca), np.column_stack([np.arange(n - 2), np.arange(1, n - 1), np.arange(2, n)]))
+
+
+def dihedrals(ca: np.ndarray) -> np.ndarray:
+    """C-alpha quadruplet dihedrals (n_frames, n - 3), radians."""
+    n = ca.shape[1]
+    quads = np.column_stack([np.arange(n - 3), np.arange(1, n - 2), np.arange(2, n - 1), np.arange(3, n)])
+    return mdtraj.compute_dihedrals(ca_trajectory(ca), quads)
+
+
+def share_of_bonds_outside(ca: np.ndarray, weights=None, bounds=BOND_RANGE_NM) -> float:
+    """Weighted share of C-alpha bonds outside ``bounds`` (nm): the explosion/implosion signal."""
+    bonds = bond_lengths(ca)
+    outside = ((bonds < bounds[0]) | (bonds > bounds[1])).mean(axis=1)
+    return float(weighted_mean(outside, weights))
+
+
+def mean_distance_map(ca: np.ndarray, weights=None) -> np.ndarray:
+    """Weighted mean C-alpha distance of every residue pair, (n, n) symmetric, Angstrom, zero diagonal."""
+    n = ca.shape[1]
+    mean = weighted_mean(pairwise_distances(ca), weights) * 10.0
+    matrix = np.zeros((n, n))
+    pairs = pair_indices(n)
+    matrix[pairs[:, 0], pairs[:, 1]] = mean
+    matrix[pairs[:, 1], pairs[:, 0]] = mean
+    return matrix
+
+
+def contact_map_difference(reference_ca, model_ca, reference_weights=None, model_weights=None) -> np.ndarray:
+    """Model minus ground truth mean C-alpha distance per pair (Angstrom): positive = model keeps the pair farther apart."""
+    return mean_distance_map(model_ca, model_weights) - mean_distance_map(reference_ca, reference_weights)

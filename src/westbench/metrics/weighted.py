@@ -1,0 +1,57 @@
+"""Weighted statistics of frames: normalized weights, histograms, a weighted Gaussian KDE.
+
+Frame weights are WE weights (the default), MSM stationary weights or ones (raw
+counts); every function here takes them explicitly.
+
+Examples
+--------
+>>> import numpy as np
+>>> normalized([1, 1, 2]).tolist()
+[0.25, 0.25, 0.5]
+>>> weighted_mean(np.array([1.0, 2.0, 3.0]), np.array([1, 1, 2]))
+2.25
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import gaussian_kde
+
+
+def normalized(weights) -> np.ndarray:
+    """Weights scaled to sum to one (uniform when ``weights`` is None is the caller's job)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    total = weights.sum()
+    if not np.isfinite(total) or total <= 0:
+        raise ValueError("weights must be finite, non-negative and not all zero")
+    return weights / total
+
+
+def weighted_mean(values: np.ndarray, weights=None, axis: int = 0) -> np.ndarray | float:
+    """Mean of ``values`` along ``axis`` with frame weights."""
+    values = np.asarray(values, dtype=np.float64)
+    w = np.full(values.shape[axis], 1.0 / values.shape[axis]) if weights is None else normalized(weights)
+    result = np.tensordot(w, values, axes=([0], [axis]))
+    return float(result) if np.ndim(result) == 0 else result
+
+
+def histogram(values: np.ndarray, edges: np.ndarray, weights=None) -> np.ndarray:
+    """Probability of each bin (values outside the edges are dropped, then the rest renormalized)."""
+    counts, _ = np.histogram(values, bins=edges, weights=None if weights is None else normalized(weights))
+    total = counts.sum()
+    return counts / total if total > 0 else counts.astype(np.float64)
+
+
+def histogram2d(values: np.ndarray, edges: tuple[np.ndarray, np.ndarray], weights=None) -> np.ndarray:
+    """Probability of each 2-D bin of (n, 2) ``values``."""
+    counts, _, _ = np.histogram2d(values[:, 0], values[:, 1], bins=edges,
+                                  weights=None if weights is None else normalized(weights))
+    total = counts.sum()
+    return counts / total if total > 0 else counts
+
+
+def kde(values: np.ndarray, grid: np.ndarray, weights=None, bandwidth: float | str | None = None) -> np.ndarray:
+    """Weighted Gaussian KDE p(x) = sum_i w_i K_h(x - x_i) on ``grid`` (scipy; bandwidth as its bw_method)."""
+    estimator = gaussian_kde(np.asarray(values, dtype=np.float64),
+                             bw_method=bandwidth, weights=None if weights is None else normalized(weights))
+    return estimator(grid)
