@@ -60,6 +60,7 @@ def all_outputs():
         + ["results/tables/preparation.csv", "results/tables/groundtruth_throughput.csv"]
         + [f"results/{p}/tica/{name}" for p in PROTEINS for name in ("model.json", "tic01_density.png")]
         + [path for p in PROTEINS for path in we_outputs(p)]
+        + [path for p in PROTEINS for path in metrics_outputs(p)]
     )
 
 
@@ -147,3 +148,14 @@ def we_workers():
 
 def we_outputs(protein_id):
     return [f"results/{protein_id}/we/{engine}/{name}" for engine in ENGINES for name in ("frames.h5", "cost.csv")]
+
+
+def metrics_model_frames(wildcards):
+    """The frames a metrics job scores: a WE export, or the ground truth itself for engine `groundtruth`."""
+    if wildcards.engine == "groundtruth":
+        return f"results/{wildcards.protein}/tica/groundtruth_frames.h5"
+    return f"results/{wildcards.protein}/we/{wildcards.engine}/frames.h5"
+
+
+def metrics_outputs(protein_id):
+    return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*ENGINES, "groundtruth"]]

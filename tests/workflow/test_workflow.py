@@ -127,6 +127,28 @@ def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tm
 
 
 @pytest.mark.slow
+def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_run):
+    """metrics.json agrees with values recomputed independently from the exported frames (scipy, numpy)."""
+    from scipy.stats import wasserstein_distance
+
+    from westbench.frames import read_frames
+
+    protein = default_run / "results" / "chignolin"
+    itself = json.loads((protein / "metrics" / "groundtruth" / "metrics.json").read_text())["metrics"]["we"]
+    assert all(v == 0 for v in itself["w1"].values()) and itself["coverage"] == 1.0
+    groundtruth = read_frames(protein / "tica" / "groundtruth_frames.h5")
+    for engine in ("implicit", "explicit"):
+        metrics = json.loads((protein / "metrics" / engine / "metrics.json").read_text())["metrics"]
+        model = read_frames(protein / "we" / engine / "frames.h5")
+        expected = wasserstein_distance(groundtruth["tics"][:, 0], model["tics"][:, 0], None, model["weight"])
+        assert metrics["we"]["w1"]["tic0"] == pytest.approx(expected, rel=1e-6)
+        rg = lambda ca: np.sqrt(((ca - ca.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))  # noqa: E731
+        assert metrics["counts"]["w1"]["rg"] == pytest.approx(
+            wasserstein_distance(rg(groundtruth["ca"]), rg(model["ca"])), rel=1e-4)
+        assert set(metrics) == {"we", "msm", "counts"}
+
+
+@pytest.mark.slow
 def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "-n", "--cores", "2")
     assert result.returncode == 0 and "Nothing to be done" in result.output

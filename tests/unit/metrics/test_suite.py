@@ -1,0 +1,43 @@
+"""The metric suite: ground truth against itself, stored values, weightings."""
+
+import numpy as np
+import pytest
+
+from westbench.metrics.suite import WEIGHTINGS, compute_metrics
+
+
+@pytest.fixture(scope="module")
+def frames():
+    rng = np.random.default_rng(1)
+    ca = np.cumsum(rng.normal(0, 0.22, size=(600, 8, 3)), axis=1).astype(np.float32)
+    return {"ca": ca, "tics": rng.normal(size=(600, 10)).astype(np.float32), "weight": np.full(600, 1 / 600),
+            "traj": np.repeat(np.arange(60), 10)}
+
+
+def test_ground_truth_against_itself_is_zero_with_full_coverage(frames):
+    for weighting in ("we", "counts"):
+        values, table = compute_metrics(frames, frames, weighting)
+        assert all(v == 0 for v in values["w1"].values())
+        assert all(v == pytest.approx(0, abs=1e-12) for v in values["kl"].values())
+        assert values["coverage"] == 1.0 and values["contact_map_mean_abs_diff_A"] == 0.0
+
+
+def test_every_one_dimensional_distribution_stores_w1_and_kl(frames):
+    """A pitfall of the published code: 1-D W1 computed but never stored."""
+    values, table = compute_metrics(frames, frames, "we")
+    expected = {"tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals"}
+    assert set(values["w1"]) == expected and set(values["kl"]) == expected | {"tic01"}
+    stored = table[table["metric"] == "w1"]
+    assert set(stored["distribution"]) == expected and stored["value"].notna().all()
+    assert values["kl_floor"] == 1e-8
+
+
+def test_weightings_change_the_model_side_only(frames):
+    rng = np.random.default_rng(2)
+    model = dict(frames, weight=rng.random(600))
+    results = {w: compute_metrics(frames, model, w)[0] for w in WEIGHTINGS}
+    assert results["counts"]["w1"]["tic0"] == 0  # uniform model weights = the ground truth's
+    assert results["we"]["w1"]["tic0"] > 0
+    assert results["msm"]["w1"]["tic0"] != results["we"]["w1"]["tic0"]
+    with pytest.raises(ValueError, match="weighting"):
+        compute_metrics(frames, model, "bogus")
