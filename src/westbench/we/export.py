@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from westbench.frames import write_frames
+from westbench.we.coverage import coverage_by_iteration
 from westbench.we.store import SegmentStore
 
 
@@ -36,7 +37,7 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
     run_dir = Path(run_dir)
     store = SegmentStore(run_dir / "segments")
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "frame", "status")}
-    cost_rows, visited, traj = [], set(), 0
+    cost_rows, traj = [], 0
     with h5py.File(run_dir / "west.h5", "r") as handle:
         last = int(handle.attrs["west_current_iteration"]) - 1
         for n_iter in range(1, last + 1):
@@ -62,9 +63,6 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
             row = {"iteration": n_iter, "segments": len(index),
                    "segment_wall_seconds": float(index["walltime"].sum()),
                    "segment_cpu_seconds": float(index["cputime"].sum())}
-            if coverage_grid is not None:
-                visited |= coverage_grid.covered(group["pcoord"][()][..., :2])
-                row["coverage"] = len(visited) / len(coverage_grid.reference_cells)
             cost_rows.append(row)
     data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in columns.items()}
     extra = {}
@@ -74,6 +72,8 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
                  iteration=data["iteration"], attrs=attrs or {}, seg_id=data["seg_id"].astype(np.int64),
                  frame=data["frame"].astype(np.int64), ok=data["status"].astype(np.int8), **extra)
     cost = pd.DataFrame(cost_rows)
+    if coverage_grid is not None and len(cost):
+        cost["coverage"] = coverage_by_iteration(run_dir / "west.h5", coverage_grid)
     if len(cost):
         cost["cumulative_segments"] = cost["segments"].cumsum()
         cost["cumulative_wall_seconds"] = cost["segment_wall_seconds"].cumsum()

@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-import h5py
 
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
+from westbench.we.coverage import coverage_by_iteration
 from westbench.we.run import run_we
 
 INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
@@ -34,12 +34,8 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
 
 def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:
     """Fraction of ground-truth TIC 0/1 cells visited by every pcoord of a run so far."""
-    visited: set = set()
-    with h5py.File(west_h5, "r") as handle:
-        last = int(handle.attrs["west_current_iteration"]) - 1
-        for n_iter in range(1, last + 1):
-            visited |= grid.covered(handle[f"iterations/iter_{n_iter:08d}/pcoord"][()][..., :2])
-    return len(visited) / len(grid.reference_cells)
+    fractions = coverage_by_iteration(west_h5, grid)
+    return fractions[-1] if fractions else 0.0
 
 
 def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,
