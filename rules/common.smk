@@ -6,6 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from westbench import config as wb_config  # noqa: E402
+from westbench import __version__ as WESTBENCH_VERSION  # noqa: E402
 from westbench.errors import ConfigError  # noqa: E402
 
 try:
@@ -61,6 +62,8 @@ def all_outputs():
         + [f"results/{p}/tica/{name}" for p in PROTEINS for name in ("model.json", "tic01_density.png")]
         + [path for p in PROTEINS for path in we_outputs(p)]
         + [path for p in PROTEINS for path in metrics_outputs(p)]
+        + ["results/tables/w1.csv", "results/tables/kl.csv", "results/tables/coverage.csv",
+           "results/report/westbench.html"]
     )
 
 
@@ -150,6 +153,13 @@ def we_outputs(protein_id):
     return [f"results/{protein_id}/we/{engine}/{name}" for engine in ENGINES for name in ("frames.h5", "cost.csv")]
 
 
+def metrics_seed(wildcards):
+    """Seed of the metric suite's stochastic steps (KMeans, figure subsampling) for one protein and engine."""
+    from westbench.seeds import derive_seed
+
+    return derive_seed(config["seed"], wildcards.protein, "metrics", wildcards.engine)
+
+
 def metrics_model_frames(wildcards):
     """The frames a metrics job scores: a WE export, or the ground truth itself for engine `groundtruth`."""
     if wildcards.engine == "groundtruth":
@@ -159,3 +169,30 @@ def metrics_model_frames(wildcards):
 
 def metrics_outputs(protein_id):
     return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*ENGINES, "groundtruth"]]
+
+
+def all_metrics_json(wildcards=None):
+    return [path for protein in PROTEINS for path in metrics_outputs(protein)]
+
+
+def all_metrics_csv(wildcards=None):
+    return [path.replace("metrics.json", "metrics.csv") for path in all_metrics_json()]
+
+
+def all_we_costs(wildcards=None):
+    return [f"results/{protein}/we/{engine}/cost.csv" for protein in PROTEINS for engine in ENGINES]
+
+
+def report_summary(wildcards=None):
+    """Key facts of this configuration for the head of the HTML report."""
+    return {
+        "proteins": ", ".join(PROTEINS),
+        "engines": ", ".join(ENGINES),
+        "seed": config["seed"],
+        "platform": config["platform"]["name"],
+        "ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}',
+        "WE iterations (max)": config["we"]["max_iterations"],
+        "metric weightings": ", ".join(config["metrics"]["weightings"]),
+        "KL floor": config["metrics"]["kl_floor"],
+        "westbench": WESTBENCH_VERSION,
+    }

@@ -1,4 +1,4 @@
-# The metric suite of every engine against the ground truth, results/<protein>/metrics/<engine>/
+# The metric suite and its figures for every engine against the ground truth, results/<protein>/metrics/<engine>/
 # Engine "groundtruth" scores the ground truth against itself: a sanity check (zero divergences, full coverage).
 
 
@@ -15,8 +15,44 @@ rule metrics:
             subcategory="{protein}",
             labels={"protein": "{protein}", "engine": "{engine}", "table": "metrics"},
         ),
+        tic_densities_1d=report(
+            "results/{protein}/metrics/{engine}/figures/tic_densities_1d.png",
+            caption="../report/figures/tic_densities_1d.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC 0-3 densities"},
+        ),
+        tic_densities_2d=report(
+            "results/{protein}/metrics/{engine}/figures/tic_densities_2d.png",
+            caption="../report/figures/tic_densities_2d.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC pair free energies"},
+        ),
+        tic01_by_iteration=report(
+            "results/{protein}/metrics/{engine}/figures/tic01_by_iteration.png",
+            caption="../report/figures/tic01_by_iteration.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC 0/1 by WE iteration"},
+        ),
+        contact_map_difference=report(
+            "results/{protein}/metrics/{engine}/figures/contact_map_difference.png",
+            caption="../report/figures/contact_map_difference.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "contact map difference"},
+        ),
+        macrostates=report(
+            "results/{protein}/metrics/{engine}/figures/macrostates.png",
+            caption="../report/figures/macrostates.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "macrostates"},
+        ),
     params:
         settings=config["metrics"],
+        seed=metrics_seed,
     log:
         "results/{protein}/logs/metrics_{engine}.log",
     benchmark:

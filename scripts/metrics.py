@@ -1,29 +1,56 @@
-"""Snakemake entry point: the metric suite of one engine against the ground truth."""
+"""Snakemake entry point: the metric suite and figures of one engine against the ground truth."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
+
+import logging
+import time
+from pathlib import Path
 
 import pandas as pd
 
 from westbench.frames import read_frames
-from westbench.metrics.suite import compute_metrics
+from westbench.metrics.figures import write_metric_figures
+from westbench.metrics.suite import MetricSuite
 from westbench.workflow import run_script, write_json
+
+log = logging.getLogger("westbench.metrics")
 
 
 def main(snakemake):
-    settings = dict(snakemake.params.settings)
-    groundtruth, model = read_frames(snakemake.input.groundtruth), read_frames(snakemake.input.model)
+    settings = {**snakemake.params.settings, "seed": snakemake.params.seed}
+    weightings = settings.pop("weightings")
+    protein, engine = snakemake.wildcards.protein, snakemake.wildcards.engine
+    start = time.perf_counter()
+    suite = MetricSuite(read_frames(snakemake.input.groundtruth), read_frames(snakemake.input.model), settings)
+    log.info("%s %s: features of %d model and %d ground-truth frames in %.1f s", protein, engine,
+             len(suite.model["ca"]), len(suite.groundtruth["ca"]), time.perf_counter() - start)
+    labels = suite.macrostates()
+    log.info("macrostates: %d (%.1f s so far)", labels["n_macrostates"], time.perf_counter() - start)
     results, tables = {}, []
-    for weighting in settings.pop("weightings"):
-        values, table = compute_metrics(groundtruth, model, weighting, settings)
+    for weighting in weightings:
+        values, table = suite.score(weighting)
+        log.info("weighting %s: W1(TIC 0) %.4g, KL(TIC 0/1) %.4g, coverage %.3f (%.1f s so far)", weighting,
+                 values["w1"].get("tic0", float("nan")), values["kl"]["tic01"], values["coverage"],
+                 time.perf_counter() - start)
+        values["macrostate_populations"] = suite.macrostate_populations(labels, weighting)
         results[weighting] = values
         tables.append(table)
+        tables.append(pd.DataFrame([{"weighting": weighting, "distribution": "macrostates",
+                                     "metric": "total_variation",
+                                     "value": values["macrostate_populations"]["total_variation"]}]))
     table = pd.concat(tables, ignore_index=True)
-    table.insert(0, "engine", snakemake.wildcards.engine)
-    table.insert(0, "protein", snakemake.wildcards.protein)
+    table.insert(0, "engine", engine)
+    table.insert(0, "protein", protein)
     table.to_csv(snakemake.output.csv, index=False)
-    write_json({"protein": snakemake.wildcards.protein, "engine": snakemake.wildcards.engine,
-                "frames": len(model["ca"]), "groundtruth_frames": len(groundtruth["ca"]), "settings": settings,
+    figure_weighting = weightings[0]
+    paths = write_metric_figures(Path(snakemake.output.tic_densities_1d).parent, suite.groundtruth, suite.model,
+                                 suite.weights(figure_weighting), results[figure_weighting], labels, settings,
+                                 label=engine)
+    write_json({"protein": protein, "engine": engine, "frames": len(suite.model["ca"]),
+                "groundtruth_frames": len(suite.groundtruth["ca"]), "settings": settings,
+                "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
                 "metrics": results}, snakemake.output.json)
+    log.info("metrics and %d figures written in %.1f s", len(paths), time.perf_counter() - start)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -12,6 +12,7 @@ Examples
 
 from __future__ import annotations
 
+import mdtraj
 import numpy as np
 
 
@@ -44,6 +45,19 @@ def pairwise_distances(ca: np.ndarray) -> np.ndarray:
     -------
     ndarray (n_frames, n_residues * (n_residues - 1) / 2), float32, nm, pairs in :func:`pair_indices` order.
     """
-    ca = np.asarray(ca, dtype=np.float64)
-    i, j = np.triu_indices(ca.shape[1], k=1)
-    return np.linalg.norm(ca[:, i] - ca[:, j], axis=-1).astype(np.float32)
+    ca = np.asarray(ca, dtype=np.float32)
+    return mdtraj.compute_distances(ca_trajectory(ca), pair_indices(ca.shape[1]), periodic=False)
+
+
+def ca_trajectory(ca: np.ndarray) -> mdtraj.Trajectory:
+    """An mdtraj trajectory of C-alpha beads (one chain, one bead per residue), for mdtraj's geometry functions."""
+    topology = mdtraj.Topology()
+    chain = topology.add_chain()
+    previous = None
+    for index in range(ca.shape[1]):
+        residue = topology.add_residue("ALA", chain, resSeq=index + 1)
+        atom = topology.add_atom("CA", mdtraj.element.carbon, residue)
+        if previous is not None:
+            topology.add_bond(previous, atom)
+        previous = atom
+    return mdtraj.Trajectory(np.asarray(ca, dtype=np.float32), topology)

@@ -149,6 +149,45 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
 
 
 @pytest.mark.slow
+def test_default_config_writes_tables_figures_and_the_html_report(default_run):
+    """Combined tables agree with each run's metrics and with coverage recomputed from the exported frames."""
+    import pandas as pd
+
+    from westbench.frames import read_frames
+
+    results = default_run / "results"
+    w1, kl = pd.read_csv(results / "tables" / "w1.csv"), pd.read_csv(results / "tables" / "kl.csv")
+    coverage = pd.read_csv(results / "tables" / "coverage.csv").set_index("engine")
+    assert set(w1["engine"]) == set(coverage.index) == {"implicit", "explicit", "groundtruth"}
+    groundtruth = read_frames(results / "chignolin" / "tica" / "groundtruth_frames.h5")
+    edges = [np.linspace(groundtruth["tics"][:, d].min(), groundtruth["tics"][:, d].max(), 101) for d in (0, 1)]
+    reference = np.histogram2d(*groundtruth["tics"][:, :2].T, bins=edges)[0] > 0
+    for engine in ("implicit", "explicit"):
+        metrics = json.loads((results / "chignolin" / "metrics" / engine / "metrics.json").read_text())["metrics"]
+        row = w1[(w1.engine == engine) & (w1.weighting == "we")].iloc[0]
+        assert row["tic0"] == metrics["we"]["w1"]["tic0"] and row["dihedrals"] == metrics["we"]["w1"]["dihedrals"]
+        assert kl[(kl.engine == engine) & (kl.weighting == "we")].iloc[0]["tic01"] == metrics["we"]["kl"]["tic01"]
+        model = read_frames(results / "chignolin" / "we" / engine / "frames.h5")
+        visited = np.histogram2d(*model["tics"][:, :2].T, bins=edges)[0] > 0
+        assert coverage.loc[engine, "coverage"] == pytest.approx((visited & reference).sum() / reference.sum())
+        cost = pd.read_csv(results / "chignolin" / "we" / engine / "cost.csv")
+        assert coverage.loc[engine, "segments"] == cost["segments"].sum()
+        reached = cost[cost["coverage"] >= 0.2]
+        expected = cost["segments"].cumsum()[reached.index[0]] if len(reached) else None
+        if expected is None:
+            assert pd.isna(coverage.loc[engine, "segments_to_20%"])
+        else:
+            assert coverage.loc[engine, "segments_to_20%"] == expected
+        figures = results / "chignolin" / "metrics" / engine / "figures"
+        assert sorted(p.name for p in figures.iterdir()) == sorted(
+            f"{name}.png" for name in ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration",
+                                       "contact_map_difference", "macrostates"))
+    html = (results / "report" / "westbench.html").read_text()
+    assert html.count("data:image/png;base64,") == 3 * 5 + 1  # three engines' figures + the ground-truth density
+    assert "Wasserstein-1" in html and "KL(ground truth || model)" in html
+
+
+@pytest.mark.slow
 def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "-n", "--cores", "2")
     assert result.returncode == 0 and "Nothing to be done" in result.output
@@ -156,6 +195,10 @@ def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "--report", report)
     assert result.returncode == 0, result.output[-2000:]
     assert report.stat().st_size > 10_000
+    text = report.read_text()
+    for caption in ("not a\nthresholded contact fraction", "with the WE compute spent in total", "PCCA+ into",
+                    "Wasserstein-1 distance between the ground truth and each engine"):
+        assert caption in text, caption
 
 
 def test_lint_is_clean(tmp_path):

@@ -31,6 +31,42 @@ def wasserstein_1d(reference, model, reference_weights=None, model_weights=None)
     ))
 
 
+class Wasserstein1D:
+    """W1 between two fixed 1-D samples under changing weights.
+
+    scipy's CDF-difference algorithm (``scipy.stats.wasserstein_distance``) with
+    its three sorts done once: the suite scores each pair of samples under several
+    weightings (WE, MSM, counts), and the sorts dominate its time otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.stats import wasserstein_distance
+    >>> rng = np.random.default_rng(0)
+    >>> a, b, wa, wb = rng.normal(size=500), rng.normal(1, 2, 300), rng.random(500), rng.random(300)
+    >>> bool(np.isclose(Wasserstein1D(a, b)(wa, wb), wasserstein_distance(a, b, wa, wb), rtol=1e-12))
+    True
+    """
+
+    def __init__(self, reference, model):
+        reference, model = np.ravel(reference).astype(np.float64), np.ravel(model).astype(np.float64)
+        self._sorters = (np.argsort(reference, kind="stable"), np.argsort(model, kind="stable"))
+        all_values = np.sort(np.concatenate((reference, model)), kind="mergesort")
+        self._deltas = np.diff(all_values)
+        self._cdf_indices = tuple(values[sorter].searchsorted(all_values[:-1], "right")
+                                  for values, sorter in zip((reference, model), self._sorters))
+
+    def _cdf(self, side: int, weights) -> np.ndarray:
+        sorter, indices = self._sorters[side], self._cdf_indices[side]
+        if weights is None:
+            return indices / len(sorter)
+        cumulative = np.concatenate(([0.0], np.cumsum(np.asarray(weights, dtype=np.float64)[sorter])))
+        return cumulative[indices] / cumulative[-1]
+
+    def __call__(self, reference_weights=None, model_weights=None) -> float:
+        return float(np.dot(np.abs(self._cdf(0, reference_weights) - self._cdf(1, model_weights)), self._deltas))
+
+
 def kl_from_histograms(p: np.ndarray, q: np.ndarray, floor: float) -> float:
     """KL(p || q) of two histograms on the same bins.
 

@@ -19,10 +19,16 @@ Examples
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
+
 import numpy as np
 from deeptime.clustering import KMeans
-from deeptime.markov import TransitionCountEstimator
+import scipy.sparse
+from deeptime.markov import TransitionCountModel
 from deeptime.markov.msm import MaximumLikelihoodMSM
+
+log = logging.getLogger(__name__)
 
 
 def grid_states(points: np.ndarray, bins: int, edges: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
@@ -35,20 +41,39 @@ def grid_states(points: np.ndarray, bins: int, edges: tuple[np.ndarray, np.ndarr
 
 
 def split_by_traj(states: np.ndarray, traj: np.ndarray) -> list[np.ndarray]:
-    """Discrete trajectories, one per continuous piece, in frame order."""
-    return [states[traj == t] for t in np.unique(traj)]
+    """Discrete trajectories, one per continuous piece, in frame order (one stable sort, not a scan per piece)."""
+    traj = np.asarray(traj)
+    order = np.argsort(traj, kind="stable")
+    boundaries = np.flatnonzero(np.diff(traj[order])) + 1
+    return np.split(np.asarray(states)[order], boundaries)
+
+
+def sliding_counts(states: np.ndarray, traj: np.ndarray, lag: int) -> TransitionCountModel:
+    """Sliding-window transition counts at ``lag`` within each continuous piece, as deeptime's count model.
+
+    Equivalent to ``TransitionCountEstimator(lag, "sliding")`` on :func:`split_by_traj`,
+    counted in one vectorized pass: a WE export has one piece per segment (tens of
+    thousands of ten-frame pieces), which deeptime's per-trajectory loop makes slow.
+    """
+    traj = np.asarray(traj)
+    order = np.argsort(traj, kind="stable")
+    ordered_states, ordered_traj = np.asarray(states)[order], traj[order]
+    same_piece = ordered_traj[lag:] == ordered_traj[:-lag]
+    origin, target = ordered_states[:-lag][same_piece], ordered_states[lag:][same_piece]
+    n_states = int(np.max(states)) + 1
+    matrix = scipy.sparse.coo_matrix((np.ones(len(origin)), (origin, target)), shape=(n_states, n_states)).tocsr()
+    return TransitionCountModel(matrix, counting_mode="sliding", lagtime=lag,
+                                state_histogram=np.bincount(states, minlength=n_states).astype(np.float64))
 
 
 def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, reversible: bool = False) -> np.ndarray:
     """Per-frame weights from the stationary distribution of an MSM over ``states``."""
-    counts = TransitionCountEstimator(lagtime=lag, count_mode="sliding").fit(split_by_traj(states, traj)).fetch_model()
-    largest = counts.submodel_largest()
-    msm = MaximumLikelihoodMSM(reversible=reversible).fit(largest).fetch_model()
-    pi = dict(zip(largest.state_symbols.tolist(), msm.stationary_distribution))
-    weights = np.zeros(len(states))
-    for state, probability in pi.items():
-        members = states == state
-        weights[members] = probability / members.sum()
+    symbols, states = np.unique(np.asarray(states), return_inverse=True)  # dense labels: empty cells are no states
+    largest = sliding_counts(states, traj, lag).submodel_largest()
+    msm = MaximumLikelihoodMSM(reversible=reversible, sparse=True).fit(largest).fetch_model()
+    pi = np.zeros(len(symbols))
+    pi[largest.state_symbols] = msm.stationary_distribution
+    weights = pi[states] / np.bincount(states, minlength=len(symbols))[states]
     return weights / weights.sum()
 
 
@@ -58,15 +83,75 @@ def grid_msm_weights(tics: np.ndarray, traj: np.ndarray, bins: int = 80, lag: in
     return stationary_frame_weights(grid_states(tics, bins, edges), np.asarray(traj), lag)
 
 
+@dataclass
+class MacrostateModel:
+    """Cluster centres and the PCCA+ macrostate of each cluster (-1: outside the connected set)."""
+
+    clustering: object
+    cluster_macrostate: np.ndarray
+    dim: int
+
+    @property
+    def n_macrostates(self) -> int:
+        """Macrostates found (0 when no MSM could be fitted)."""
+        return int(self.cluster_macrostate.max()) + 1
+
+    def assign(self, tics: np.ndarray) -> np.ndarray:
+        """Macrostate of every frame: its nearest cluster centre's macrostate."""
+        data = np.ascontiguousarray(np.asarray(tics, dtype=np.float64)[:, : self.dim])
+        return self.cluster_macrostate[self.clustering.transform(data)]
+
+
+class MacrostateEstimator:
+    """KMeans (seeded) on the first ``dim`` TICs, a reversible MSM over the clusters, PCCA+ (science.md).
+
+    KMeans is fitted on at most ``max_fit_frames`` evenly strided frames (then every
+    frame is assigned): the centres of 100 clusters are well determined by tens of
+    thousands of frames, and fitting on all of them would dominate the suite's time.
+    Small data sets get at most one cluster per ``min_frames_per_cluster`` frames, so
+    that clusters see transitions. When no connected MSM can be fitted (too little
+    data) every frame gets macrostate -1 and the reason is logged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> centre = np.repeat(np.tile([0.0, 3.0], 5), 100)  # one trajectory hopping between two basins
+    >>> tics = centre[:, None] + rng.normal(0, 0.1, (1000, 2))
+    >>> model = MacrostateEstimator(n_clusters=10, n_macrostates=2, dim=2, seed=1).fit(tics, np.zeros(1000))
+    >>> labels = model.assign(tics)
+    >>> [len(set(labels[centre == c])) for c in (0.0, 3.0)], bool(labels[0] != labels[100])
+    ([1, 1], True)
+    """
+
+    def __init__(self, n_clusters: int = 100, n_macrostates: int = 5, lag: int = 1, dim: int = 10, seed: int = 0,
+                 max_fit_frames: int = 50_000, max_iter: int = 100, min_frames_per_cluster: int = 10):
+        self.n_clusters, self.n_macrostates, self.lag, self.dim = n_clusters, n_macrostates, lag, dim
+        self.seed, self.max_fit_frames, self.max_iter = seed, max_fit_frames, max_iter
+        self.min_frames_per_cluster = min_frames_per_cluster
+
+    def fit(self, tics: np.ndarray, traj: np.ndarray) -> MacrostateModel:
+        data = np.ascontiguousarray(np.asarray(tics, dtype=np.float64)[:, : self.dim])
+        stride = max(1, -(-len(data) // self.max_fit_frames))
+        n_clusters = max(2, min(self.n_clusters, len(data) // self.min_frames_per_cluster, len(data[::stride])))
+        clustering = KMeans(n_clusters=n_clusters, fixed_seed=self.seed, max_iter=self.max_iter).fit(
+            data[::stride]).fetch_model()
+        states = clustering.transform(data)
+        cluster_macrostate = np.full(clustering.n_clusters, -1)
+        try:
+            largest = sliding_counts(states, traj, self.lag).submodel_largest()
+            msm = MaximumLikelihoodMSM(reversible=True).fit(largest).fetch_model()
+            pcca = msm.pcca(n_metastable_sets=min(self.n_macrostates, largest.n_states))
+        except ValueError as exc:  # deeptime: no connected set to fit, or too few states for PCCA+
+            log.warning("macrostates: no MSM over %d clusters of %d frames (%s); every frame gets -1",
+                        n_clusters, len(data), exc)
+            return MacrostateModel(clustering, cluster_macrostate, self.dim)
+        cluster_macrostate[largest.state_symbols] = pcca.assignments
+        return MacrostateModel(clustering, cluster_macrostate, self.dim)
+
+
 def macrostates(tics: np.ndarray, traj: np.ndarray, n_clusters: int = 100, n_macrostates: int = 5, lag: int = 1,
                 dim: int = 10, seed: int = 0) -> np.ndarray:
-    """Macrostate of every frame: KMeans on the first ``dim`` TICs, MSM, PCCA+ (-1: outside the connected set)."""
-    data = np.ascontiguousarray(np.asarray(tics, dtype=np.float64)[:, :dim])
-    clustering = KMeans(n_clusters=min(n_clusters, len(data)), fixed_seed=seed, max_iter=200).fit(data).fetch_model()
-    states = clustering.transform(data)
-    counts = TransitionCountEstimator(lagtime=lag, count_mode="sliding").fit(split_by_traj(states, np.asarray(traj))).fetch_model()
-    largest = counts.submodel_largest()
-    msm = MaximumLikelihoodMSM(reversible=True).fit(largest).fetch_model()
-    pcca = msm.pcca(n_metastable_sets=min(n_macrostates, largest.n_states))
-    lookup = dict(zip(largest.state_symbols.tolist(), pcca.assignments))
-    return np.array([lookup.get(int(s), -1) for s in states])
+    """Macrostate of every frame of one data set (fitted on it): see :class:`MacrostateEstimator`."""
+    estimator = MacrostateEstimator(n_clusters, n_macrostates, lag, dim, seed)
+    return estimator.fit(tics, traj).assign(tics)

@@ -13,24 +13,10 @@ from __future__ import annotations
 import mdtraj
 import numpy as np
 
-from westbench.features import pair_indices, pairwise_distances
+from westbench.features import ca_trajectory, pair_indices, pairwise_distances  # noqa: F401 (ca_trajectory re-exported)
 from westbench.metrics.weighted import weighted_mean
 
 BOND_RANGE_NM = (0.35, 0.45)  # consecutive C-alpha distance outside it: explosion or implosion
-
-
-def ca_trajectory(ca: np.ndarray) -> mdtraj.Trajectory:
-    """An mdtraj trajectory of C-alpha beads (one chain, one bead per residue), for its geometry functions."""
-    topology = mdtraj.Topology()
-    chain = topology.add_chain()
-    previous = None
-    for index in range(ca.shape[1]):
-        residue = topology.add_residue("ALA", chain, resSeq=index + 1)
-        atom = topology.add_atom("CA", mdtraj.element.carbon, residue)
-        if previous is not None:
-            topology.add_bond(previous, atom)
-        previous = atom
-    return mdtraj.Trajectory(np.asarray(ca, dtype=np.float32), topology)
 
 
 def radius_of_gyration(ca: np.ndarray) -> np.ndarray:
@@ -57,22 +43,29 @@ def dihedrals(ca: np.ndarray) -> np.ndarray:
     return mdtraj.compute_dihedrals(ca_trajectory(ca), quads)
 
 
-def share_of_bonds_outside(ca: np.ndarray, weights=None, bounds=BOND_RANGE_NM) -> float:
-    """Weighted share of C-alpha bonds outside ``bounds`` (nm): the explosion/implosion signal."""
-    bonds = bond_lengths(ca)
+def share_of_bonds_outside(ca: np.ndarray, weights=None, bounds=BOND_RANGE_NM, bonds=None) -> float:
+    """Weighted share of C-alpha bonds outside ``bounds`` (nm): the explosion/implosion signal.
+
+    ``bonds`` (the :func:`bond_lengths` of ``ca``) may be passed when already computed.
+    """
+    bonds = bond_lengths(ca) if bonds is None else bonds
     outside = ((bonds < bounds[0]) | (bonds > bounds[1])).mean(axis=1)
     return float(weighted_mean(outside, weights))
 
 
-def mean_distance_map(ca: np.ndarray, weights=None) -> np.ndarray:
-    """Weighted mean C-alpha distance of every residue pair, (n, n) symmetric, Angstrom, zero diagonal."""
-    n = ca.shape[1]
-    mean = weighted_mean(pairwise_distances(ca), weights) * 10.0
+def distance_map(pair_values: np.ndarray) -> np.ndarray:
+    """The symmetric (n, n) matrix, zero diagonal, of per-pair values in :func:`~westbench.features.pair_indices` order."""
+    n = int(round((1 + np.sqrt(1 + 8 * len(pair_values))) / 2))
     matrix = np.zeros((n, n))
     pairs = pair_indices(n)
-    matrix[pairs[:, 0], pairs[:, 1]] = mean
-    matrix[pairs[:, 1], pairs[:, 0]] = mean
+    matrix[pairs[:, 0], pairs[:, 1]] = pair_values
+    matrix[pairs[:, 1], pairs[:, 0]] = pair_values
     return matrix
+
+
+def mean_distance_map(ca: np.ndarray, weights=None) -> np.ndarray:
+    """Weighted mean C-alpha distance of every residue pair, (n, n) symmetric, Angstrom, zero diagonal."""
+    return distance_map(weighted_mean(pairwise_distances(ca), weights) * 10.0)
 
 
 def contact_map_difference(reference_ca, model_ca, reference_weights=None, model_weights=None) -> np.ndarray:

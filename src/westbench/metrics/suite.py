@@ -25,14 +25,17 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.features import pairwise_distances
 from westbench.metrics.coverage import CoverageGrid
-from westbench.metrics.divergences import kl_1d, kl_2d, wasserstein_1d
-from westbench.metrics.msm import grid_msm_weights
-from westbench.metrics.structure import (bond_angles, bond_lengths, contact_map_difference, dihedrals,
+from westbench.metrics.divergences import Wasserstein1D, common_edges, kl_from_histograms
+from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
+from westbench.metrics.structure import (bond_angles, bond_lengths, dihedrals, distance_map, mean_distance_map,
                                          radius_of_gyration, share_of_bonds_outside)
+from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
 
 WEIGHTINGS = ("we", "msm", "counts")
-DEFAULTS = {"bins": 100, "kl_floor": 1e-8, "msm_bins": 80, "msm_lag": 1, "coverage_bins": 100}
+DEFAULTS = {"bins": 100, "kl_floor": 1e-8, "msm_bins": 80, "msm_lag": 1, "coverage_bins": 100,
+            "macrostate_clusters": 100, "macrostates": 5, "macrostate_dim": 10, "seed": 0}
 
 
 def model_weights(frames: Mapping, weighting: str, settings: Mapping) -> np.ndarray:
@@ -47,13 +50,109 @@ def model_weights(frames: Mapping, weighting: str, settings: Mapping) -> np.ndar
     raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
 
 
-def distributions(frames: Mapping) -> dict[str, tuple[np.ndarray, int]]:
-    """Per distribution: values (n_frames, k) and k, the values per frame."""
+def distributions(frames: Mapping) -> dict[str, np.ndarray]:
+    """Per distribution: values (n_frames, k), k values per frame."""
     ca = np.asarray(frames["ca"])
     out = {f"tic{i}": np.asarray(frames["tics"])[:, i : i + 1] for i in range(min(4, np.shape(frames["tics"])[1]))}
     out.update(rg=radius_of_gyration(ca)[:, None], bonds=bond_lengths(ca), angles=bond_angles(ca),
                dihedrals=dihedrals(ca))
     return out
+
+
+class MetricSuite:
+    """Every metric of one model against the ground truth; features computed once, scored per weighting.
+
+    Parameters
+    ----------
+    groundtruth, model : mapping
+        Frames (contract of :mod:`westbench.frames`) with ``tics``; ``model`` carries WE
+        ``weight`` and ``traj`` (continuous pieces, for the MSM weighting).
+    settings : mapping, optional
+        The ``metrics`` config section (see :data:`DEFAULTS`).
+    """
+
+    def __init__(self, groundtruth: Mapping, model: Mapping, settings: Mapping | None = None):
+        self.settings = {**DEFAULTS, **(settings or {})}
+        self.groundtruth, self.model = groundtruth, model
+        self.groundtruth_weights = normalized(np.asarray(groundtruth["weight"], dtype=np.float64))
+        self.reference, self.sample = distributions(groundtruth), distributions(model)
+        self.names = [name for name in self.reference if name in self.sample]
+        bins = self.settings["bins"]
+        self.edges = {name: common_edges(self.reference[name], self.sample[name], bins) for name in self.names}
+        self.w1 = {name: Wasserstein1D(self.reference[name], self.sample[name]) for name in self.names}
+        gt_tics, model_tics = np.asarray(groundtruth["tics"])[:, :2], np.asarray(model["tics"])[:, :2]
+        self.edges2d = tuple(common_edges(gt_tics[:, d], model_tics[:, d], bins) for d in range(2))
+        self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
+        self.model_pair_distances = pairwise_distances(model["ca"])
+        self.grid = CoverageGrid(gt_tics, self.settings["coverage_bins"])
+        self._weights: dict[str, np.ndarray] = {}
+
+    def weights(self, weighting: str) -> np.ndarray:
+        """Model frame weights under ``weighting`` (we, msm, counts), normalized, cached."""
+        if weighting not in self._weights:
+            self._weights[weighting] = normalized(model_weights(self.model, weighting, self.settings))
+        return self._weights[weighting]
+
+    def score(self, weighting: str = "we") -> tuple[dict, pd.DataFrame]:
+        """All metrics under one weighting.
+
+        Returns
+        -------
+        values : dict
+            ``w1`` and ``kl`` per distribution, ``kl_floor``, ``contact_map_mean_abs_diff_A``,
+            ``contact_map_diff_A`` (matrix), ``bonds_outside_share``, ``coverage``.
+        table : DataFrame
+            Tidy rows: weighting, distribution, metric, value.
+        """
+        s, weights, gt_weights = self.settings, self.weights(weighting), self.groundtruth_weights
+        values: dict = {"weighting": weighting, "kl_floor": s["kl_floor"], "w1": {}, "kl": {}}
+        for name in self.names:
+            ref_values, ref_w = _flatten(self.reference[name], gt_weights)
+            mod_values, mod_w = _flatten(self.sample[name], weights)
+            values["w1"][name] = self.w1[name](ref_w, mod_w)
+            values["kl"][name] = kl_from_histograms(histogram(ref_values, self.edges[name], ref_w),
+                                                    histogram(mod_values, self.edges[name], mod_w), s["kl_floor"])
+        gt_tics, model_tics = np.asarray(self.groundtruth["tics"])[:, :2], np.asarray(self.model["tics"])[:, :2]
+        values["kl"]["tic01"] = kl_from_histograms(histogram2d(gt_tics, self.edges2d, gt_weights),
+                                                   histogram2d(model_tics, self.edges2d, weights), s["kl_floor"])
+        difference = distance_map(weighted_mean(self.model_pair_distances, weights) * 10.0) - self.reference_distances
+        values["contact_map_diff_A"] = difference.round(6).tolist()
+        values["contact_map_mean_abs_diff_A"] = float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean())
+        values["bonds_outside_share"] = share_of_bonds_outside(self.model["ca"], weights, bonds=self.sample["bonds"])
+        values["coverage"] = self.grid.fraction(model_tics[weights > 0])
+        rows = [{"weighting": weighting, "distribution": d, "metric": m, "value": v}
+                for m in ("w1", "kl") for d, v in values[m].items()]
+        rows += [{"weighting": weighting, "distribution": "contact_map", "metric": "mean_abs_diff_A",
+                  "value": values["contact_map_mean_abs_diff_A"]},
+                 {"weighting": weighting, "distribution": "bonds", "metric": "share_outside_3.5-4.5A",
+                  "value": values["bonds_outside_share"]},
+                 {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]}]
+        return values, pd.DataFrame(rows)
+
+    def macrostates(self) -> dict:
+        """Ground-truth macrostates (KMeans, MSM, PCCA+; seeded) and every frame's assignment.
+
+        The macrostates are fitted on the ground truth; model frames are assigned to the
+        nearest ground-truth cluster, so populations compare state by state.
+        """
+        s = self.settings
+        model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
+                                    s["seed"]).fit(self.groundtruth["tics"], self.groundtruth["traj"])
+        return {"groundtruth": model.assign(self.groundtruth["tics"]), "model": model.assign(self.model["tics"]),
+                "n_macrostates": model.n_macrostates}
+
+    def macrostate_populations(self, labels: Mapping, weighting: str = "we") -> dict:
+        """Weighted population of each macrostate (ground truth and model) and their total variation distance."""
+        n = labels["n_macrostates"]
+        if n == 0:
+            return {"groundtruth": [], "model": [], "total_variation": float("nan")}
+        reference = np.bincount(labels["groundtruth"][labels["groundtruth"] >= 0],
+                                self.groundtruth_weights[labels["groundtruth"] >= 0], minlength=n)
+        inside = labels["model"] >= 0
+        model = np.bincount(labels["model"][inside], self.weights(weighting)[inside], minlength=n)
+        reference, model = reference / reference.sum(), model / max(model.sum(), 1e-300)
+        return {"groundtruth": reference.round(6).tolist(), "model": model.round(6).tolist(),
+                "total_variation": float(0.5 * np.abs(reference - model).sum())}
 
 
 def _flatten(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,41 +162,5 @@ def _flatten(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def compute_metrics(groundtruth: Mapping, model: Mapping, weighting: str = "we",
                     settings: Mapping | None = None) -> tuple[dict, pd.DataFrame]:
-    """All metrics of ``model`` against ``groundtruth`` (both in the frames contract, with ``tics``).
-
-    Returns
-    -------
-    values : dict
-        ``w1`` and ``kl`` per distribution, ``kl_floor``, ``contact_map_mean_abs_diff_A``,
-        ``contact_map_diff_A`` (matrix), ``bonds_outside_share``, ``coverage``.
-    table : DataFrame
-        Tidy rows: weighting, distribution, metric, value.
-    """
-    s = {**DEFAULTS, **(settings or {})}
-    gt_weights = np.asarray(groundtruth["weight"], dtype=np.float64)
-    weights = model_weights(model, weighting, s)
-    reference, sample = distributions(groundtruth), distributions(model)
-    values: dict = {"weighting": weighting, "kl_floor": s["kl_floor"], "w1": {}, "kl": {}}
-    for name in reference:
-        if name not in sample:
-            continue
-        ref_values, ref_w = _flatten(reference[name], gt_weights)
-        mod_values, mod_w = _flatten(sample[name], weights)
-        values["w1"][name] = wasserstein_1d(ref_values, mod_values, ref_w, mod_w)
-        values["kl"][name] = kl_1d(ref_values, mod_values, ref_w, mod_w, bins=s["bins"], floor=s["kl_floor"])
-    values["kl"]["tic01"] = kl_2d(np.asarray(groundtruth["tics"])[:, :2], np.asarray(model["tics"])[:, :2],
-                                  gt_weights, weights, bins=s["bins"], floor=s["kl_floor"])
-    difference = contact_map_difference(groundtruth["ca"], model["ca"], gt_weights, weights)
-    values["contact_map_diff_A"] = difference.round(6).tolist()
-    values["contact_map_mean_abs_diff_A"] = float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean())
-    values["bonds_outside_share"] = share_of_bonds_outside(model["ca"], weights)
-    grid = CoverageGrid(np.asarray(groundtruth["tics"])[:, :2], s["coverage_bins"])
-    values["coverage"] = grid.fraction(np.asarray(model["tics"])[weights > 0, :2])
-    rows = [{"weighting": weighting, "distribution": d, "metric": m, "value": v}
-            for m in ("w1", "kl") for d, v in values[m].items()]
-    rows += [{"weighting": weighting, "distribution": "contact_map", "metric": "mean_abs_diff_A",
-              "value": values["contact_map_mean_abs_diff_A"]},
-             {"weighting": weighting, "distribution": "bonds", "metric": "share_outside_3.5-4.5A",
-              "value": values["bonds_outside_share"]},
-             {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]}]
-    return values, pd.DataFrame(rows)
+    """All metrics of ``model`` against ``groundtruth`` under one weighting (see :meth:`MetricSuite.score`)."""
+    return MetricSuite(groundtruth, model, settings).score(weighting)

@@ -55,3 +55,17 @@ def test_identical_samples_give_zero():
     assert wasserstein_1d(sample[:, 0], sample[:, 0]) == 0
     assert kl_1d(sample[:, 0], sample[:, 0]) == pytest.approx(0, abs=1e-12)
     assert kl_2d(sample, sample) == pytest.approx(0, abs=1e-12)
+
+
+def test_presorted_wasserstein_equals_scipy_under_every_weighting():
+    from scipy.stats import wasserstein_distance
+
+    from westbench.metrics.divergences import Wasserstein1D
+
+    rng = np.random.default_rng(7)
+    reference, model = rng.normal(size=3000), rng.gamma(2.0, size=5000)
+    w1 = Wasserstein1D(reference, model)
+    for reference_weights, model_weights in ((None, None), (rng.random(3000), None), (None, rng.random(5000)),
+                                             (rng.random(3000), rng.random(5000))):
+        assert w1(reference_weights, model_weights) == pytest.approx(
+            wasserstein_distance(reference, model, reference_weights, model_weights), rel=1e-12)

@@ -62,3 +62,42 @@ def test_macrostates_are_seeded_and_separate_metastable_sets():
     for s in range(3):
         counts = np.bincount(labels[states == s][labels[states == s] >= 0])
         assert counts.max() / counts.sum() > 0.9
+
+
+def test_vectorized_sliding_counts_equal_deeptimes_estimator():
+    from deeptime.markov import TransitionCountEstimator
+
+    from westbench.metrics.msm import sliding_counts, split_by_traj
+
+    rng = np.random.default_rng(4)
+    traj = rng.permutation(np.repeat(np.arange(30), 12))  # pieces interleaved: order must come from traj
+    order = np.argsort(traj, kind="stable")
+    states = np.empty_like(traj)
+    states[order] = rng.integers(0, 7, size=len(traj))
+    for lag in (1, 3):
+        expected = TransitionCountEstimator(lag, "sliding", n_states=7).fit(split_by_traj(states, traj)).fetch_model()
+        assert np.array_equal(sliding_counts(states, traj, lag).count_matrix.toarray(), expected.count_matrix)
+
+
+def test_model_frames_are_assigned_to_ground_truth_macrostates():
+    from westbench.metrics.msm import MacrostateEstimator
+
+    rng = np.random.default_rng(5)
+    centre = np.repeat(np.tile([0.0, 4.0, 8.0], 10), 50)  # one trajectory visiting three basins in turn
+    tics = centre[:, None] + rng.normal(0, 0.2, (len(centre), 3))
+    model = MacrostateEstimator(n_clusters=15, n_macrostates=3, dim=3, seed=2).fit(tics, np.zeros(len(tics)))
+    labels = model.assign(tics)
+    assert model.n_macrostates == 3
+    assert [len(set(labels[centre == c])) for c in (0.0, 4.0, 8.0)] == [1, 1, 1]
+    assert len({labels[centre == c][0] for c in (0.0, 4.0, 8.0)}) == 3
+    # Frames of another data set land in the macrostate of the basin they are in.
+    probe = np.array([[0.1, 0.0, -0.1], [8.1, 7.9, 8.0]])
+    assert model.assign(probe).tolist() == [labels[centre == 0.0][0], labels[centre == 8.0][0]]
+
+
+def test_too_little_data_for_an_msm_gives_unassigned_frames_not_a_crash():
+    from westbench.metrics.msm import MacrostateEstimator
+
+    tics = np.random.default_rng(0).normal(size=(12, 2))
+    model = MacrostateEstimator(n_clusters=100, dim=2).fit(tics, np.arange(12))  # every frame its own piece
+    assert model.n_macrostates == 0 and set(model.assign(tics).tolist()) == {-1}

@@ -41,3 +41,18 @@ def test_weightings_change_the_model_side_only(frames):
     assert results["msm"]["w1"]["tic0"] != results["we"]["w1"]["tic0"]
     with pytest.raises(ValueError, match="weighting"):
         compute_metrics(frames, model, "bogus")
+
+
+def test_macrostate_populations_of_the_ground_truth_against_itself_agree(frames):
+    from westbench.metrics.suite import MetricSuite
+
+    centre = np.repeat(np.tile([0.0, 3.0], 6), 50)
+    tics = centre[:, None] + np.random.default_rng(3).normal(0, 0.3, (600, 10))
+    data = dict(frames, tics=tics.astype(np.float32), traj=np.zeros(600, dtype=int))
+    suite = MetricSuite(data, data, {"macrostate_clusters": 10, "macrostates": 2, "seed": 1})
+    labels = suite.macrostates()
+    populations = suite.macrostate_populations(labels, "we")
+    assert labels["n_macrostates"] == 2 and np.array_equal(labels["groundtruth"], labels["model"])
+    assert populations["total_variation"] == 0 and sum(populations["model"]) == pytest.approx(1)
+    shifted = dict(data, weight=np.where(centre == 0.0, 0.9, 0.1) / 300)
+    assert MetricSuite(data, shifted, suite.settings).macrostate_populations(labels, "we")["total_variation"] > 0.3

@@ -1,0 +1,67 @@
+# Tables across proteins and engines (results/tables/) and the HTML report of this configuration
+# (results/report/westbench.html). `snakemake --report` gathers every report() output with its caption.
+
+
+rule metric_tables:
+    input:
+        metrics=all_metrics_csv,
+        costs=all_we_costs,
+    output:
+        w1=report(
+            "results/tables/w1.csv",
+            caption="../report/tables/w1.rst",
+            category="Tables",
+            labels={"table": "Wasserstein-1"},
+        ),
+        kl=report(
+            "results/tables/kl.csv",
+            caption="../report/tables/kl.rst",
+            category="Tables",
+            labels={"table": "KL(ground truth || model)"},
+        ),
+        coverage=report(
+            "results/tables/coverage.csv",
+            caption="../report/tables/coverage.rst",
+            category="Tables",
+            labels={"table": "coverage and compute to reach it"},
+        ),
+    params:
+        thresholds=config["metrics"]["coverage_thresholds"],
+        platform=config["platform"]["name"],
+    log:
+        "results/logs/metric_tables.log",
+    benchmark:
+        "results/benchmarks/metric_tables.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/metric_tables.py"
+
+
+rule html_report:
+    input:
+        w1="results/tables/w1.csv",
+        kl="results/tables/kl.csv",
+        coverage="results/tables/coverage.csv",
+        metrics=all_metrics_json,
+        densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
+        throughput="results/tables/groundtruth_throughput_by_protein.csv",
+    output:
+        "results/report/westbench.html",
+    params:
+        title=config["report"]["title"],
+        summary=report_summary,
+    log:
+        "results/logs/html_report.log",
+    benchmark:
+        "results/benchmarks/html_report.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/html_report.py"
+
+
+rule report_all:
+    """Target: the combined tables and the HTML report of this configuration."""
+    input:
+        rules.html_report.output,

@@ -1,0 +1,41 @@
+"""Every figure of the suite is written, named consistently, and draws what it says."""
+
+import matplotlib.image
+import numpy as np
+
+from westbench.metrics.figures import FIGURES, contact_map_difference, write_metric_figures
+from westbench.metrics.suite import MetricSuite
+
+
+def synthetic(n, shift, seed):
+    rng = np.random.default_rng(seed)
+    ca = np.cumsum(rng.normal(0, 0.22, size=(n, 8, 3)), axis=1).astype(np.float32)
+    centre = np.repeat(np.tile([0.0, 3.0], n // 100), 50)[:n]
+    tics = (centre[:, None] + rng.normal(0, 0.3, (n, 10)) + shift).astype(np.float32)
+    return {"ca": ca, "tics": tics, "weight": np.full(n, 1 / n), "traj": np.repeat(np.arange(n // 50), 50),
+            "iteration": np.repeat(np.arange(n // 100) + 1, 100)}
+
+
+def test_every_figure_is_a_png_with_the_documented_name(tmp_path):
+    groundtruth, model = synthetic(1000, 0.0, 1), synthetic(800, 0.5, 2)
+    suite = MetricSuite(groundtruth, model, {"macrostate_clusters": 10, "macrostates": 2, "seed": 3})
+    values, _ = suite.score("we")
+    paths = write_metric_figures(tmp_path, groundtruth, model, suite.weights("we"), values, suite.macrostates(),
+                                 {"bins": 30, "scatter_max_points": 2000}, label="implicit")
+    assert sorted(paths) == sorted(FIGURES)
+    for name, path in paths.items():
+        assert path == tmp_path / f"{name}.png"
+        image = matplotlib.image.imread(path)
+        assert image.ndim == 3 and image.shape[0] > 200 and image[..., :3].std() > 0.01, name
+
+
+def test_contact_map_colours_farther_pairs_red_and_closer_blue(tmp_path):
+    difference = np.zeros((6, 6))
+    difference[0, 5] = difference[5, 0] = 3.0
+    difference[1, 2] = difference[2, 1] = -3.0
+    path = tmp_path / "contact.png"
+    contact_map_difference(difference, path)
+    image = matplotlib.image.imread(path)[..., :3]
+    red = (image[..., 0] > 0.5) & (image[..., 2] < 0.3)
+    blue = (image[..., 2] > 0.5) & (image[..., 0] < 0.3)
+    assert red.sum() > 100 and blue.sum() > 100
