@@ -196,7 +196,7 @@ def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     assert result.returncode == 0, result.output[-2000:]
     assert report.stat().st_size > 10_000
     text = report.read_text()
-    for caption in ("not a\nthresholded contact fraction", "with the WE compute spent in total", "PCCA+ into",
+    for caption in ("thresholded contact fraction", "with the WE compute spent in total", "PCCA+ into",
                     "Wasserstein-1 distance between the ground truth and each engine"):
         assert caption in text, caption
 
