@@ -1,5 +1,7 @@
 """Shared fixtures: the repository, the shared reference structures, small specs."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,21 @@ def chignolin_spec() -> ProteinSpec:
 def rcsb_spec(pdb_id: str, sequence: str, chains=None, residues=None, protein_id: str = "test") -> ProteinSpec:
     """A spec for source rcsb (tests read the files from the shared folder)."""
     return ProteinSpec(protein_id, protein_id, pdb_id, sequence, chains, residues, "rcsb", None)
+
+
+def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
+    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr."""
+    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
+               "--configfile", str(configfile), *map(str, args)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
+    return result
+
+
+@pytest.fixture(scope="session")
+def default_run(tmp_path_factory):
+    """The embedded default DAG run once locally (several minutes on 2 cores), shared by every test reading it."""
+    workdir = tmp_path_factory.mktemp("default")
+    result = snakemake(workdir, "--cores", "2")
+    assert result.returncode == 0, result.output[-3000:]
+    return workdir

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -30,6 +31,7 @@ from openmm import unit
 
 from westbench.platforms import create_context
 from westbench.prepare.systems import DEFAULTS, make_integrator
+from westbench.resume import reset_if_settings_changed
 from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
@@ -91,19 +93,36 @@ class MDSettings:
         return -(-self.production_steps // self.checkpoint_every)
 
 
+@contextmanager
+def _disk_errors_named(path: Path):
+    """Turn a failed write (disk full, quota) into an error naming the file and saying what survives."""
+    try:
+        yield
+    except OSError as exc:
+        from westbench.errors import WestbenchError
+
+        raise WestbenchError(
+            f"could not write {path} ({exc.strerror or exc}). The previous checkpoint and every frame chunk "
+            f"before it are intact in {path.parent}: free space and rerun to continue from there."
+        ) from exc
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file, then rename over ``path``: a failed write never touches the old file."""
     temporary = path.with_name(f".{path.name}.part")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    with _disk_errors_named(path):
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
 
 
 def _atomic_savez(path: Path, **arrays) -> None:
     temporary = path.with_name(f".{path.name}.part.npz")
-    np.savez(temporary, **arrays)
-    os.replace(temporary, path)
+    with _disk_errors_named(path):
+        np.savez(temporary, **arrays)
+        os.replace(temporary, path)
 
 
 def _load_checkpoint(context: openmm.Context, path: Path) -> None:
@@ -154,6 +173,8 @@ class MDRun:
         self.force_groups = [np.asarray(g) for g in force_groups]
         self.solute_atoms = np.asarray(solute_atoms)
         self.seed = seed
+        reset_if_settings_changed(self.workdir, {**asdict(settings), "seed": seed, "atoms": system.getNumParticles()},
+                                  what="MD run")
         integrator = make_integrator(asdict(settings), seed)
         self.context, self.platform_name = create_context(system, integrator, platform, threads)
         self.integrator = integrator

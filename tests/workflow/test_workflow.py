@@ -9,18 +9,9 @@ import numpy as np
 import pytest
 import yaml
 
-from ..conftest import REPO
+from ..conftest import REPO, snakemake
 
 pytestmark = pytest.mark.workflow
-
-
-def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
-    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``."""
-    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               "--configfile", str(configfile), *map(str, args)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
-    return result
 
 
 def job_counts(output):
@@ -34,15 +25,6 @@ def write_config(path, **changes):
     config.update(changes)
     path.write_text(yaml.safe_dump(config))
     return path
-
-
-@pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    """The embedded default run once (about 20 s on 2 cores), shared by the tests that read it."""
-    workdir = tmp_path_factory.mktemp("default")
-    result = snakemake(workdir, "--cores", "2")
-    assert result.returncode == 0, result.output[-3000:]
-    return workdir
 
 
 @pytest.mark.slow

@@ -90,7 +90,9 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
     run_dir.mkdir(parents=True, exist_ok=True)
     west_h5 = run_dir / "west.h5"
     started = time.monotonic()
-    if not is_initialized(west_h5):
+    if is_initialized(west_h5):
+        log.info("resuming %s: %d complete iterations", west_h5, completed_iterations(west_h5))
+    else:
         west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
         write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
         with _westpa_session(run_dir, "serial", 1):

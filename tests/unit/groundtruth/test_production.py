@@ -1,6 +1,7 @@
 """Ground-truth production: kill and resume, seeds, saved C-alpha forces."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -152,3 +153,63 @@ def test_corrupt_checkpoint_is_named(start_pdb, uninterrupted, tmp_path):
     (tmp_path / "checkpoints" / "production.chk").write_bytes(b"garbage")
     with pytest.raises(WestbenchError, match=r"production.chk cannot be loaded.*delete"):
         run(start_pdb, tmp_path)
+
+
+def as_root(*command):
+    return subprocess.run(list(command) if os.geteuid() == 0 else ["sudo", "-n", *command], check=True,
+                          capture_output=True)
+
+
+@pytest.mark.slow
+def test_disk_full_keeps_the_previous_checkpoint_and_the_rerun_continues(start_pdb, uninterrupted, tmp_path):
+    """A real full disk (a small tmpfs filled up mid-run): the write fails with an error naming the file,
+    the last checkpoint stays loadable, and after space is freed the rerun matches the uninterrupted run."""
+    from westbench.errors import WestbenchError
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    as_root("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount))
+    try:
+        folder = mount / "run"
+        script = (
+            "import sys; sys.path.insert(0, %r)\n"
+            "from westbench.workflow import setup_logging; setup_logging()\n"
+            "from tests.unit.groundtruth.test_production import run\n"
+            "from pathlib import Path\n"
+            "run(Path(%r), Path(%r))\n" % (str(REPO / "src"), str(start_pdb), str(folder))
+        )
+        process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 240
+        while not (folder / "checkpoints" / "chunk_000000.npz").exists():
+            assert process.poll() is None, process.stderr.read()[-2000:]
+            assert time.monotonic() < deadline, "the run produced no chunk in time"
+            time.sleep(0.01)
+        # Fill the disk: the next chunk or checkpoint cannot be written.
+        subprocess.run(["dd", "if=/dev/zero", f"of={mount / 'filler'}", "bs=1M"], capture_output=True)
+        _, stderr = process.communicate(timeout=240)
+        assert process.returncode != 0
+        assert "No space left on device" in stderr and "free space and rerun" in stderr, stderr[-2000:]
+        assert re.search(r"could not write \S+(chunk_\d+\.npz|production\.chk)", stderr), stderr[-2000:]
+        checkpoint = folder / "checkpoints" / "production.chk"
+        assert checkpoint.exists() and not (folder / "frames.h5").exists()
+
+        (mount / "filler").unlink()
+        summary = run(start_pdb, folder)
+        assert summary["resumed_from_step"] >= 50
+        resumed, reference = read_frames(folder / "frames.h5"), read_frames(uninterrupted[0] / "frames.h5")
+        assert np.array_equal(resumed["time_ps"], reference["time_ps"])
+        assert np.array_equal(resumed["ca"], reference["ca"])
+    finally:
+        as_root("umount", "-l", str(mount))
+
+
+def test_checkpoints_of_other_settings_are_not_resumed(start_pdb, uninterrupted, tmp_path, caplog):
+    """A config change must not continue old checkpoints (a cache keyed only by name, a published pitfall)."""
+    import shutil
+
+    shutil.copytree(uninterrupted[0] / "checkpoints", tmp_path / "checkpoints")
+    summary = run(start_pdb, tmp_path, seed=12)
+    assert summary["resumed_from_step"] == 0 and "seed changed" in caplog.text
+    other = read_frames(tmp_path / "frames.h5")
+    assert not np.array_equal(other["ca"], read_frames(uninterrupted[0] / "frames.h5")["ca"])

@@ -1,0 +1,97 @@
+"""The embedded default DAG through the SLURM profile on a real single-node SLURM (installed by the project).
+
+`tools/slurm/setup-slurm.sh` installs and starts munge, slurmctld and slurmd with partitions cpu and gpu
+and two fake GPUs. The run uses `profiles/slurm` as shipped, with the CI overrides a user would make in
+the marked place (account) plus what this 2-core, offline machine needs: no conda (conda-forge is not
+reachable; jobs use the test's environment), squeue for status (no accounting database), and at most
+one core and 2 GB per job so that two jobs run side by side.
+"""
+
+import json
+import re
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+import yaml
+
+from ..conftest import REPO, snakemake
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
+# Rules that only gather inputs: Snakemake finishes them itself, nothing is submitted.
+TARGET_RULES = {"all"}
+
+
+@pytest.fixture(scope="module")
+def slurm():
+    result = subprocess.run(["bash", str(REPO / "tools" / "slurm" / "setup-slurm.sh")], capture_output=True,
+                            text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def ci_profile(folder):
+    """profiles/slurm with the CI overrides; every per-rule entry (partition, gpu, runtime) kept."""
+    profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
+    profile["default-resources"].update(slurm_account="ci", mem_mb=1000)
+    for key in ("software-deployment-method", "conda-prefix"):
+        profile.pop(key, None)
+    profile.update({"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 2, "jobs": 4})
+    for resources in profile["set-resources"].values():
+        resources.update(cpus_per_task=1, mem_mb=2000)
+    profile["set-threads"] = {rule: 1 for rule in profile["set-threads"]}
+    folder.mkdir(parents=True)
+    (folder / "config.yaml").write_text(yaml.safe_dump(profile))
+    return folder
+
+
+def slurm_jobs(workdir):
+    """{job id: fields} of every SLURM job run from ``workdir`` (finished jobs stay visible for an hour)."""
+    listing = subprocess.run(["scontrol", "show", "job", "-o"], capture_output=True, text=True).stdout
+    jobs = {}
+    for line in listing.splitlines():
+        fields = dict(re.findall(r"(\w+)=(\S*)", line))
+        if fields.get("WorkDir") == str(workdir):
+            jobs[fields["JobId"]] = fields
+    return jobs
+
+
+def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_run, tmp_path):
+    workdir = tmp_path / "slurm"
+    result = snakemake(workdir, "--profile", ci_profile(tmp_path / "profile"), timeout=2400)
+    assert result.returncode == 0, result.output[-4000:]
+
+    # Every job went through sbatch, under the rule's own resources.
+    stats = dict(re.findall(r"^(\w+)\s+(\d+)$", result.output.split("Job stats:", 1)[1].split("\n\n", 1)[0],
+                            re.MULTILINE))
+    expected = {rule: int(count) for rule, count in stats.items() if rule not in TARGET_RULES | {"total"}}
+    jobs = slurm_jobs(workdir)
+    profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
+    submitted = {}
+    for fields in jobs.values():
+        rule = re.match(r"rule_(\w+?)_wildcards", fields["Comment"]).group(1) if "_wildcards" in fields["Comment"] \
+            else fields["Comment"].removeprefix("rule_")
+        submitted[rule] = submitted.get(rule, 0) + 1
+        assert fields["JobState"] == "COMPLETED", fields
+        wants_gpu = profile["set-resources"].get(rule, {}).get("gpu", 0)
+        assert ("gres:gpu:1" in fields.get("TresPerJob", "")) == bool(wants_gpu), (rule, fields.get("TresPerJob"))
+        assert fields["Partition"] == ("gpu" if wants_gpu else "cpu"), (rule, fields["Partition"])
+    assert submitted == expected
+    assert {"groundtruth_run", "we_run", "build_system"} <= {r for r in submitted if
+                                                             profile["set-resources"].get(r, {}).get("gpu")}
+
+    # Outputs equal those of the local run (deterministic platform: one thread, seeded everything).
+    local, cluster = default_run / "results" / "chignolin", workdir / "results" / "chignolin"
+    assert (local / "groundtruth" / "starts.csv").read_text() == (cluster / "groundtruth" / "starts.csv").read_text()
+    for name in ("tica/groundtruth_frames.h5", "we/implicit/frames.h5", "we/explicit/frames.h5"):
+        with h5py.File(local / name) as a, h5py.File(cluster / name) as b:
+            assert set(a) == set(b)
+            for key in a:
+                assert np.array_equal(a[key][()], b[key][()]), (name, key)
+    for engine in ("implicit", "explicit", "groundtruth"):
+        a = json.loads((local / "metrics" / engine / "metrics.json").read_text())["metrics"]
+        b = json.loads((cluster / "metrics" / engine / "metrics.json").read_text())["metrics"]
+        assert a == b, engine
+    assert (workdir / "results" / "report" / "westbench.html").stat().st_size > 10_000

@@ -1,0 +1,122 @@
+"""Kill -9 the whole Snakemake process mid-job, rerun: nothing finished is recomputed, nothing completed is lost.
+
+Each test works on a copy of the default run (outputs, Snakemake metadata, mtimes), removes one job's
+results, reruns only that job's target, SIGKILLs Snakemake's process group part-way, then unlocks and
+reruns. The resumed results must equal those of the uninterrupted default run bit for bit (one thread,
+seeded everything), and the untouched outputs must keep their modification times.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+import numpy as np
+import pytest
+import yaml
+
+from ..conftest import REPO
+
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
+
+
+def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
+    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
+               "--configfile", str(configfile), *map(str, args)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+
+
+def finish(process, timeout=900):
+    output, _ = process.communicate(timeout=timeout)
+    return process.returncode, output
+
+
+def kill_when(process, path, timeout=600):
+    """SIGKILL Snakemake and its jobs (the whole process group) once ``path`` exists."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert process.poll() is None, process.stdout.read()[-3000:]
+        assert time.monotonic() < deadline, f"{path} did not appear in time"
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def mtimes(folder, exclude):
+    return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file() and exclude not in p.parts}
+
+
+@pytest.fixture
+def copy_of_default(default_run, tmp_path):
+    workdir = tmp_path / "run"
+    shutil.copytree(default_run, workdir, symlinks=True)
+    return workdir
+
+
+def rerun(workdir, target, **kwargs):
+    """What a user does after a kill: unlock, then rerun with --rerun-incomplete."""
+    unlock = start_snakemake(workdir, target, "--unlock", **kwargs)
+    assert finish(unlock)[0] == 0
+    return finish(start_snakemake(workdir, target, "--cores", "2", "--rerun-incomplete", **kwargs))
+
+
+def test_kill_during_ground_truth_md_resumes_from_the_checkpoint(default_run, copy_of_default):
+    runs = copy_of_default / "results" / "chignolin" / "groundtruth" / "runs"
+    start = sorted(p.name for p in runs.iterdir())[0]
+    shutil.rmtree(runs / start)
+    before = mtimes(copy_of_default / "results", exclude=start)
+    target = f"results/chignolin/groundtruth/runs/{start}/frames.h5"
+
+    process = start_snakemake(copy_of_default, target, "--cores", "2")
+    kill_when(process, runs / start / "checkpoints" / "chunk_000001.npz")
+    assert not (runs / start / "frames.h5").exists()
+
+    code, output = rerun(copy_of_default, target)
+    assert code == 0, output[-3000:]
+    log = (copy_of_default / "results" / "chignolin" / "logs" / f"groundtruth_run_{start}.log").read_text()
+    assert "resuming production from step" in log
+    assert mtimes(copy_of_default / "results", exclude=start) == before  # nothing finished was recomputed
+    with h5py.File(runs / start / "frames.h5") as resumed, \
+            h5py.File(default_run / "results" / "chignolin" / "groundtruth" / "runs" / start / "frames.h5") as reference:
+        for key in ("ca", "forces", "time_ps"):
+            assert np.array_equal(resumed[key][()], reference[key][()]), key
+
+
+def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_run_is_locked_out(
+        default_run, copy_of_default, tmp_path):
+    we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
+    shutil.rmtree(we)
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["we"]["max_iterations_by_engine"] = {"implicit": 4, "explicit": 3}
+    configfile = tmp_path / "config.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    before = mtimes(copy_of_default / "results", exclude="implicit")
+    target = "results/chignolin/we/implicit/run.json"
+
+    process = start_snakemake(copy_of_default, target, "--cores", "2", configfile=configfile)
+    while not (we / "segments" / "iter_000001.frames.npz").exists():
+        assert process.poll() is None, process.stdout.read()[-3000:]
+        time.sleep(0.05)
+    # A second Snakemake on the same results folder is refused while the first runs.
+    second = start_snakemake(copy_of_default, "results/chignolin/metrics/implicit/metrics.json", "--cores", "1",
+                             "--forcerun", "metrics", configfile=configfile)
+    code, output = finish(second)
+    assert code != 0 and "cannot be locked" in output, output[-2000:]
+    kill_when(process, we / "segments" / "iter_000003.frames.npz")
+
+    code, output = rerun(copy_of_default, target, configfile=configfile)
+    assert code == 0, output[-3000:]
+    log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_implicit.log").read_text()
+    assert "resum" in log.lower()
+    assert mtimes(copy_of_default / "results", exclude="implicit") == before
+    with h5py.File(we / "west.h5") as resumed, \
+            h5py.File(default_run / "results" / "chignolin" / "we" / "implicit" / "west.h5") as reference:
+        assert resumed.attrs["west_current_iteration"] == 5  # four complete iterations
+        for n_iter in range(1, 5):
+            group = f"iterations/iter_{n_iter:08d}"
+            assert np.array_equal(resumed[group]["pcoord"][()], reference[group]["pcoord"][()]), n_iter
+            assert np.array_equal(resumed[group]["seg_index"]["weight"], reference[group]["seg_index"]["weight"])
