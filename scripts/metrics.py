@@ -4,14 +4,15 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 import pandas as pd
 
-from westbench.frames import read_frames
+from westbench.frames import ok_frames, read_frames
 from westbench.metrics.suite import compute_metrics
 from westbench.workflow import run_script, write_json
 
 
 def main(snakemake):
     settings = dict(snakemake.params.settings)
-    groundtruth, model = read_frames(snakemake.input.groundtruth), read_frames(snakemake.input.model)
+    groundtruth = read_frames(snakemake.input.groundtruth)
+    model = ok_frames(read_frames(snakemake.input.model))  # walkers a CG engine ended (exploded) are left out
     results, tables = {}, []
     for weighting in settings.pop("weightings"):
         values, table = compute_metrics(groundtruth, model, weighting, settings)
