@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import warnings
 from pathlib import Path
 from typing import Mapping
 
@@ -154,7 +155,9 @@ def load_energy_model(path: str | Path, protein: str | None = None, device: str 
         model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
     else:
         try:
-            model = torch.jit.load(str(path), map_location="cpu")
+            with warnings.catch_warnings():  # deprecated in torch 2.13, still the format users ship
+                warnings.simplefilter("ignore", DeprecationWarning)
+                model = torch.jit.load(str(path), map_location="cpu")
         except RuntimeError as exc:
             raise ValueError(f"{path} is neither TorchScript nor a state dict with a JSON record "
                              f"({record.name} beside it): {exc}") from None
