@@ -38,7 +38,7 @@ def write_model(chain, path, scale=1.0):
 
 def we_config(model, start, calls_file, seed=5):
     engine = {"class": "tests.unit.cg.toy:CountingCGEngine", "block_size": BATCHED,
-              "options": {"calls_file": str(calls_file), "model": str(model), "protein": "toy",
+              "options": {"calls_dir": str(calls_file.parent), "model": str(model), "protein": "toy",
                           "basis_positions": start.tolist(), "langevin": {"bead_mass_amu": 100.0}}}
     return {"engine": {k: v for k, v in engine.items() if k != "block_size"}, "block_size": BATCHED,
             "pcoord": {"type": "position", "ndim": 2}, "seed": seed, "bins_per_dim": 3, "walkers_per_bin": 2,
@@ -56,7 +56,8 @@ def test_a_walker_does_not_depend_on_the_rest_of_its_batch(chain, tmp_path):
 
 
 def test_we_propagates_each_iteration_as_one_batch(chain, tmp_path):
-    calls = tmp_path / "calls.txt"
+    (tmp_path / "calls").mkdir()
+    calls = tmp_path / "calls" / "calls.txt"
     run_we(tmp_path / "run", cfg=we_config(write_model(chain, tmp_path / "m.pt"), chain[2], calls), max_iterations=3)
     with h5py.File(tmp_path / "run" / "west.h5", "r") as handle:
         segments = [len(handle[f"iterations/iter_{n:08d}/seg_index"]) for n in (1, 2, 3)]
@@ -88,3 +89,14 @@ def test_ended_walker_restarts_from_its_start(chain, tmp_path):
     assert result.status in ("exploded", "imploded") and result.message.startswith("step ")
     assert np.array_equal(result.final.positions, engine.basis_state().positions)
     assert np.isfinite(result.frames).all()
+
+
+def test_retrained_model_restarts_the_we_run_instead_of_resuming_it(chain, tmp_path):
+    (tmp_path / "calls").mkdir()
+    calls, model = tmp_path / "calls" / "calls.txt", write_model(chain, tmp_path / "m.pt")
+    run_we(tmp_path / "run", cfg=we_config(model, chain[2], calls), max_iterations=2)
+    run_we(tmp_path / "run", cfg=we_config(model, chain[2], calls), max_iterations=2)
+    assert len(calls.read_text().split()) == 2  # same inputs: nothing left to do
+    write_model(chain, model, scale=2.0)  # retrained: same path, new weights
+    summary = run_we(tmp_path / "run", cfg=we_config(model, chain[2], calls), max_iterations=2)
+    assert summary["iterations"] == 2 and len(calls.read_text().split()) == 4

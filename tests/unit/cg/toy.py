@@ -53,12 +53,17 @@ def harmonic_chain(n_beads: int = 8, n_frames: int = 400, every: int = 25, seed:
 
 
 class CountingCGEngine(Engine):
-    """Wraps a CG engine and appends the size of every propagate call to a file (checks batching)."""
+    """Wraps a CG engine and appends the size of every propagate call to ``calls_dir``/calls.txt (checks batching).
 
-    def __init__(self, calls_file: str, **options):
+    A folder, not a file, in the options: the run's inputs fingerprint hashes every file its settings name.
+    """
+
+    def __init__(self, calls_dir: str, **options):
+        from pathlib import Path
+
         from westbench.cg.engine import CGEngine
 
-        self.inner, self.calls_file = CGEngine(**options), calls_file
+        self.inner, self.calls_file = CGEngine(**options), Path(calls_dir) / "calls.txt"
 
     def basis_state(self):
         return self.inner.basis_state()
