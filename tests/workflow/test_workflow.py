@@ -149,6 +149,46 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
 
 
 @pytest.mark.slow
+def test_default_config_trains_both_cg_presets_and_runs_we_with_them(default_run):
+    """Deliverable 4 of the CG issue: both presets trained on the ground truth, sampled by WE and scored."""
+    import pandas as pd
+    import torch
+
+    from westbench.cg.model import load_energy_model
+    from westbench.frames import ok_frames, read_frames
+
+    protein = default_run / "results" / "chignolin"
+    for preset, frames_used in (("undertrained", 6), ("fulltrained", 60)):  # 10 % / all of 3 runs x 20 frames
+        folder = protein / "cg" / preset
+        record = json.loads((folder / "model.json").read_text())
+        summary = record["training_summary"]
+        assert record["preset"] == preset and len(record["data_sha256"]) == 64
+        assert summary["frames"]["chignolin"]["used"] == frames_used
+        assert summary["training"]["lr_schedule"] == {"undertrained": "constant", "fulltrained": "plateau"}[preset]
+        history = pd.read_csv(folder / "training.csv")
+        assert history["validation_loss"].min() <= history.loc[0, "validation_loss"]
+        assert (folder / "training_curve.png").stat().st_size > 5000
+        model = load_energy_model(folder / "model.pt", protein="chignolin")
+        groundtruth = torch.tensor(read_frames(protein / "tica" / "groundtruth_frames.h5")["ca"][:2])
+        assert torch.isfinite(model(groundtruth)).all()
+        engine = f"cg_{preset}"
+        run = json.loads((protein / "we" / engine / "run.json").read_text())
+        assert run["iterations"] == 10 and run["engine"] == "westbench.cg.engine:CGEngine"
+        frames = read_frames(protein / "we" / engine / "frames.h5")
+        assert frames["ca"].shape[1:] == (10, 3) and np.isfinite(frames["ca"]).all()
+        assert (frames["ok"] == 0).sum() == 10 * sum(run["ended_segments"].values())
+        kept = ok_frames(frames)
+        bonds = np.linalg.norm(np.diff(kept["ca"], axis=1), axis=-1)
+        assert 0.25 <= bonds.min() and bonds.max() <= 0.60  # within the explosion bounds
+        metrics = json.loads((protein / "metrics" / engine / "metrics.json").read_text())
+        assert metrics["frames"] == len(kept)
+        for distribution in ("tic0", "tic1", "bonds", "angles", "dihedrals"):
+            assert np.isfinite(metrics["metrics"]["we"]["w1"][distribution])
+            assert np.isfinite(metrics["metrics"]["we"]["kl"][distribution])
+        assert (protein / "benchmarks" / f"cg_train_{preset}.tsv").is_file()
+
+
+@pytest.mark.slow
 def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "-n", "--cores", "2")
     assert result.returncode == 0 and "Nothing to be done" in result.output
@@ -175,6 +215,7 @@ def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
     assert counts["build_system"] == 18 and counts["fit_tica"] == 9
     # One production job per start: 372 + 2,560 + 7 x 1,000 (config/paper.yaml).
     assert counts["groundtruth_run"] == 9932
+    assert counts["cg_train"] == 18 and counts["we_run"] == 27  # implicit and two CG presets per protein
 
 
 def test_unknown_protein_in_a_target(tmp_path):
