@@ -52,9 +52,8 @@ def main():
     protein = ROOT / "results" / "chignolin"
     trained, basis = protein / "cg" / "fulltrained" / "model.pt", protein / "prepare" / "implicit.pdb"
     published = validate_config({"proteins": [{"id": "p", "name": "p", "sequence": "GY", "source": "sequence"}]})
-    big = CGModel({"chignolin": load_energy_model(trained, "chignolin").types.tolist() and
-                   json.loads(trained.with_suffix(".json").read_text())["kwargs"]["sequences"]["chignolin"]},
-                  network=published["cgml"]["model"])
+    sequences = json.loads(trained.with_suffix(".json").read_text())["kwargs"]["sequences"]
+    big = CGModel(sequences, network=published["cgml"]["model"])
     big.set_prior("chignolin", load_energy_model(trained, "chignolin").prior)
     folder = Path(tempfile.mkdtemp())
     save_model(big, folder / "published.pt")
