@@ -17,6 +17,7 @@ include: "rules/prepare.smk"
 include: "rules/groundtruth.smk"
 include: "rules/tica.smk"
 include: "rules/we.smk"
+include: "rules/cgml.smk"
 include: "rules/metrics.smk"
 include: "rules/report.smk"
 

@@ -62,6 +62,7 @@ def all_outputs():
         + [f"results/{p}/tica/{name}" for p in PROTEINS for name in ("model.json", "tic01_density.png")]
         + [path for p in PROTEINS for path in we_outputs(p)]
         + [path for p in PROTEINS for path in metrics_outputs(p)]
+        + cg_outputs()
         + ["results/tables/w1.csv", "results/tables/kl.csv", "results/tables/coverage.csv",
            "results/report/westbench.html"]
     )
@@ -196,3 +197,78 @@ def report_summary(wildcards=None):
         "KL floor": config["metrics"]["kl_floor"],
         "westbench": WESTBENCH_VERSION,
     }
+
+
+# Machine-learned CG engines: we.engines entries cg_<preset> (rules/cgml.smk).
+CG_PREFIX = "cg_"
+
+
+def is_cg_engine(engine):
+    return engine.startswith(CG_PREFIX)
+
+
+def cg_preset(engine):
+    preset = engine[len(CG_PREFIX):]
+    if preset not in config["cgml"]["presets"]:
+        raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cgml.presets "
+                            f"({', '.join(sorted(config['cgml']['presets']))}).")
+    return preset
+
+
+def cg_model_dir(protein_id, preset):
+    """Where a preset's model lives: per protein, or one model over all proteins (cgml.scope)."""
+    return f"results/cg/{preset}" if config["cgml"]["scope"] == "all" else f"results/{protein_id}/cg/{preset}"
+
+
+def cg_outputs():
+    presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e)})
+    proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
+    return [f"{cg_model_dir(p, preset)}/{name}" for p in proteins for preset in presets
+            for name in ("model.pt", "training_curve.png")]
+
+
+def cg_training_proteins(wildcards):
+    """Protein ids a training job uses: its own, or every protein (scope all)."""
+    return PROTEINS if getattr(wildcards, "protein", None) is None else [wildcards.protein]
+
+
+def cg_training_input(wildcards):
+    proteins = cg_training_proteins(wildcards)
+    return {"frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for p in proteins for s in start_ids(p)],
+            "topologies": [f"results/{p}/prepare/implicit.pdb" for p in proteins]}
+
+
+def cg_training_params(wildcards):
+    proteins = cg_training_proteins(wildcards)
+    return {p: {"frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for s in start_ids(p)],
+                "topology": f"results/{p}/prepare/implicit.pdb"} for p in proteins}
+
+
+def cg_training_seed(wildcards):
+    from westbench.seeds import derive_seed
+
+    return derive_seed(config["seed"], getattr(wildcards, "protein", "all"), "cg", wildcards.preset)
+
+
+def we_run_input(wildcards):
+    """OpenMM engines read the prepared system; CG engines the trained model and the basis structure."""
+    protein_id = wildcards.protein
+    common = {"tica": f"results/{protein_id}/tica/model.json",
+              "groundtruth": f"results/{protein_id}/tica/groundtruth_frames.h5"}
+    if is_cg_engine(wildcards.engine):
+        return {**common, "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
+                "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+    return {**common, "system": f"results/{protein_id}/prepare/{wildcards.engine}.xml",
+            "state": f"results/{protein_id}/prepare/{wildcards.engine}_state.xml",
+            "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb"}
+
+
+def we_engine_cgml(wildcards):
+    """The cgml section for CG engines (so CG settings never rerun OpenMM runs)."""
+    return config["cgml"] if is_cg_engine(wildcards.engine) else {}
+
+
+def we_timestep_fs(wildcards):
+    if is_cg_engine(wildcards.engine):
+        return config["cgml"]["langevin"]["timestep_fs"]
+    return config["preparation"]["timestep_fs"]

@@ -46,6 +46,7 @@ rule html_report:
         metrics=all_metrics_json,
         densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
         throughput="results/tables/groundtruth_throughput_by_protein.csv",
+        training_curves=lambda wildcards: [path for path in cg_outputs() if path.endswith(".png")],
     output:
         "results/report/westbench.html",
     params:

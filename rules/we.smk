@@ -5,11 +5,7 @@
 
 rule we_run:
     input:
-        system="results/{protein}/prepare/{engine}.xml",
-        state="results/{protein}/prepare/{engine}_state.xml",
-        topology="results/{protein}/prepare/{engine}.pdb",
-        tica="results/{protein}/tica/model.json",
-        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+        unpack(we_run_input),
     output:
         summary="results/{protein}/we/{engine}/run.json",
     params:
@@ -17,6 +13,7 @@ rule we_run:
         settings=we_settings,
         preparation=config["preparation"],
         platform=config["platform"],
+        cgml=we_engine_cgml,
         seed=we_seed,
     threads: we_workers()
     resources:
@@ -48,7 +45,7 @@ rule we_export:
     params:
         run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
         settings=config["we"],
-        timestep_fs=config["preparation"]["timestep_fs"],
+        timestep_fs=we_timestep_fs,
     log:
         "results/{protein}/logs/we_export_{engine}.log",
     benchmark:

@@ -43,9 +43,15 @@ def main(snakemake):
     for metrics_json in snakemake.input.metrics:
         protein = Path(metrics_json).parts[-4]  # results/<protein>/metrics/<engine>/metrics.json
         sections.setdefault(protein, ProteinSection(protein)).engines.append(engine_section(metrics_json))
+    for curve in snakemake.input.training_curves:
+        # results/<protein>/cg/<preset>/training_curve.png, or results/cg/<preset>/... for models over all proteins
+        parts = Path(curve).parts
+        protein, preset = (parts[-4], parts[-2]) if parts[-3] == "cg" and len(parts) >= 5 else ("all proteins", parts[-2])
+        sections.setdefault(protein, ProteinSection(protein)).figures.append(Figure(
+            curve, f"CG model, preset {preset}: force-matching loss on the training and validation frames by epoch."))
     for density in snakemake.input.densities:
         protein = Path(density).parts[-3]
-        sections[protein].figures.append(Figure(density, "Ground truth: TIC 0/1 free energy (kT); red crosses: "
+        sections[protein].figures.insert(0, Figure(density, "Ground truth: TIC 0/1 free energy (kT); red crosses: "
                                                          "the starting points of its runs."))
     tables = {"Wasserstein-1 (W1)": pd.read_csv(snakemake.input.w1), "KL(ground truth || model)": pd.read_csv(snakemake.input.kl),
               "Coverage of the ground truth's TIC 0/1 plane and compute to reach it": pd.read_csv(snakemake.input.coverage),

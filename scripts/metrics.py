@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from westbench.frames import read_frames
+from westbench.frames import ok_frames, read_frames
 from westbench.metrics.figures import write_metric_figures
 from westbench.metrics.suite import MetricSuite
 from westbench.workflow import run_script, write_json
@@ -21,7 +21,12 @@ def main(snakemake):
     weightings = settings.pop("weightings")
     protein, engine = snakemake.wildcards.protein, snakemake.wildcards.engine
     start = time.perf_counter()
-    suite = MetricSuite(read_frames(snakemake.input.groundtruth), read_frames(snakemake.input.model), settings)
+    exported = read_frames(snakemake.input.model)
+    model = ok_frames(exported)  # segments of walkers a CG engine ended (exploded, imploded) are left out
+    if len(model["ca"]) < len(exported["ca"]):
+        log.warning("%d of %d frames left out: segments of walkers the engine ended", len(exported["ca"]) -
+                    len(model["ca"]), len(exported["ca"]))
+    suite = MetricSuite(read_frames(snakemake.input.groundtruth), model, settings)
     log.info("%s %s: features of %d model and %d ground-truth frames in %.1f s", protein, engine,
              len(suite.model["ca"]), len(suite.groundtruth["ca"]), time.perf_counter() - start)
     labels = suite.macrostates()
@@ -47,6 +52,7 @@ def main(snakemake):
                                  suite.weights(figure_weighting), results[figure_weighting], labels, settings,
                                  label=engine)
     write_json({"protein": protein, "engine": engine, "frames": len(suite.model["ca"]),
+                "frames_left_out": len(exported["ca"]) - len(suite.model["ca"]),
                 "groundtruth_frames": len(suite.groundtruth["ca"]), "settings": settings,
                 "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
                 "metrics": results}, snakemake.output.json)

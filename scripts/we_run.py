@@ -4,14 +4,18 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
-from westbench.we.pipeline import openmm_engine_spec, run_protein_we
+from westbench.we.pipeline import cg_engine_spec, openmm_engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
 
 def main(snakemake):
     engine_threads = 1 if snakemake.params.platform.get("deterministic") else None
-    engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
-                                snakemake.params.preparation, snakemake.params.platform, engine_threads)
+    if "model" in snakemake.input.keys():  # a CG engine (cg_<preset>): beads under a trained model
+        engine = cg_engine_spec(snakemake.input.model, snakemake.wildcards.protein, snakemake.input.basis,
+                                snakemake.params.cgml, threads=snakemake.threads)
+    else:
+        engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
+                                    snakemake.params.preparation, snakemake.params.platform, engine_threads)
     summary = run_protein_we(
         snakemake.params.run_dir,
         protein=snakemake.wildcards.protein,

@@ -89,3 +89,20 @@ def concatenate(parts: list[Frames]) -> dict:
         for name, values in renumbered.items():
             joined.setdefault(name, []).append(values)
     return {name: np.concatenate(values) for name, values in joined.items()}
+
+
+def ok_frames(frames: Frames) -> Frames:
+    """The frames of walkers that did not end early (``ok`` = 1 in a WE export); all frames without ``ok``.
+
+    Examples
+    --------
+    >>> frames = Frames(ca=np.zeros((3, 2, 3)), ok=np.array([1, 0, 1], np.int8), weight=np.ones(3)); frames.attrs = {}
+    >>> len(ok_frames(frames)), ok_frames(frames)["weight"].tolist()
+    (2, [1.0, 1.0])
+    """
+    if "ok" not in frames or frames["ok"].all():
+        return frames
+    keep = frames["ok"].astype(bool)
+    selected = Frames({name: values[keep] if len(values) == len(keep) else values for name, values in frames.items()})
+    selected.attrs = dict(getattr(frames, "attrs", {}))
+    return selected

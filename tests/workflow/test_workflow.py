@@ -135,21 +135,22 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
     """Combined tables agree with each run's metrics and with coverage recomputed from the exported frames."""
     import pandas as pd
 
-    from westbench.frames import read_frames
+    from westbench.frames import ok_frames, read_frames
 
     results = default_run / "results"
     w1, kl = pd.read_csv(results / "tables" / "w1.csv"), pd.read_csv(results / "tables" / "kl.csv")
     coverage = pd.read_csv(results / "tables" / "coverage.csv").set_index("engine")
-    assert set(w1["engine"]) == set(coverage.index) == {"implicit", "explicit", "groundtruth"}
+    engines = ["implicit", "explicit", "cg_undertrained", "cg_fulltrained"]
+    assert set(w1["engine"]) == set(coverage.index) == {*engines, "groundtruth"}
     groundtruth = read_frames(results / "chignolin" / "tica" / "groundtruth_frames.h5")
     edges = [np.linspace(groundtruth["tics"][:, d].min(), groundtruth["tics"][:, d].max(), 101) for d in (0, 1)]
     reference = np.histogram2d(*groundtruth["tics"][:, :2].T, bins=edges)[0] > 0
-    for engine in ("implicit", "explicit"):
+    for engine in engines:
         metrics = json.loads((results / "chignolin" / "metrics" / engine / "metrics.json").read_text())["metrics"]
         row = w1[(w1.engine == engine) & (w1.weighting == "we")].iloc[0]
         assert row["tic0"] == metrics["we"]["w1"]["tic0"] and row["dihedrals"] == metrics["we"]["w1"]["dihedrals"]
         assert kl[(kl.engine == engine) & (kl.weighting == "we")].iloc[0]["tic01"] == metrics["we"]["kl"]["tic01"]
-        model = read_frames(results / "chignolin" / "we" / engine / "frames.h5")
+        model = ok_frames(read_frames(results / "chignolin" / "we" / engine / "frames.h5"))
         visited = np.histogram2d(*model["tics"][:, :2].T, bins=edges)[0] > 0
         assert coverage.loc[engine, "coverage"] == pytest.approx((visited & reference).sum() / reference.sum())
         cost = pd.read_csv(results / "chignolin" / "we" / engine / "cost.csv")
@@ -165,8 +166,50 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
             f"{name}.png" for name in ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration",
                                        "contact_map_difference", "macrostates"))
     html = (results / "report" / "westbench.html").read_text()
-    assert html.count("data:image/png;base64,") == 3 * 5 + 1  # three engines' figures + the ground-truth density
+    # five figures per engine (four WE engines and the ground truth itself), the ground-truth density and
+    # the training curves of the two CG presets
+    assert html.count("data:image/png;base64,") == 5 * 5 + 1 + 2
     assert "Wasserstein-1" in html and "KL(ground truth || model)" in html
+
+
+@pytest.mark.slow
+def test_default_config_trains_both_cg_presets_and_runs_we_with_them(default_run):
+    """Deliverable 4 of the CG issue: both presets trained on the ground truth, sampled by WE and scored."""
+    import pandas as pd
+    import torch
+
+    from westbench.cg.model import load_energy_model
+    from westbench.frames import ok_frames, read_frames
+
+    protein = default_run / "results" / "chignolin"
+    for preset, frames_used in (("undertrained", 6), ("fulltrained", 60)):  # 10 % / all of 3 runs x 20 frames
+        folder = protein / "cg" / preset
+        record = json.loads((folder / "model.json").read_text())
+        summary = record["training_summary"]
+        assert record["preset"] == preset and len(record["data_sha256"]) == 64
+        assert summary["frames"]["chignolin"]["used"] == frames_used
+        assert summary["training"]["lr_schedule"] == {"undertrained": "constant", "fulltrained": "plateau"}[preset]
+        history = pd.read_csv(folder / "training.csv")
+        assert history["validation_loss"].min() <= history.loc[0, "validation_loss"]
+        assert (folder / "training_curve.png").stat().st_size > 5000
+        model = load_energy_model(folder / "model.pt", protein="chignolin")
+        groundtruth = torch.tensor(read_frames(protein / "tica" / "groundtruth_frames.h5")["ca"][:2])
+        assert torch.isfinite(model(groundtruth)).all()
+        engine = f"cg_{preset}"
+        run = json.loads((protein / "we" / engine / "run.json").read_text())
+        assert run["iterations"] == 10 and run["engine"] == "westbench.cg.engine:CGEngine"
+        frames = read_frames(protein / "we" / engine / "frames.h5")
+        assert frames["ca"].shape[1:] == (10, 3) and np.isfinite(frames["ca"]).all()
+        assert (frames["ok"] == 0).sum() == 10 * sum(run["ended_segments"].values())
+        kept = ok_frames(frames)
+        bonds = np.linalg.norm(np.diff(kept["ca"], axis=1), axis=-1)
+        assert 0.25 <= bonds.min() and bonds.max() <= 0.60  # within the explosion bounds
+        metrics = json.loads((protein / "metrics" / engine / "metrics.json").read_text())
+        assert metrics["frames"] == len(kept)
+        for distribution in ("tic0", "tic1", "bonds", "angles", "dihedrals"):
+            assert np.isfinite(metrics["metrics"]["we"]["w1"][distribution])
+            assert np.isfinite(metrics["metrics"]["we"]["kl"][distribution])
+        assert (protein / "benchmarks" / f"cg_train_{preset}.tsv").is_file()
 
 
 @pytest.mark.slow
@@ -200,6 +243,7 @@ def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
     assert counts["build_system"] == 18 and counts["fit_tica"] == 9
     # One production job per start: 372 + 2,560 + 7 x 1,000 (config/paper.yaml).
     assert counts["groundtruth_run"] == 9932
+    assert counts["cg_train"] == 18 and counts["we_run"] == 27  # implicit and two CG presets per protein
 
 
 def test_unknown_protein_in_a_target(tmp_path):

@@ -61,6 +61,7 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
                 columns["status"].append(np.full(n, stored["status"][row_of[seg_id]] == "ok"))
                 traj += 1
             row = {"iteration": n_iter, "segments": len(index),
+                   "ended_segments": int((stored["status"] != "ok").sum()),
                    "segment_wall_seconds": float(index["walltime"].sum()),
                    "segment_cpu_seconds": float(index["cputime"].sum())}
             cost_rows.append(row)

@@ -18,6 +18,10 @@ from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
 from westbench.we.coverage import coverage_by_iteration
 from westbench.we.run import run_we
+from westbench.we.store import SegmentStore
+
+#: Segments per propagator call of a batched engine: every segment of an iteration at once.
+BATCHED = 1_000_000
 
 INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
 
@@ -32,6 +36,21 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
                         "platform": dict(platform), "threads": threads}}
 
 
+def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None) -> dict:
+    """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
+
+    Examples
+    --------
+    >>> spec = cg_engine_spec("m.pt", "p", "b.pdb", {"langevin": {"timestep_fs": 4.0}, "explosion": {}})
+    >>> spec["class"], spec["options"]["protein"], spec["block_size"]
+    ('westbench.cg.engine:CGEngine', 'p', 1000000)
+    """
+    return {"class": "westbench.cg.engine:CGEngine", "block_size": BATCHED,
+            "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
+                        "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
+                        "device": cgml.get("device", "auto"), "threads": threads}}
+
+
 def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:
     """Fraction of ground-truth TIC 0/1 cells visited by every pcoord of a run so far."""
     fractions = coverage_by_iteration(west_h5, grid)
@@ -42,8 +61,10 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
                    seed: int, n_workers: int = 1) -> dict:
     """Run (or resume) WE for one protein and engine with the ``we`` config section."""
     grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], settings["coverage_bins"])
+    engine = dict(engine)
+    block_size = int(engine.pop("block_size", 1))
     cfg = {
-        "engine": engine,
+        "engine": engine, "block_size": block_size,
         "pcoord": {"type": "tica", "model": os.path.abspath(tica_model), "protein": protein, "ndim": 2},
         "seed": seed, "bins_per_dim": settings["bins_per_tic"], "walkers_per_bin": settings["walkers_per_bin"],
         "steps_per_segment": settings["steps_per_segment"], "save_every": settings["save_every"],
@@ -56,5 +77,6 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
                      coverage_target=settings["coverage_target"], coverage_fn=lambda h5: run_coverage(h5, grid),
                      max_wallclock_s=settings["max_wallclock_s"])
     summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
-                   engine=engine["class"], settings=dict(settings))
+                   engine=engine["class"], settings=dict(settings),
+                   ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments())
     return summary

@@ -3,7 +3,8 @@
 The run directory holds west.cfg, west.h5 and the segment files; rerunning after
 a kill resumes: WESTPA redoes the incomplete iteration (segments already
 propagated keep their results, the others are propagated again with the same
-seeds), and the segment files of any later iteration are discarded first.
+seeds), and the segment files of any later iteration are discarded first. A run
+whose settings or input files changed (``inputs.sha256``) starts over instead.
 
 Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
 iteration never starts that would overrun), and ``coverage_target`` (fraction of
@@ -13,8 +14,11 @@ ground-truth TIC 0/1 cells visited), checked every ``check_every`` iterations.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Mapping
@@ -67,6 +71,52 @@ def is_initialized(west_h5: str | Path) -> bool:
         return False
 
 
+FINGERPRINT = "inputs.sha256"
+
+
+def inputs_fingerprint(cfg: Mapping) -> str:
+    """SHA-256 of a run's settings and of the content of every file they name (model, system, TICA model).
+
+    Examples
+    --------
+    >>> inputs_fingerprint({"a": 1}) == inputs_fingerprint({"a": 1}) != inputs_fingerprint({"a": 2})
+    True
+    """
+    digest = hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode())
+
+    def files(value):
+        if isinstance(value, Mapping):
+            for item in value.values():
+                yield from files(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from files(item)
+        elif isinstance(value, str) and len(value) < 4096:
+            for candidate in (Path(value), Path(value + ".npz")):
+                if candidate.is_file():
+                    yield candidate
+
+    for path in files(cfg):
+        digest.update(str(path).encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def reset_if_inputs_changed(run_dir: Path, cfg: Mapping) -> None:
+    """Start over when the run's settings or input files (e.g. a retrained CG model) changed since it began.
+
+    A run with the same inputs resumes; one whose inputs changed would otherwise silently continue
+    an old run (west.h5 is kept across Snakemake reruns on purpose, to resume after a kill).
+    """
+    wanted, record = inputs_fingerprint(cfg), run_dir / FINGERPRINT
+    if (run_dir / "west.h5").exists() and (not record.exists() or record.read_text().strip() != wanted):
+        log.warning("%s: inputs changed since this run began: starting a new run", run_dir)
+        for name in ("west.h5", "west.cfg"):
+            (run_dir / name).unlink(missing_ok=True)
+        shutil.rmtree(run_dir / "segments", ignore_errors=True)
+    record.write_text(wanted + "\n")
+
+
 def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_manager: str = "serial",
            n_workers: int = 1, max_iterations: int, check_every: int = 10, coverage_target: float | None = None,
            coverage_fn=None, max_wallclock_s: float | None = None) -> dict:
@@ -89,6 +139,7 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     west_h5 = run_dir / "west.h5"
+    reset_if_inputs_changed(run_dir, cfg)
     started = time.monotonic()
     if is_initialized(west_h5):
         log.info("resuming %s: %d complete iterations", west_h5, completed_iterations(west_h5))

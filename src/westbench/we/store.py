@@ -16,6 +16,8 @@ Examples
 >>> store.consolidate(1)
 >>> store.frames(1)["seg_id"].tolist(), store.restart(1, 1).positions.shape
 ([0, 1], (5, 3))
+>>> store.ended_segments()
+{}
 """
 
 from __future__ import annotations
@@ -88,6 +90,16 @@ class SegmentStore:
         """Bead frames (n_seg, n_frames, n_beads, 3), seg ids and statuses of an iteration."""
         with np.load(self.frames_path(n_iter)) as data:
             return {key: data[key] for key in data.files}
+
+    def ended_segments(self) -> dict:
+        """Segments that ended early, by status, over every consolidated iteration: ``{"exploded": 3}``."""
+        counts: dict = {}
+        for path in sorted(self.root.glob("iter_*.frames.npz")):
+            with np.load(path) as data:
+                for status in data["status"].tolist():
+                    if status != "ok":
+                        counts[status] = counts.get(status, 0) + 1
+        return counts
 
     def restart(self, n_iter: int, seg_id: int) -> WalkerState:
         """The final state of a segment (from the iteration file, or its own file before consolidation)."""

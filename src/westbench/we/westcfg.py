@@ -25,11 +25,16 @@ PLUGIN = "westbench.we.plugin.WestbenchPlugin"
 
 def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: int, bins_per_dim: int = 7,
                 walkers_per_bin: int = 3, steps_per_segment: int = 1000, save_every: int = 100,
-                max_wallclock_s: float | None = None, coverage: Mapping | None = None, keep_restarts: int = 2) -> dict:
-    """The west.cfg mapping (published defaults: 7 bins per TIC, 3 walkers per bin, 1000 steps, frames every 100)."""
+                max_wallclock_s: float | None = None, coverage: Mapping | None = None, keep_restarts: int = 2,
+                block_size: int = 1) -> dict:
+    """The west.cfg mapping (published defaults: 7 bins per TIC, 3 walkers per bin, 1000 steps, frames every 100).
+
+    ``block_size``: segments per propagator call (WESTPA's ``west.propagation.block_size``); a batched
+    engine (the CG engine) takes a whole iteration in one call with a large value.
+    """
     ndim = int(pcoord.get("ndim", 2))
     propagation = {"max_total_iterations": int(max_iterations), "propagator": PROPAGATOR, "gen_istates": True,
-                   "block_size": 1}
+                   "block_size": int(block_size)}
     if max_wallclock_s:
         propagation["max_run_wallclock"] = int(max_wallclock_s)
     return {"west": {

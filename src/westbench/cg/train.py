@@ -1,0 +1,231 @@
+"""Force matching: fit the prior, then train the network so that -dE/dx matches the ground-truth forces.
+
+Per protein: a seeded ``frame_fraction`` of the frames, split ``1 - validation_fraction`` /
+``validation_fraction`` (seeded); the prior is fitted on the training frames; Adam at
+``learning_rate`` on the mean squared force error ((kJ/mol/nm)^2); the learning rate stays
+constant (``lr_schedule: constant``) or is reduced on a validation plateau (``plateau``); training
+stops after ``max_epochs`` or when the validation loss has not improved for
+``early_stopping_patience`` epochs, and the best epoch's weights are kept. Several proteins share
+one network; each batch holds frames of one protein.
+
+Examples
+--------
+>>> import numpy as np
+>>> from westbench.cg.data import ProteinData
+>>> rng = np.random.default_rng(0)
+>>> ca = np.cumsum(rng.normal(0, 0.2, (60, 5, 3)), axis=1).astype(np.float32)
+>>> data = ProteinData("p", "GYDPE", ca, rng.normal(0, 10, (60, 5, 3)).astype(np.float32))
+>>> model, history, summary = train_model([data], network={"embedding": 8, "interaction_layers": 1, "rbf": 4},
+...     prior={"terms": ["bonds"]}, training={"max_epochs": 2, "batch_size": 16}, seed=1)
+>>> list(history.columns), summary["frames"]["p"]
+(['epoch', 'train_loss', 'validation_loss', 'learning_rate', 'seconds'], {'used': 60, 'train': 54, 'validation': 6})
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+import time
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+
+from westbench.cg.data import ProteinData, data_hash, split, subsample
+from westbench.cg.model import CGModel, energy_and_forces
+from westbench.cg.prior import fit_prior, prior_options
+from westbench.errors import ConfigError
+from westbench.seeds import derive_seed
+
+log = logging.getLogger(__name__)
+
+TRAINING_DEFAULTS = {"frame_fraction": 1.0, "validation_fraction": 0.1, "batch_size": 32, "learning_rate": 1e-4,
+                     "max_epochs": 100, "early_stopping_patience": 10, "lr_schedule": "plateau",
+                     "plateau_factor": 0.5, "plateau_patience": 3, "min_learning_rate": 1e-6}
+
+
+def preset_training(cgml: Mapping, preset: str) -> dict:
+    """The ``cgml.training`` section with a preset's overrides (``cgml.presets.<preset>``) applied.
+
+    Examples
+    --------
+    >>> cgml = {"training": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
+    ...         "presets": {"undertrained": {"frame_fraction": 0.1, "lr_schedule": "constant"}}}
+    >>> preset_training(cgml, "undertrained")
+    {'frame_fraction': 0.1, 'lr_schedule': 'constant'}
+    """
+    presets = cgml.get("presets", {})
+    if preset not in presets:
+        raise ConfigError(f"unknown CG preset {preset!r}; cgml.presets defines {sorted(presets)}")
+    return {**cgml.get("training", {}), **presets[preset]}
+
+
+def resolve_device(name: str = "auto") -> torch.device:
+    """``auto``: CUDA when present, else CPU."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        log.warning("device 'cuda' requested but CUDA is not available: using the CPU")
+        return torch.device("cpu")
+    return torch.device(name)
+
+
+def force_loss(model, x: torch.Tensor, forces: torch.Tensor, create_graph: bool) -> torch.Tensor:
+    """Mean squared force error per component, (kJ/mol/nm)^2."""
+    _, predicted = energy_and_forces(model, x, create_graph=create_graph)
+    return ((predicted - forces) ** 2).mean()
+
+
+def _batches(train: Mapping[str, ProteinData], batch_size: int, rng: np.random.Generator):
+    batches = []
+    for protein, data in train.items():
+        order = rng.permutation(len(data))
+        batches += [(protein, order[i:i + batch_size]) for i in range(0, len(data), batch_size)]
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+def _tensors(data: ProteinData, device, dtype):
+    return (torch.as_tensor(data.positions, dtype=dtype, device=device),
+            torch.as_tensor(data.forces, dtype=dtype, device=device))
+
+
+def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
+    """Mean squared force error over every frame of ``tensors`` (protein -> (positions, forces))."""
+    total, count = 0.0, 0
+    for protein, (x, f) in tensors.items():
+        module = model.for_protein(protein)
+        for i in range(0, len(x), batch_size):
+            loss = force_loss(module, x[i:i + batch_size], f[i:i + batch_size], create_graph=False)
+            total += float(loss) * f[i:i + batch_size].numel()
+            count += f[i:i + batch_size].numel()
+    return total / max(count, 1)
+
+
+def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, prior: Mapping, training: Mapping,
+                seed: int, temperature_k: float = 300.0, dtype: str = "float32", device: str = "auto"):
+    """Fit priors and train a :class:`CGModel` by force matching.
+
+    Returns
+    -------
+    model : CGModel
+        On the CPU, with the weights of the best validation epoch.
+    history : pandas.DataFrame
+        One row per epoch (epoch 0 = before training): train and validation loss, learning rate, seconds.
+    summary : dict
+        Frames used, best epoch and loss, why training stopped, device, data hash, seconds.
+    """
+    settings = {**TRAINING_DEFAULTS, **training}
+    if settings["lr_schedule"] not in ("constant", "plateau"):
+        raise ConfigError(f"unknown lr_schedule {settings['lr_schedule']!r}: constant or plateau")
+    started = time.perf_counter()
+    torch.manual_seed(derive_seed(seed, "cg", "init"))
+    train, validation, frames = {}, {}, {}
+    for data in datasets:
+        used = subsample(data, settings["frame_fraction"], derive_seed(seed, "cg", "subset", data.protein))
+        train[data.protein], validation[data.protein] = split(used, settings["validation_fraction"],
+                                                               derive_seed(seed, "cg", "split", data.protein))
+        frames[data.protein] = {"used": len(used), "train": len(train[data.protein]),
+                                "validation": len(validation[data.protein])}
+    model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
+    options = prior_options(prior, temperature_k)
+    for protein, data in train.items():
+        model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior.get("histogram_bins", 100)),
+                                           min_samples=int(prior.get("min_samples", 20)), **options))
+    run_device = resolve_device(device)
+    model.to(run_device)
+    torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype
+    train_t = {p: _tensors(d, run_device, torch_dtype) for p, d in train.items()}
+    validation_t = {p: _tensors(d, run_device, torch_dtype) for p, d in validation.items()}
+    batch_size = int(settings["batch_size"])
+    parameters = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.Adam(parameters, lr=settings["learning_rate"]) if parameters else None
+    scheduler = None
+    if optimizer is not None and settings["lr_schedule"] == "plateau":
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
+            optimizer, factor=settings["plateau_factor"], patience=settings["plateau_patience"],
+            min_lr=settings["min_learning_rate"])
+    rng = np.random.default_rng(derive_seed(seed, "cg", "batches"))
+    first = evaluate(model, train_t, batch_size)
+    best = evaluate(model, validation_t, batch_size)
+    rows = [{"epoch": 0, "train_loss": first, "validation_loss": best, "learning_rate": settings["learning_rate"],
+             "seconds": time.perf_counter() - started}]
+    best_state, best_epoch, stale, stopped = copy.deepcopy(model.state_dict()), 0, 0, "max_epochs"
+    log.info("force matching on %s: %s, device %s, epoch 0 loss train %.4g validation %.4g",
+             ", ".join(train), frames, run_device, first, best)
+    for epoch in range(1, int(settings["max_epochs"]) + 1):
+        if optimizer is None:
+            stopped = "no trainable parameters"
+            break
+        model.train()
+        total, count = 0.0, 0
+        for protein, index in _batches(train, batch_size, rng):
+            x, f = train_t[protein]
+            index = torch.as_tensor(index, device=run_device)
+            optimizer.zero_grad()
+            loss = force_loss(model.for_protein(protein), x[index], f[index], create_graph=True)
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(index)
+            count += len(index)
+        model.eval()
+        value = evaluate(model, validation_t, batch_size)
+        if not math.isfinite(value):
+            stopped = f"non-finite validation loss at epoch {epoch}"
+            log.warning("%s: keeping epoch %d", stopped, best_epoch)
+            break
+        if scheduler is not None:
+            scheduler.step(value)
+        rows.append({"epoch": epoch, "train_loss": total / max(count, 1), "validation_loss": value,
+                     "learning_rate": optimizer.param_groups[0]["lr"], "seconds": time.perf_counter() - started})
+        if value < best:
+            best, best_epoch, stale = value, epoch, 0
+            best_state = copy.deepcopy(model.state_dict())
+        else:
+            stale += 1
+        if epoch % max(1, int(settings["max_epochs"]) // 10) == 0 or epoch == 1:
+            log.info("epoch %d: train %.4g, validation %.4g, lr %.2g", epoch, rows[-1]["train_loss"], value,
+                     rows[-1]["learning_rate"])
+        if stale >= int(settings["early_stopping_patience"]):
+            stopped = f"early stopping: no improvement for {stale} epochs"
+            break
+    model.load_state_dict(best_state)
+    model.to("cpu").eval()
+    history = pd.DataFrame(rows, columns=["epoch", "train_loss", "validation_loss", "learning_rate", "seconds"])
+    summary = {"frames": frames, "best_epoch": best_epoch, "best_validation_loss": best,
+               "initial_validation_loss": rows[0]["validation_loss"], "epochs": int(history["epoch"].max()),
+               "stopped_because": stopped, "device": str(run_device), "data_sha256": data_hash(datasets),
+               "seconds": round(time.perf_counter() - started, 3), "training": settings,
+               "parameters": sum(p.numel() for p in parameters)}
+    log.info("trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch,
+             stopped)
+    return model, history, summary
+
+
+def plot_training_curve(history: pd.DataFrame, path, title: str = "") -> None:
+    """Train and validation loss per epoch (log scale) and the learning rate."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6, 4))
+    axis.plot(history["epoch"], history["train_loss"], label="train")
+    axis.plot(history["epoch"], history["validation_loss"], label="validation")
+    best = history.loc[history["validation_loss"].idxmin()]
+    axis.scatter([best["epoch"]], [best["validation_loss"]], color="k", zorder=3, label=f"best (epoch {int(best['epoch'])})")
+    axis.set_yscale("log")
+    axis.set_xlabel("epoch")
+    axis.set_ylabel("force MSE ((kJ/mol/nm)$^2$)")
+    rate = axis.twinx()
+    rate.plot(history["epoch"], history["learning_rate"], color="0.6", linestyle=":", label="learning rate")
+    rate.set_yscale("log")
+    rate.set_ylabel("learning rate", color="0.4")
+    lines = axis.get_legend_handles_labels()[0] + rate.get_legend_handles_labels()[0]
+    labels = axis.get_legend_handles_labels()[1] + rate.get_legend_handles_labels()[1]
+    axis.legend(lines, labels, fontsize=8)
+    axis.set_title(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
