@@ -51,7 +51,7 @@ def test_coverage_table_joins_metrics_and_costs():
     assert table.loc[("chignolin", "implicit"), "coverage"] == 0.5
     assert table.loc[("chignolin", "implicit"), "segments_to_20%"] == 20
     assert table.loc[("chignolin", "implicit"), "gpu_seconds_to_50%"] == 9.0
-    assert np.isnan(table.loc[("trpcage", "implicit"), "segments_to_20%"])
+    assert pd.isna(table.loc[("trpcage", "implicit"), "segments_to_20%"])
     assert table.loc[("chignolin", "groundtruth"), "coverage"] == 1.0
-    assert np.isnan(table.loc[("chignolin", "groundtruth"), "segments"])
+    assert pd.isna(table.loc[("chignolin", "groundtruth"), "segments"])
     assert table.loc[("trpcage", "implicit"), "segments"] == pytest.approx(20)
