@@ -64,7 +64,7 @@ def all_outputs():
         + [path for p in PROTEINS for path in metrics_outputs(p)]
         + cg_outputs()
         + ["results/tables/w1.csv", "results/tables/kl.csv", "results/tables/coverage.csv",
-           "results/report/westbench.html"]
+           "results/report/westbench.html", "results/tables/resource_requests.csv"]
     )
 
 

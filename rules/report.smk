@@ -66,3 +66,33 @@ rule report_all:
     """Target: the combined tables and the HTML report of this configuration."""
     input:
         rules.html_report.output,
+
+
+rule compute_tables:
+    """Last: what each rule asks the SLURM scheduler for, and what every job measured (benchmark: files)."""
+    input:
+        profile="profiles/slurm/config.yaml",
+        report="results/report/westbench.html",
+    output:
+        resources=report(
+            "results/tables/resource_requests.csv",
+            caption="../report/tables/resource_requests.rst",
+            category="Compute",
+            labels={"table": "resources per rule (SLURM profile)"},
+        ),
+        benchmarks=report(
+            "results/tables/benchmarks_by_rule.csv",
+            caption="../report/tables/benchmarks_by_rule.rst",
+            category="Compute",
+            labels={"table": "measured per rule (benchmark files)"},
+        ),
+    params:
+        rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
+    log:
+        "results/logs/compute_tables.log",
+    benchmark:
+        "results/benchmarks/compute_tables.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/compute_tables.py"

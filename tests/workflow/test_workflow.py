@@ -213,6 +213,20 @@ def test_default_config_trains_both_cg_presets_and_runs_we_with_them(default_run
 
 
 @pytest.mark.slow
+def test_default_config_tabulates_resource_requests_and_benchmarks_for_admins(default_run):
+    import pandas as pd
+
+    tables = default_run / "results" / "tables"
+    requests = pd.read_csv(tables / "resource_requests.csv").set_index("rule")
+    for rule in ("groundtruth_run", "we_run", "build_system", "cg_train"):
+        assert requests.loc[rule, "gpu"] == 1 and requests.loc[rule, "partition"] == "gpu", rule
+    assert requests.loc["metric_tables", "gpu"] == 0
+    measured = pd.read_csv(tables / "benchmarks_by_rule.csv").set_index("rule")
+    assert measured.loc["groundtruth_run", "jobs"] == 3 and measured.loc["we_run", "jobs"] == 4
+    assert (measured["wall_s_total"] > 0).all() and "we" not in measured.index
+
+
+@pytest.mark.slow
 def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     result = snakemake(default_run, "-n", "--cores", "2")
     assert result.returncode == 0 and "Nothing to be done" in result.output

@@ -1,0 +1,21 @@
+"""Snakemake entry point: resource requests per rule (SLURM profile) and benchmark measurements per rule."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+from pathlib import Path
+
+import yaml
+
+from westbench.compute_tables import read_benchmarks, resource_requests, summarize_by_rule
+from westbench.workflow import run_script
+
+
+def main(snakemake):
+    profile = yaml.safe_load(Path(snakemake.input.profile).read_text())
+    resource_requests(profile, snakemake.params.rules).to_csv(snakemake.output.resources, index=False)
+    # Every job's benchmark: file so far (they are written by Snakemake after each job, this rule runs last).
+    files = sorted(Path("results").glob("**/benchmarks/*.tsv"))
+    summarize_by_rule(read_benchmarks(files), snakemake.params.rules).to_csv(snakemake.output.benchmarks, index=False)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)
