@@ -95,3 +95,26 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
         b = json.loads((cluster / "metrics" / engine / "metrics.json").read_text())["metrics"]
         assert a == b, engine
     assert (workdir / "results" / "report" / "westbench.html").stat().st_size > 10_000
+
+
+def test_multi_node_we_mode_starts_its_nodes_with_srun(slurm, tmp_path):
+    """we.work_manager zmq inside a SLURM job: a ZeroMQ master plus one node process per allocated node
+    (srun), here on the toy engine for three iterations."""
+    import sys
+
+    script = tmp_path / "zmq_run.py"
+    script.write_text(
+        "import logging, sys\n"
+        f"sys.path[:0] = [{str(REPO / 'src')!r}, {str(REPO)!r}]\n"
+        "logging.basicConfig(level=logging.INFO, stream=sys.stdout)\n"
+        "from westbench.we.run import run_we\n"
+        "from tests.unit.we.test_we_toy import CFG\n"
+        f"print(run_we({str(tmp_path / 'run')!r}, cfg=CFG, segs_per_state=3, max_iterations=3, work_manager='zmq',"
+        " n_workers=1))\n")
+    log = tmp_path / "job.log"
+    result = subprocess.run(["sbatch", "--wait", "--nodes=1", "--cpus-per-task=1", "--mem=2000", "-p", "cpu",
+                             "-o", str(log), f"--export=ALL,PYTHONPATH={REPO}", "--wrap", f"{sys.executable} {script}"],
+                            capture_output=True, text=True, timeout=900)
+    output = log.read_text() if log.exists() else ""
+    assert result.returncode == 0, result.stderr + output[-3000:]
+    assert "starting WESTPA nodes: srun --nodes=1" in output and "'iterations': 3" in output, output[-3000:]

@@ -19,12 +19,16 @@ import json
 import logging
 import os
 import shutil
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Mapping
 
 import h5py
 
+from westbench.we.node import zmq_environment
 from westbench.we.store import SegmentStore
 from westbench.we.westcfg import write_west_cfg
 
@@ -33,12 +37,17 @@ log = logging.getLogger(__name__)
 
 @contextlib.contextmanager
 def _westpa_session(run_dir: Path, work_manager: str, n_workers: int):
-    """A fresh WESTPA runtime (westpa.rc) reading run_dir/west.cfg, with the chosen work manager."""
+    """A fresh WESTPA runtime (westpa.rc) reading run_dir/west.cfg, with the chosen work manager.
+
+    With ``zmq`` this process is a dedicated master and ``n_workers`` are the workers of each node.
+    """
     import westpa
     from westpa.core import _rc
 
     saved_cwd, saved_env = os.getcwd(), dict(os.environ)
     os.environ.update({"WEST_SIM_ROOT": str(run_dir), "WM_WORK_MANAGER": work_manager, "WM_N_WORKERS": str(n_workers)})
+    if work_manager == "zmq":
+        os.environ.update(zmq_environment(run_dir, "master", 0))
     os.chdir(run_dir)
     try:
         westpa.rc = _rc.WESTRC()
@@ -49,6 +58,56 @@ def _westpa_session(run_dir: Path, work_manager: str, n_workers: int):
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
+
+
+def node_command(run_dir: Path, n_workers: int) -> list[str]:
+    """The command that starts the ZeroMQ nodes: one per allocated node under SLURM, else one here.
+
+    Inside a SLURM allocation (``SLURM_JOB_ID``) it is ``srun`` with one task per node of the
+    allocation (``SLURM_JOB_NUM_NODES``, from the rule's ``nodes`` resource), each running
+    :mod:`westbench.we.node` with ``n_workers`` workers.
+    """
+    node = [sys.executable, "-m", "westbench.we.node", str(run_dir), "--workers", str(n_workers)]
+    if os.environ.get("SLURM_JOB_ID") and shutil.which("srun"):
+        nodes = os.environ.get("SLURM_JOB_NUM_NODES", "1")
+        return ["srun", f"--nodes={nodes}", f"--ntasks={nodes}", "--ntasks-per-node=1", "--overlap", *node]
+    return node
+
+
+@contextlib.contextmanager
+def _zmq_nodes(run_dir: Path, n_workers: int, startup_timeout_s: float = 120.0):
+    """Start the node processes once the master has written its endpoints; stop them after the round."""
+    host_info = run_dir / "zmq_host_info.json"
+    host_info.unlink(missing_ok=True)
+    processes: list[subprocess.Popen] = []
+    stop = threading.Event()
+    source = str(Path(__file__).resolve().parents[2])  # the nodes import westbench (and the engine) from here
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WM_")}  # the master's settings are not the nodes'
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))
+
+    def launch():
+        deadline = time.monotonic() + startup_timeout_s
+        while not host_info.exists():
+            if stop.is_set() or time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+        command = node_command(run_dir, n_workers)
+        log.info("starting WESTPA nodes: %s", " ".join(command))
+        processes.append(subprocess.Popen(command, env=env, cwd=run_dir))
+
+    launcher = threading.Thread(target=launch, daemon=True)
+    launcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        launcher.join()
+        for process in processes:
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def completed_iterations(west_h5: str | Path) -> int:
@@ -169,7 +228,8 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
                 break
         target = min(max_iterations, done + check_every) if coverage_target is not None else max_iterations
         write_west_cfg(run_dir / "west.cfg", max_iterations=target, **{**cfg, "max_wallclock_s": remaining})
-        with _westpa_session(run_dir, work_manager, n_workers):
+        nodes = _zmq_nodes(run_dir, n_workers) if work_manager == "zmq" else contextlib.nullcontext()
+        with _westpa_session(run_dir, work_manager, n_workers), nodes:
             w_run.run_simulation()
         if completed_iterations(west_h5) == done:
             reason = "wallclock" if remaining else "no progress"

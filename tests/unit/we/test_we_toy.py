@@ -163,3 +163,15 @@ def test_coverage_target_and_wallclock_stop_the_run(tmp_path):
     assert calls == [2]  # checked after each round of check_every iterations
     summary = run_we(tmp_path / "wallclock", cfg=CFG, max_iterations=50, max_wallclock_s=1e-3)
     assert summary["stopped_because"] == "wallclock" and summary["iterations"] < 50
+
+
+def test_zmq_master_with_a_node_process_gives_the_serial_run(toy_run, tmp_path, monkeypatch):
+    """The multi-node mode: a dedicated ZeroMQ master here, a node process with two workers (as srun
+    starts one per allocated node); same seeds, so the same walkers and weights as the serial run."""
+    from ...conftest import REPO
+
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the node's workers import the toy engine from tests/
+    summary = run_we(tmp_path / "zmq", cfg=CFG, segs_per_state=3, max_iterations=5, work_manager="zmq", n_workers=2)
+    assert summary["iterations"] == 5
+    reference = pcoords_and_weights(toy_run[0] / "west.h5")[:5]
+    assert_same_run(pcoords_and_weights(tmp_path / "zmq" / "west.h5"), reference)
