@@ -46,6 +46,19 @@ def run(start_pdb, folder, seed=11, groundtruth=GROUNDTRUTH):
                            groundtruth=groundtruth, preparation=PREPARATION, platform=PLATFORM, seed=seed)
 
 
+def start_run_process(start_pdb, folder):
+    """The same run in a separate process (its own session, so a test can kill it with its children)."""
+    script = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from westbench.workflow import setup_logging; setup_logging()\n"
+        "from tests.unit.groundtruth.test_production import run\n"
+        "from pathlib import Path\n"
+        "run(Path(%r), Path(%r))\n" % (str(REPO / "src"), str(start_pdb), str(folder))
+    )
+    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
 @pytest.fixture(scope="module")
 def uninterrupted(start_pdb, tmp_path_factory):
     folder = tmp_path_factory.mktemp("uninterrupted")
@@ -117,15 +130,7 @@ def test_same_seed_same_numbers_other_seed_different(start_pdb, uninterrupted, t
 def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_path):
     """SIGKILL the run once two chunks are on disk; the rerun continues and matches the uninterrupted run."""
     folder = tmp_path / "killed"
-    script = (
-        "import sys, json; sys.path.insert(0, %r)\n"
-        "from westbench.workflow import setup_logging; setup_logging()\n"
-        "from tests.unit.groundtruth.test_production import run\n"
-        "from pathlib import Path\n"
-        "run(Path(%r), Path(%r))\n" % (str(REPO / "src"), str(start_pdb), str(folder))
-    )
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = start_run_process(start_pdb, folder)
     deadline = time.monotonic() + 240
     while not (folder / "checkpoints" / "chunk_000001.npz").exists():
         assert process.poll() is None, process.stderr.read()[-2000:]
@@ -171,15 +176,7 @@ def test_disk_full_keeps_the_previous_checkpoint_and_the_rerun_continues(start_p
     as_root("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount))
     try:
         folder = mount / "run"
-        script = (
-            "import sys; sys.path.insert(0, %r)\n"
-            "from westbench.workflow import setup_logging; setup_logging()\n"
-            "from tests.unit.groundtruth.test_production import run\n"
-            "from pathlib import Path\n"
-            "run(Path(%r), Path(%r))\n" % (str(REPO / "src"), str(start_pdb), str(folder))
-        )
-        process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True)
+        process = start_run_process(start_pdb, folder)
         deadline = time.monotonic() + 240
         while not (folder / "checkpoints" / "chunk_000000.npz").exists():
             assert process.poll() is None, process.stderr.read()[-2000:]
