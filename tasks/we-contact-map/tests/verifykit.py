@@ -34,10 +34,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 from contextlib import contextmanager
 
-LOG_DIR = "/logs/verifier"
+LOG_DIR = os.environ.get("WESTBENCH_VERIFIER_DIR", "/logs/verifier")  # the variable serves tests outside a container
 
 
 class Checks:
@@ -52,6 +53,7 @@ class Checks:
     def __init__(self, out_dir: str = LOG_DIR):
         self.out_dir = out_dir
         self.results: list[dict] = []
+        self.started = time.monotonic()
 
     @contextmanager
     def check(self, name: str):
@@ -76,7 +78,7 @@ class Checks:
         reward = {"correctness": round(passed / total, 6) if total and error is None else 0.0,
                   "checks_passed": passed if error is None else 0, "checks_total": total}
         os.makedirs(self.out_dir, exist_ok=True)
-        detail = {"checks": self.results, "error": error}
+        detail = {"checks": self.results, "error": error, "elapsed_s": round(time.monotonic() - self.started, 3)}
         _write(os.path.join(self.out_dir, "checks.json"), detail)
         _write(os.path.join(self.out_dir, "reward.json"), reward)
         return reward
