@@ -18,6 +18,7 @@ include: "rules/groundtruth.smk"
 include: "rules/tica.smk"
 include: "rules/we.smk"
 include: "rules/metrics.smk"
+include: "rules/agents.smk"
 
 
 rule all:
