@@ -135,3 +135,16 @@ def test_a_task_written_elsewhere_runs_and_is_graded_unchanged(forger_run):
     assert "could forge its reward" in output
     board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv")
     assert set(board["agent"]) == {"oracle", "nop", "forger"} and (board["gated_tasks"] == 3).all()
+
+
+def test_a_base_image_that_cannot_be_pulled_is_an_environment_error_naming_it(agents_machine, tmp_path):
+    from westbench.agents.harbor import execute_trial
+    from westbench.config import section_defaults
+
+    task = tmp_path / "offline-miss"
+    shutil.copytree(REPO / "tasks" / "we-weighted-rg", task)
+    dockerfile = task / "environment" / "Dockerfile"
+    dockerfile.write_text(dockerfile.read_text().replace("westbench/md-base:bookworm-1", "example.invalid/md:99"))
+    record = execute_trial(task, {"id": "nop", "name": "nop"}, None, 1, section_defaults("agents"), REPO, tmp_path / "jobs" / "1")
+    assert record["status"] == "environment_error" and record["correctness"] == 0.0
+    assert "example.invalid/md:99" in record["reason"] and "cannot be pulled offline" in record["reason"]
