@@ -20,6 +20,7 @@ include: "rules/we.smk"
 include: "rules/cgml.smk"
 include: "rules/metrics.smk"
 include: "rules/report.smk"
+include: "rules/agents.smk"
 
 
 rule all:

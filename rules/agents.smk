@@ -1,0 +1,122 @@
+# Agent benchmark (results/agents/): one Harbor trial per (task, agent, model, attempt), the judge of its
+# process criteria, the oracle gate and the leaderboard. Needs Docker and Harbor (tools/setup-agents.sh),
+# so the default target leaves it out: ask for `agents` (or results/agents/tasks/<task>.done) explicitly.
+
+include: "agents_common.smk"
+
+
+rule agent_trial:
+    """One trial through Harbor; agent and verifier failures are recorded in trial.json, not raised."""
+    input:
+        lambda wildcards: agents_task_files(AGENT_TASKS_DIR / wildcards.task),
+    output:
+        trial="results/agents/trials/{task}/{agent}/{model}/{attempt}/trial.json",
+    wildcard_constraints:
+        **AGENT_WILDCARDS,
+    params:
+        settings=AGENTS,
+        root=workflow.basedir,
+        task_dir=agent_task_dir,
+        job_dir=lambda wildcards: f"results/agents/harbor/{wildcards.task}/{wildcards.agent}/{wildcards.model}/{wildcards.attempt}",
+    resources:
+        agent_trials=1,
+    log:
+        "results/agents/logs/trial_{task}_{agent}_{model}_{attempt}.log",
+    benchmark:
+        "results/agents/benchmarks/trial_{task}_{agent}_{model}_{attempt}.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_trial.py"
+
+
+rule agent_judge:
+    """Process criteria of one trial (rubric.toml), judged through the endpoint in the environment, or not judged."""
+    input:
+        trial="results/agents/trials/{task}/{agent}/{model}/{attempt}/trial.json",
+    output:
+        judge="results/agents/trials/{task}/{agent}/{model}/{attempt}/judge.json",
+    wildcard_constraints:
+        **AGENT_WILDCARDS,
+    params:
+        judge=AGENTS["judge"],
+        task_dir=agent_task_dir,
+        cache_dir="results/agents/judge-cache",
+    log:
+        "results/agents/logs/judge_{task}_{agent}_{model}_{attempt}.log",
+    benchmark:
+        "results/agents/benchmarks/judge_{task}_{agent}_{model}_{attempt}.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_judge.py"
+
+
+rule agent_gate:
+    """Oracle gate: reference solution 1.0 and do-nothing agent 0.0 on every task."""
+    input:
+        trials=agent_gate_trials(),
+    output:
+        csv=report("results/agents/gate.csv", caption="../report/agents_gate.rst", category="Agents",
+                   labels={"table": "oracle gate"}),
+        json="results/agents/gate.json",
+    params:
+        tasks=AGENT_TASKS,
+        reference=AGENTS["gate"]["reference"],
+        null=AGENTS["gate"]["null"],
+    log:
+        "results/agents/logs/gate.log",
+    benchmark:
+        "results/agents/benchmarks/gate.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_gate.py"
+
+
+rule agent_leaderboard:
+    """Leaderboard over the gated tasks, fixed denominators, breakdowns by difficulty and category."""
+    input:
+        gate="results/agents/gate.json",
+        trials=agent_trials(),
+        judges=[path.replace("trial.json", "judge.json") for path in agent_trials()],
+    output:
+        leaderboard=report("results/agents/leaderboard.csv", caption="../report/agents_leaderboard.rst",
+                           category="Agents", labels={"table": "leaderboard"}),
+        by_difficulty=report("results/agents/leaderboard_by_difficulty.csv", caption="../report/agents_leaderboard.rst",
+                             category="Agents", labels={"table": "by difficulty"}),
+        by_category=report("results/agents/leaderboard_by_category.csv", caption="../report/agents_leaderboard.rst",
+                           category="Agents", labels={"table": "by category"}),
+        trials="results/agents/trials.csv",
+        figure=report("results/agents/leaderboard.png", caption="../report/agents_figure.rst", category="Agents",
+                      labels={"figure": "leaderboard"}),
+    params:
+        settings=AGENTS,
+        tasks=AGENT_TASKS,
+        runs=AGENT_RUNS,
+    log:
+        "results/agents/logs/leaderboard.log",
+    benchmark:
+        "results/agents/benchmarks/leaderboard.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_leaderboard.py"
+
+
+rule agents_task:
+    """Target: every trial (and judge) of one task, e.g. results/agents/tasks/we-weighted-rg.done."""
+    input:
+        trials=lambda wildcards: agent_trials(tasks=[wildcards.task]),
+        judges=lambda wildcards: [p.replace("trial.json", "judge.json") for p in agent_trials(tasks=[wildcards.task])],
+    output:
+        touch("results/agents/tasks/{task}.done"),
+    wildcard_constraints:
+        task=AGENT_WILDCARDS["task"],
+
+
+rule agents:
+    """Target: the agent benchmark (trials, judge, oracle gate, leaderboard). Needs tools/setup-agents.sh."""
+    input:
+        rules.agent_leaderboard.output,
+        "results/agents/gate.csv",

@@ -1,0 +1,32 @@
+# Agent benchmark: the validated `agents` section, the task list and the input functions of rules/agents.smk.
+
+from westbench.agents import plan as agents_plan  # noqa: E402
+from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
+from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
+
+AGENTS = config["agents"]
+try:
+    agents_plan.check_gate_agents(AGENTS)
+except AgentsConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+AGENT_RUNS = [(agent, model) for agent, model, _ in agents_plan.runs(AGENTS)]
+AGENT_TASKS_DIR = Path(AGENTS["tasks_dir"])
+AGENT_TASKS = agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else []
+AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
+
+# Constraints kept on the agent rules (not global) so other stages may use the same wildcard names.
+AGENT_WILDCARDS = {"task": r"[A-Za-z0-9._-]+", "agent": r"[A-Za-z0-9._-]+", "model": r"[A-Za-z0-9._-]+", "attempt": r"[0-9]+"}
+
+
+def agent_task_dir(wildcards):
+    return str(AGENT_TASKS_DIR / wildcards.task)
+
+
+def agent_trials(tasks=None, runs=None):
+    return [agents_plan.trial_path(t, a, m, k) for t in (tasks or AGENT_TASKS) for a, m in (runs or AGENT_RUNS)
+            for k in AGENT_ATTEMPTS]
+
+
+def agent_gate_trials(wildcards=None):
+    gate = AGENTS["gate"]
+    return [agents_plan.trial_path(t, a, "none", 1) for t in AGENT_TASKS for a in (gate["reference"], gate["null"])]

@@ -1,0 +1,32 @@
+"""Snakemake entry point: the oracle gate over every task (reference solution 1.0, do-nothing agent 0.0)."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+import json
+import logging
+from pathlib import Path
+
+from westbench.agents.gate import oracle_gate
+from westbench.workflow import run_script, write_json
+
+
+def main(snakemake):
+    records = [json.loads(Path(p).read_text()) for p in snakemake.input.trials]
+    extra = {r["task"]: {"verifier_mode": r.get("verifier_mode_declared"), "difficulty": r.get("difficulty"),
+                         "category": r.get("category")} for r in records}
+    table = oracle_gate(records, snakemake.params.tasks, snakemake.params.reference, snakemake.params.null, extra)
+    for row in table.itertuples():
+        if not row.passed:
+            logging.getLogger("westbench.agents").warning("task %s fails the oracle gate and is left out of the leaderboard: %s",
+                                                          row.task, row.reason)
+        if row.verifier_mode == "shared":
+            logging.getLogger("westbench.agents").warning(
+                "task %s runs its verifier in the agent's container ([verifier] environment_mode shared): an agent "
+                "could forge its reward; declare artifacts and environment_mode = \"separate\"", row.task)
+    table.to_csv(snakemake.output.csv, index=False)
+    write_json({"passed": table.loc[table["passed"], "task"].tolist(),
+                "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"]))},
+               snakemake.output.json)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

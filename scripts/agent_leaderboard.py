@@ -1,0 +1,50 @@
+"""Snakemake entry point: trial table, leaderboard and breakdowns over the gated tasks, and the figure."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from westbench.agents.leaderboard import complete_grid, leaderboard, plot_leaderboard
+from westbench.workflow import run_script
+
+
+def read_trials(trial_paths, judge_paths) -> pd.DataFrame:
+    judges = {}
+    for path in judge_paths:
+        judge = json.loads(Path(path).read_text())
+        judges[(judge["task"], judge["agent"], judge["model"], judge["attempt"])] = judge
+    rows = []
+    for path in trial_paths:
+        trial = json.loads(Path(path).read_text())
+        judge = judges.get((trial["task"], trial["agent"], trial["model"], trial["attempt"]), {})
+        rows.append({key: trial.get(key) for key in ("task", "agent", "model", "model_name", "attempt", "status", "reason",
+                                                     "correctness", "tokens_in", "tokens_out", "cost_usd", "wall_s",
+                                                     "overhead_s", "difficulty", "category")}
+                    | {"process": judge.get("process"), "all_criteria_passed": judge.get("all_passed"),
+                       "judged": judge.get("judged", False)})
+    return pd.DataFrame(rows)
+
+
+def main(snakemake):
+    settings = snakemake.params.settings
+    gate = json.loads(Path(snakemake.input.gate).read_text())
+    trials = read_trials(snakemake.input.trials, snakemake.input.judges)
+    tasks = [t for t in snakemake.params.tasks if t in gate["passed"]]
+    info = {t: {"difficulty": d, "category": c} for t, d, c in zip(trials["task"], trials["difficulty"], trials["category"])}
+    grid = complete_grid(trials.drop(columns=["difficulty", "category"]), tasks, snakemake.params.runs,
+                         settings["attempts"], task_info=info)
+    grid.to_csv(snakemake.output.trials, index=False)
+    ks = [k for k in settings["pass_at_k"] if k <= settings["attempts"]]
+    board = leaderboard(grid, settings["attempts"], ks)
+    board["gated_tasks"] = len(tasks)
+    board["excluded_tasks"] = ";".join(sorted(gate["failed"]))
+    board.to_csv(snakemake.output.leaderboard, index=False)
+    leaderboard(grid, settings["attempts"], ks, by=["difficulty"]).to_csv(snakemake.output.by_difficulty, index=False)
+    leaderboard(grid, settings["attempts"], ks, by=["category"]).to_csv(snakemake.output.by_category, index=False)
+    plot_leaderboard(board, grid, snakemake.output.figure)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -1,0 +1,29 @@
+"""Snakemake entry point: one Harbor trial (task, agent, model, attempt), graded."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+from pathlib import Path
+
+from westbench.agents.harbor import check_engine, execute_trial
+from westbench.agents.plan import find_run
+from westbench.workflow import run_script, write_json
+
+
+def main(snakemake):
+    settings = snakemake.params.settings
+    root = Path(snakemake.params.root)
+    harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
+    check_engine(settings["environment"], harbor)  # machine-level problems stop the job with the fix
+    agent, model = find_run(settings, snakemake.wildcards.agent, snakemake.wildcards.model)
+    record = execute_trial(Path(snakemake.params.task_dir), agent, model, int(snakemake.wildcards.attempt), settings,
+                           root, Path(snakemake.params.job_dir))
+    import logging
+
+    logging.getLogger("westbench.agents").info("%s/%s/%s/%s: %s, correctness %.3f, %.1f s (overhead %.1f s) %s",
+                                               record["task"], record["agent"], record["model"], record["attempt"],
+                                               record["status"], record["correctness"], record.get("wall_s") or 0,
+                                               record.get("overhead_s") or 0, record.get("reason", ""))
+    write_json(record, snakemake.output.trial)
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

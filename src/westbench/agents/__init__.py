@@ -1,0 +1,9 @@
+"""The agent benchmark: Harbor tasks, trials, grading, the LLM judge, the oracle gate and the leaderboard.
+
+One module per job: :mod:`~westbench.agents.tasks` (load and validate Harbor task folders),
+:mod:`~westbench.agents.harbor` (run one trial through the Harbor CLI), :mod:`~westbench.agents.grading`
+(status and score of a trial), :mod:`~westbench.agents.judge` (process criteria through an
+OpenAI-compatible endpoint), :mod:`~westbench.agents.gate` (oracle/nop gate),
+:mod:`~westbench.agents.leaderboard` (tables and figures), :mod:`~westbench.agents.verifykit`
+(the verifier helper copied into every task).
+"""

@@ -1,0 +1,198 @@
+"""Run one trial (task, agent, model, attempt) through the Harbor CLI and keep what it wrote.
+
+Harbor lives in its own Python 3.12 environment (``.venv-harbor``, made by ``tools/setup-agents.sh``);
+this module only builds the command line and reads the result. Per trial:
+
+* a Docker Compose overlay gives the agent's container ``network_mode: none`` unless the task
+  declares network access, and ``init: true`` so it stops at once;
+* ``--no-delete`` keeps the task image for the next trial (images are reused, containers are not);
+* CPU, memory and time limits come from task.toml (Harbor applies them);
+* a fresh job folder per trial: a rerun never mixes with an interrupted one.
+
+Examples
+--------
+>>> print(compose_overlay(network=False), end="")
+services:
+  main:
+    init: true
+    network_mode: none
+>>> harbor_command("harbor", "tasks/t", "oracle", None, "jobs", "j", "docker", "o.yaml")[:6]
+['harbor', 'run', '-p', 'tasks/t', '-a', 'oracle']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from westbench.errors import WestbenchError
+
+ENVIRONMENTS = ("docker", "podman", "singularity")
+
+
+class HarborError(WestbenchError):
+    """Harbor or its container engine is not usable on this machine."""
+
+
+def compose_overlay(network: bool) -> str:
+    """The Compose overlay for the agent's container."""
+    lines = ["services:", "  main:", "    init: true"]
+    if not network:
+        lines.append("    network_mode: none")
+    return "\n".join(lines) + "\n"
+
+
+def harbor_command(harbor: str, task_dir: str | Path, agent: str, model: str | None, jobs_dir: str | Path,
+                   job_name: str, environment: str, overlay: str | Path | None,
+                   agent_kwargs: Mapping[str, str] | None = None, extra_args: Sequence[str] = ()) -> list[str]:
+    """The ``harbor run`` command line of one trial."""
+    command = [str(harbor), "run", "-p", str(task_dir), "-a", agent, "-e", environment, "-o", str(jobs_dir),
+               "--job-name", job_name, "-n", "1", "-k", "1", "-y", "--no-delete", "--quiet"]
+    if model:
+        command += ["-m", model]
+    for key, value in (agent_kwargs or {}).items():
+        command += ["--ak", f"{key}={value}"]
+    if overlay is not None:
+        command += ["--extra-docker-compose", str(overlay)]
+    return command + list(extra_args)
+
+
+def find_trial_result(job_dir: str | Path) -> Path | None:
+    """The trial's result.json inside a Harbor job folder (one trial per job)."""
+    found = sorted(p for p in Path(job_dir).glob("*/result.json"))
+    return found[0] if found else None
+
+
+def harbor_environment(root: Path, extra: Mapping[str, str] | None = None) -> dict:
+    """Environment of the Harbor process: Compose plugin, westbench's test agents, nothing sent out.
+
+    Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local
+    cost map avoids a failed download.
+    """
+    env = dict(os.environ)
+    env["DOCKER_CONFIG"] = str(root / ".venv-harbor" / "docker")
+    env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    env["HARBOR_TELEMETRY"] = "0"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "harbor_agents"), env.get("PYTHONPATH")]))
+    env.update(extra or {})
+    return env
+
+
+def check_engine(environment: str, harbor: Path) -> None:
+    """Fail early, with the fix, when Harbor or the container engine is missing."""
+    if environment not in ENVIRONMENTS:
+        raise HarborError(f"agents.environment must be one of {ENVIRONMENTS}, got {environment!r}")
+    if not Path(harbor).exists():
+        raise HarborError(f"Harbor not found at {harbor}: run `bash tools/setup-agents.sh` (installs it in .venv-harbor)")
+    engine = {"docker": "docker", "podman": "podman", "singularity": "singularity"}[environment]
+    if shutil.which(engine) is None:
+        raise HarborError(f"{engine} is not installed: run `bash tools/setup-agents.sh` or choose another agents.environment")
+    if environment == "docker":
+        probe = subprocess.run(["docker", "info", "--format", "{{.ServerVersion}}"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            raise HarborError("the Docker daemon does not answer (`docker info` failed): run `bash tools/setup-agents.sh`, "
+                              f"which starts dockerd. docker said: {probe.stderr.strip()[:300]}")
+
+
+def missing_images(images: Sequence[str]) -> list[str]:
+    """Base images not present locally (none can be pulled offline)."""
+    missing = []
+    for image in images:
+        if image.lower() == "scratch":
+            continue
+        if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode != 0:
+            missing.append(image)
+    return missing
+
+
+def run_trial(command: Sequence[str], job_dir: Path, env: Mapping[str, str], timeout_s: float) -> dict:
+    """Run Harbor; return its exit code, wall time, output tail and the result.json it wrote (or None)."""
+    if job_dir.exists():
+        shutil.rmtree(job_dir)
+    job_dir.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    try:
+        process = subprocess.run(list(command), capture_output=True, text=True, env=dict(env), timeout=timeout_s)
+        returncode, output = process.returncode, process.stdout + process.stderr
+    except subprocess.TimeoutExpired as exc:
+        returncode = None
+        output = f"Harbor did not finish within {timeout_s:.0f} s and was stopped.\n" + str(exc.stdout or "")[-2000:]
+    wall = time.monotonic() - started
+    result_path = find_trial_result(job_dir)
+    result = json.loads(result_path.read_text()) if result_path else None
+    return {"returncode": returncode, "wall_s": round(wall, 3), "output_tail": output[-4000:], "result": result,
+            "trial_dir": str(result_path.parent) if result_path else None}
+
+
+def model_id(model: str | None) -> str:
+    """A path-safe id of a model name ("none" for agents without a model).
+
+    >>> model_id("openai/gpt-4o"), model_id(None)
+    ('openai--gpt-4o', 'none')
+    """
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "--", model) if model else "none"
+
+
+def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
+    """Seconds the verifier's checks took, from the checks.json westbench verifiers write."""
+    path = Path(trial_dir) / "verifier" / "checks.json" if trial_dir else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        return float(json.loads(path.read_text()).get("elapsed_s"))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: int, settings: Mapping, root: Path,
+                  job_dir: Path) -> dict:
+    """Run one trial and grade it; never raises for a task-, agent- or verifier-level failure.
+
+    Returns the trial record (see :func:`westbench.agents.grading.grade`) with the task's metadata,
+    the wall time of the Harbor process and the overhead outside the agent and the verifier's checks.
+    """
+    from westbench.agents.grading import grade
+    from westbench.agents.tasks import TaskError, fingerprint, load_task
+
+    record = {"task": task_dir.name, "agent": agent["id"], "agent_name": agent["name"], "model": model_id(model),
+              "model_name": model, "attempt": attempt, "environment": settings["environment"]}
+    try:
+        task = load_task(task_dir)
+    except TaskError as exc:
+        return {**record, **grade(None, reason=f"task not runnable: {exc}")}
+    record.update({"difficulty": task.difficulty, "category": task.category, "network": task.network,
+                   "verifier_mode_declared": task.verifier_mode, "task_fingerprint": fingerprint(task_dir)})
+    problems = [p for p in task.problems() if agent["name"] == "oracle" or "solve.sh" not in p]
+    if settings["environment"] == "docker" and task.docker_image is None:
+        problems += [f"environment/Dockerfile builds FROM {image}, which is not on this machine and cannot be pulled "
+                     f"offline: build or load it (tools/setup-agents.sh makes westbench/md-base and tags "
+                     f"debian:bookworm/-slim)" for image in missing_images(task.base_images)]
+    if problems:
+        return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
+    harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
+    overlay = None
+    if settings["environment"] == "docker":
+        overlay = job_dir.parent / f"{job_dir.name}.compose.yaml"
+        overlay.parent.mkdir(parents=True, exist_ok=True)
+        overlay.write_text(compose_overlay(task.network))
+    command = harbor_command(harbor, task_dir.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
+                             settings["environment"], overlay.resolve() if overlay else None, agent.get("kwargs"))
+    budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
+        + 2 * task.build_timeout_s + settings["timeout_margin_s"]
+    run = run_trial(command, job_dir, harbor_environment(root), budget)
+    reason = "" if run["result"] else (f"Harbor exited {run['returncode']} without a trial result; its output ends: "
+                                       + run["output_tail"][-1500:])
+    graded = grade(run["result"], reason=reason)
+    agent_s = graded["timings"].get("agent_execution") or 0.0
+    checks_s = verifier_elapsed(run["trial_dir"])
+    return {**record, **graded, "wall_s": run["wall_s"], "verifier_checks_s": checks_s,
+            "overhead_s": round(run["wall_s"] - agent_s - (checks_s or 0.0), 3),
+            "harbor_returncode": run["returncode"], "trial_dir": run["trial_dir"],
+            "command": [c if not c.startswith(str(root)) else c.replace(str(root), "<repo>") for c in command]}

@@ -1,0 +1,65 @@
+"""The design of an agent benchmark from the ``agents`` config section: which trials exist.
+
+Examples
+--------
+>>> section = {"agents": [{"name": "oracle", "id": None, "models": []},
+...                       {"name": "terminus-2", "id": None, "models": ["openai/gpt-4o", "x/y"]}], "attempts": 2,
+...            "gate": {"reference": "oracle", "null": "nop"}}
+>>> [(a, m) for a, m, _ in runs(section)]
+[('oracle', 'none'), ('terminus-2', 'openai--gpt-4o'), ('terminus-2', 'x--y')]
+>>> trial_path("t", "oracle", "none", 1)
+'results/agents/trials/t/oracle/none/1/trial.json'
+>>> check_gate_agents(section)
+Traceback (most recent call last):
+...
+westbench.errors.ConfigError: agents.gate.null is 'nop' but no entry of agents.agents has that id (ids: oracle, terminus-2); add {name: nop} to agents.agents.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from westbench.agents.harbor import model_id
+from westbench.errors import ConfigError
+
+RESULTS = "results/agents"
+
+
+def agent_entries(section: Mapping) -> list[dict]:
+    """The configured agents with their ids resolved (unique)."""
+    entries, seen = [], set()
+    for entry in section["agents"]:
+        agent_id = entry.get("id") or re.sub(r"[^A-Za-z0-9._-]+", "-", entry["name"].split(":")[-1])
+        if agent_id in seen:
+            raise ConfigError(f"agents.agents: two entries have id '{agent_id}'; give one an explicit `id`.")
+        seen.add(agent_id)
+        entries.append({**entry, "id": agent_id})
+    return entries
+
+
+def runs(section: Mapping) -> list[tuple[str, str, str | None]]:
+    """(agent id, model id, model name) of every configured run."""
+    return [(entry["id"], model_id(model), model) for entry in agent_entries(section) for model in (entry.get("models") or [None])]
+
+
+def find_run(section: Mapping, agent: str, model: str) -> tuple[dict, str | None]:
+    """The agent entry and model name of a (agent id, model id) pair."""
+    for entry in agent_entries(section):
+        for name in entry.get("models") or [None]:
+            if entry["id"] == agent and model_id(name) == model:
+                return entry, name
+    raise ConfigError(f"no agent '{agent}' with model '{model}' in agents.agents")
+
+
+def check_gate_agents(section: Mapping) -> None:
+    ids = [e["id"] for e in agent_entries(section)]
+    for role in ("reference", "null"):
+        wanted = section["gate"][role]
+        if wanted not in ids:
+            raise ConfigError(f"agents.gate.{role} is '{wanted}' but no entry of agents.agents has that id "
+                              f"(ids: {', '.join(ids)}); add {{name: {wanted}}} to agents.agents.")
+
+
+def trial_path(task: str, agent: str, model: str, attempt: int, name: str = "trial.json") -> str:
+    return f"{RESULTS}/trials/{task}/{agent}/{model}/{attempt}/{name}"

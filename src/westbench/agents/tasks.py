@@ -1,0 +1,180 @@
+"""Harbor task folders: discovery, validation and the settings the pipeline needs.
+
+A task is a folder holding ``task.toml``, ``instruction.md``, ``environment/Dockerfile`` (or a
+prebuilt ``[environment].docker_image``), ``tests/test.sh`` and, for the oracle, ``solution/solve.sh``.
+Anything written in Harbor's format is accepted unchanged; westbench reads only what it needs
+(difficulty and category from ``[metadata]``, limits, network, verifier mode, artifacts).
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> root = pathlib.Path(tempfile.mkdtemp())
+>>> task = root / "demo"
+>>> for name, text in {"task.toml": '[metadata]\\ndifficulty = "easy"\\ncategory = "analysis"\\n[agent]\\ntimeout_sec = 60\\n',
+...                    "instruction.md": "Do it.", "environment/Dockerfile": "FROM debian:bookworm\\n",
+...                    "tests/test.sh": "echo 1 > /logs/verifier/reward.txt\\n"}.items():
+...     (task / name).parent.mkdir(parents=True, exist_ok=True)
+...     _ = (task / name).write_text(text)
+>>> info = load_task(task)
+>>> info.name, info.difficulty, info.category, info.agent_timeout_s, info.network, info.verifier_mode, info.base_images
+('demo', 'easy', 'analysis', 60.0, False, 'shared', ('debian:bookworm',))
+>>> info.problems()
+['solution/solve.sh is missing: the oracle agent has no reference solution to run']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from westbench.errors import WestbenchError
+
+# Harbor 0.26's defaults when task.toml leaves a value out.
+DEFAULT_VERIFIER_TIMEOUT_S = 600.0
+DEFAULT_BUILD_TIMEOUT_S = 600.0
+NETWORK_MODES_WITH_ACCESS = ("public", "allowlist")
+
+
+class TaskError(WestbenchError):
+    """A task folder that Harbor cannot run."""
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """What the pipeline needs to know about one Harbor task."""
+
+    name: str
+    path: Path
+    difficulty: str
+    category: str
+    agent_timeout_s: float | None
+    verifier_timeout_s: float
+    build_timeout_s: float
+    cpus: float | None
+    memory_mb: int | None
+    network: bool
+    verifier_mode: str
+    artifacts: tuple[str, ...]
+    base_images: tuple[str, ...]
+    docker_image: str | None
+    files: tuple[str, ...] = field(default=(), repr=False)
+
+    def problems(self) -> list[str]:
+        """What is missing for a full trial, each with the fix; empty when the task is complete."""
+        found = []
+        if not (self.path / "instruction.md").is_file():
+            found.append("instruction.md is missing: write the task's instruction there")
+        if not (self.path / "tests" / "test.sh").is_file():
+            found.append("tests/test.sh is missing: the verifier must write /logs/verifier/reward.json or reward.txt")
+        if self.docker_image is None and not (self.path / "environment" / "Dockerfile").is_file():
+            found.append("environment/Dockerfile is missing (or set [environment].docker_image in task.toml)")
+        if not (self.path / "solution" / "solve.sh").is_file():
+            found.append("solution/solve.sh is missing: the oracle agent has no reference solution to run")
+        return found
+
+    @property
+    def isolated_verifier(self) -> bool:
+        """Whether the verifier runs in a fresh container (an agent cannot forge its reward)."""
+        return self.verifier_mode == "separate"
+
+
+def _number(value, what: str, path: Path) -> float | None:
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+        raise TaskError(f"{path}: {what} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def dockerfile_bases(dockerfile: Path) -> tuple[str, ...]:
+    """The images a Dockerfile builds FROM (build stages named earlier excluded).
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "Dockerfile"
+    >>> _ = path.write_text("FROM --platform=linux/amd64 westbench/md-base:1 AS build\\nFROM build\\nFROM debian:bookworm\\n")
+    >>> dockerfile_bases(path)
+    ('westbench/md-base:1', 'debian:bookworm')
+    """
+    bases, stages = [], set()
+    for line in dockerfile.read_text().splitlines():
+        match = re.match(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", line, re.IGNORECASE)
+        if match:
+            image, stage = match.group(1), match.group(2)
+            if image.lower() not in stages and image not in bases:
+                bases.append(image)
+            if stage:
+                stages.add(stage.lower())
+    return tuple(bases)
+
+
+def task_files(path: Path) -> tuple[str, ...]:
+    """Every file of a task, sorted (a change to any of them reruns its trials)."""
+    return tuple(sorted(str(p) for p in Path(path).rglob("*") if p.is_file() and "__pycache__" not in p.parts))
+
+
+def fingerprint(path: Path) -> str:
+    """SHA-256 over the task's relative file names and contents.
+
+    >>> import tempfile, pathlib
+    >>> a = pathlib.Path(tempfile.mkdtemp()); _ = (a / "task.toml").write_text("x")
+    >>> fingerprint(a) == fingerprint(a), len(fingerprint(a))
+    (True, 64)
+    """
+    digest = hashlib.sha256()
+    for name in task_files(path):
+        digest.update(str(Path(name).relative_to(path)).encode() + b"\0" + Path(name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def load_task(path: str | Path) -> TaskInfo:
+    """Read and validate one task folder; :class:`TaskError` names the file and the fix."""
+    path = Path(path)
+    toml_path = path / "task.toml"
+    if not toml_path.is_file():
+        raise TaskError(f"{toml_path} not found: a Harbor task folder needs task.toml (see tasks/*/task.toml)")
+    try:
+        config = tomllib.loads(toml_path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise TaskError(f"{toml_path} is not valid TOML: {exc}") from None
+    metadata = config.get("metadata", {})
+    agent, verifier, environment = (config.get(k, {}) for k in ("agent", "verifier", "environment"))
+    network_mode = environment.get("network_mode")
+    network = bool(environment.get("allow_internet")) or network_mode in NETWORK_MODES_WITH_ACCESS
+    mode = verifier.get("environment_mode") or ("separate" if verifier.get("environment") else "shared")
+    if mode not in ("shared", "separate"):
+        raise TaskError(f"{toml_path}: [verifier].environment_mode must be 'shared' or 'separate', got {mode!r}")
+    dockerfile = path / "environment" / "Dockerfile"
+    artifacts = tuple(a if isinstance(a, str) else a.get("source", "") for a in config.get("artifacts", []))
+    return TaskInfo(
+        name=path.name,
+        path=path,
+        difficulty=str(metadata.get("difficulty", "unknown")),
+        category=str(metadata.get("category", "uncategorized")),
+        agent_timeout_s=_number(agent.get("timeout_sec"), "[agent].timeout_sec", toml_path),
+        verifier_timeout_s=_number(verifier.get("timeout_sec", DEFAULT_VERIFIER_TIMEOUT_S), "[verifier].timeout_sec", toml_path),
+        build_timeout_s=_number(environment.get("build_timeout_sec", DEFAULT_BUILD_TIMEOUT_S), "[environment].build_timeout_sec", toml_path),
+        cpus=_number(environment.get("cpus"), "[environment].cpus", toml_path),
+        memory_mb=int(environment["memory_mb"]) if environment.get("memory_mb") else None,
+        network=network,
+        verifier_mode=mode,
+        artifacts=artifacts,
+        base_images=dockerfile_bases(dockerfile) if dockerfile.is_file() else (),
+        docker_image=environment.get("docker_image"),
+        files=task_files(path),
+    )
+
+
+def task_names(root: str | Path) -> list[str]:
+    """Names of the task folders under ``root`` (folders holding task.toml), sorted."""
+    root = Path(root)
+    if not root.is_dir():
+        raise TaskError(f"tasks folder {root} not found: set agents.tasks_dir in the config to a folder of Harbor tasks")
+    return sorted(p.parent.name for p in root.glob("*/task.toml"))
+
+
+def discover_tasks(root: str | Path) -> list[TaskInfo]:
+    """Every task under ``root``; a folder without task.toml is not a task."""
+    return [load_task(Path(root) / name) for name in task_names(root)]

@@ -1,0 +1,52 @@
+"""Read the log, then run the proposed settings with OpenMM and check the run stays finite and cool."""
+import csv
+import json
+import math
+import sys
+
+import openmm
+from openmm import app, unit
+
+from verifykit import load_json, main
+
+
+def verify(checks):
+    rows = list(csv.reader(l for l in open("/app/inputs/md.log") if not l.startswith("#")))
+    bad = next(int(r[0]) for r in rows if not all(math.isfinite(float(v)) for v in r[1:]) or float(r[3]) > 1000)
+    settings = json.load(open("/app/inputs/md.json"))
+    diagnosis = {}
+    with checks.check("diagnosis.json readable"):
+        diagnosis = load_json("/app/output/diagnosis.json")
+    checks.require("first bad step from the log", diagnosis.get("first_bad_step") == bad, f"{diagnosis.get('first_bad_step')} != {bad}")
+    checks.require("cause", diagnosis.get("cause") == "timestep_too_large", f"cause {diagnosis.get('cause')}")
+    fix = diagnosis.get("fix") if isinstance(diagnosis.get("fix"), dict) else {}
+    with checks.check("fix changes the integration settings only"):
+        assert set(fix) == {"timestep_fs", "constraints", "hydrogen_mass_amu"}, f"keys {sorted(fix)}"
+        assert fix["constraints"] in (None, "HBonds", "AllBonds", "HAngles"), f"constraints {fix['constraints']}"
+    with checks.check("the fixed run is stable (OpenMM, 1000 steps)"):
+        assert fix, "no fix"
+        pdb = app.PDBFile("/app/inputs/peptide.pdb")
+        constraints = {None: None, "HBonds": app.HBonds, "AllBonds": app.AllBonds, "HAngles": app.HAngles}[fix["constraints"]]
+        kwargs = {"hydrogenMass": fix["hydrogen_mass_amu"] * unit.amu} if fix["hydrogen_mass_amu"] else {}
+        system = app.ForceField(*settings["forcefield"]).createSystem(pdb.topology, nonbondedMethod=app.NoCutoff,
+                                                                       constraints=constraints, **kwargs)
+        integrator = openmm.LangevinMiddleIntegrator(settings["temperature_k"] * unit.kelvin,
+                                                     settings["friction_per_ps"] / unit.picosecond,
+                                                     float(fix["timestep_fs"]) * unit.femtoseconds)
+        integrator.setRandomNumberSeed(settings["seed"])
+        context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+        context.setPositions(pdb.positions)
+        context.setVelocitiesToTemperature(settings["temperature_k"] * unit.kelvin, settings["seed"])
+        dof = 3 * system.getNumParticles() - system.getNumConstraints()
+        for _ in range(10):
+            integrator.step(100)
+            state = context.getState(getEnergy=True)
+            kinetic = state.getKineticEnergy().value_in_unit(unit.kilojoule_per_mole)
+            temperature = 2 * kinetic / (dof * unit.MOLAR_GAS_CONSTANT_R.value_in_unit(unit.kilojoule_per_mole / unit.kelvin))
+            assert math.isfinite(state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)), "energy not finite"
+            assert temperature < 500, f"temperature {temperature:.0f} K"
+    checks.require("fix is not slower than needed (timestep >= 1 fs)", float(fix.get("timestep_fs") or 0) >= 1.0,
+                   f"timestep {fix.get('timestep_fs')} fs")
+
+
+sys.exit(main(verify))

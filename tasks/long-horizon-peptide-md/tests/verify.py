@@ -1,0 +1,67 @@
+"""Load the deliverables with mdtraj and OpenMM, recompute the analysis, check the report and provenance."""
+import csv
+import math
+import sys
+
+import mdtraj
+import numpy as np
+import openmm
+from openmm import app, unit
+
+from verifykit import load_json, main
+
+OUT = "/app/output"
+NAMES = ("minimized.pdb has all hydrogens (Amber14 templates match)", "minimized structure has low energy",
+         "trajectory.dcd holds 10 frames of that topology", "frames are physical (bonds intact)",
+         "analysis.csv has the contracted columns", "RMSD matches the trajectory", "Rg matches the trajectory",
+         "run.json records the settings", "report.md states the mean Rg")
+
+
+def verify(checks):
+    topology = trajectory = None
+    with checks.check(NAMES[0]):
+        pdb = app.PDBFile(f"{OUT}/minimized.pdb")
+        forcefield = app.ForceField("amber14-all.xml", "implicit/gbn2.xml")
+        system = forcefield.createSystem(pdb.topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds)
+        assert pdb.topology.getNumAtoms() == 138, f"{pdb.topology.getNumAtoms()} atoms, chignolin at pH 7 has 138"
+        topology = pdb
+    with checks.check(NAMES[1]):
+        integrator = openmm.VerletIntegrator(0.001)
+        context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("Reference"))
+        context.setPositions(topology.positions)
+        energy = context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
+        assert energy < 0, f"potential energy {energy:.0f} kJ/mol: not minimized"
+    with checks.check(NAMES[2]):
+        trajectory = mdtraj.load(f"{OUT}/trajectory.dcd", top=f"{OUT}/minimized.pdb")
+        assert trajectory.n_frames == 10, f"{trajectory.n_frames} frames"
+    with checks.check(NAMES[3]):
+        assert np.all(np.isfinite(trajectory.xyz)), "coordinates not finite"
+        bonds = np.array([[b[0].index, b[1].index] for b in trajectory.topology.bonds])
+        lengths = mdtraj.compute_distances(trajectory, bonds)
+        assert lengths.max() < 0.2 and lengths.min() > 0.08, f"bond lengths {lengths.min():.3f}..{lengths.max():.3f} nm"
+    rows = None
+    with checks.check(NAMES[4]):
+        with open(f"{OUT}/analysis.csv") as handle:
+            reader = csv.DictReader(handle)
+            assert reader.fieldnames == ["frame", "time_ps", "rmsd_nm", "rg_nm"], f"header {reader.fieldnames}"
+            rows = list(reader)
+        assert [int(r["frame"]) for r in rows] == list(range(10)), "not 10 frames"
+        assert np.allclose([float(r["time_ps"]) for r in rows], 0.2 * np.arange(1, 11), atol=1e-3), "times differ"
+    ca = trajectory.topology.select("name CA") if trajectory is not None else None
+    with checks.check(NAMES[5]):
+        rmsd = mdtraj.rmsd(trajectory, mdtraj.load(f"{OUT}/minimized.pdb"), atom_indices=ca)
+        assert np.allclose([float(r["rmsd_nm"]) for r in rows], rmsd, atol=2e-3), "RMSD differs from the trajectory"
+    rg = None
+    with checks.check(NAMES[6]):
+        rg = mdtraj.compute_rg(trajectory.atom_slice(ca))
+        assert np.allclose([float(r["rg_nm"]) for r in rows], rg, atol=2e-3), "Rg differs from the trajectory"
+    with checks.check(NAMES[7]):
+        run = load_json(f"{OUT}/run.json")
+        assert (run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (42, 1000, 2.0, 300.0), f"{run}"
+        assert run["forcefield"] == ["amber14-all.xml", "implicit/gbn2.xml"] and run["openmm_version"], "forcefield/version"
+    with checks.check(NAMES[8]):
+        text = open(f"{OUT}/report.md").read()
+        assert rg is not None and f"{rg.mean():.3f}" in text, f"mean Rg {rg.mean():.3f} nm not in report.md" if rg is not None else "no Rg"
+
+
+sys.exit(main(verify))

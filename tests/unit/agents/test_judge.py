@@ -1,0 +1,103 @@
+"""The judge against a local OpenAI-compatible endpoint: repeats, averaging, caching, no key in outputs."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from westbench.agents.judge import JudgeError, JudgeSettings, cache_key, judge_trial, load_rubric, parse_verdict
+
+RUBRIC = {"files": ["out.txt"], "criteria": [{"id": "tools", "type": "binary", "question": "Used tools?"},
+                                            {"id": "report", "type": "likert", "question": "Report quality?"}]}
+KEY = "sk-test-secret-123"
+
+
+@pytest.fixture
+def endpoint():
+    """A chat-completions server answering from a script; it records requests and Authorization headers."""
+    state = {"answers": [], "requests": [], "auth": []}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state["requests"].append(body)
+            state["auth"].append(self.headers.get("Authorization"))
+            content = state["answers"].pop(0) if state["answers"] else '{"value": 1}'
+            payload = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    state["url"] = f"http://127.0.0.1:{server.server_port}/v1"
+    yield state
+    server.shutdown()
+
+
+def settings(url, repeats=3):
+    return JudgeSettings.from_env({"WESTBENCH_JUDGE_MODEL": "judge-1", "WESTBENCH_JUDGE_BASE_URL": url,
+                                   "WESTBENCH_JUDGE_API_KEY": KEY}, repeats=repeats)
+
+
+@pytest.mark.network
+def test_each_criterion_is_judged_n_times_and_averaged(endpoint, tmp_path):
+    endpoint["answers"] = ['{"value": 1}', '{"value": 0}', '{"value": 1}', '{"value": 5}', '{"value": 3}', '{"value": 4}']
+    result = judge_trial(RUBRIC, "do it", "ran pdbfixer", {"out.txt": "ok"}, settings(endpoint["url"]), tmp_path / "cache")
+    tools, report = result["criteria"]
+    assert tools["values"] == [1.0, 0.0, 1.0] and tools["value"] == pytest.approx(2 / 3) and tools["passed"]
+    assert report["values"] == [1.0, 0.5, 0.75] and report["value"] == pytest.approx(0.75) and report["passed"]
+    assert result["judged"] and result["process"] == pytest.approx((2 / 3 + 0.75) / 2) and result["all_passed"]
+    assert len(endpoint["requests"]) == 6 and endpoint["requests"][0]["model"] == "judge-1"
+    assert "ran pdbfixer" in endpoint["requests"][0]["messages"][1]["content"]
+    assert endpoint["auth"][0] == f"Bearer {KEY}"
+    assert KEY not in json.dumps(result) and all(KEY not in p.read_text() for p in (tmp_path / "cache").iterdir())
+
+
+@pytest.mark.network
+def test_calls_are_cached_by_trajectory_and_files(endpoint, tmp_path):
+    cache = tmp_path / "cache"
+    first = judge_trial(RUBRIC, "do it", "trajectory A", {"out.txt": "x"}, settings(endpoint["url"]), cache)
+    again = judge_trial(RUBRIC, "do it", "trajectory A", {"out.txt": "x"}, settings(endpoint["url"]), cache)
+    assert len(endpoint["requests"]) == 6 and again["criteria"] == first["criteria"]
+    judge_trial(RUBRIC, "do it", "trajectory B", {"out.txt": "x"}, settings(endpoint["url"]), cache)
+    assert len(endpoint["requests"]) == 12
+    assert cache_key(RUBRIC["criteria"][0], RUBRIC, "m", "t", {}, 0) != cache_key(RUBRIC["criteria"][0], RUBRIC, "m2", "t", {}, 0)
+
+
+@pytest.mark.network
+def test_unusable_answers_raise(endpoint, tmp_path):
+    endpoint["answers"] = ["I think it is fine."]
+    with pytest.raises(JudgeError, match="without a JSON value"):
+        judge_trial(RUBRIC, "do it", "t", {}, settings(endpoint["url"], repeats=1), None)
+
+
+def test_without_an_endpoint_criteria_are_not_judged_never_passed():
+    result = judge_trial(RUBRIC, "do it", "t", {}, JudgeSettings.from_env({}), None)
+    assert not result["judged"] and result["process"] is None and result["all_passed"] is None
+    assert all(c["judged"] is False and c["passed"] is None for c in result["criteria"])
+    assert "not judged" in result["reason"]
+
+
+def test_unreachable_endpoint_names_no_key():
+    with pytest.raises(JudgeError) as info:
+        judge_trial(RUBRIC, "x", "t", {}, settings("http://127.0.0.1:9/v1", repeats=1), None)
+    assert KEY not in str(info.value) and "unreachable" in str(info.value)
+
+
+def test_verdict_parsing_and_rubric_validation(tmp_path):
+    assert parse_verdict('{"value": 0}', "binary") == 0.0 and parse_verdict('{"value": 1, "why": "x"}', "likert") == 0.0
+    with pytest.raises(JudgeError):
+        parse_verdict('{"value": 3}', "binary")
+    with pytest.raises(JudgeError):
+        parse_verdict('{"value": 7}', "likert")
+    (tmp_path / "rubric.toml").write_text('[[criteria]]\nid = "a"\ntype = "scale"\nquestion = "?"\n')
+    with pytest.raises(JudgeError, match="binary|likert"):
+        load_rubric(tmp_path / "rubric.toml")
+    assert "sk-" not in repr(settings("http://x"))

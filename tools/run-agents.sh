@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up (idempotently) the project and the agent machinery (Docker, base image, Harbor), then run the
+# agent benchmark target. Extra arguments go to Snakemake, e.g. --config or --configfile with agents to run.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+bash tools/setup.sh
+bash tools/setup-agents.sh
+.venv/bin/snakemake --profile profiles/local agents "$@"
+echo "[run-agents] done: results/agents/ (leaderboard.csv, gate.csv, leaderboard.png)"

