@@ -24,8 +24,9 @@ pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 
 def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
+    # Targets and options first: --configfile takes several values and would swallow a target after it.
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               "--configfile", str(configfile), *map(str, args)]
+               *map(str, args), "--configfile", str(configfile)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
 
