@@ -11,7 +11,7 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    profile = yaml.safe_load(Path(snakemake.input.profile).read_text())
+    profile = yaml.safe_load(snakemake.params.profile_text)
     resource_requests(profile, snakemake.params.rules).to_csv(snakemake.output.resources, index=False)
     # Every job's benchmark: file so far (they are written by Snakemake after each job, this rule runs last).
     files = sorted(Path("results").glob("**/benchmarks/*.tsv"))
