@@ -48,7 +48,9 @@ def kill_when(process, path, timeout=600):
 
 
 def mtimes(folder, exclude):
-    return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file() and exclude not in p.parts}
+    """Modification times of every file under ``folder`` except the rerun job's own (``exclude`` in its path)."""
+    return {p: p.stat().st_mtime_ns for p in folder.rglob("*")
+            if p.is_file() and exclude not in str(p.relative_to(folder))}
 
 
 @pytest.fixture
