@@ -31,7 +31,7 @@ t0=$SECONDS
 # 4 (started first, in the background: it overlaps the image build). Harbor in its own Python 3.12 environment.
 find_python312() {  # a Python >= 3.12 that really runs (a pyenv shim may exist without its version selected)
     local candidate
-    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 \
+    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 \
                      "$(command -v python3.12 || true)" "$(command -v python3 || true)"; do
         [ -n "$candidate" ] && [ -x "$candidate" ] \
             && "$candidate" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && { echo "$candidate"; return; }
