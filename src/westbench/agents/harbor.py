@@ -3,21 +3,20 @@
 Harbor lives in its own Python 3.12 environment (``.venv-harbor``, made by ``tools/setup-agents.sh``);
 this module only builds the command line and reads the result. Per trial:
 
-* a Docker Compose overlay gives the agent's container ``network_mode: none`` unless the task
-  declares network access, and ``init: true`` so it stops at once;
+* with Docker, Harbor runs westbench's subclass of its Docker environment
+  (``harbor_plugins/westbench_docker.py``): the agent's and the verifier's containers get
+  ``network_mode: none`` unless the task declares network access, and ``init: true`` so they stop
+  at once; exec and copy calls skip Compose's project parsing (the per-trial overhead benchmark);
 * ``--no-delete`` keeps the task image for the next trial (images are reused, containers are not);
 * CPU, memory and time limits come from task.toml (Harbor applies them);
 * a fresh job folder per trial: a rerun never mixes with an interrupted one.
 
 Examples
 --------
->>> print(compose_overlay(network=False), end="")
-services:
-  main:
-    init: true
-    network_mode: none
->>> harbor_command("harbor", "tasks/t", "oracle", None, "jobs", "j", "docker", "o.yaml")[:6]
-['harbor', 'run', '-p', 'tasks/t', '-a', 'oracle']
+>>> environment_args("docker", network=False)
+['-e', 'westbench_docker:WestbenchDockerEnvironment', '--ek', 'network=false', '--ek', 'init=true']
+>>> harbor_command("harbor", "tasks/t", "oracle", None, "jobs", "j", environment_args("podman", False))[:8]
+['harbor', 'run', '-p', 'tasks/t', '-a', 'oracle', '-e', 'podman']
 """
 
 from __future__ import annotations
@@ -33,32 +32,31 @@ from typing import Mapping, Sequence
 from westbench.errors import WestbenchError
 
 ENVIRONMENTS = ("docker", "podman", "singularity")
+# Harbor's Docker environment with westbench's network/init options and faster exec/copy.
+DOCKER_ENVIRONMENT = "westbench_docker:WestbenchDockerEnvironment"
 
 
 class HarborError(WestbenchError):
     """Harbor or its container engine is not usable on this machine."""
 
 
-def compose_overlay(network: bool) -> str:
-    """The Compose overlay for the agent's container."""
-    lines = ["services:", "  main:", "    init: true"]
-    if not network:
-        lines.append("    network_mode: none")
-    return "\n".join(lines) + "\n"
+def environment_args(environment: str, network: bool) -> list[str]:
+    """Harbor's environment options for one trial."""
+    if environment != "docker":
+        return ["-e", environment]
+    return ["-e", DOCKER_ENVIRONMENT, "--ek", f"network={str(network).lower()}", "--ek", "init=true"]
 
 
 def harbor_command(harbor: str, task_dir: str | Path, agent: str, model: str | None, jobs_dir: str | Path,
-                   job_name: str, environment: str, overlay: str | Path | None,
-                   agent_kwargs: Mapping[str, str] | None = None, extra_args: Sequence[str] = ()) -> list[str]:
-    """The ``harbor run`` command line of one trial."""
-    command = [str(harbor), "run", "-p", str(task_dir), "-a", agent, "-e", environment, "-o", str(jobs_dir),
+                   job_name: str, environment: Sequence[str], agent_kwargs: Mapping[str, str] | None = None,
+                   extra_args: Sequence[str] = ()) -> list[str]:
+    """The ``harbor run`` command line of one trial (``environment`` from :func:`environment_args`)."""
+    command = [str(harbor), "run", "-p", str(task_dir), "-a", agent, *environment, "-o", str(jobs_dir),
                "--job-name", job_name, "-n", "1", "-k", "1", "-y", "--no-delete", "--quiet"]
     if model:
         command += ["-m", model]
     for key, value in (agent_kwargs or {}).items():
         command += ["--ak", f"{key}={value}"]
-    if overlay is not None:
-        command += ["--extra-docker-compose", str(overlay)]
     return command + list(extra_args)
 
 
@@ -69,7 +67,7 @@ def find_trial_result(job_dir: str | Path) -> Path | None:
 
 
 def harbor_environment(root: Path, extra: Mapping[str, str] | None = None) -> dict:
-    """Environment of the Harbor process: Compose plugin, westbench's test agents, nothing sent out.
+    """Environment of the Harbor process: Compose plugin, westbench's Harbor plugins, nothing sent out.
 
     Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local
     cost map avoids a failed download.
@@ -78,7 +76,7 @@ def harbor_environment(root: Path, extra: Mapping[str, str] | None = None) -> di
     env["DOCKER_CONFIG"] = str(root / ".venv-harbor" / "docker")
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     env["HARBOR_TELEMETRY"] = "0"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "harbor_agents"), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "harbor_plugins"), env.get("PYTHONPATH")]))
     env.update(extra or {})
     return env
 
@@ -141,12 +139,17 @@ def model_id(model: str | None) -> str:
 
 
 def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
-    """Seconds the verifier's checks took, from the checks.json westbench verifiers write."""
+    """Seconds the verifier took, from the checks.json westbench verifiers write.
+
+    The verifier process's whole time (interpreter start and imports included) where recorded,
+    else the checks' own time; None for verifiers that write no checks.json.
+    """
     path = Path(trial_dir) / "verifier" / "checks.json" if trial_dir else None
     if path is None or not path.is_file():
         return None
     try:
-        return float(json.loads(path.read_text()).get("elapsed_s"))
+        detail = json.loads(path.read_text())
+        return float(detail.get("process_elapsed_s") or detail.get("elapsed_s"))
     except (ValueError, TypeError, AttributeError):
         return None
 
@@ -177,13 +180,8 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
     if problems:
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
-    overlay = None
-    if settings["environment"] == "docker":
-        overlay = job_dir.parent / f"{job_dir.name}.compose.yaml"
-        overlay.parent.mkdir(parents=True, exist_ok=True)
-        overlay.write_text(compose_overlay(task.network))
     command = harbor_command(harbor, task_dir.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
-                             settings["environment"], overlay.resolve() if overlay else None, agent.get("kwargs"))
+                             environment_args(settings["environment"], task.network), agent.get("kwargs"))
     budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
         + 2 * task.build_timeout_s + settings["timeout_margin_s"]
     run = run_trial(command, job_dir, harbor_environment(root), budget)
@@ -192,7 +190,7 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
     graded = grade(run["result"], reason=reason)
     agent_s = graded["timings"].get("agent_execution") or 0.0
     checks_s = verifier_elapsed(run["trial_dir"])
-    return {**record, **graded, "wall_s": run["wall_s"], "verifier_checks_s": checks_s,
+    return {**record, **graded, "wall_s": run["wall_s"], "verifier_s": checks_s,
             "overhead_s": round(run["wall_s"] - agent_s - (checks_s or 0.0), 3),
             "harbor_returncode": run["returncode"], "trial_dir": run["trial_dir"],
             "command": [c if not c.startswith(str(root)) else c.replace(str(root), "<repo>") for c in command]}

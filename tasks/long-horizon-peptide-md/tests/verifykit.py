@@ -10,7 +10,8 @@ a check fails that check only. :meth:`Checks.finish` writes
 
 * ``reward.json``: ``{"correctness": passed / total, "checks_passed": n, "checks_total": m}``
   (the flat map of name -> number Harbor reads);
-* ``checks.json``: every check with its outcome and reason (the per-check detail file).
+* ``checks.json``: every check with its outcome and reason (the per-check detail file), the
+  checks' time and the verifier process's time.
 
 If the verifier itself crashes, :func:`main` still writes a reward of 0 with the reason.
 
@@ -78,10 +79,29 @@ class Checks:
         reward = {"correctness": round(passed / total, 6) if total and error is None else 0.0,
                   "checks_passed": passed if error is None else 0, "checks_total": total}
         os.makedirs(self.out_dir, exist_ok=True)
-        detail = {"checks": self.results, "error": error, "elapsed_s": round(time.monotonic() - self.started, 3)}
+        detail = {"checks": self.results, "error": error, "elapsed_s": round(time.monotonic() - self.started, 3),
+                  "process_elapsed_s": process_elapsed()}
         _write(os.path.join(self.out_dir, "checks.json"), detail)
         _write(os.path.join(self.out_dir, "reward.json"), reward)
         return reward
+
+
+def process_elapsed() -> float | None:
+    """Seconds since this process started (interpreter start and imports included), from /proc.
+
+    The verifier's own time in the per-trial overhead benchmark; None where /proc is missing.
+
+    >>> 0.0 <= process_elapsed() < 3600.0
+    True
+    """
+    try:
+        with open("/proc/self/stat") as handle:
+            started_ticks = int(handle.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+        with open("/proc/uptime") as handle:
+            uptime = float(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return round(max(uptime - started_ticks / os.sysconf("SC_CLK_TCK"), 0.0), 2)
 
 
 def _write(path: str, data) -> None:

@@ -1,0 +1,83 @@
+"""westbench's Docker environment for Harbor (harbor_plugins/westbench_docker.py), for real.
+
+Probe tasks record what their agent and their separate verifier container see: network
+interfaces, a variable set by the task's own docker-compose.yaml. They prove the faster exec/copy
+path behaves like Compose's, that the network setting reaches the verifier's container as well as
+the agent's, and that trials leave no per-trial image tags behind.
+"""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ..conftest import REPO
+from .test_agents_pipeline import agents_machine  # noqa: F401 (session fixture: Docker, base image, Harbor)
+
+pytestmark = [pytest.mark.container, pytest.mark.slow]
+
+SOLVE = "#!/bin/bash\nmkdir -p /app/output\nls /sys/class/net > /app/output/agent-net.txt\n" \
+        "echo \"${PROBE:-unset}\" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n"
+TEST = "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\ncat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n" \
+       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/probe.txt /logs/verifier/\n" \
+       "test -s /logs/verifier/agent-net.txt && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n"
+
+
+def probe_task(root, name, network):
+    task = root / name
+    toml = ('schema_version = "1.4"\nartifacts = ["/app/output"]\n\n[verifier]\nenvironment_mode = "separate"\n'
+            'timeout_sec = 60\n\n[agent]\ntimeout_sec = 60\n\n[environment]\nbuild_timeout_sec = 300\ncpus = 1\n'
+            f'memory_mb = 512\n{"allow_internet = true" if network else ""}\n')
+    files = {"task.toml": toml, "instruction.md": "Record what the container sees.\n",
+             "environment/Dockerfile": "FROM westbench/md-base:bookworm-1\nWORKDIR /app\n",
+             "solution/solve.sh": SOLVE, "tests/test.sh": TEST}
+    if network:  # the task's own compose file: Compose must still apply it, and `up` waits as Harbor's does
+        files["environment/docker-compose.yaml"] = "services:\n  main:\n    environment:\n      PROBE: from-compose\n"
+    for relative, text in files.items():
+        (task / relative).parent.mkdir(parents=True, exist_ok=True)
+        (task / relative).write_text(text)
+    return task
+
+
+@pytest.fixture(scope="module")
+def probes(agents_machine, tmp_path_factory):  # noqa: F811
+    from westbench.agents.harbor import execute_trial
+    from westbench.config import section_defaults
+
+    root = tmp_path_factory.mktemp("probes")
+    records = {}
+    for name, network in (("wbprobe-closed", False), ("wbprobe-open", True)):
+        record = execute_trial(probe_task(root / "tasks", name, network), {"id": "oracle", "name": "oracle"}, None, 1,
+                               section_defaults("agents"), REPO, root / "jobs" / name)
+        assert record["status"] == "passed", record
+        seen = {path.stem: path.read_text().split() for path in Path(record["trial_dir"]).glob("verifier/*.txt")}
+        records[name] = (record, seen)
+    return records
+
+
+def test_no_network_in_the_agent_or_the_verifier_container(probes):
+    record, seen = probes["wbprobe-closed"]
+    assert record["network"] is False
+    assert seen["agent-net"] == ["lo"] and seen["verifier-net"] == ["lo"]
+    assert seen["probe"] == ["unset"]
+    assert seen["agent-pid1"] == seen["verifier-pid1"] == ["docker-init"]  # `docker stop` does not wait 10 s
+
+
+def test_declared_network_and_the_task_compose_file_reach_both_containers(probes):
+    record, seen = probes["wbprobe-open"]
+    assert record["network"] is True
+    assert "eth0" in seen["agent-net"] and "eth0" in seen["verifier-net"]
+    assert seen["probe"] == ["from-compose"]  # set by Compose, seen through the engine-level exec
+
+
+def test_trials_leave_no_per_trial_image_tags(probes):
+    tags = subprocess.run(["docker", "images", "--format", "{{.Repository}}"], capture_output=True, text=True,
+                          check=True).stdout.split()
+    assert not [tag for tag in tags if tag.startswith("wbprobe-")], tags
+    assert any(tag.startswith("hb__") for tag in tags)
+
+
+def test_command_translation_examples_under_harbors_python(agents_machine):  # noqa: F811
+    result = subprocess.run([str(REPO / ".venv-harbor" / "bin" / "python"), "-m", "doctest", "-v",
+                             str(REPO / "harbor_plugins" / "westbench_docker.py")], capture_output=True, text=True)
+    assert result.returncode == 0 and "0 failed" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
