@@ -14,7 +14,8 @@ and variant builds them), and splits each trial's wall time into
 
 Variants (``--variants``): ``westbench`` is what the pipeline runs (Harbor with westbench's Docker
 environment, ``harbor_plugins/westbench_docker.py``); ``stock`` is Harbor's own Docker environment
-with the same task and agent, for the ratio.
+with the same task and agent, for the ratio; ``podman`` is westbench's Podman environment (needs
+``bash tools/setup-agents.sh --podman``).
 
 Usage (after `bash tools/setup-agents.sh`):
     .venv/bin/python benchmarks/agents_overhead.py --tasks we-weighted-rg repair-west-cfg --agents nop oracle --repeats 2
@@ -39,13 +40,17 @@ import westbench.agents.harbor as harbor  # noqa: E402
 from westbench.config import section_defaults  # noqa: E402
 
 PIPELINE_ENVIRONMENT_ARGS = harbor.environment_args
-VARIANTS = {"westbench": PIPELINE_ENVIRONMENT_ARGS, "stock": lambda environment, network: ["-e", environment]}
+# variant: (agents.environment, how the trial's Harbor environment options are made)
+VARIANTS = {"westbench": ("docker", PIPELINE_ENVIRONMENT_ARGS),
+            "stock": ("docker", lambda environment, network: ["-e", environment]),
+            "podman": ("podman", PIPELINE_ENVIRONMENT_ARGS)}
 KEYS = ("wall_s", "harbor_total_s", "environment_setup_s", "verifier_phase_s", "harbor_internal_overhead_s",
         "process_overhead_s")
 
 
 def run_variant(variant: str, tasks, agents, repeats: int, settings: dict, jobs: Path) -> list[dict]:
-    harbor.environment_args = VARIANTS[variant]
+    environment, harbor.environment_args = VARIANTS[variant]
+    settings = {**settings, "environment": environment}
     rows = []
     for task in tasks:
         warm = harbor.execute_trial(ROOT / "tasks" / task, {"id": "nop", "name": "nop"}, None, 0, settings, ROOT,

@@ -1,8 +1,9 @@
-"""Harbor's Docker environment with less per-trial overhead and network control for both containers.
+"""Harbor's Docker and Podman environments with less per-trial overhead and network control for both containers.
 
-Loaded by Harbor as a custom environment (``harbor run -e westbench_docker:WestbenchDockerEnvironment``;
-the pipeline puts this folder on Harbor's PYTHONPATH). Everything is Harbor's ``DockerEnvironment``
-(Compose project, build, resources, mounts, the separate verifier container) except:
+Loaded by Harbor as custom environments (``harbor run -e westbench_docker:WestbenchDockerEnvironment``
+or ``westbench_docker:WestbenchPodmanEnvironment``; the pipeline puts this folder on Harbor's
+PYTHONPATH). Everything is Harbor's ``DockerEnvironment``/``PodmanEnvironment`` (Compose project,
+build, resources, mounts, the separate verifier container) except:
 
 * ``exec`` and ``cp`` on the main service go to the engine (``docker exec``/``docker cp``) on the
   container Compose started, resolved once per ``up``. A trial makes about 25 of these calls and
@@ -37,6 +38,7 @@ from harbor.environments.docker.docker import (
     DockerOptions,
     _sanitize_docker_compose_project_name,
 )
+from harbor.environments.podman import PodmanEnvironment, PodmanOptions
 
 MAIN = "main"
 # compose-exec flags taking a value and their docker-exec spelling (the same).
@@ -46,6 +48,13 @@ _CP_FLAGS = {"-a", "--archive", "-L", "--follow-link"}
 
 class WestbenchDockerOptions(DockerOptions):
     """Harbor's Docker options plus the main service's network and init process."""
+
+    network: bool = True
+    init: bool = True
+
+
+class WestbenchPodmanOptions(PodmanOptions):
+    """Harbor's Podman options plus the main service's network and init process."""
 
     network: bool = True
     init: bool = True
@@ -91,11 +100,12 @@ def engine_cp_args(command: list[str], container: str) -> list[str] | None:
     return ["cp", *flags, *paths]
 
 
-class WestbenchDockerEnvironment(DockerEnvironment):
-    """Harbor's ``DockerEnvironment`` with engine-level exec/cp and network/init for every container."""
+class WestbenchComposeMixin:
+    """Engine-level exec/cp, one image per task content, network/init for every container.
 
-    options_model = WestbenchDockerOptions
-    options: WestbenchDockerOptions
+    Mixed into Harbor's Compose-based environments (Docker, Podman); see the module docstring.
+    """
+
     _built_images: ClassVar[set[str]] = set()
 
     def __init__(self, *args, **kwargs) -> None:
@@ -198,3 +208,17 @@ class WestbenchDockerEnvironment(DockerEnvironment):
         finally:
             self._main_container = None
             self._overlay_dir.cleanup()
+
+
+class WestbenchDockerEnvironment(WestbenchComposeMixin, DockerEnvironment):
+    """Harbor's ``DockerEnvironment`` with westbench's options and faster exec/copy."""
+
+    options_model = WestbenchDockerOptions
+    options: WestbenchDockerOptions
+
+
+class WestbenchPodmanEnvironment(WestbenchComposeMixin, PodmanEnvironment):
+    """Harbor's ``PodmanEnvironment`` with westbench's options and faster exec/copy."""
+
+    options_model = WestbenchPodmanOptions
+    options: WestbenchPodmanOptions

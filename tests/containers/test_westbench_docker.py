@@ -1,9 +1,10 @@
-"""westbench's Docker environment for Harbor (harbor_plugins/westbench_docker.py), for real.
+"""westbench's Docker and Podman environments for Harbor (harbor_plugins/westbench_docker.py), for real.
 
 Probe tasks record what their agent and their separate verifier container see: network
-interfaces, a variable set by the task's own docker-compose.yaml. They prove the faster exec/copy
-path behaves like Compose's, that the network setting reaches the verifier's container as well as
-the agent's, and that trials leave no per-trial image tags behind.
+interfaces, PID 1, a variable set by the task's own docker-compose.yaml. They prove the faster
+exec/copy path behaves like Compose's, that the network setting reaches the verifier's container as
+well as the agent's, and that trials leave no per-trial image tags behind; with Docker and with
+Podman (``agents.environment: podman``, set up by ``tools/setup-agents.sh --podman``).
 """
 
 import subprocess
@@ -39,42 +40,75 @@ def probe_task(root, name, network):
     return task
 
 
+INIT = {"docker": "docker-init", "podman": "podman-init"}  # catatonit, under the name podman runs it
+
+
+@pytest.fixture(scope="session")
+def podman_machine(agents_machine):  # noqa: F811
+    result = subprocess.run(["bash", str(REPO / "tools" / "setup-agents.sh"), "--podman"], capture_output=True, text=True,
+                            timeout=1800)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return REPO
+
+
+@pytest.fixture(scope="module", params=["docker", "podman"])
+def engine(request):
+    request.getfixturevalue("podman_machine" if request.param == "podman" else "agents_machine")
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def probes(agents_machine, tmp_path_factory):  # noqa: F811
+def probes(engine, tmp_path_factory):
     from westbench.agents.harbor import execute_trial
     from westbench.config import section_defaults
 
-    root = tmp_path_factory.mktemp("probes")
+    root = tmp_path_factory.mktemp(f"probes-{engine}")
+    settings = {**section_defaults("agents"), "environment": engine}
     records = {}
-    for name, network in (("wbprobe-closed", False), ("wbprobe-open", True)):
+    for name, network in ((f"wbprobe-{engine}-closed", False), (f"wbprobe-{engine}-open", True)):
         record = execute_trial(probe_task(root / "tasks", name, network), {"id": "oracle", "name": "oracle"}, None, 1,
-                               section_defaults("agents"), REPO, root / "jobs" / name)
+                               settings, REPO, root / "jobs" / name)
         assert record["status"] == "passed", record
         seen = {path.stem: path.read_text().split() for path in Path(record["trial_dir"]).glob("verifier/*.txt")}
-        records[name] = (record, seen)
+        records[network] = (record, seen)
     return records
 
 
-def test_no_network_in_the_agent_or_the_verifier_container(probes):
-    record, seen = probes["wbprobe-closed"]
-    assert record["network"] is False
+def test_no_network_in_the_agent_or_the_verifier_container(engine, probes):
+    record, seen = probes[False]
+    assert record["network"] is False and record["environment"] == engine
     assert seen["agent-net"] == ["lo"] and seen["verifier-net"] == ["lo"]
     assert seen["probe"] == ["unset"]
-    assert seen["agent-pid1"] == seen["verifier-pid1"] == ["docker-init"]  # `docker stop` does not wait 10 s
+    assert seen["agent-pid1"] == seen["verifier-pid1"] == [INIT[engine]]  # stopping does not wait 10 s
 
 
 def test_declared_network_and_the_task_compose_file_reach_both_containers(probes):
-    record, seen = probes["wbprobe-open"]
+    record, seen = probes[True]
     assert record["network"] is True
     assert "eth0" in seen["agent-net"] and "eth0" in seen["verifier-net"]
     assert seen["probe"] == ["from-compose"]  # set by Compose, seen through the engine-level exec
 
 
-def test_trials_leave_no_per_trial_image_tags(probes):
-    tags = subprocess.run(["docker", "images", "--format", "{{.Repository}}"], capture_output=True, text=True,
-                          check=True).stdout.split()
+def test_trials_leave_no_per_trial_image_tags(engine, probes):
+    tags = [tag.removeprefix("localhost/") for tag in subprocess.run(
+        [engine, "images", "--format", "{{.Repository}}"], capture_output=True, text=True, check=True).stdout.split()]
     assert not [tag for tag in tags if tag.startswith("wbprobe-")], tags
     assert any(tag.startswith("hb__") for tag in tags)
+
+
+def test_westbench_task_oracle_nop_and_forger_under_podman(podman_machine, tmp_path):
+    """The suite's gate and the forged-reward defence hold with agents.environment: podman."""
+    from westbench.agents.harbor import execute_trial
+    from westbench.config import section_defaults
+
+    settings = {**section_defaults("agents"), "environment": "podman"}
+    scores = {}
+    for agent in ("oracle", "nop", "westbench_forger:ForgerAgent"):
+        record = execute_trial(REPO / "tasks" / "we-contact-map", {"id": agent.split(":")[0], "name": agent}, None, 1,
+                               settings, REPO, tmp_path / agent.split(":")[0])
+        assert record["status"] in ("passed", "failed"), record
+        scores[agent] = record["correctness"]
+    assert scores == {"oracle": 1.0, "nop": 0.0, "westbench_forger:ForgerAgent": 0.0}
 
 
 def test_command_translation_examples_under_harbors_python(agents_machine):  # noqa: F811

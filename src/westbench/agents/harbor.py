@@ -3,7 +3,7 @@
 Harbor lives in its own Python 3.12 environment (``.venv-harbor``, made by ``tools/setup-agents.sh``);
 this module only builds the command line and reads the result. Per trial:
 
-* with Docker, Harbor runs westbench's subclass of its Docker environment
+* with Docker or Podman, Harbor runs westbench's subclass of its Docker/Podman environment
   (``harbor_plugins/westbench_docker.py``): the agent's and the verifier's containers get
   ``network_mode: none`` unless the task declares network access, and ``init: true`` so they stop
   at once; exec and copy calls skip Compose's project parsing (the per-trial overhead benchmark);
@@ -15,8 +15,8 @@ Examples
 --------
 >>> environment_args("docker", network=False)
 ['-e', 'westbench_docker:WestbenchDockerEnvironment', '--ek', 'network=false', '--ek', 'init=true']
->>> harbor_command("harbor", "tasks/t", "oracle", None, "jobs", "j", environment_args("podman", False))[:8]
-['harbor', 'run', '-p', 'tasks/t', '-a', 'oracle', '-e', 'podman']
+>>> harbor_command("harbor", "tasks/t", "oracle", None, "jobs", "j", environment_args("singularity", False))[:8]
+['harbor', 'run', '-p', 'tasks/t', '-a', 'oracle', '-e', 'singularity']
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from typing import Mapping, Sequence
 from westbench.errors import WestbenchError
 
 ENVIRONMENTS = ("docker", "podman", "singularity")
-# Harbor's Docker environment with westbench's network/init options and faster exec/copy.
-DOCKER_ENVIRONMENT = "westbench_docker:WestbenchDockerEnvironment"
+# Harbor's Docker and Podman environments with westbench's network/init options and faster exec/copy.
+PLUGIN_ENVIRONMENTS = {"docker": "westbench_docker:WestbenchDockerEnvironment",
+                       "podman": "westbench_docker:WestbenchPodmanEnvironment"}
 
 
 class HarborError(WestbenchError):
@@ -42,9 +43,9 @@ class HarborError(WestbenchError):
 
 def environment_args(environment: str, network: bool) -> list[str]:
     """Harbor's environment options for one trial."""
-    if environment != "docker":
+    if environment not in PLUGIN_ENVIRONMENTS:
         return ["-e", environment]
-    return ["-e", DOCKER_ENVIRONMENT, "--ek", f"network={str(network).lower()}", "--ek", "init=true"]
+    return ["-e", PLUGIN_ENVIRONMENTS[environment], "--ek", f"network={str(network).lower()}", "--ek", "init=true"]
 
 
 def harbor_command(harbor: str, task_dir: str | Path, agent: str, model: str | None, jobs_dir: str | Path,
@@ -66,14 +67,20 @@ def find_trial_result(job_dir: str | Path) -> Path | None:
     return found[0] if found else None
 
 
-def harbor_environment(root: Path, extra: Mapping[str, str] | None = None) -> dict:
+def harbor_environment(root: Path, extra: Mapping[str, str] | None = None, environment: str = "docker") -> dict:
     """Environment of the Harbor process: Compose plugin, westbench's Harbor plugins, nothing sent out.
 
     Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local
-    cost map avoids a failed download.
+    cost map avoids a failed download. For Podman, podman-compose (in .venv-harbor/bin) on the PATH
+    and the containers.conf tools/setup-agents.sh writes where the machine needs one.
     """
     env = dict(os.environ)
     env["DOCKER_CONFIG"] = str(root / ".venv-harbor" / "docker")
+    if environment == "podman":
+        env["PATH"] = os.pathsep.join(filter(None, [str(root / ".venv-harbor" / "bin"), env.get("PATH")]))
+        conf = root / ".venv-harbor" / "podman" / "containers.conf"
+        if conf.is_file():
+            env["CONTAINERS_CONF"] = str(conf)
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     env["HARBOR_TELEMETRY"] = "0"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "harbor_plugins"), env.get("PYTHONPATH")]))
@@ -95,15 +102,18 @@ def check_engine(environment: str, harbor: Path) -> None:
         if probe.returncode != 0:
             raise HarborError("the Docker daemon does not answer (`docker info` failed): run `bash tools/setup-agents.sh`, "
                               f"which starts dockerd. docker said: {probe.stderr.strip()[:300]}")
+    if environment == "podman" and not (Path(harbor).parent / "podman-compose").exists():
+        raise HarborError(f"podman-compose is not installed next to Harbor ({Path(harbor).parent}): "
+                          "run `bash tools/setup-agents.sh --podman`")
 
 
-def missing_images(images: Sequence[str]) -> list[str]:
-    """Base images not present locally (none can be pulled offline)."""
+def missing_images(images: Sequence[str], engine: str = "docker") -> list[str]:
+    """Base images not present in the engine's local storage (none can be pulled offline)."""
     missing = []
     for image in images:
         if image.lower() == "scratch":
             continue
-        if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode != 0:
+        if subprocess.run([engine, "image", "inspect", image], capture_output=True).returncode != 0:
             missing.append(image)
     return missing
 
@@ -173,10 +183,12 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
     record.update({"difficulty": task.difficulty, "category": task.category, "network": task.network,
                    "verifier_mode_declared": task.verifier_mode, "task_fingerprint": fingerprint(task_dir)})
     problems = [p for p in task.problems() if agent["name"] == "oracle" or "solve.sh" not in p]
-    if settings["environment"] == "docker" and task.docker_image is None:
-        problems += [f"environment/Dockerfile builds FROM {image}, which is not on this machine and cannot be pulled "
-                     f"offline: build or load it (tools/setup-agents.sh makes westbench/md-base and tags "
-                     f"debian:bookworm/-slim)" for image in missing_images(task.base_images)]
+    engine = settings["environment"]
+    if engine in PLUGIN_ENVIRONMENTS and task.docker_image is None:
+        setup = "tools/setup-agents.sh" + (" --podman" if engine == "podman" else "")
+        problems += [f"environment/Dockerfile builds FROM {image}, which is not in {engine}'s images and cannot be "
+                     f"pulled offline: build or load it ({setup} makes westbench/md-base and tags "
+                     f"debian:bookworm/-slim)" for image in missing_images(task.base_images, engine)]
     if problems:
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
@@ -184,7 +196,7 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
                              environment_args(settings["environment"], task.network), agent.get("kwargs"))
     budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
         + 2 * task.build_timeout_s + settings["timeout_margin_s"]
-    run = run_trial(command, job_dir, harbor_environment(root), budget)
+    run = run_trial(command, job_dir, harbor_environment(root, environment=engine), budget)
     reason = "" if run["result"] else (f"Harbor exited {run['returncode']} without a trial result; its output ends: "
                                        + run["output_tail"][-1500:])
     graded = grade(run["result"], reason=reason)
