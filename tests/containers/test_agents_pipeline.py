@@ -37,13 +37,13 @@ def agents_machine():
     return REPO
 
 
-def run_agents(workdir, agents_section, *targets, cores=2):
+def run_agents(workdir, agents_section, *targets, cores=2, env=None):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["agents"] = agents_section
     (workdir / "config.yaml").write_text(yaml.safe_dump(config))
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), "--configfile",
                str(workdir / "config.yaml"), "--cores", str(cores), *(targets or ["agents"])]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=2400)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=2400, env=env)
     result.output = result.stdout + result.stderr
     return result
 

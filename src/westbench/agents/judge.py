@@ -176,7 +176,7 @@ def judge_trial(rubric: Mapping, instruction: str, trajectory: str, files: Mappi
     complete = bool(criteria) and len(judged) == len(criteria)
     return {
         "judged": complete,
-        "model": settings.model if settings.configured else None,
+        "judge_model": settings.model if settings.configured else None,
         "repeats": settings.repeats,
         "reason": "" if complete else ("no rubric criteria" if not criteria else
                                        "no judge endpoint configured: criteria not judged (not passed)"),

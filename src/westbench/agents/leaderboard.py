@@ -25,7 +25,9 @@ Examples
 
 from __future__ import annotations
 
+import json
 from math import comb
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -51,6 +53,29 @@ def trial_score(correctness: float, process: float | None) -> float:
     if process is None or pd.isna(process):
         return 100.0 * correctness
     return 100.0 * (correctness + float(process)) / 2.0
+
+
+TRIAL_COLUMNS = ("task", "agent", "model", "model_name", "attempt", "status", "reason", "correctness", "tokens_in",
+                 "tokens_out", "cost_usd", "wall_s", "overhead_s", "difficulty", "category")
+
+
+def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | Path]) -> pd.DataFrame:
+    """One row per trial.json with its judge.json's process score, joined on (task, agent, model, attempt).
+
+    ``model`` is the agent's model id in both files; the judge's own model is ``judge_model``.
+    """
+    judges = {}
+    for path in judge_paths:
+        judge = json.loads(Path(path).read_text())
+        judges[(judge["task"], judge["agent"], judge["model"], judge["attempt"])] = judge
+    rows = []
+    for path in trial_paths:
+        trial = json.loads(Path(path).read_text())
+        judge = judges.get((trial["task"], trial["agent"], trial["model"], trial["attempt"]), {})
+        rows.append({key: trial.get(key) for key in TRIAL_COLUMNS}
+                    | {"process": judge.get("process"), "all_criteria_passed": judge.get("all_passed"),
+                       "judged": judge.get("judged", False)})
+    return pd.DataFrame(rows)
 
 
 def complete_grid(trials: pd.DataFrame, tasks: Sequence[str], runs: Iterable[tuple[str, str]], attempts: int,
