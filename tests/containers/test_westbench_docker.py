@@ -18,9 +18,10 @@ from .test_agents_pipeline import agents_machine  # noqa: F401 (session fixture:
 pytestmark = [pytest.mark.container, pytest.mark.slow]
 
 SOLVE = "#!/bin/bash\nmkdir -p /app/output\nls /sys/class/net > /app/output/agent-net.txt\n" \
-        "echo \"${PROBE:-unset}\" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n"
+        "echo \"${PROBE:-unset}\" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n" \
+        "cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes > /app/output/agent-memory.txt 2>/dev/null\n"
 TEST = "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\ncat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n" \
-       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/probe.txt /logs/verifier/\n" \
+       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/agent-memory.txt /app/output/probe.txt /logs/verifier/\n" \
        "test -s /logs/verifier/agent-net.txt && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n"
 
 
@@ -80,6 +81,7 @@ def test_no_network_in_the_agent_or_the_verifier_container(engine, probes):
     assert seen["agent-net"] == ["lo"] and seen["verifier-net"] == ["lo"]
     assert seen["probe"] == ["unset"]
     assert seen["agent-pid1"] == seen["verifier-pid1"] == [INIT[engine]]  # stopping does not wait 10 s
+    assert seen["agent-memory"] == [str(512 * 2**20)]  # task.toml memory_mb = 512 reaches the container
 
 
 def test_declared_network_and_the_task_compose_file_reach_both_containers(probes):
