@@ -39,27 +39,27 @@ sys.path.insert(0, str(ROOT / "src"))
 import westbench.agents.harbor as harbor  # noqa: E402
 from westbench.config import section_defaults  # noqa: E402
 
-PIPELINE_ENVIRONMENT_ARGS = harbor.environment_args
 # variant: (agents.environment, how the trial's Harbor environment options are made)
-VARIANTS = {"westbench": ("docker", PIPELINE_ENVIRONMENT_ARGS),
+VARIANTS = {"westbench": ("docker", harbor.environment_args),
             "stock": ("docker", lambda environment, network: ["-e", environment]),
-            "podman": ("podman", PIPELINE_ENVIRONMENT_ARGS)}
+            "podman": ("podman", harbor.environment_args)}
 KEYS = ("wall_s", "harbor_total_s", "environment_setup_s", "verifier_phase_s", "harbor_internal_overhead_s",
         "process_overhead_s")
 
 
 def run_variant(variant: str, tasks, agents, repeats: int, settings: dict, jobs: Path) -> list[dict]:
-    environment, harbor.environment_args = VARIANTS[variant]
+    environment, make_environment_args = VARIANTS[variant]
     settings = {**settings, "environment": environment}
     rows = []
     for task in tasks:
         warm = harbor.execute_trial(ROOT / "tasks" / task, {"id": "nop", "name": "nop"}, None, 0, settings, ROOT,
-                                    jobs / variant / task / "warmup")
+                                    jobs / variant / task / "warmup", make_environment_args)
         print(f"{variant} {task}: warm-up {warm['status']} {warm['wall_s']:.1f} s", flush=True)
         for agent in agents:
             for repeat in range(repeats):
                 record = harbor.execute_trial(ROOT / "tasks" / task, {"id": agent, "name": agent}, None, repeat + 1,
-                                              settings, ROOT, jobs / variant / task / f"{agent}-{repeat}")
+                                              settings, ROOT, jobs / variant / task / f"{agent}-{repeat}",
+                                              make_environment_args)
                 timings = record["timings"]
                 agent_s, verifier_s = timings.get("agent_execution") or 0.0, record.get("verifier_s") or 0.0
                 row = {"variant": variant, "task": task, "agent": agent, "repeat": repeat, "status": record["status"],
@@ -70,7 +70,6 @@ def run_variant(variant: str, tasks, agents, repeats: int, settings: dict, jobs:
                        "process_overhead_s": record["overhead_s"]}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
-    harbor.environment_args = PIPELINE_ENVIRONMENT_ARGS
     return rows
 
 

@@ -165,8 +165,11 @@ def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
 
 
 def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: int, settings: Mapping, root: Path,
-                  job_dir: Path) -> dict:
+                  job_dir: Path, make_environment_args=environment_args) -> dict:
     """Run one trial and grade it; never raises for a task-, agent- or verifier-level failure.
+
+    ``make_environment_args(environment, network)`` gives Harbor's environment options
+    (:func:`environment_args`; the overhead benchmark passes Harbor's stock environment instead).
 
     Returns the trial record (see :func:`westbench.agents.grading.grade`) with the task's metadata,
     the wall time of the Harbor process and the overhead outside the agent and the verifier's checks.
@@ -193,7 +196,7 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
     command = harbor_command(harbor, task_dir.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
-                             environment_args(settings["environment"], task.network), agent.get("kwargs"))
+                             make_environment_args(settings["environment"], task.network), agent.get("kwargs"))
     budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
         + 2 * task.build_timeout_s + settings["timeout_margin_s"]
     run = run_trial(command, job_dir, harbor_environment(root, environment=engine), budget)
