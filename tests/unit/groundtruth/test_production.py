@@ -132,7 +132,9 @@ def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_pa
     folder = tmp_path / "killed"
     process = start_run_process(start_pdb, folder)
     deadline = time.monotonic() + 240
-    while not (folder / "checkpoints" / "chunk_000001.npz").exists():
+    chunk, checkpoint = folder / "checkpoints" / "chunk_000001.npz", folder / "checkpoints" / "production.chk"
+    # The checkpoint is saved just after its chunk: wait for both, or a kill in between resumes from step 50.
+    while not (chunk.exists() and checkpoint.exists() and checkpoint.stat().st_mtime_ns >= chunk.stat().st_mtime_ns):
         assert process.poll() is None, process.stderr.read()[-2000:]
         assert time.monotonic() < deadline, "the run produced no chunk in time"
         time.sleep(0.01)
