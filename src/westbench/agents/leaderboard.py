@@ -250,14 +250,14 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
         error = np.vstack([value - scale * board[f"{column}_lo"].astype(float),
                            scale * board[f"{column}_hi"].astype(float) - value])
         axes[0].bar(x + offset, value.fillna(0), 0.27, yerr=np.nan_to_num(error), capsize=3, label=label)
-    axes[0].set_xticks(x, _labels(board))
+    axes[0].set_xticks(x, _labels(board), rotation=35, ha="right", fontsize=8)
     axes[0].set_ylim(0, 105)
     axes[0].set_ylabel("% / score (95 % intervals)")
     axes[0].legend(fontsize=8)
     axes[0].set_title("Agents over gated tasks")
     image = axes[1].imshow(pivot.to_numpy(dtype=float), vmin=0, vmax=100, cmap="viridis", aspect="auto")
     axes[1].set_yticks(range(len(pivot)), pivot.index)
-    axes[1].set_xticks(range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns])
+    axes[1].set_xticks(range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns], rotation=35, ha="right", fontsize=8)
     axes[1].set_title("FrontierChallenge score per task (mean over attempts)")
     fig.colorbar(image, ax=axes[1], label="score")
     fig.tight_layout()
@@ -296,6 +296,9 @@ def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
             axis.bar(labels, values, bottom=bottom, color=OUTCOME_COLORS[outcome], label=outcome.replace("_", " "))
             bottom += values
     axis.set_ylabel("trials")
+    axis.tick_params(axis="x", labelrotation=35, labelsize=8)
+    for label in axis.get_xticklabels():
+        label.set_horizontalalignment("right")
     axis.set_title("Trial outcomes per agent and model")
     axis.legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
     fig.tight_layout()
