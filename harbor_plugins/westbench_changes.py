@@ -39,8 +39,7 @@ import re
 CHANGES_ARTIFACT = "/.westbench-changes"
 
 EXCLUDED_ROOTS = ("/logs", "/tests", "/solution", "/proc", "/sys", "/dev", "/run", "/usr", "/bin", "/sbin", "/lib",
-                  "/lib32", "/lib64", "/libx32", "/etc", "/var", "/boot", "/opt", "/snap", "/srv/harbor",
-                  CHANGES_ARTIFACT)
+                  "/lib32", "/lib64", "/libx32", "/etc", "/boot", "/opt", "/snap", CHANGES_ARTIFACT)
 PACKAGE_DIRS = ("site-packages", "dist-packages", ".local", "__pycache__")
 STARTUP_NAMES = re.compile(r"^(sitecustomize\.py|usercustomize\.py|ld\.so\.preload|.*\.pth|\.bashrc|\.bash_profile|"
                            r"\.bash_login|\.bash_logout|\.profile|\.pythonrc(\.py)?|\.inputrc|\.pydistutils\.cfg|pip\.conf)$")
@@ -75,6 +74,36 @@ def changed_files(diff_lines, check_roots: bool = True) -> set[str]:
             kept.add(posixpath.normpath(path))
     parents = {posixpath.dirname(p) for p in kept}
     return kept - parents  # leaves: a changed folder's own entry adds nothing
+
+
+# Run with the image's python3 in a fresh container: the modules an agent's file must not shadow.
+MODULES_SCRIPT = ("import json, os, pkgutil, sys; sys.path = [p for p in sys.path if p not in ('', os.getcwd())]; "
+                  "print(json.dumps(sorted(set(sys.builtin_module_names) | set(getattr(sys, 'stdlib_module_names', ())) "
+                  "| {m.name for m in pkgutil.iter_modules()})))")
+
+
+def shadows(path: str, modules, path_dirs=()) -> str | None:
+    """Why a file would shadow the image's tools (a module of its Python, a command on its PATH); None if not.
+
+    >>> shadows("/app/pytest.py", {"pytest", "json"}), shadows("/app/numpy/core.py", {"numpy"})
+    ('would shadow the Python module pytest', 'would shadow the Python package numpy')
+    >>> shadows("/app/analysis.py", {"pytest"}), shadows("/app/json/data.csv", {"json"})
+    (None, None)
+    >>> shadows("/app/bin/python3", set(), ["/app/bin", "/usr/bin"])
+    'on the PATH of the verifier (/app/bin)'
+    """
+    parts = posixpath.normpath(path).strip("/").split("/")
+    if posixpath.dirname(posixpath.normpath(path)) in set(path_dirs):
+        return f"on the PATH of the verifier ({posixpath.dirname(posixpath.normpath(path))})"
+    name = parts[-1]
+    for suffix in (".py", ".pyw", ".pyc"):
+        if name.endswith(suffix) and name[:-len(suffix)] in modules:
+            return f"would shadow the Python module {name[:-len(suffix)]}"
+    if name.endswith(".py"):
+        for folder in parts[:-1]:
+            if folder in modules:
+                return f"would shadow the Python package {folder}"
+    return None
 
 
 def wanted(path: str, files: set[str]) -> bool:

@@ -50,7 +50,8 @@ from harbor.environments.docker.docker import (
 )
 from harbor.environments.podman import PodmanEnvironment, PodmanOptions
 
-from westbench_changes import CHANGES_ARTIFACT, changed_files, is_program, refused, top_level, wanted
+from westbench_changes import (CHANGES_ARTIFACT, MODULES_SCRIPT, changed_files, is_program, refused, shadows,
+                               top_level, wanted)
 
 MAIN = "main"
 # compose-exec flags taking a value and their docker-exec spelling (the same).
@@ -238,6 +239,7 @@ class WestbenchComposeMixin:
             raise RuntimeError(f"no running main container to export the agent's changes from ({self._project})")
         diff = await self._engine("diff", container)
         files = changed_files(diff.splitlines())
+        modules, path_dirs = await self._image_tools()
         target.mkdir(parents=True, exist_ok=True)
         engine = type(self)._engine_cmd
 
@@ -251,8 +253,8 @@ class WestbenchComposeMixin:
                         path = "/" + member.name.removeprefix("./").lstrip("/")
                         if not wanted(path, files) or not (member.isreg() or member.isdir()):
                             continue
-                        reason = refused(path)
-                        if reason or not (member.isreg() or member.isdir()):
+                        reason = refused(path) or (shadows(path, modules, path_dirs) if member.isreg() else None)
+                        if reason:
                             skipped.append(f"{path}: {reason}")
                             continue
                         tar.extract(member, target, filter="data")
@@ -272,6 +274,27 @@ class WestbenchComposeMixin:
         (target.parent / "westbench-changes.json").write_text(json.dumps(manifest, indent=1))
         self.logger.info(f"agent's changes for the verifier: {len(manifest['copied'])} files copied, "
                          f"{len(manifest['refused']) + len(manifest['refused_by_diff'])} refused")
+
+    _image_tool_cache: ClassVar[dict[str, tuple[set, list]]] = {}
+
+    async def _image_tools(self) -> tuple[set, list]:
+        """The Python modules and PATH folders of the task image, asked of a fresh container (cached per image)."""
+        image = self.task_env_config.docker_image if self._use_prebuilt else self._main_image_name
+        if image not in self._image_tool_cache:
+            env = await self._engine("image", "inspect", "-f", "{{json .Config.Env}}", image)
+            try:
+                variables = dict(item.split("=", 1) for item in json.loads(env or "[]") if "=" in item)
+            except ValueError:
+                variables = {}
+            path_dirs = [d for d in variables.get("PATH", "").split(":") if d.startswith("/") and not refused(d + "/x")]
+            listing = await self._engine("run", "--rm", "--network", "none", "--entrypoint", "python3", image,
+                                         "-c", MODULES_SCRIPT)
+            try:
+                modules = set(json.loads(listing)) if listing.strip() else set()
+            except ValueError:
+                modules = set()
+            self._image_tool_cache[image] = (modules, path_dirs)
+        return self._image_tool_cache[image]
 
     async def upload_dir(self, source_dir, target_dir: str):
         if not self._is_verifier or target_dir.rstrip("/") in ("/tests", ""):

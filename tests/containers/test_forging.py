@@ -21,7 +21,7 @@ from .test_agents_pipeline import agents_machine, run_agents, trials  # noqa: F4
 pytestmark = [pytest.mark.container, pytest.mark.slow, pytest.mark.workflow]
 
 FIXTURES = Path(__file__).parent / "fixtures" / "forge-tasks"
-ATTACKS = ("background", "prewritten", "tests", "trojan", "sleeper")
+ATTACKS = ("background", "prewritten", "tests", "trojan", "shadow", "sleeper")
 TASKS = ("answer-separate", "answer-shared")
 
 
@@ -75,6 +75,10 @@ def test_a_task_without_artifacts_gets_the_agents_changed_files_but_not_its_tool
                  "/app/libforge.so", "usercustomize.py"):
         assert path in refused, (path, trojan)
     assert not [p for p in trojan["copied"] if "customize" in p or p.startswith(("/usr", "/etc"))]
+    shadow = json.loads((trial_dir(workdir, records[("answer-shared", "forge-shadow")]) / "artifacts"
+                         / "westbench-changes.json").read_text())
+    assert {"/app/json.py: would shadow the Python module json", "/app/numpy.py: would shadow the Python module numpy"} \
+        <= set(shadow["refused"]), shadow
     gate = pd.read_csv(workdir / "results" / "agents" / "gate.csv").set_index("task")
     assert gate["passed"].all() and gate.loc["answer-shared", "difficulty"] == "unknown"
     board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv").set_index("agent")

@@ -10,7 +10,7 @@ Whatever a task's task.toml says, westbench runs Harbor on a copy of the task fo
    ``/tests`` in the agent's container is never read) and reads the reward the verifier writes there;
 3. copies in only the artifacts. A task that declares none gets :data:`CHANGES_ARTIFACT`: the
    files the agent added or changed, exported by the container engine, without anything under /usr,
-   /bin, /lib, /etc, /opt, /var, /logs, /tests, /solution and without Python/shell start-up files,
+   /bin, /lib, /etc, /opt, /logs, /tests, /solution and without Python/shell start-up files,
    libraries and links (``harbor_plugins/westbench_changes.py``), so the verifier's interpreter,
    shell and libraries are the image's. With an environment without westbench's plugin
    (singularity) the Dockerfile's WORKDIR (default /app) is the artifact instead.

@@ -13,7 +13,7 @@ so every agent and model is divided by (gated tasks x attempts):
 * ``strict_pass`` (MDArena's Strict-Pass): ``checks_pass`` and every rubric criterion met; 0 when a
   check failed or the agent did not complete, undefined (NaN) when the criteria were not judged.
 * ``process``: the fraction of rubric criteria met (MDArena; :mod:`westbench.agents.judge` decides
-  each criterion over the judge repeats).
+  each criterion over the judge repeats); ``judgement`` says ``judged`` or ``not judged``.
 * ``fc_score`` (FrontierChallenge, 0-100): 100 x correctness, or 100 x (correctness + mean judge
   value) / 2 when judged; 0 for a missing, crashed, timed-out or errored submission. ``fc_pass`` is
   ``fc_score >= 99.9``.
@@ -149,6 +149,7 @@ def complete_grid(trials: pd.DataFrame, tasks: Sequence[str], runs: Iterable[tup
         merged[column] = pd.to_numeric(merged[column], errors="coerce") if column in merged else np.nan
     if "process_mean" not in trials:  # records without it: the fraction met stands in
         merged["process_mean"] = merged["process"]
+    merged["judgement"] = np.where(merged["process"].notna(), "judged", "not judged")
     merged["completed"] = merged["status"].isin(COMPLETED)
     merged["checks_pass"] = merged["completed"] & (merged["correctness"] >= 1.0 - PASS_TOLERANCE)
     merged["strict_pass"] = [0.0 if not ok else (np.nan if pd.isna(criteria) else float(bool(criteria)))

@@ -75,6 +75,7 @@ def test_strict_pass_needs_every_check_and_every_criterion_and_is_undefined_unju
                            trial("c", "x", 0.5, process=1.0, criteria=True), trial("d", "x", 1.0)])
     grid = complete_grid(trials, ["a", "b", "c", "d"], [("x", "none")], attempts=1).set_index("task")
     assert grid["strict_pass"].tolist()[:3] == [1.0, 0.0, 0.0] and np.isnan(grid.loc["d", "strict_pass"])
+    assert grid["judgement"].tolist() == ["judged", "judged", "judged", "not judged"]
     assert np.isnan(leaderboard(grid.reset_index(), attempts=1).loc[0, "strict_pass_at_1"])
     judged = complete_grid(trials.iloc[:3], ["a", "b", "c"], [("x", "none")], attempts=1)
     board = leaderboard(judged, attempts=1)
