@@ -22,8 +22,11 @@ def test_gate_reports_every_way_a_task_can_fail():
                trial("leaky", "oracle", 1.0), trial("leaky", "nop", 0.25),
                trial("broken", "oracle", 0.0, "environment_error", reason="FROM image missing"),
                trial("broken", "nop", 0.0, "environment_error", reason="FROM image missing")]
-    table = oracle_gate(records, ["ok", "weak", "leaky", "broken", "absent"]).set_index("task")
-    assert table["passed"].to_dict() == {"ok": True, "weak": False, "leaky": False, "broken": False, "absent": False}
+    records += [trial("late", "oracle", 1.0, "agent_timeout", reason="AgentTimeoutError: 60 s"), trial("late", "nop", 0.0)]
+    table = oracle_gate(records, ["ok", "weak", "leaky", "broken", "absent", "late"]).set_index("task")
+    assert table["passed"].to_dict() == {"ok": True, "weak": False, "leaky": False, "broken": False, "absent": False,
+                                         "late": False}
+    assert "did not complete: agent_timeout" in table.loc["late", "reason"]
     assert "scored 0.5" in table.loc["weak", "reason"] and "nop) scored 0.25" in table.loc["leaky", "reason"]
     assert "FROM image missing" in table.loc["broken", "reason"] and "no oracle trial" in table.loc["absent", "reason"]
 
