@@ -192,7 +192,7 @@ def _summary(group: pd.DataFrame, attempts: int, ks: Sequence[int], seed: int, r
     _mean(row, "fc_avg_score", group["fc_score"], seed, resamples)
     for column in ("tokens_in", "tokens_out", "cost_usd"):
         total = group[column].sum(min_count=1)
-        row[f"{column}_total"] = total
+        row[column] = total  # the total, as Harbor reports it
         row[f"{column}_per_task"] = total / row["tasks"] if row["tasks"] and pd.notna(total) else np.nan
         row[f"{column}_per_trial"] = group[column].mean()
     wall = group["wall_s"].dropna()

@@ -106,7 +106,7 @@ def test_leaderboard_carries_intervals_costs_and_wall_times():
     row = board.loc[0]
     assert (row["pass_rate_lo"], row["pass_rate_hi"]) == pytest.approx(wilson_interval(1, 2))
     assert row["fc_avg_score_lo"] <= row["fc_avg_score"] <= row["fc_avg_score_hi"] and row["bootstrap_seed"] == 5
-    assert row["cost_usd_total"] == 2.0 and row["cost_usd_per_task"] == 1.0 and row["tokens_in_per_task"] == 200
+    assert row["cost_usd"] == 2.0 and row["cost_usd_per_task"] == 1.0 and row["tokens_in_per_task"] == 200
     assert row["wall_s_mean"] == 20.0 and row["wall_s_max"] == 30.0
 
 
