@@ -280,6 +280,11 @@ class WestbenchComposeMixin:
     async def _image_tools(self) -> tuple[set, list]:
         """The Python modules and PATH folders of the task image, asked of a fresh container (cached per image)."""
         image = self.task_env_config.docker_image if self._use_prebuilt else self._main_image_name
+        image_id = (await self._engine("image", "inspect", "-f", "{{.Id}}", image)).strip().replace(":", "-")
+        stored = Path(tempfile.gettempdir()) / "westbench-image-tools" / f"{image_id or 'unknown'}.json"
+        if image not in self._image_tool_cache and image_id and stored.is_file():  # one image, many trials
+            modules, path_dirs = json.loads(stored.read_text())
+            self._image_tool_cache[image] = (set(modules), path_dirs)
         if image not in self._image_tool_cache:
             env = await self._engine("image", "inspect", "-f", "{{json .Config.Env}}", image)
             try:
@@ -294,6 +299,11 @@ class WestbenchComposeMixin:
             except ValueError:
                 modules = set()
             self._image_tool_cache[image] = (modules, path_dirs)
+            if image_id and modules:
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                partial = stored.with_suffix(f".{self.session_id}.tmp")
+                partial.write_text(json.dumps([sorted(modules), path_dirs]))
+                partial.replace(stored)
         return self._image_tool_cache[image]
 
     async def upload_dir(self, source_dir, target_dir: str):
