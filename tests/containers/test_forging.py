@@ -84,3 +84,16 @@ def test_a_task_without_artifacts_gets_the_agents_changed_files_but_not_its_tool
     board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv").set_index("agent")
     assert board.loc["oracle", "pass_rate"] == 1.0
     assert (board.drop(index=["oracle"])["pass_rate"] == 0.0).all()
+
+
+def test_a_dropped_in_task_whose_reference_solution_forges_fails_the_gate(agents_machine, tmp_path):  # noqa: F811
+    """The report of issue 14: a default-format task whose solve.sh forges the reward passed the gate with 1.0."""
+    shutil.copytree(FIXTURES / "forged-solution", tmp_path / "tasks" / "forged-solution")
+    (tmp_path / "run").mkdir()
+    result = run_agents(tmp_path / "run", {"tasks_dir": str(tmp_path / "tasks")})
+    assert result.returncode == 0, result.output[-4000:]
+    oracle = trials(tmp_path / "run")[("forged-solution", "oracle")]
+    assert oracle["status"] == "failed" and oracle["correctness"] == 0.0, oracle
+    gate = pd.read_csv(tmp_path / "run" / "results" / "agents" / "gate.csv").set_index("task")
+    assert not gate.loc["forged-solution", "passed"] and gate.loc["forged-solution", "reference_correctness"] == 0.0
+    assert "scored 0, not 1.0" in gate.loc["forged-solution", "reason"]
