@@ -8,6 +8,7 @@ the pseudo-artifact :data:`CHANGES_ARTIFACT`: every file the agent added or chan
 * whole trees the verifier's tools and Harbor's own files live in (:data:`EXCLUDED_ROOTS`: the
   interpreter, shell and libraries under /usr, /bin, /lib..., /etc with ``ld.so.preload``, /logs,
   /tests, /solution);
+* pytest's start-up files (``conftest.py``, ``pytest.ini``) wherever they are;
 * anything under a ``site-packages``/``dist-packages``/``.local`` folder, Python start-up hooks
   (``sitecustomize.py``, ``usercustomize.py``, ``*.pth``), shared libraries (``*.so``), compiled
   bytecode (``*.pyc``) and shell/Python start-up files (``.bashrc``, ``.profile``, ...).
@@ -41,7 +42,7 @@ CHANGES_ARTIFACT = "/.westbench-changes"
 EXCLUDED_ROOTS = ("/logs", "/tests", "/solution", "/proc", "/sys", "/dev", "/run", "/usr", "/bin", "/sbin", "/lib",
                   "/lib32", "/lib64", "/libx32", "/etc", "/boot", "/opt", "/snap", CHANGES_ARTIFACT)
 PACKAGE_DIRS = ("site-packages", "dist-packages", ".local", "__pycache__")
-STARTUP_NAMES = re.compile(r"^(sitecustomize\.py|usercustomize\.py|ld\.so\.preload|.*\.pth|\.bashrc|\.bash_profile|"
+STARTUP_NAMES = re.compile(r"^(sitecustomize\.py|usercustomize\.py|conftest\.py|pytest\.ini|ld\.so\.preload|.*\.pth|\.bashrc|\.bash_profile|"
                            r"\.bash_login|\.bash_logout|\.profile|\.pythonrc(\.py)?|\.inputrc|\.pydistutils\.cfg|pip\.conf)$")
 BINARY_NAMES = re.compile(r"^.*(\.so(\.[0-9.]+)?|\.pyc)$")
 

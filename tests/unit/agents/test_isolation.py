@@ -56,7 +56,7 @@ def test_the_plugin_and_the_library_name_the_same_pseudo_artifact():
     ("/usr/local/bin/python3", False), ("/usr/local/bin/bash", False), ("/bin/sh", False), ("/etc/ld.so.preload", False),
     ("/usr/lib/python3/dist-packages/sitecustomize.py", False), ("/app/sitecustomize.py", False),
     ("/root/.local/lib/python3.11/site-packages/usercustomize.py", False), ("/app/evil.pth", False),
-    ("/app/libforge.so", False), ("/app/__pycache__/x.cpython-311.pyc", False), ("/root/.bashrc", False),
+    ("/app/libforge.so", False), ("/app/conftest.py", False), ("/app/pytest.ini", False), ("/app/__pycache__/x.cpython-311.pyc", False), ("/root/.bashrc", False),
     ("/tests/test.sh", False), ("/logs/verifier/reward.txt", False), ("/solution/solve.sh", False),
 ])
 def test_what_may_enter_a_verifier_container(path, copied):
