@@ -18,6 +18,13 @@ build, resources, mounts, the separate verifier container) except:
 * ``up`` without ``--wait`` when nothing can become healthy later (no task compose file, no
   HEALTHCHECK in the image): Compose's wait polls every half second although ``sleep infinity``
   runs at once. The main container must be running right after, or the ``--wait`` form runs.
+* Every trial is verified in a fresh container (westbench stages each task with
+  ``[verifier] environment_mode = "separate"``, ``westbench.agents.isolation``). For a task that
+  declares no artifacts the agent's changed files travel as the pseudo-artifact
+  ``/.westbench-changes`` (``westbench_changes.py`` decides which): the agent's container exports
+  them through the engine (``docker diff`` and ``docker cp``, never the container's own tools), and
+  the verifier's container receives them back at their own paths. Every upload into a verifier
+  container except /tests (the task's) drops Python/shell start-up files, libraries and links.
 * Options ``network`` and ``init`` (``--ek network=false --ek init=true``) apply to the agent's
   and the verifier's container alike, while Harbor passes ``--extra-docker-compose`` overlays to
   the agent's container only: without network a verifier cannot send a trial's files anywhere
@@ -28,6 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import subprocess
+import tarfile
 import tempfile
 from pathlib import Path
 from typing import ClassVar
@@ -39,6 +49,9 @@ from harbor.environments.docker.docker import (
     _sanitize_docker_compose_project_name,
 )
 from harbor.environments.podman import PodmanEnvironment, PodmanOptions
+
+from westbench_changes import (CHANGES_ARTIFACT, MODULES_SCRIPT, changed_files, is_program, refused, shadows,
+                               top_level, wanted)
 
 MAIN = "main"
 # compose-exec flags taking a value and their docker-exec spelling (the same).
@@ -201,6 +214,127 @@ class WestbenchComposeMixin:
                                f"Command: {' '.join(full_command)}. Return code: {result.return_code}. "
                                f"Stdout: {result.stdout}. Stderr: {result.stderr}. ")
         return result
+
+    # --- verification in a fresh container: what the agent's files may bring into it ---
+
+    @property
+    def _is_verifier(self) -> bool:
+        return "__verifier__" in self.session_id
+
+    async def service_is_dir(self, path: str, *, service: str | None = None, user=None) -> bool:
+        if path == CHANGES_ARTIFACT and self.is_main_service(service):
+            return True
+        return await super().service_is_dir(path, service=service, user=user)
+
+    async def service_download_dir(self, source_dir: str, target_dir, *, service: str | None = None) -> None:
+        if source_dir == CHANGES_ARTIFACT and self.is_main_service(service):
+            await self._download_changes(Path(target_dir))
+            return
+        await super().service_download_dir(source_dir, target_dir, service=service)
+
+    async def _download_changes(self, target: Path) -> None:
+        """The agent's added/changed files (``docker diff``), exported by the engine into ``target``."""
+        container = await self._resolve_main_container()
+        if container is None:
+            raise RuntimeError(f"no running main container to export the agent's changes from ({self._project})")
+        diff = await self._engine("diff", container)
+        files = changed_files(diff.splitlines())
+        modules, path_dirs = await self._image_tools()
+        target.mkdir(parents=True, exist_ok=True)
+        engine = type(self)._engine_cmd
+
+        def export() -> dict:
+            copied, skipped = [], []
+            for root in sorted({top_level(path) for path in files}):
+                process = subprocess.Popen([*engine("cp", f"{container}:{root}", "-")], stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL)
+                with tarfile.open(fileobj=process.stdout, mode="r|") as tar:
+                    for member in tar:
+                        path = "/" + member.name.removeprefix("./").lstrip("/")
+                        if not wanted(path, files) or not (member.isreg() or member.isdir()):
+                            continue
+                        reason = refused(path) or (shadows(path, modules, path_dirs) if member.isreg() else None)
+                        if reason:
+                            skipped.append(f"{path}: {reason}")
+                            continue
+                        tar.extract(member, target, filter="data")
+                        if member.isreg():
+                            extracted = target / member.name.removeprefix("./").lstrip("/")
+                            if is_program(extracted):
+                                extracted.unlink()
+                                skipped.append(f"{path}: a compiled program (the image provides the tools)")
+                            else:
+                                copied.append(path)
+                process.wait()
+            return {"copied": copied, "refused": skipped,
+                    "refused_by_diff": sorted(line for line in diff.splitlines()
+                                              if line[:1] in "AC" and refused(line[2:]) is not None)}
+
+        manifest = await asyncio.to_thread(export)
+        (target.parent / "westbench-changes.json").write_text(json.dumps(manifest, indent=1))
+        self.logger.info(f"agent's changes for the verifier: {len(manifest['copied'])} files copied, "
+                         f"{len(manifest['refused']) + len(manifest['refused_by_diff'])} refused")
+
+    _image_tool_cache: ClassVar[dict[str, tuple[set, list]]] = {}
+
+    async def _image_tools(self) -> tuple[set, list]:
+        """The Python modules and PATH folders of the task image, asked of a fresh container (cached per image)."""
+        image = self.task_env_config.docker_image if self._use_prebuilt else self._main_image_name
+        image_id = (await self._engine("image", "inspect", "-f", "{{.Id}}", image)).strip().replace(":", "-")
+        stored = Path(tempfile.gettempdir()) / "westbench-image-tools" / f"{image_id or 'unknown'}.json"
+        if image not in self._image_tool_cache and image_id and stored.is_file():  # one image, many trials
+            modules, path_dirs = json.loads(stored.read_text())
+            self._image_tool_cache[image] = (set(modules), path_dirs)
+        if image not in self._image_tool_cache:
+            env = await self._engine("image", "inspect", "-f", "{{json .Config.Env}}", image)
+            try:
+                variables = dict(item.split("=", 1) for item in json.loads(env or "[]") if "=" in item)
+            except ValueError:
+                variables = {}
+            path_dirs = [d for d in variables.get("PATH", "").split(":") if d.startswith("/") and not refused(d + "/x")]
+            listing = await self._engine("run", "--rm", "--network", "none", "--entrypoint", "python3", image,
+                                         "-c", MODULES_SCRIPT)
+            try:
+                modules = set(json.loads(listing)) if listing.strip() else set()
+            except ValueError:
+                modules = set()
+            self._image_tool_cache[image] = (modules, path_dirs)
+            if image_id and modules:
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                partial = stored.with_suffix(f".{self.session_id}.tmp")
+                partial.write_text(json.dumps([sorted(modules), path_dirs]))
+                partial.replace(stored)
+        return self._image_tool_cache[image]
+
+    async def upload_dir(self, source_dir, target_dir: str):
+        if not self._is_verifier or target_dir.rstrip("/") in ("/tests", ""):
+            return await super().upload_dir(source_dir, target_dir)
+        with tempfile.TemporaryDirectory(prefix="westbench-verifier-upload-") as clean:
+            changes = target_dir.rstrip("/") == CHANGES_ARTIFACT
+            for path in sorted(Path(source_dir).rglob("*")):
+                relative = path.relative_to(source_dir).as_posix()
+                inside = ("/" + relative) if changes else f"{target_dir.rstrip('/')}/{relative}"
+                if path.is_symlink() or not (path.is_file() or path.is_dir()) or refused(inside, check_roots=changes):
+                    self.logger.warning(f"not copied into the verifier's container: {inside}")
+                    continue
+                if path.is_dir():
+                    (Path(clean) / relative).mkdir(parents=True, exist_ok=True)
+                else:
+                    (Path(clean) / relative).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, Path(clean) / relative)
+            if not changes:
+                return await super().upload_dir(clean, target_dir)
+            for child in sorted(Path(clean).iterdir()):  # back to their own paths: /app, /root, /tmp, ...
+                if child.is_dir():
+                    await super().upload_dir(child, "/" + child.name)
+                else:
+                    await super().upload_file(child, "/" + child.name)
+
+    async def upload_file(self, source_path, target_path: str):
+        if self._is_verifier and not target_path.startswith("/tests/") and refused(target_path, check_roots=False):
+            self.logger.warning(f"not copied into the verifier's container: {target_path}")
+            return None
+        return await super().upload_file(source_path, target_path)
 
     async def stop(self, delete: bool):
         try:

@@ -75,7 +75,7 @@ rule agent_gate:
 
 
 rule agent_leaderboard:
-    """Leaderboard over the gated tasks, fixed denominators, breakdowns by difficulty and category."""
+    """Leaderboard over the gated tasks (MDArena and FrontierChallenge counts, 95 % intervals), breakdowns, figures."""
     input:
         gate="results/agents/gate.json",
         trials=agent_trials(),
@@ -90,10 +90,15 @@ rule agent_leaderboard:
         trials="results/agents/trials.csv",
         figure=report("results/agents/leaderboard.png", caption="../report/agents_figure.rst", category="Agents",
                       labels={"figure": "leaderboard"}),
+        outcomes=report("results/agents/outcomes.png", caption="../report/agents_outcomes.rst", category="Agents",
+                        labels={"figure": "trial outcomes"}),
+        cost=report("results/agents/cost_vs_success.png", caption="../report/agents_cost.rst", category="Agents",
+                    labels={"figure": "cost versus success"}),
     params:
         settings=AGENTS,
         tasks=AGENT_TASKS,
         runs=AGENT_RUNS,
+        seed=agents_leaderboard_seed(),
     log:
         "results/agents/logs/leaderboard.log",
     benchmark:

@@ -1,6 +1,7 @@
 # Agent benchmark: the validated `agents` section, the task list and the input functions of rules/agents.smk.
 
 from westbench.agents import plan as agents_plan  # noqa: E402
+from westbench.agents.tasks import TaskError as AgentsTaskError, select_tasks as agents_select_tasks  # noqa: E402
 from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
 from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
 
@@ -9,9 +10,13 @@ try:
     agents_plan.check_gate_agents(AGENTS)
 except AgentsConfigError as exc:
     raise WorkflowError(str(exc)) from None
-AGENT_RUNS = [(agent, model) for agent, model, _ in agents_plan.runs(AGENTS)]
 AGENT_TASKS_DIR = Path(AGENTS["tasks_dir"])
-AGENT_TASKS = agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else []
+try:
+    AGENT_TASKS = agents_select_tasks(agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else [],
+                                      AGENTS["select"]["tasks"])
+    AGENT_RUNS = [(agent, model) for agent, model, _ in agents_plan.runs(AGENTS)]
+except (AgentsConfigError, AgentsTaskError) as exc:
+    raise WorkflowError(str(exc)) from None
 AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
 
 # Constraints kept on the agent rules (not global) so other stages may use the same wildcard names.
@@ -30,3 +35,10 @@ def agent_trials(tasks=None, runs=None):
 def agent_gate_trials(wildcards=None):
     gate = AGENTS["gate"]
     return [agents_plan.trial_path(t, a, "none", 1) for t in AGENT_TASKS for a in (gate["reference"], gate["null"])]
+
+
+def agents_leaderboard_seed():
+    """Seed of the leaderboard's bootstrap intervals, derived from the config's base seed."""
+    from westbench.seeds import derive_seed
+
+    return derive_seed(config["seed"], "agents-leaderboard")

@@ -20,9 +20,9 @@ def main(snakemake):
             logging.getLogger("westbench.agents").warning("task %s fails the oracle gate and is left out of the leaderboard: %s",
                                                           row.task, row.reason)
         if row.verifier_mode == "shared":
-            logging.getLogger("westbench.agents").warning(
-                "task %s runs its verifier in the agent's container ([verifier] environment_mode shared): an agent "
-                "could forge its reward; declare artifacts and environment_mode = \"separate\"", row.task)
+            logging.getLogger("westbench.agents").info(
+                "task %s declares a verifier in the agent's container ([verifier] environment_mode shared): westbench "
+                "verifies it in a fresh container with the agent's changed files copied in", row.task)
     table.to_csv(snakemake.output.csv, index=False)
     write_json({"passed": table.loc[table["passed"], "task"].tolist(),
                 "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"]))},

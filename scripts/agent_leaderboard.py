@@ -1,11 +1,12 @@
-"""Snakemake entry point: trial table, leaderboard and breakdowns over the gated tasks, and the figure."""
+"""Snakemake entry point: trial table, leaderboard (MDArena, FrontierChallenge, error bars), breakdowns, figures."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
 import json
 from pathlib import Path
 
-from westbench.agents.leaderboard import complete_grid, leaderboard, plot_leaderboard, read_trials
+from westbench.agents.leaderboard import (complete_grid, leaderboard, plot_cost_vs_success, plot_leaderboard,
+                                          plot_outcomes, read_trials)
 from westbench.workflow import run_script
 
 
@@ -19,13 +20,16 @@ def main(snakemake):
                          settings["attempts"], task_info=info)
     grid.to_csv(snakemake.output.trials, index=False)
     ks = [k for k in settings["pass_at_k"] if k <= settings["attempts"]]
-    board = leaderboard(grid, settings["attempts"], ks)
+    options = {"seed": snakemake.params.seed, "resamples": settings["bootstrap_resamples"]}
+    board = leaderboard(grid, settings["attempts"], ks, **options)
     board["gated_tasks"] = len(tasks)
     board["excluded_tasks"] = ";".join(sorted(gate["failed"]))
     board.to_csv(snakemake.output.leaderboard, index=False)
-    leaderboard(grid, settings["attempts"], ks, by=["difficulty"]).to_csv(snakemake.output.by_difficulty, index=False)
-    leaderboard(grid, settings["attempts"], ks, by=["category"]).to_csv(snakemake.output.by_category, index=False)
+    leaderboard(grid, settings["attempts"], ks, by=["difficulty"], **options).to_csv(snakemake.output.by_difficulty, index=False)
+    leaderboard(grid, settings["attempts"], ks, by=["category"], **options).to_csv(snakemake.output.by_category, index=False)
     plot_leaderboard(board, grid, snakemake.output.figure)
+    plot_outcomes(grid, snakemake.output.outcomes)
+    plot_cost_vs_success(board, snakemake.output.cost)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

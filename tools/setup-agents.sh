@@ -6,7 +6,7 @@
 #   3. the base image westbench/md-base (every task in tasks/ builds FROM it), made without pulling
 #      anything: debootstrap of Debian bookworm with its MD packages, then `docker import`;
 #   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
-#      under .venv-harbor/docker (used through DOCKER_CONFIG, nothing written to ~/.docker);
+#      under .venv-harbor/docker and in /usr/local/lib/docker/cli-plugins (where `docker compose` finds it);
 #   5. with --podman (for agents.environment: podman): Debian's podman and catatonit (its init),
 #      podman-compose in .venv-harbor, the base image copied from Docker into Podman's storage, and
 #      .venv-harbor/podman/containers.conf where this machine refuses Podman's default rlimits.
@@ -116,6 +116,11 @@ mkdir -p .venv-harbor/docker/cli-plugins
 compose=$(.venv-harbor/bin/python -c 'import compose, pathlib; print(pathlib.Path(compose.__file__).parent / "docker-compose")')
 ln -sfn "$compose" .venv-harbor/docker/cli-plugins/docker-compose
 DOCKER_CONFIG="$ROOT/.venv-harbor/docker" docker compose version >/dev/null
+# Also where the Docker CLI looks without DOCKER_CONFIG, so `harbor run -p tasks/<task> -a oracle` works as Harbor's README shows.
+if ! docker compose version >/dev/null 2>&1 || ! cmp -s "$compose" /usr/local/lib/docker/cli-plugins/docker-compose; then
+    as_root install -D -m 0755 "$compose" /usr/local/lib/docker/cli-plugins/docker-compose
+fi
+docker compose version >/dev/null
 
 # 5. Podman (opt-in).
 podman_ready=""

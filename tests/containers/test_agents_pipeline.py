@@ -17,19 +17,6 @@ from ..conftest import REPO
 
 pytestmark = [pytest.mark.container, pytest.mark.slow, pytest.mark.workflow]
 
-FOREIGN_TASK = {
-    # A task written elsewhere in Harbor's format: no westbench metadata, verifier in the agent's container,
-    # reward.txt instead of reward.json, a Debian base image.
-    "task.toml": 'version = "1.0"\n\n[metadata]\nauthor_name = "someone else"\n\n[verifier]\ntimeout_sec = 60.0\n\n'
-                 '[agent]\ntimeout_sec = 120.0\n\n[environment]\nbuild_timeout_sec = 300.0\ncpus = 1\nmemory_mb = 1024\n',
-    "instruction.md": "Write the words hello world into /app/hello.txt.\n",
-    "environment/Dockerfile": "FROM debian:bookworm-slim\nWORKDIR /app\n",
-    "solution/solve.sh": "#!/bin/bash\necho 'hello world' > /app/hello.txt\n",
-    "tests/test.sh": "#!/bin/bash\nif grep -q 'hello world' /app/hello.txt 2>/dev/null; then echo 1 > /logs/verifier/reward.txt; "
-                     "else echo 0 > /logs/verifier/reward.txt; fi\n",
-}
-
-
 @pytest.fixture(scope="session")
 def agents_machine():
     result = subprocess.run(["bash", str(REPO / "tools" / "setup-agents.sh")], capture_output=True, text=True, timeout=1800)
@@ -77,13 +64,15 @@ def test_oracle_scores_one_and_nop_zero_on_every_task(suite_run):
 def test_leaderboard_tables_and_figure(suite_run):
     out = suite_run / "results" / "agents"
     board = pd.read_csv(out / "leaderboard.csv").set_index("agent")
-    assert board.loc["oracle", "avg_score"] == 100.0 and board.loc["oracle", "pass_rate"] == 1.0
-    assert board.loc["nop", "avg_score"] == 0.0 and board.loc["nop", "n_failed"] == board.loc["nop", "trials"]
+    assert board.loc["oracle", "fc_avg_score"] == 100.0 and board.loc["oracle", "pass_rate"] == 1.0
+    assert board.loc["nop", "fc_avg_score"] == 0.0 and board.loc["nop", "n_failed"] == board.loc["nop", "trials"]
     assert pd.isna(board.loc["oracle", "strict_pass_at_1"]) and board.loc["oracle", "judged_share"] == 0.0  # no judge: not judged
     by_difficulty = pd.read_csv(out / "leaderboard_by_difficulty.csv")
     assert set(by_difficulty["difficulty"]) == {"easy", "medium", "hard"}
     assert len(pd.read_csv(out / "leaderboard_by_category.csv")["category"].unique()) >= 9
     assert (out / "leaderboard.png").stat().st_size > 10_000
+    assert (out / "outcomes.png").stat().st_size > 5_000 and (out / "cost_vs_success.png").stat().st_size > 5_000
+    assert board.loc["oracle", "pass_rate_lo"] > 0.7 and board.loc["nop", "pass_rate_hi"] < 0.3  # Wilson, 12+ tasks
     judges = list((out / "trials").glob("*/*/*/*/judge.json"))
     assert judges and all(json.loads(p.read_text())["judged"] is False for p in judges)
 
@@ -91,50 +80,6 @@ def test_leaderboard_tables_and_figure(suite_run):
 def test_rerun_is_a_no_op(suite_run):
     result = run_agents(suite_run, {"tasks_dir": str(REPO / "tasks")}, "agents", "-n")
     assert result.returncode == 0 and "Nothing to be done" in result.output, result.output[-2000:]
-
-
-@pytest.fixture(scope="module")
-def forger_run(agents_machine, tmp_path_factory):
-    """A forging agent on an isolated task, on the same task with a shared verifier, and a foreign task."""
-    root = tmp_path_factory.mktemp("forge")
-    tasks = root / "tasks"
-    shutil.copytree(REPO / "tasks" / "we-contact-map", tasks / "we-contact-map")
-    shutil.copytree(REPO / "tasks" / "we-contact-map", tasks / "we-contact-map-shared")
-    toml = tasks / "we-contact-map-shared" / "task.toml"
-    toml.write_text(toml.read_text().replace('environment_mode = "separate"', 'environment_mode = "shared"'))
-    for name, text in FOREIGN_TASK.items():
-        (tasks / "hello-foreign" / name).parent.mkdir(parents=True, exist_ok=True)
-        (tasks / "hello-foreign" / name).write_text(text)
-    workdir = root / "run"
-    workdir.mkdir()
-    section = {"tasks_dir": str(tasks), "agents": [{"name": "oracle"}, {"name": "nop"},
-                                                   {"name": "westbench_forger:ForgerAgent", "id": "forger"}]}
-    result = run_agents(workdir, section)
-    assert result.returncode == 0, result.output[-4000:]
-    return workdir, result.output
-
-
-def test_a_forged_reward_does_not_count(forger_run):
-    workdir, _ = forger_run
-    records = trials(workdir)
-    isolated = records[("we-contact-map", "forger")]
-    assert isolated["correctness"] == 0.0 and isolated["status"] == "failed", isolated
-    # The attack is real: with the verifier in the agent's container the same agent gets full marks.
-    shared = records[("we-contact-map-shared", "forger")]
-    assert shared["correctness"] == 1.0, shared
-
-
-def test_a_task_written_elsewhere_runs_and_is_graded_unchanged(forger_run):
-    workdir, output = forger_run
-    records = trials(workdir)
-    assert records[("hello-foreign", "oracle")]["status"] == "passed"
-    assert records[("hello-foreign", "nop")]["correctness"] == 0.0
-    gate = pd.read_csv(workdir / "results" / "agents" / "gate.csv").set_index("task")
-    assert gate.loc["hello-foreign", "passed"] and gate.loc["hello-foreign", "difficulty"] == "unknown"
-    assert gate.loc["hello-foreign", "verifier_mode"] == "shared"
-    assert "could forge its reward" in output
-    board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv")
-    assert set(board["agent"]) == {"oracle", "nop", "forger"} and (board["gated_tasks"] == 3).all()
 
 
 def test_a_base_image_that_cannot_be_pulled_is_an_environment_error_naming_it(agents_machine, tmp_path):

@@ -36,6 +36,8 @@ def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str
         elif ref["correctness"] < 1.0:
             reasons.append(f"reference solution ({reference}) scored {ref['correctness']:g}, not 1.0"
                            + (f" [{ref['status']}: {ref.get('reason', '')}]" if ref["status"] not in ("passed", "failed") else ""))
+        elif ref["status"] != "passed":  # a timed-out or crashed reference fails, whatever its verifier scored
+            reasons.append(f"reference solution ({reference}) did not complete: {ref['status']}: {ref.get('reason', '')}")
         if nul is None:
             reasons.append(f"no {null} trial")
         elif nul["correctness"] > 0.0:

@@ -99,7 +99,9 @@ def grade(result: Mapping | None, reason: str = "") -> dict:
         reason = f"the verifier wrote no usable correctness (rewards {dict(rewards)})"
     else:
         status = "passed" if correctness >= 1.0 - PASS_TOLERANCE else "failed"
-        reason = "" if status == "passed" else f"{rewards.get('checks_passed', '?')}/{rewards.get('checks_total', '?')} checks passed"
+        reason = "" if status == "passed" else (
+            f"{rewards['checks_passed']}/{rewards['checks_total']} checks passed" if "checks_total" in rewards
+            else f"the verifier scored {correctness:g}")
     agent = result.get("agent_result") or {}
     return {
         "status": status,

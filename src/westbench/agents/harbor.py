@@ -9,7 +9,9 @@ this module only builds the command line and reads the result. Per trial:
   at once; exec and copy calls skip Compose's project parsing (the per-trial overhead benchmark);
 * ``--no-delete`` keeps the task image for the next trial (images are reused, containers are not);
 * CPU, memory and time limits come from task.toml (Harbor applies them);
-* a fresh job folder per trial: a rerun never mixes with an interrupted one.
+* a fresh job folder per trial: a rerun never mixes with an interrupted one;
+* Harbor runs a staged copy of the task whose verifier runs in a fresh container, with the agent's
+  files copied in and nothing of its processes (:mod:`westbench.agents.isolation`).
 
 Examples
 --------
@@ -194,8 +196,15 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
                      f"debian:bookworm/-slim)" for image in missing_images(task.base_images, engine)]
     if problems:
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
+    from westbench.agents.isolation import stage_task
+
+    try:  # verified in a fresh container whatever task.toml says (westbench.agents.isolation)
+        staged, added = stage_task(task, job_dir.parent / f"{job_dir.name}-task", engine in PLUGIN_ENVIRONMENTS)
+    except TaskError as exc:
+        return {**record, **grade(None, reason=f"task not runnable: {exc}")}
+    record["artifacts_added"] = added
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
-    command = harbor_command(harbor, task_dir.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
+    command = harbor_command(harbor, staged.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
                              make_environment_args(settings["environment"], task.network), agent.get("kwargs"))
     budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
         + 2 * task.build_timeout_s + settings["timeout_margin_s"]

@@ -38,9 +38,33 @@ def agent_entries(section: Mapping) -> list[dict]:
     return entries
 
 
+def selected_entries(section: Mapping) -> list[dict]:
+    """The agents that run: those matching ``select.agents`` (all when empty), the gate's two always.
+
+    >>> section = {"agents": [{"name": "oracle"}, {"name": "nop"}, {"name": "x:Y", "id": "forge-a"},
+    ...            {"name": "x:Y", "id": "forge-b"}], "gate": {"reference": "oracle", "null": "nop"},
+    ...            "select": {"agents": ["forge-b"]}}
+    >>> [e["id"] for e in selected_entries(section)]
+    ['oracle', 'nop', 'forge-b']
+    """
+    import fnmatch
+
+    entries = agent_entries(section)
+    patterns = (section.get("select") or {}).get("agents") or []
+    if not patterns:
+        return entries
+    ids = [e["id"] for e in entries]
+    for pattern in patterns:
+        if not any(ch in pattern for ch in "*?[") and pattern not in ids:
+            raise ConfigError(f"agents.select.agents names '{pattern}', which is no id in agents.agents (ids: {', '.join(ids)})")
+    keep = {section["gate"]["reference"], section["gate"]["null"]}
+    return [e for e in entries if e["id"] in keep or any(fnmatch.fnmatchcase(e["id"], p) for p in patterns)]
+
+
 def runs(section: Mapping) -> list[tuple[str, str, str | None]]:
-    """(agent id, model id, model name) of every configured run."""
-    return [(entry["id"], model_id(model), model) for entry in agent_entries(section) for model in (entry.get("models") or [None])]
+    """(agent id, model id, model name) of every selected run."""
+    return [(entry["id"], model_id(model), model) for entry in selected_entries(section)
+            for model in (entry.get("models") or [None])]
 
 
 def find_run(section: Mapping, agent: str, model: str) -> tuple[dict, str | None]:

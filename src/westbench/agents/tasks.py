@@ -5,6 +5,10 @@ prebuilt ``[environment].docker_image``), ``tests/test.sh`` and, for the oracle,
 Anything written in Harbor's format is accepted unchanged; westbench reads only what it needs
 (difficulty and category from ``[metadata]``, limits, network, verifier mode, artifacts).
 
+The suite's own ("shipped") tasks are those whose ``[task].name`` is in the ``westbench/``
+namespace; the house rules (tests/unit/agents/test_tasks.py) apply to them only, every other task
+folder (a task dropped in from elsewhere) only has to be a valid Harbor task.
+
 Examples
 --------
 >>> import tempfile, pathlib
@@ -20,6 +24,8 @@ Examples
 ('demo', 'easy', 'analysis', 60.0, False, 'shared', ('debian:bookworm',))
 >>> info.problems()
 ['solution/solve.sh is missing: the oracle agent has no reference solution to run']
+>>> info.shipped, select_tasks(["a", "we-x", "we-y"], ["we-*"])
+(False, ['we-x', 'we-y'])
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from westbench.errors import WestbenchError
 DEFAULT_VERIFIER_TIMEOUT_S = 600.0
 DEFAULT_BUILD_TIMEOUT_S = 600.0
 NETWORK_MODES_WITH_ACCESS = ("public", "allowlist")
+SHIPPED_NAMESPACE = "westbench/"
 
 
 class TaskError(WestbenchError):
@@ -61,6 +68,12 @@ class TaskInfo:
     base_images: tuple[str, ...]
     docker_image: str | None
     files: tuple[str, ...] = field(default=(), repr=False)
+    harbor_name: str | None = None
+
+    @property
+    def shipped(self) -> bool:
+        """Whether the task is one of westbench's own (``[task].name`` in the ``westbench/`` namespace)."""
+        return bool(self.harbor_name and self.harbor_name.startswith(SHIPPED_NAMESPACE))
 
     def problems(self) -> list[str]:
         """What is missing for a full trial, each with the fix; empty when the task is complete."""
@@ -164,6 +177,7 @@ def load_task(path: str | Path) -> TaskInfo:
         base_images=dockerfile_bases(dockerfile) if dockerfile.is_file() else (),
         docker_image=environment.get("docker_image"),
         files=task_files(path),
+        harbor_name=(config.get("task") or {}).get("name") if isinstance(config.get("task"), dict) else None,
     )
 
 
@@ -178,3 +192,19 @@ def task_names(root: str | Path) -> list[str]:
 def discover_tasks(root: str | Path) -> list[TaskInfo]:
     """Every task under ``root``; a folder without task.toml is not a task."""
     return [load_task(Path(root) / name) for name in task_names(root)]
+
+
+def select_tasks(names, patterns) -> list[str]:
+    """The ``names`` matching any of the shell-style ``patterns`` (every name when there are none), in order.
+
+    An exact pattern that matches nothing is an error naming the tasks there are.
+    """
+    import fnmatch
+
+    if not patterns:
+        return list(names)
+    for pattern in patterns:
+        if not any(ch in pattern for ch in "*?[") and pattern not in names:
+            raise TaskError(f"agents.select.tasks names '{pattern}', which is not a task folder here "
+                            f"(tasks: {', '.join(names) or 'none'}); fix the name or the agents.tasks_dir")
+    return [name for name in names if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]

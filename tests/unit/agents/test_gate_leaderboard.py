@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from westbench.agents.gate import oracle_gate
-from westbench.agents.leaderboard import PASS_SCORE, complete_grid, leaderboard, pass_at_k, plot_leaderboard, trial_score
+from westbench.agents.leaderboard import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, outcome_counts,
+                                          pass_at_k, plot_cost_vs_success, plot_leaderboard, plot_outcomes, wilson_interval)
 
 
 def trial(task, agent, correctness, status=None, attempt=1, model="none", process=None, criteria=None, **extra):
@@ -21,8 +22,11 @@ def test_gate_reports_every_way_a_task_can_fail():
                trial("leaky", "oracle", 1.0), trial("leaky", "nop", 0.25),
                trial("broken", "oracle", 0.0, "environment_error", reason="FROM image missing"),
                trial("broken", "nop", 0.0, "environment_error", reason="FROM image missing")]
-    table = oracle_gate(records, ["ok", "weak", "leaky", "broken", "absent"]).set_index("task")
-    assert table["passed"].to_dict() == {"ok": True, "weak": False, "leaky": False, "broken": False, "absent": False}
+    records += [trial("late", "oracle", 1.0, "agent_timeout", reason="AgentTimeoutError: 60 s"), trial("late", "nop", 0.0)]
+    table = oracle_gate(records, ["ok", "weak", "leaky", "broken", "absent", "late"]).set_index("task")
+    assert table["passed"].to_dict() == {"ok": True, "weak": False, "leaky": False, "broken": False, "absent": False,
+                                         "late": False}
+    assert "did not complete: agent_timeout" in table.loc["late", "reason"]
     assert "scored 0.5" in table.loc["weak", "reason"] and "nop) scored 0.25" in table.loc["leaky", "reason"]
     assert "FROM image missing" in table.loc["broken", "reason"] and "no oracle trial" in table.loc["absent", "reason"]
 
@@ -34,8 +38,9 @@ def test_pass_at_k_matches_its_definition():
         pass_at_k(2, 1, 3)
 
 
-def test_scores_and_strict_pass():
-    assert trial_score(1.0, None) == 100.0 and trial_score(1.0, 0.5) == 75.0 and trial_score(0.2, np.nan) == pytest.approx(20.0)
+def test_frontierchallenge_score():
+    assert fc_score("passed", 1.0, None) == 100.0 and fc_score("failed", 1.0, 0.5) == 75.0
+    assert fc_score("failed", 0.2, np.nan) == pytest.approx(20.0) and fc_score("agent_timeout", 1.0, 1.0) == 0.0
 
 
 def test_missing_trials_count_as_failures_in_fixed_denominators():
@@ -46,27 +51,77 @@ def test_missing_trials_count_as_failures_in_fixed_denominators():
     assert len(grid) == 8 and (grid["status"] == "missing").sum() == 4
     board = leaderboard(grid, attempts=2, ks=(1, 2)).set_index("agent")
     assert board.loc["x", "pass_rate"] == pytest.approx(2 / 4) and board.loc["y", "pass_rate"] == pytest.approx(1 / 4)
-    assert board.loc["x", "avg_score"] == pytest.approx(50.0) and board.loc["x", "n_missing"] == 1
+    assert board.loc["x", "fc_avg_score"] == pytest.approx(50.0) and board.loc["x", "n_missing"] == 1
     assert board.loc["x", "pass_at_1"] == pytest.approx((0.5 + 0.5) / 2) and board.loc["x", "pass_at_2"] == pytest.approx(1.0)
     assert np.isnan(board.loc["x", "strict_pass_at_1"])  # not judged: undecided, never passed
     by = leaderboard(grid, attempts=2, ks=(1,), by=["difficulty"])
     assert set(zip(by["agent"], by["difficulty"])) == {("x", "easy"), ("x", "hard"), ("y", "easy"), ("y", "hard")}
-    assert by.set_index(["agent", "difficulty"]).loc[("y", "hard"), "avg_score"] == 0.0
+    assert by.set_index(["agent", "difficulty"]).loc[("y", "hard"), "fc_avg_score"] == 0.0
 
 
-def test_judged_process_enters_score_and_strict_pass():
-    trials = pd.DataFrame([trial("a", "x", 1.0, process=1.0, criteria=True), trial("b", "x", 1.0, process=0.5, criteria=False)])
-    grid = complete_grid(trials, ["a", "b"], [("x", "none")], attempts=1)
+def test_a_timed_out_or_crashed_agent_fails_whatever_its_verifier_scored():
+    trials = pd.DataFrame([trial("a", "x", 1.0, "agent_timeout", process=1.0, criteria=True),
+                           trial("b", "x", 1.0, "agent_error", process=1.0, criteria=True),
+                           trial("c", "x", 1.0, "passed", process=1.0, criteria=True)])
+    grid = complete_grid(trials, ["a", "b", "c"], [("x", "none")], attempts=1).set_index("task")
+    assert grid["checks_pass"].tolist() == [False, False, True] and grid["strict_pass"].tolist() == [0.0, 0.0, 1.0]
+    assert grid["correctness"].tolist() == [1.0, 1.0, 1.0]  # the verifier's score kept as partial credit
+    assert grid["fc_score"].tolist() == [0.0, 0.0, 100.0]
+    board = leaderboard(grid.reset_index(), attempts=1, ks=(1,))
+    assert board.loc[0, "pass_rate"] == pytest.approx(1 / 3) and board.loc[0, "pass_at_1"] == pytest.approx(1 / 3)
+    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "fc_pass_rate"] == pytest.approx(1 / 3)
+    assert board.loc[0, "mean_correctness"] == 1.0 and board.loc[0, "n_agent_timeout"] == 1
+
+
+def test_strict_pass_needs_every_check_and_every_criterion_and_is_undefined_unjudged():
+    trials = pd.DataFrame([trial("a", "x", 1.0, process=1.0, criteria=True), trial("b", "x", 1.0, process=0.5, criteria=False),
+                           trial("c", "x", 0.5, process=1.0, criteria=True), trial("d", "x", 1.0)])
+    grid = complete_grid(trials, ["a", "b", "c", "d"], [("x", "none")], attempts=1).set_index("task")
+    assert grid["strict_pass"].tolist()[:3] == [1.0, 0.0, 0.0] and np.isnan(grid.loc["d", "strict_pass"])
+    assert grid["judgement"].tolist() == ["judged", "judged", "judged", "not judged"]
+    assert np.isnan(leaderboard(grid.reset_index(), attempts=1).loc[0, "strict_pass_at_1"])
+    judged = complete_grid(trials.iloc[:3], ["a", "b", "c"], [("x", "none")], attempts=1)
+    board = leaderboard(judged, attempts=1)
+    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "mean_process"] == pytest.approx(2.5 / 3)
+    assert board.loc[0, "pass_rate"] == pytest.approx(2 / 3) and PASS_SCORE == 99.9
+
+
+def test_interval_functions_against_known_values():
+    # Wilson score interval: 7 of 10 -> (0.3968, 0.8922); 0 of 10 -> (0, 0.2775) (Newcombe 1998, method 3).
+    assert wilson_interval(7, 10) == pytest.approx((0.39678, 0.89221), abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.27753), abs=1e-4)
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0) and np.isnan(wilson_interval(0, 0)[0])
+    values = np.random.default_rng(3).normal(50.0, 10.0, size=400)
+    low, high = bootstrap_interval(values, seed=7)
+    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values))  # the normal-theory interval it must approach
+    assert low == pytest.approx(values.mean() - half, abs=0.3) and high == pytest.approx(values.mean() + half, abs=0.3)
+    assert bootstrap_interval(values, seed=7) == (low, high) and bootstrap_interval(values, seed=8) != (low, high)
+    assert bootstrap_interval([1.0, 1.0], seed=1) == (1.0, 1.0) and np.isnan(bootstrap_interval([], seed=1)[0])
+
+
+def test_leaderboard_carries_intervals_costs_and_wall_times():
+    trials = pd.DataFrame([trial("a", "x", 1.0, cost_usd=0.5, tokens_in=100, wall_s=10.0),
+                           trial("b", "x", 0.0, cost_usd=1.5, tokens_in=300, wall_s=30.0)])
+    board = leaderboard(complete_grid(trials, ["a", "b"], [("x", "none")], attempts=1), attempts=1, seed=5)
+    row = board.loc[0]
+    assert (row["pass_rate_lo"], row["pass_rate_hi"]) == pytest.approx(wilson_interval(1, 2))
+    assert row["fc_avg_score_lo"] <= row["fc_avg_score"] <= row["fc_avg_score_hi"] and row["bootstrap_seed"] == 5
+    assert row["cost_usd"] == 2.0 and row["cost_usd_per_task"] == 1.0 and row["tokens_in_per_task"] == 200
+    assert row["wall_s_mean"] == 20.0 and row["wall_s_max"] == 30.0
+
+
+def test_figures_are_written(tmp_path):
+    trials = pd.DataFrame([trial("a", "x", 1.0), trial("b", "x", 0.3, "agent_timeout"), trial("a", "y", 0.0, "agent_error")])
+    grid = complete_grid(trials, ["a", "b"], [("x", "none"), ("y", "none")], attempts=1)
     board = leaderboard(grid, attempts=1)
-    assert board.loc[0, "strict_pass_at_1"] == 0.5 and board.loc[0, "mean_process"] == 0.75
-    assert board.loc[0, "pass_rate"] == 0.5 and grid["score"].tolist() == [100.0, 75.0] and PASS_SCORE == 99.9
-
-
-def test_figure_is_written(tmp_path):
-    grid = complete_grid(pd.DataFrame([trial("a", "x", 1.0)]), ["a"], [("x", "none")], attempts=1)
-    plot_leaderboard(leaderboard(grid, attempts=1), grid, str(tmp_path / "board.png"))
+    counts = outcome_counts(grid)
+    assert counts.loc[("x", "none"), "agent_timeout"] == 1 and counts.loc[("y", "none"), "missing"] == 1
+    plot_leaderboard(board, grid, str(tmp_path / "board.png"))
+    plot_outcomes(grid, str(tmp_path / "outcomes.png"))
+    plot_cost_vs_success(board, str(tmp_path / "cost.png"))
     plot_leaderboard(leaderboard(grid.iloc[0:0], attempts=1), grid.iloc[0:0], str(tmp_path / "empty.png"))
-    assert (tmp_path / "board.png").stat().st_size > 1000 and (tmp_path / "empty.png").stat().st_size > 100
+    for name in ("board", "outcomes", "cost", "empty"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 100, name
 
 
 def test_judged_trials_join_on_the_agents_model_not_the_judges(tmp_path):

@@ -51,9 +51,10 @@ def test_each_criterion_is_judged_n_times_and_averaged(endpoint, tmp_path):
     endpoint["answers"] = ['{"value": 1}', '{"value": 0}', '{"value": 1}', '{"value": 5}', '{"value": 3}', '{"value": 4}']
     result = judge_trial(RUBRIC, "do it", "ran pdbfixer", {"out.txt": "ok"}, settings(endpoint["url"]), tmp_path / "cache")
     tools, report = result["criteria"]
-    assert tools["values"] == [1.0, 0.0, 1.0] and tools["value"] == pytest.approx(2 / 3) and tools["passed"]
-    assert report["values"] == [1.0, 0.5, 0.75] and report["value"] == pytest.approx(0.75) and report["passed"]
-    assert result["judged"] and result["process"] == pytest.approx((2 / 3 + 0.75) / 2) and result["all_passed"]
+    assert tools["raw_values"] == [1, 0, 1] and tools["value"] == pytest.approx(2 / 3) and tools["passed"]  # 2 of 3
+    assert report["raw_values"] == [5, 3, 4] and report["value"] == pytest.approx(0.75) and report["passed"]  # 5, 4 >= 4
+    assert result["judged"] and result["process"] == 1.0 and result["all_passed"]  # fraction of criteria met
+    assert result["process_mean"] == pytest.approx((2 / 3 + 0.75) / 2) and result["aggregate"] == "majority"
     assert len(endpoint["requests"]) == 6 and endpoint["requests"][0]["model"] == "judge-1"
     assert "ran pdbfixer" in endpoint["requests"][0]["messages"][1]["content"]
     assert endpoint["auth"][0] == f"Bearer {KEY}"
@@ -101,3 +102,63 @@ def test_verdict_parsing_and_rubric_validation(tmp_path):
     with pytest.raises(JudgeError, match="binary|likert"):
         load_rubric(tmp_path / "rubric.toml")
     assert "sk-" not in repr(settings("http://x"))
+
+
+def fake_judge(answers):
+    answers = list(answers)
+    return lambda settings, payload: answers.pop(0)
+
+
+def configured(**options):
+    return JudgeSettings.from_env({"WESTBENCH_JUDGE_MODEL": "j", "WESTBENCH_JUDGE_BASE_URL": "http://unused"}, **options)
+
+
+LIKERT = {"files": [], "criteria": [{"id": "report", "type": "likert", "question": "Report quality?"}]}
+
+
+def test_a_likert_three_is_not_met_and_four_is():
+    for answers, met in ((["3"], False), (["4"], True), (["5"], True)):
+        result = judge_trial(LIKERT, "", "t", {}, configured(repeats=1), None,
+                             call=fake_judge(f'{{"value": {a}}}' for a in answers))
+        assert result["criteria"][0]["passed"] is met and result["process"] == float(met)
+        assert result["all_passed"] is met
+
+
+def test_a_criterion_is_decided_by_the_majority_of_three_repeats_or_by_their_mean():
+    answers = ['{"value": 5}', '{"value": 3}', '{"value": 3}']  # one of three meets 4, mean 3.67
+    majority = judge_trial(LIKERT, "", "t", {}, configured(repeats=3), None, call=fake_judge(answers))
+    assert majority["criteria"][0]["passed"] is False and majority["process"] == 0.0
+    answers = ['{"value": 4}', '{"value": 4}', '{"value": 1}']  # two of three meet 4, mean 3
+    assert judge_trial(LIKERT, "", "t", {}, configured(repeats=3), None, call=fake_judge(answers))["process"] == 1.0
+    mean = judge_trial(LIKERT, "", "t", {}, configured(repeats=3, aggregate="mean"), None, call=fake_judge(answers))
+    assert mean["process"] == 0.0 and mean["aggregate"] == "mean"
+    lenient = judge_trial(LIKERT, "", "t", {}, configured(repeats=1, likert_threshold=3), None,
+                          call=fake_judge(['{"value": 3}']))
+    assert lenient["process"] == 1.0
+
+
+def test_the_judge_sees_the_whole_trajectory_and_is_told_what_was_cut():
+    seen = []
+    parts = {"agent/trajectory.json": '{"steps": [' + "x" * 5000 + "]}", "agent/setup.txt": "short log"}
+
+    def call(settings, payload):
+        seen.append(payload[1]["content"])
+        return '{"value": 1}'
+
+    rubric = {"files": [], "criteria": [{"id": "c", "type": "binary", "question": "?"}]}
+    whole = judge_trial(rubric, "do it", parts, {"out.txt": "ok"}, configured(repeats=1, max_chars=10000), None, call=call)
+    assert whole["cuts"] == [] and parts["agent/trajectory.json"] in seen[0] and "was cut" not in seen[0]
+    cut = judge_trial(rubric, "do it", parts, {"out.txt": "ok"}, configured(repeats=1, max_chars=1000), None, call=call)
+    assert [c["part"] for c in cut["cuts"]] == ["trajectory:agent/trajectory.json"]
+    assert cut["cuts"][0]["chars"] == len(parts["agent/trajectory.json"]) and cut["cuts"][0]["left_out"] > 4000
+    assert "was cut" in seen[1] and "short log" in seen[1] and "characters of trajectory:agent/trajectory.json left out" in seen[1]
+
+
+def test_trajectory_parts_put_harbors_trajectory_first(tmp_path):
+    from westbench.agents.judge import trajectory_parts
+
+    (tmp_path / "agent" / "episode-0").mkdir(parents=True)
+    (tmp_path / "agent" / "episode-0" / "a.txt").write_text("prompt")
+    (tmp_path / "agent" / "trajectory.json").write_text("{}")
+    assert list(trajectory_parts(tmp_path)) == ["agent/trajectory.json", "agent/episode-0/a.txt"]
+    assert trajectory_parts(tmp_path / "absent") == {}

@@ -1,11 +1,15 @@
-"""The task suite as shipped, and the loader on broken or foreign task folders."""
+"""The task suite as shipped, any other task folder as a valid Harbor task, the loader on broken or foreign folders.
+
+House rules apply to westbench's own tasks (``[task].name`` in the ``westbench/`` namespace) only: a task
+written elsewhere and dropped into tasks/ has to be a valid Harbor task, nothing more.
+"""
 
 import tomllib
 
 import pytest
 
 from westbench.agents.judge import load_rubric
-from westbench.agents.tasks import TaskError, discover_tasks, fingerprint, load_task, task_names
+from westbench.agents.tasks import TaskError, discover_tasks, fingerprint, load_task, select_tasks
 
 from ...conftest import REPO
 
@@ -16,7 +20,12 @@ REQUIRED_CATEGORIES = {"preparation", "system-building", "analysis", "we-setup",
 
 @pytest.fixture(scope="module")
 def suite():
-    return discover_tasks(TASKS)
+    return [task for task in discover_tasks(TASKS) if task.shipped]
+
+
+def test_every_task_folder_is_a_valid_harbor_task():
+    for task in discover_tasks(TASKS):  # shipped or dropped in: loads, and Harbor has what it runs
+        assert [p for p in task.problems() if "solve.sh" not in p] == [], task.name
 
 
 def test_suite_has_twelve_complete_tasks_over_all_difficulties_and_required_categories(suite):
@@ -57,8 +66,8 @@ def test_every_task_has_a_rubric_of_process_criteria(suite):
 
 def test_verifier_helper_copies_match_the_library():
     source = (REPO / "src" / "westbench" / "agents" / "verifykit.py").read_bytes()
-    copies = sorted(TASKS.glob("*/tests/verifykit.py"))
-    assert len(copies) == len(task_names(TASKS))
+    shipped = [task.name for task in discover_tasks(TASKS) if task.shipped]
+    copies = sorted(TASKS / name / "tests" / "verifykit.py" for name in shipped)
     stale = [str(c) for c in copies if c.read_bytes() != source]
     assert not stale, f"run `python3 tools/sync-verifykit.py`: {stale}"
 
@@ -87,7 +96,18 @@ def test_fingerprint_changes_with_any_file(tmp_path):
     assert fingerprint(tmp_path) != before
 
 
-def test_task_toml_files_are_harbor_schema_1_4():
-    for path in TASKS.glob("*/task.toml"):
+def test_task_toml_files_are_harbor_schema_1_4(suite):
+    for path in (task.path / "task.toml" for task in suite):
         config = tomllib.loads(path.read_text())
         assert config["schema_version"] == "1.4" and config["verifier"]["environment_mode"] == "separate", path
+
+
+def test_a_foreign_task_is_not_shipped_and_selection_picks_tasks_by_name_or_pattern():
+    foreign = load_task(REPO / "tests" / "containers" / "fixtures" / "forge-tasks" / "answer-shared")
+    assert not foreign.shipped and foreign.problems() == []
+    assert load_task(TASKS / "we-contact-map").shipped
+    names = ["hello", "we-contact-map", "we-weighted-rg"]
+    assert select_tasks(names, []) == names and select_tasks(names, ["we-*", "hello"]) == names
+    assert select_tasks(names, ["we-w*"]) == ["we-weighted-rg"]
+    with pytest.raises(TaskError, match="agents.select.tasks names 'nope'"):
+        select_tasks(names, ["nope"])
