@@ -1,7 +1,9 @@
 """Write the small input files of the agent task suite (tasks/*/environment/inputs/) from westbench itself.
 
-Run with the project's environment: `.venv/bin/python tools/make-task-inputs.py`. Deterministic (seeded);
-the files are committed, so a task never downloads anything. Everything starts from chignolin
+Run with the project's environment: `.venv/bin/python tools/make-task-inputs.py [TASK ...]` (no argument: every
+task; with names: only those, e.g. `alchemlyb-mbar-harmonic`). Deterministic (seeded); the files are committed,
+so a task never downloads anything. Inputs that need a task's own toolchain (GROMACS) are made when its
+image is built (its Dockerfile's RUN lines), not here. Everything starts from chignolin
 (GYDPETGTWG) built offline from its sequence by westbench's peptide builder and PDBFixer.
 """
 
@@ -173,7 +175,7 @@ def run_reporter_log(topology, positions, path: Path, timestep_fs: float, steps:
     return {"error": error}
 
 
-def main() -> None:
+def main_openmm_family() -> None:
     rng = np.random.default_rng(SEED)
     topology, positions, _ = peptide(with_hydrogens=True)
     heavy_topology, heavy_positions, _ = peptide(with_hydrogens=False)
@@ -242,5 +244,54 @@ def main() -> None:
     print("task inputs written under", TASKS)
 
 
+# ---- the Python-tools family: data with known answers (numpy only) ----
+
+def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, seed: int) -> float:
+    """Alchemical windows of a 3-D harmonic oscillator u_lambda(x) = k(lambda)/2 |x|^2 (reduced units, kT = 1),
+    k(lambda) = (1 - lambda) k0 + lambda k1, sampled exactly (AR(1) correlated, correlation rho) at every window.
+    One CSV per window: time_ps, fep_lambda, dHdl (du/dlambda at the window) and the reduced potential at every
+    window (columns named by lambda), the layout of alchemlyb's u_nk and dHdl frames. Returns the exact
+    free-energy difference (3/2) ln(k1/k0) in kT."""
+    rng = np.random.default_rng(seed)
+    folder = inputs(task) / "windows"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.csv"):
+        old.unlink()
+    for lam in lambdas:
+        k = (1 - lam) * k0 + lam * k1
+        x = np.empty((n, 3))
+        x[0] = rng.normal(0, 1 / np.sqrt(k), 3)
+        for t in range(1, n):  # stationary AR(1): the right marginal, correlated samples as in MD
+            x[t] = rho * x[t - 1] + np.sqrt(1 - rho ** 2) * rng.normal(0, 1 / np.sqrt(k), 3)
+        r2 = (x ** 2).sum(axis=1)
+        header = "time_ps,fep_lambda,dHdl," + ",".join(f"{other:g}" for other in lambdas)
+        rows = [f"{0.1 * t:.1f},{lam:g},{0.5 * (k1 - k0) * r2[t]:.8f}," + ",".join(
+            f"{0.5 * ((1 - other) * k0 + other * k1) * r2[t]:.8f}" for other in lambdas) for t in range(n)]
+        (folder / f"lambda_{lam:.2f}.csv").write_text(header + "\n" + "\n".join(rows) + "\n")
+    return 1.5 * np.log(k1 / k0)
+
+
+def alchemlyb_inputs() -> None:
+    harmonic_fep("alchemlyb-mbar-harmonic", [round(0.1 * i, 1) for i in range(11)], 1.0, 16.0, 500, 0.8, SEED + 11)
+    harmonic_fep("refuse-no-overlap-free-energy", [0.0, 0.5, 1.0], 1.0, 2500.0, 500, 0.8, SEED + 12)
+
+
+GENERATORS = {"alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
+                 "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
+                 "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
+
+
+def main(names: list[str]) -> None:
+    unknown = sorted(set(names) - set(GENERATORS) - set(OPENMM_FAMILY))
+    if unknown:
+        raise SystemExit(f"make-task-inputs: no generator for {unknown}; known: {sorted(set(GENERATORS) | set(OPENMM_FAMILY))}")
+    if not names or set(names) & set(OPENMM_FAMILY):
+        main_openmm_family()
+    for generator in dict.fromkeys(GENERATORS[name] for name in (names or GENERATORS)):
+        generator()
+    print("task inputs written under", TASKS)
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
