@@ -276,7 +276,34 @@ def alchemlyb_inputs() -> None:
     harmonic_fep("refuse-no-overlap-free-energy", [0.0, 0.5, 1.0], 1.0, 2500.0, 500, 0.8, SEED + 12)
 
 
-GENERATORS = {"alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+def place(a, b, c, bond, angle_deg, dihedral_deg):
+    """The position of atom d from a, b, c and the internal coordinates of d (NeRF)."""
+    angle, dihedral = np.radians(angle_deg), np.radians(dihedral_deg)
+    bc = (c - b) / np.linalg.norm(c - b)
+    n = np.cross(b - a, bc)
+    n /= np.linalg.norm(n)
+    d2 = bond * np.array([-np.cos(angle), np.sin(angle) * np.cos(dihedral), np.sin(angle) * np.sin(dihedral)])
+    return c + np.column_stack([bc, np.cross(n, bc), n]) @ d2
+
+
+def butane_xyz(dihedral: float) -> str:
+    """n-butane from internal coordinates (C-C 1.53 A, C-H 1.09 A, tetrahedral angles), C-C-C-C dihedral given."""
+    c = [np.zeros(3), np.array([1.53, 0, 0])]
+    c.append(place(np.array([0, 1.0, 0]), c[0], c[1], 1.53, 112.0, 0.0))
+    c.append(place(c[0], c[1], c[2], 1.53, 112.0, dihedral))
+    atoms = [("C", x) for x in c]
+    for i, (a, b, centre) in enumerate(((c[2], c[1], c[0]), (c[3], c[2], c[1]), (c[0], c[1], c[2]), (c[1], c[2], c[3]))):
+        torsions = (60, 180, 300) if i in (0, 3) else (120, 240)
+        atoms += [("H", place(a, b, centre, 1.09, 109.5, t)) for t in torsions]
+    return f"{len(atoms)}\nn-butane, C-C-C-C {dihedral:.0f} deg (westbench tools/make-task-inputs.py)\n" + "".join(
+        f"{el} {x:12.6f} {y:12.6f} {z:12.6f}\n" for el, (x, y, z) in atoms)
+
+
+def xtb_inputs() -> None:
+    (inputs("xtb-butane-conformers") / "butane.xyz").write_text(butane_xyz(180.0))
+
+
+GENERATORS = {"xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
