@@ -303,7 +303,56 @@ def xtb_inputs() -> None:
     (inputs("xtb-butane-conformers") / "butane.xyz").write_text(butane_xyz(180.0))
 
 
-GENERATORS = {"xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+def lj_runs(n_atoms=216, density=0.8, samples=4000, stride=25, seed=SEED + 21):
+    """LJ argon fluid: Langevin at 110 and 120 K (canonical) and the same after switching to NVE (microcanonical)."""
+    sigma, eps, mass = 0.34, 0.996, 39.948
+    box = (n_atoms / density) ** (1 / 3) * sigma
+    system = openmm.System()
+    system.setDefaultPeriodicBoxVectors(*(openmm.Vec3(*(box if i == j else 0 for j in range(3))) for i in range(3)))
+    nb = openmm.NonbondedForce(); nb.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic); nb.setCutoffDistance(2.5 * sigma)
+    nb.setUseDispersionCorrection(True)
+    for _ in range(n_atoms):
+        system.addParticle(mass); nb.addParticle(0.0, sigma, eps)
+    system.addForce(nb)
+    side = int(np.ceil(n_atoms ** (1 / 3)))
+    grid = np.array([(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n_atoms]) * box / side
+    out = {}
+    for temperature in (110.0, 120.0):
+        for kind in ("langevin", "nve"):
+            integrator = openmm.LangevinMiddleIntegrator(temperature, 5.0, 0.004)
+            integrator.setRandomNumberSeed(seed)
+            context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+            context.setPositions(grid); openmm.LocalEnergyMinimizer.minimize(context)
+            context.setVelocitiesToTemperature(temperature, seed)
+            integrator.step(5000)
+            if kind == "nve":
+                state = context.getState(getPositions=True, getVelocities=True)
+                integrator = openmm.VerletIntegrator(0.004)
+                context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+                context.setState(state)
+            u, k = [], []
+            for _ in range(samples):
+                integrator.step(stride)
+                s = context.getState(getEnergy=True)
+                u.append(s.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)); k.append(s.getKineticEnergy().value_in_unit(unit.kilojoule_per_mole))
+            out[(temperature, kind)] = (np.array(u), np.array(k))
+    return out, box
+
+
+def physical_validation_inputs() -> None:
+    """Two pairs of LJ-fluid runs at 110 K and 120 K: pair A canonical (Langevin), pair B microcanonical (NVE)."""
+    out, box = lj_runs()
+    folder = inputs("physval-ensemble-check")
+    for (temperature, kind), (u, k) in out.items():
+        label = "A" if kind == "langevin" else "B"
+        rows = "".join(f"{0.1 * (i + 1):.1f},{a:.4f},{b:.4f}\n" for i, (a, b) in enumerate(zip(u, k)))
+        (folder / f"run_{label}_{temperature:.0f}K.csv").write_text("time_ps,potential_kj_mol,kinetic_kj_mol\n" + rows)
+    (folder / "system.json").write_text(json.dumps({"natoms": 216, "box_nm": [round(box, 6)] * 3, "molecule": "argon (Lennard-Jones)",
+                                                    "sigma_nm": 0.34, "epsilon_kj_mol": 0.996, "cutoff_nm": 0.85,
+                                                    "timestep_fs": 4.0, "constraints": 0}, indent=2) + "\n")
+
+
+GENERATORS = {"physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
