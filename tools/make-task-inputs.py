@@ -352,7 +352,81 @@ def physical_validation_inputs() -> None:
                                                     "timestep_fs": 4.0, "constraints": 0}, indent=2) + "\n")
 
 
-GENERATORS = {"physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+def toy_we(path, iterations: int, barrier: float, seed: int, target_x: float = 1.0, basis_x: float = 9.0,
+           walkers_per_bin: int = 4, points: int = 6, steps_per_point: int = 10) -> None:
+    """A weighted-ensemble run of Brownian dynamics on a 1-D double well (numpy), written in WESTPA 2's west.h5
+    layout: /summary, /iterations/iter_XXXXXXXX/{seg_index, pcoord}, attrs west_current_iteration and west_iter_prec.
+    Walkers that end below target_x are recycled (endpoint_type 3) to the basis state at basis_x with their weight;
+    resampling splits and merges walkers in unit-width bins to walkers_per_bin (endpoint_type 2 marks a merged-away walker)."""
+    rng = np.random.default_rng(seed)
+    potential_force = lambda x: -barrier * (4 * ((x - 5) / 4) ** 3 - 2 * (x - 5) / 4) / 4  # -dV/dx, V = barrier ((x-5)/4)^4 - barrier ((x-5)/4)^2
+    dt, kT = 0.01, 1.0
+    seg_dtype = np.dtype([("weight", "f8"), ("parent_id", "i8"), ("wtg_n_parents", "u4"), ("wtg_offset", "u4"),
+                          ("cputime", "f8"), ("walltime", "f8"), ("endpoint_type", "u1"), ("status", "u1")])
+    walkers = [(basis_x, 1.0 / walkers_per_bin, -1)] * walkers_per_bin  # (position, weight, parent id)
+    summary = []
+    with h5py.File(path, "w") as h5:
+        h5.attrs["west_iter_prec"] = 8
+        h5.attrs["west_file_format_version"] = 9
+        for n_iter in range(1, iterations + 1):
+            x0 = np.array([w[0] for w in walkers])
+            traj = np.empty((len(walkers), points))
+            traj[:, 0] = x0
+            x = x0.copy()
+            for p in range(1, points):
+                for _ in range(steps_per_point):
+                    x = x + potential_force(x) * dt + np.sqrt(2 * kT * dt) * rng.normal(size=len(x))
+                    x = np.clip(x, 0.0, 10.0)
+                traj[:, p] = x
+            seg = np.zeros(len(walkers), dtype=seg_dtype)
+            seg["weight"] = [w[1] for w in walkers]
+            seg["parent_id"] = [w[2] for w in walkers]
+            seg["wtg_n_parents"] = 1
+            seg["status"] = 2  # complete
+            seg["endpoint_type"] = 1  # continues
+            recycled = traj[:, -1] < target_x
+            seg["endpoint_type"][recycled] = 3
+            # next generation: recycled walkers restart from the basis state; then split/merge by bin
+            children = [(basis_x if recycled[i] else traj[i, -1], seg["weight"][i], i) for i in range(len(walkers))]
+            bins = {}
+            for child in children:
+                bins.setdefault(min(int(child[0]), 9), []).append(child)
+            resampled = []
+            for members in bins.values():
+                members = sorted(members, key=lambda c: c[1])
+                while len(members) > walkers_per_bin:  # merge the two lightest; the survivor is chosen by weight
+                    a, b = members.pop(0), members.pop(0)
+                    keep, drop = (a, b) if rng.random() < a[1] / (a[1] + b[1]) else (b, a)
+                    seg["endpoint_type"][drop[2]] = 2
+                    members.append((keep[0], a[1] + b[1], keep[2]))
+                    members.sort(key=lambda c: c[1])
+                while len(members) < walkers_per_bin:  # split the heaviest in two
+                    heavy = members.pop()
+                    members += [(heavy[0], heavy[1] / 2, heavy[2])] * 2
+                    members.sort(key=lambda c: c[1])
+                resampled += members
+            group = h5.require_group("iterations").create_group(f"iter_{n_iter:08d}")
+            group.create_dataset("seg_index", data=seg)
+            group.create_dataset("pcoord", data=traj[:, :, None].astype(np.float32))
+            group.attrs["n_iter"] = n_iter
+            summary.append((len(walkers), float(seg["weight"].sum())))
+            walkers = resampled
+        h5.create_dataset("summary", data=np.array(summary, dtype=[("n_particles", "u4"), ("norm", "f8")]))
+        h5.attrs["west_current_iteration"] = iterations + 1
+
+
+def west_h5_inputs() -> None:
+    """A WE run with steady recycling (barrier 1.5 kT) and one that never reaches the target (barrier 10 kT)."""
+    description = {"tau_ps": 10.0, "pcoord": "distance-like progress coordinate (nm), one dimension",
+                   "basis_state_pcoord": 9.0, "target_state": "pcoord < 1.0", "bins": "unit-width bins from 0 to 10",
+                   "walkers_per_bin": 4, "pcoord_len": 6}
+    for task, barrier, iterations, seed in (("we-flux-west-h5", 6.0, 120, SEED + 31), ("refuse-we-rate-no-flux", 40.0, 40, SEED + 32)):
+        folder = inputs(task)
+        toy_we(folder / "west.h5", iterations, barrier, seed)
+        (folder / "west.json").write_text(json.dumps(description, indent=2) + "\n")
+
+
+GENERATORS = {"we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
