@@ -301,6 +301,12 @@ def butane_xyz(dihedral: float) -> str:
 
 def xtb_inputs() -> None:
     (inputs("xtb-butane-conformers") / "butane.xyz").write_text(butane_xyz(180.0))
+    # methanol of the force-field task, as XYZ
+    atoms = [(l[76:78].strip(), l[30:38], l[38:46], l[46:54]) for l in
+             (TASKS / "forcefield-edit" / "environment" / "inputs" / "methanol.pdb").read_text().splitlines() if l.startswith("HETATM")]
+    (inputs("xtb-solvation-energy") / "methanol.xyz").write_text(
+        f"{len(atoms)}\nmethanol (tasks/forcefield-edit/environment/inputs/methanol.pdb)\n"
+        + "".join(f"{el} {float(x):.3f} {float(y):.3f} {float(z):.3f}\n" for el, x, y, z in atoms))
 
 
 def lj_runs(n_atoms=216, density=0.8, samples=4000, stride=25, seed=SEED + 21):
