@@ -432,7 +432,23 @@ def west_h5_inputs() -> None:
         (folder / "west.json").write_text(json.dumps(description, indent=2) + "\n")
 
 
-GENERATORS = {"we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+def damaged_west_h5_inputs() -> None:
+    """A west.h5 with two kinds of damage: weight lost in one iteration and a NaN progress coordinate in another."""
+    path = inputs("diagnose-west-h5-integrity") / "west.h5"
+    toy_we(path, 50, 6.0, SEED + 33)
+    rng = np.random.default_rng(SEED + 34)
+    with h5py.File(path, "r+") as h5:
+        seg = h5["iterations/iter_00000023/seg_index"]
+        table = seg[:]
+        table["weight"][int(rng.integers(len(table)))] *= 0.5
+        seg[...] = table
+        pcoord = h5["iterations/iter_00000037/pcoord"]
+        values = pcoord[:]
+        values[int(rng.integers(len(values))), -1, 0] = np.nan
+        pcoord[...] = values
+
+
+GENERATORS = {"diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
