@@ -448,7 +448,46 @@ def damaged_west_h5_inputs() -> None:
         pcoord[...] = values
 
 
-GENERATORS = {"diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+def lj_nve_runs(timesteps_fs=(5.0, 10.0, 20.0, 40.0), total_ps=20.0, n_atoms=216, density=0.8, seed=SEED + 21):
+    """NVE runs of the LJ argon fluid from one equilibrated state at several timesteps: total energy every 0.1 ps."""
+    sigma, eps, mass = 0.34, 0.996, 39.948
+    box = (n_atoms / density) ** (1 / 3) * sigma
+    system = openmm.System()
+    system.setDefaultPeriodicBoxVectors(*(openmm.Vec3(*(box if i == j else 0 for j in range(3))) for i in range(3)))
+    nb = openmm.NonbondedForce(); nb.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic); nb.setCutoffDistance(2.5 * sigma)
+    nb.setUseSwitchingFunction(True); nb.setSwitchingDistance(2.2 * sigma)
+    for _ in range(n_atoms):
+        system.addParticle(mass); nb.addParticle(0.0, sigma, eps)
+    system.addForce(nb)
+    side = int(np.ceil(n_atoms ** (1 / 3)))
+    grid = np.array([(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n_atoms]) * box / side
+    integrator = openmm.LangevinMiddleIntegrator(120.0, 5.0, 0.004); integrator.setRandomNumberSeed(seed)
+    context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+    context.setPositions(grid); openmm.LocalEnergyMinimizer.minimize(context)
+    context.setVelocitiesToTemperature(120.0, seed); integrator.step(5000)
+    start = context.getState(getPositions=True, getVelocities=True)
+    out = {}
+    for dt in timesteps_fs:
+        integ = openmm.VerletIntegrator(dt / 1000.0)
+        ctx = openmm.Context(system, integ, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+        ctx.setState(start)
+        stride = int(round(100.0 / dt))
+        e = []
+        for _ in range(int(total_ps * 10)):
+            integ.step(stride); s = ctx.getState(getEnergy=True)
+            e.append((s.getPotentialEnergy() + s.getKineticEnergy()).value_in_unit(unit.kilojoule_per_mole))
+        out[dt] = np.array(e)
+    return out
+
+
+def integrator_convergence_inputs() -> None:
+    folder = inputs("physval-integrator-convergence")
+    for dt, energy in lj_nve_runs().items():
+        rows = "".join(f"{0.1 * (i + 1):.1f},{e:.6f}\n" for i, e in enumerate(energy))
+        (folder / f"nve_dt{dt:g}fs.csv").write_text("time_ps,total_energy_kj_mol\n" + rows)
+
+
+GENERATORS = {"physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
