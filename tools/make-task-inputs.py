@@ -9,6 +9,7 @@ image is built (its Dockerfile's RUN lines), not here. Everything starts from ch
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import sys
@@ -246,7 +247,7 @@ def main_openmm_family() -> None:
 
 # ---- the Python-tools family: data with known answers (numpy only) ----
 
-def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, seed: int) -> float:
+def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, seed: int, compress: bool = False) -> float:
     """Alchemical windows of a 3-D harmonic oscillator u_lambda(x) = k(lambda)/2 |x|^2 (reduced units, kT = 1),
     k(lambda) = (1 - lambda) k0 + lambda k1, sampled exactly (AR(1) correlated, correlation rho) at every window.
     One CSV per window: time_ps, fep_lambda, dHdl (du/dlambda at the window) and the reduced potential at every
@@ -255,7 +256,7 @@ def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, s
     rng = np.random.default_rng(seed)
     folder = inputs(task) / "windows"
     folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.csv"):
+    for old in [*folder.glob("*.csv"), *folder.glob("*.csv.gz")]:
         old.unlink()
     for lam in lambdas:
         k = (1 - lam) * k0 + lam * k1
@@ -265,14 +266,18 @@ def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, s
             x[t] = rho * x[t - 1] + np.sqrt(1 - rho ** 2) * rng.normal(0, 1 / np.sqrt(k), 3)
         r2 = (x ** 2).sum(axis=1)
         header = "time_ps,fep_lambda,dHdl," + ",".join(f"{other:g}" for other in lambdas)
-        rows = [f"{0.1 * t:.1f},{lam:g},{0.5 * (k1 - k0) * r2[t]:.8f}," + ",".join(
-            f"{0.5 * ((1 - other) * k0 + other * k1) * r2[t]:.8f}" for other in lambdas) for t in range(n)]
-        (folder / f"lambda_{lam:.2f}.csv").write_text(header + "\n" + "\n".join(rows) + "\n")
+        rows = [f"{0.1 * t:.1f},{lam:g},{0.5 * (k1 - k0) * r2[t]:.7g}," + ",".join(
+            f"{0.5 * ((1 - other) * k0 + other * k1) * r2[t]:.7g}" for other in lambdas) for t in range(n)]
+        text = header + "\n" + "\n".join(rows) + "\n"
+        if compress:  # mtime 0: the same bytes on every run
+            (folder / f"lambda_{lam:.2f}.csv.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
+        else:
+            (folder / f"lambda_{lam:.2f}.csv").write_text(text)
     return 1.5 * np.log(k1 / k0)
 
 
 def alchemlyb_inputs() -> None:
-    harmonic_fep("alchemlyb-mbar-harmonic", [round(0.1 * i, 1) for i in range(11)], 1.0, 16.0, 500, 0.8, SEED + 11)
+    harmonic_fep("alchemlyb-mbar-harmonic", [round(0.1 * i, 1) for i in range(11)], 1.0, 16.0, 300, 0.8, SEED + 11, compress=True)
     harmonic_fep("refuse-no-overlap-free-energy", [0.0, 0.5, 1.0], 1.0, 2500.0, 500, 0.8, SEED + 12)
 
 
@@ -309,7 +314,7 @@ def xtb_inputs() -> None:
         + "".join(f"{el} {float(x):.3f} {float(y):.3f} {float(z):.3f}\n" for el, x, y, z in atoms))
 
 
-def lj_runs(n_atoms=216, density=0.8, samples=4000, stride=25, seed=SEED + 21):
+def lj_runs(n_atoms=216, density=0.8, samples=2500, stride=25, seed=SEED + 21):
     """LJ argon fluid: Langevin at 110 and 120 K (canonical) and the same after switching to NVE (microcanonical)."""
     sigma, eps, mass = 0.34, 0.996, 39.948
     box = (n_atoms / density) ** (1 / 3) * sigma
@@ -351,8 +356,8 @@ def physical_validation_inputs() -> None:
     folder = inputs("physval-ensemble-check")
     for (temperature, kind), (u, k) in out.items():
         label = "A" if kind == "langevin" else "B"
-        rows = "".join(f"{0.1 * (i + 1):.1f},{a:.4f},{b:.4f}\n" for i, (a, b) in enumerate(zip(u, k)))
-        (folder / f"run_{label}_{temperature:.0f}K.csv").write_text("time_ps,potential_kj_mol,kinetic_kj_mol\n" + rows)
+        rows = "".join(f"{0.1 * (i + 1):.1f},{a:.4f}\n" for i, a in enumerate(u))
+        (folder / f"run_{label}_{temperature:.0f}K.csv").write_text("time_ps,potential_kj_mol\n" + rows)
     (folder / "system.json").write_text(json.dumps({"natoms": 216, "box_nm": [round(box, 6)] * 3, "molecule": "argon (Lennard-Jones)",
                                                     "sigma_nm": 0.34, "epsilon_kj_mol": 0.996, "cutoff_nm": 0.85,
                                                     "timestep_fs": 4.0, "constraints": 0}, indent=2) + "\n")
@@ -371,7 +376,7 @@ def toy_we(path, iterations: int, barrier: float, seed: int, target_x: float = 1
                           ("cputime", "f8"), ("walltime", "f8"), ("endpoint_type", "u1"), ("status", "u1")])
     walkers = [(basis_x, 1.0 / walkers_per_bin, -1)] * walkers_per_bin  # (position, weight, parent id)
     summary = []
-    with h5py.File(path, "w") as h5:
+    with h5py.File(path, "w", libver="latest") as h5:  # compact small groups: a third of the size
         h5.attrs["west_iter_prec"] = 8
         h5.attrs["west_file_format_version"] = 9
         for n_iter in range(1, iterations + 1):
@@ -425,17 +430,17 @@ def west_h5_inputs() -> None:
     """A WE run with steady recycling (barrier 1.5 kT) and one that never reaches the target (barrier 10 kT)."""
     description = {"tau_ps": 10.0, "pcoord": "distance-like progress coordinate (nm), one dimension",
                    "basis_state_pcoord": 9.0, "target_state": "pcoord < 1.0", "bins": "unit-width bins from 0 to 10",
-                   "walkers_per_bin": 4, "pcoord_len": 6}
-    for task, barrier, iterations, seed in (("we-flux-west-h5", 6.0, 120, SEED + 31), ("refuse-we-rate-no-flux", 40.0, 40, SEED + 32)):
+                   "walkers_per_bin": 4, "pcoord_len": 3}
+    for task, barrier, iterations, seed in (("we-flux-west-h5", 6.0, 72, SEED + 31), ("refuse-we-rate-no-flux", 40.0, 40, SEED + 32)):
         folder = inputs(task)
-        toy_we(folder / "west.h5", iterations, barrier, seed)
+        toy_we(folder / "west.h5", iterations, barrier, seed, points=3, steps_per_point=25)
         (folder / "west.json").write_text(json.dumps(description, indent=2) + "\n")
 
 
 def damaged_west_h5_inputs() -> None:
     """A west.h5 with two kinds of damage: weight lost in one iteration and a NaN progress coordinate in another."""
     path = inputs("diagnose-west-h5-integrity") / "west.h5"
-    toy_we(path, 50, 6.0, SEED + 33)
+    toy_we(path, 50, 6.0, SEED + 33, points=3, steps_per_point=25)
     rng = np.random.default_rng(SEED + 34)
     with h5py.File(path, "r+") as h5:
         seg = h5["iterations/iter_00000023/seg_index"]

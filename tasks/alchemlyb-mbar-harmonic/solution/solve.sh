@@ -10,7 +10,7 @@ from alchemlyb.estimators import MBAR, TI
 from alchemlyb.preprocessing import statistical_inefficiency
 
 u_nk, dhdl, kept = [], [], []
-for path in sorted(glob.glob("/app/inputs/windows/lambda_*.csv")):
+for path in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz")):
     frame = pd.read_csv(path).rename(columns={"time_ps": "time", "fep_lambda": "fep-lambda"})
     frame = frame.set_index(["time", "fep-lambda"])
     u = frame.drop(columns="dHdl")

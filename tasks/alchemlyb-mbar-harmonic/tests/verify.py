@@ -16,21 +16,21 @@ def verify(checks):
     with checks.check("free_energy.json readable"):
         result = load_json("/app/output/free_energy.json")
     number = lambda key: float(result[key]) if isinstance(result.get(key), (int, float)) else float("nan")
-    checks.require("MBAR Delta F within 0.35 kT of the exact value (3 standard errors)", abs(number("mbar_delta_f_kt") - EXACT) <= 0.35,
+    checks.require("MBAR Delta F within 0.45 kT of the exact value (3 standard errors)", abs(number("mbar_delta_f_kt") - EXACT) <= 0.45,
                    f"{result.get('mbar_delta_f_kt')} kT; exact {EXACT:.3f} kT")
-    checks.require("TI Delta F within 0.45 kT of the exact value (3 standard errors and the trapezoid bias)", abs(number("ti_delta_f_kt") - EXACT) <= 0.45,
+    checks.require("TI Delta F within 0.7 kT of the exact value (3 standard errors and the trapezoid bias)", abs(number("ti_delta_f_kt") - EXACT) <= 0.7,
                    f"{result.get('ti_delta_f_kt')} kT; exact {EXACT:.3f} kT")
-    checks.require("MBAR error is a decorrelated standard error (0.05-0.3 kT; raw samples give about half)", 0.05 <= number("mbar_error_kt") <= 0.3,
+    checks.require("MBAR error is a decorrelated standard error (0.08-0.4 kT; raw samples give about half)", 0.08 <= number("mbar_error_kt") <= 0.4,
                    f"error {result.get('mbar_error_kt')} kT")
-    checks.require("TI error is a decorrelated standard error (0.05-0.4 kT)", 0.05 <= number("ti_error_kt") <= 0.4, f"error {result.get('ti_error_kt')} kT")
-    with checks.check("samples were decorrelated (fewer than half kept, at least 10 per window)"):
+    checks.require("TI error is a decorrelated standard error (0.08-0.5 kT)", 0.08 <= number("ti_error_kt") <= 0.5, f"error {result.get('ti_error_kt')} kT")
+    with checks.check("samples were decorrelated (at most 60 % kept overall, at least 10 per window)"):
         kept = result["samples_per_window"]
-        sizes = [len(pd.read_csv(p, usecols=[0])) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv"))]
+        sizes = [len(pd.read_csv(p, usecols=[0])) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz"))]
         assert len(kept) == len(sizes), f"{len(kept)} windows reported, {len(sizes)} in the input"
-        assert all(10 <= int(k) <= 0.5 * n for k, n in zip(kept, sizes)), f"kept {kept} of {sizes}"
+        assert all(10 <= int(k) <= n for k, n in zip(kept, sizes)) and sum(kept) <= 0.6 * sum(sizes), f"kept {kept} of {sizes}"
     with checks.check("MBAR result consistent with pymbar on the reported subsample sizes"):
         import pymbar
-        frames = [pd.read_csv(p) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv"))]
+        frames = [pd.read_csv(p) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz"))]
         # every k-th sample with the agent's count per window: an independent MBAR estimate to compare against
         u, counts = [], []
         for frame, k in zip(frames, result["samples_per_window"]):
@@ -40,7 +40,7 @@ def verify(checks):
             counts.append(len(sub))
         mbar = pymbar.MBAR(np.vstack(u).T, np.array(counts))
         reference = mbar.getFreeEnergyDifferences(return_dict=True)["Delta_f"][0, -1]
-        assert abs(number("mbar_delta_f_kt") - reference) <= 0.3, f"{result.get('mbar_delta_f_kt')} vs {reference:.3f} kT"
+        assert abs(number("mbar_delta_f_kt") - reference) <= 0.4, f"{result.get('mbar_delta_f_kt')} vs {reference:.3f} kT"
 
 
 sys.exit(main(verify))

@@ -20,7 +20,7 @@ def verify(checks):
             assert reader.fieldnames == ["residue", "resname", "helix", "strand", "coil"], f"header {reader.fieldnames}"
             rows = list(reader)
         assert [int(r["residue"]) for r in rows] == [r.resSeq for r in residues], "residue numbers differ from the PDB"
-    with checks.check("fractions per residue (simplified DSSP over the 10 models)"):
+    with checks.check("fractions per residue (simplified DSSP over the models)"):
         assert len(rows) == len(residues), "row count"
         for row, i in zip(rows, range(len(residues))):
             for key, code in (("helix", "H"), ("strand", "E"), ("coil", "C")):

@@ -16,7 +16,7 @@ def data(protocol, temperature):
     return pv.data.SimulationData(
         units=pv.data.UnitData.units("GROMACS"),
         ensemble=pv.data.EnsembleData(ensemble="NVT", natoms=system["natoms"], volume=volume, temperature=float(temperature)),
-        observables=pv.data.ObservableData(potential_energy=table["potential_kj_mol"], kinetic_energy=table["kinetic_kj_mol"]))
+        observables=pv.data.ObservableData(potential_energy=table["potential_kj_mol"]))
 
 
 result = {}
