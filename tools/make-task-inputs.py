@@ -492,7 +492,53 @@ def integrator_convergence_inputs() -> None:
         (folder / f"nve_dt{dt:g}fs.csv").write_text("time_ps,total_energy_kj_mol\n" + rows)
 
 
-GENERATORS = {"physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+STRUCTURES = ROOT.parent / "shared" / "structures"  # PDB entries beside the checkout (as the tests use them)
+PDB_RECORDS = ("HEADER", "TITLE", "EXPDTA", "CRYST1", "MODEL", "ATOM", "HETATM", "TER", "ENDMDL", "END")
+
+
+def pdb_entry(code: str, models: int | None = None) -> str:
+    """A PDB entry from ../shared/structures with its coordinates and quirks (models, waters, numbering) kept and
+    the annotation records dropped; the first ``models`` models only when given."""
+    path = STRUCTURES / f"{code}.pdb"
+    if not path.is_file():
+        raise SystemExit(f"make-task-inputs: {path} is missing: the PDB entries live in ../shared/structures beside the checkout")
+    out, model = [], 0
+    for line in path.read_text().splitlines():
+        if line.startswith("MODEL"):
+            model += 1
+        if models is not None and model > models:
+            break
+        if line.startswith("CRYST1") and line[6:15].strip() == "1.000":
+            continue  # the 1 A placeholder cell of NMR entries: tools would apply it as a real periodic box
+        if line.startswith(PDB_RECORDS):
+            out.append(line)
+    if not out or out[-1].strip() != "END":
+        out.append("END")
+    return "\n".join(out) + "\n"
+
+
+def copied_inputs() -> None:
+    """Inputs shared with other tasks (the same westbench-made files) and PDB entries of ../shared/structures."""
+    own = lambda task, name: (TASKS / task / "environment" / "inputs" / name).read_bytes()
+    for task in ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide"):
+        (inputs(task) / "peptide_heavy.pdb").write_bytes(own("long-horizon-peptide-md", "peptide_heavy.pdb"))
+    (inputs("openmm-to-gromacs") / "peptide.pdb").write_bytes(own("solvate-ionic-strength", "peptide.pdb"))
+    for task in ("underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts"):
+        for name in ("topology.pdb", "trajectory.dcd"):
+            (inputs(task) / name).write_bytes(own("underspecified-folded-fraction", name))
+    (inputs("mdanalysis-rmsf-contacts") / "native.pdb").write_bytes(own("underspecified-folded-fraction", "reference.pdb"))
+    for task in ("underspecified-protonation", "propka-pka-shifts"):
+        (inputs(task) / "1PRB.pdb").write_text(pdb_entry("1PRB"))
+    (inputs("gmx-crystal-waters") / "1PGA.pdb").write_text(pdb_entry("1PGA"))
+    (inputs("gmx-residue-numbering") / "1ENH.pdb").write_text(pdb_entry("1ENH"))
+    for task in ("mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr"):
+        (inputs(task) / "1L2Y.pdb").write_text(pdb_entry("1L2Y", models=7))
+
+
+COPIED = ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide",
+          "openmm-to-gromacs", "underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts", "underspecified-protonation",
+          "propka-pka-shifts", "gmx-crystal-waters", "gmx-residue-numbering", "mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr")
+GENERATORS = {**dict.fromkeys(COPIED, copied_inputs), "xtb-solvation-energy": xtb_inputs, "physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
