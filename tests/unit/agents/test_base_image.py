@@ -1,13 +1,38 @@
-"""The two recipes of the tasks' base image install the same Debian packages."""
+"""The two recipes of each tasks' base image (offline debootstrap, registry Dockerfile) install the same packages."""
 
 import re
 
+import pytest
+
 from ...conftest import REPO
 
+IMAGES = {"md-base": "PACKAGES", "gromacs-base": "GROMACS_PACKAGES", "analysis-base": "ANALYSIS_PACKAGES"}
 
-def test_offline_and_registry_recipes_install_the_same_packages():
+
+def offline_packages(variable):
     setup = (REPO / "tools" / "setup-agents.sh").read_text()
-    offline = set(re.search(r"^PACKAGES=(\S+)$", setup, re.M).group(1).split(","))
-    dockerfile = (REPO / "docker" / "md-base" / "Dockerfile").read_text().replace("\\\n", " ")
+    value = re.search(rf"^{variable}=(\S+)$", setup, re.M).group(1)
+    value = value.replace("$PACKAGES", re.search(r"^PACKAGES=(\S+)$", setup, re.M).group(1))
+    return set(value.split(","))
+
+
+@pytest.mark.parametrize("image", sorted(IMAGES))
+def test_offline_and_registry_recipes_install_the_same_packages(image):
+    offline = offline_packages(IMAGES[image])
+    dockerfile = (REPO / "docker" / image / "Dockerfile").read_text().replace("\\\n", " ")
     install = re.search(r"apt-get install -y --no-install-recommends([^&]+)&&", dockerfile).group(1)
-    assert offline == set(install.split()) and "tmux" in offline
+    assert offline == set(install.split()) and {"tmux", "asciinema"} <= offline
+
+
+def test_every_task_builds_from_one_of_the_base_images():
+    setup = (REPO / "tools" / "setup-agents.sh").read_text()
+    images = {re.search(rf"^{name}=\$\{{\w+:-(\S+)\}}$", setup, re.M).group(1)
+              for name in ("IMAGE", "GROMACS_IMAGE", "ANALYSIS_IMAGE")}
+    bases = {re.search(r"^FROM (\S+)", p.read_text(), re.M).group(1) for p in (REPO / "tasks").glob("*/environment/Dockerfile")}
+    assert bases == images
+
+
+def test_wheels_are_pinned_by_hash():
+    lines = [l for l in (REPO / "docker" / "analysis-base" / "requirements.txt").read_text().splitlines()
+             if l.strip() and not l.startswith("#")]
+    assert lines and all(re.match(r"^[\w.-]+==[\w.]+ --hash=sha256:[0-9a-f]{64}$", l) for l in lines)

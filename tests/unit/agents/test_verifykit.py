@@ -42,4 +42,4 @@ def test_a_task_verifier_scores_zero_on_empty_deliverables(tmp_path):
                          env={"WESTBENCH_VERIFIER_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert (tmp_path / "reward.json").is_file(), run.stderr[-2000:]
     reward = json.loads((tmp_path / "reward.json").read_text())
-    assert reward["correctness"] == 0.0 and reward["checks_total"] == 4
+    assert reward["correctness"] == 0.0 and reward["checks_total"] == 5
