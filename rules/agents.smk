@@ -83,10 +83,8 @@ rule agent_leaderboard:
     output:
         leaderboard=report("results/agents/leaderboard.csv", caption="../report/agents_leaderboard.rst",
                            category="Agents", labels={"table": "leaderboard"}),
-        by_difficulty=report("results/agents/leaderboard_by_difficulty.csv", caption="../report/agents_leaderboard.rst",
-                             category="Agents", labels={"table": "by difficulty"}),
-        by_category=report("results/agents/leaderboard_by_category.csv", caption="../report/agents_leaderboard.rst",
-                           category="Agents", labels={"table": "by category"}),
+        by_tag=report("results/agents/leaderboard_by_tag.csv", caption="../report/agents_leaderboard.rst",
+                      category="Agents", labels={"table": "by tag"}),
         trials="results/agents/trials.csv",
         figure=report("results/agents/leaderboard.png", caption="../report/agents_figure.rst", category="Agents",
                       labels={"figure": "leaderboard"}),
@@ -97,6 +95,7 @@ rule agent_leaderboard:
     params:
         settings=AGENTS,
         tasks=AGENT_TASKS,
+        tasks_dir=str(AGENT_TASKS_DIR),
         runs=AGENT_RUNS,
         seed=agents_leaderboard_seed(),
     log:
@@ -107,6 +106,25 @@ rule agent_leaderboard:
         "../envs/agents.yaml"
     script:
         "../scripts/agent_leaderboard.py"
+
+
+rule agent_suite:
+    """Composition of the selected task suite: tasks per difficulty, category, package, system and method."""
+    input:
+        tasks=lambda wildcards: [str(AGENT_TASKS_DIR / task / "task.toml") for task in AGENT_TASKS],
+    output:
+        table=report("results/agents/suite_composition.csv", caption="../report/agents_suite.rst", category="Agents",
+                     labels={"table": "task suite"}),
+        figure=report("results/agents/suite_composition.png", caption="../report/agents_suite.rst", category="Agents",
+                      labels={"figure": "task suite"}),
+    log:
+        "results/agents/logs/suite.log",
+    benchmark:
+        "results/agents/benchmarks/suite.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_suite.py"
 
 
 rule agents_task:
@@ -124,4 +142,5 @@ rule agents:
     """Target: the agent benchmark (trials, judge, oracle gate, leaderboard). Needs tools/setup-agents.sh."""
     input:
         rules.agent_leaderboard.output,
+        rules.agent_suite.output,
         "results/agents/gate.csv",

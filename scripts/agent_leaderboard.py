@@ -5,6 +5,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 import json
 from pathlib import Path
 
+from westbench.agents.composition import suite_composition, tagged_grid
 from westbench.agents.leaderboard import (complete_grid, leaderboard, plot_cost_vs_success, plot_leaderboard,
                                           plot_outcomes, read_trials)
 from westbench.workflow import run_script
@@ -25,8 +26,9 @@ def main(snakemake):
     board["gated_tasks"] = len(tasks)
     board["excluded_tasks"] = ";".join(sorted(gate["failed"]))
     board.to_csv(snakemake.output.leaderboard, index=False)
-    leaderboard(grid, settings["attempts"], ks, by=["difficulty"], **options).to_csv(snakemake.output.by_difficulty, index=False)
-    leaderboard(grid, settings["attempts"], ks, by=["category"], **options).to_csv(snakemake.output.by_category, index=False)
+    suite = suite_composition(snakemake.params.tasks_dir)
+    by_tag = tagged_grid(grid.drop(columns=["difficulty", "category"]), suite[suite["task"].isin(tasks)])
+    leaderboard(by_tag, settings["attempts"], ks, by=["tag", "value"], **options).to_csv(snakemake.output.by_tag, index=False)
     plot_leaderboard(board, grid, snakemake.output.figure)
     plot_outcomes(grid, snakemake.output.outcomes)
     plot_cost_vs_success(board, snakemake.output.cost)

@@ -67,9 +67,16 @@ def test_leaderboard_tables_and_figure(suite_run):
     assert board.loc["oracle", "fc_avg_score"] == 100.0 and board.loc["oracle", "pass_rate"] == 1.0
     assert board.loc["nop", "fc_avg_score"] == 0.0 and board.loc["nop", "n_failed"] == board.loc["nop", "trials"]
     assert pd.isna(board.loc["oracle", "strict_pass_at_1"]) and board.loc["oracle", "judged_share"] == 0.0  # no judge: not judged
-    by_difficulty = pd.read_csv(out / "leaderboard_by_difficulty.csv")
-    assert set(by_difficulty["difficulty"]) == {"easy", "medium", "hard"}
-    assert len(pd.read_csv(out / "leaderboard_by_category.csv")["category"].unique()) >= 9
+    by_tag = pd.read_csv(out / "leaderboard_by_tag.csv")
+    assert set(by_tag.loc[by_tag["tag"] == "difficulty", "value"]) == {"easy", "medium", "hard"}
+    assert by_tag.loc[by_tag["tag"] == "category", "value"].nunique() >= 9
+    assert by_tag.loc[by_tag["tag"] == "method", "value"].nunique() >= 10
+    assert {"gromacs", "mdanalysis", "alchemlyb", "xtb"} <= set(by_tag.loc[by_tag["tag"] == "package", "value"])
+    oracle = by_tag[(by_tag["agent"] == "oracle") & (by_tag["tag"] == "difficulty")]
+    assert oracle["tasks"].sum() == board.loc["oracle", "tasks"] and (oracle["pass_rate"] == 1.0).all()
+    composition = pd.read_csv(out / "suite_composition.csv")
+    assert composition.loc[composition["tag"] == "difficulty", "tasks"].sum() == len(list((REPO / "tasks").glob("*/task.toml")))
+    assert (out / "suite_composition.png").stat().st_size > 10_000
     assert (out / "leaderboard.png").stat().st_size > 10_000
     assert (out / "outcomes.png").stat().st_size > 5_000 and (out / "cost_vs_success.png").stat().st_size > 5_000
     assert board.loc["oracle", "pass_rate_lo"] > 0.7 and board.loc["nop", "pass_rate_hi"] < 0.3  # Wilson, 12+ tasks

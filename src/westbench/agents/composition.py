@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import pandas as pd
 
@@ -80,9 +80,22 @@ def suite_composition(tasks_dir: str | Path) -> pd.DataFrame:
     tasks_dir = Path(tasks_dir)
     if not tasks_dir.is_dir():
         raise CompositionError(f"{tasks_dir}: no such tasks folder (agents.tasks_dir in the config)")
-    rows = [task_tags(p.parent) for p in sorted(tasks_dir.glob("*/task.toml"))]
+    return tasks_composition(p.parent for p in sorted(tasks_dir.glob("*/task.toml")))
+
+
+def tasks_composition(task_dirs: Iterable[str | Path]) -> pd.DataFrame:
+    """Like :func:`suite_composition`, for the given task folders (the tasks a configuration selects)."""
+    rows = [task_tags(path) for path in task_dirs]
     columns = ["task", "difficulty", "category", "system", "method", "packages", "image"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def write_composition(task_dirs: Iterable[str | Path], table_path: str | Path, figure_path: str | Path) -> pd.DataFrame:
+    """Write the composition table (CSV: tag, value, tasks, share) and figure of the given task folders."""
+    suite = tasks_composition(task_dirs)
+    composition_table(suite).to_csv(table_path, index=False)
+    composition_figure(suite, figure_path)
+    return suite
 
 
 def _long(suite: pd.DataFrame) -> pd.DataFrame:
@@ -151,6 +164,31 @@ def composition_figure(suite: pd.DataFrame, path: str | Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def tagged_grid(grid: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = TAGS) -> pd.DataFrame:
+    """``grid`` (one row per trial) repeated once per tag value of its task, with columns ``tag`` and ``value``.
+
+    Grouping the result by ``tag`` and ``value`` gives results per difficulty, category, package, system
+    and method with whatever counting the caller applies (the leaderboard's MDArena rules and intervals);
+    a trial counts under every package of its task, and tasks missing from ``suite`` count as ``unknown``.
+
+    Examples
+    --------
+    >>> suite = pd.DataFrame({"task": ["a"], "difficulty": ["easy"], "category": ["analysis"], "system": ["peptide"],
+    ...                       "method": ["analysis"], "packages": [("mdtraj", "numpy")], "image": ["x"]})
+    >>> grid = pd.DataFrame({"task": ["a", "z"], "agent": ["oracle", "oracle"]})
+    >>> tagged_grid(grid, suite, tags=("package", "system"))[["task", "tag", "value"]].values.tolist()
+    [['a', 'package', 'mdtraj'], ['a', 'package', 'numpy'], ['a', 'system', 'peptide'], ['z', 'package', 'unknown'], ['z', 'system', 'unknown']]
+    """
+    unknown_tag = [t for t in tags if t not in TAGS]
+    if unknown_tag:
+        raise CompositionError(f"unknown tags {unknown_tag}; choose from {list(TAGS)}")
+    long = _long(suite)
+    long = long[long["tag"].isin(tags)]
+    extra = pd.DataFrame([{"task": t, "tag": tag, "value": UNKNOWN} for t in sorted(set(grid["task"]) - set(suite["task"]))
+                          for tag in tags], columns=["task", "tag", "value"])
+    return grid.merge(pd.concat([long, extra], ignore_index=True), on="task", how="inner").reset_index(drop=True)
 
 
 def breakdown_by_tag(trials: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = TAGS,

@@ -101,3 +101,25 @@ def test_breakdown_by_tag_splits_trials_by_every_tag(tmp_path):
 def test_figure_is_written(tmp_path, suite):
     composition_figure(suite, tmp_path / "composition.png")
     assert (tmp_path / "composition.png").stat().st_size > 20_000
+
+
+def test_tagged_grid_feeds_the_leaderboard_per_tag_value():
+    from westbench.agents.composition import suite_composition, tagged_grid
+    from westbench.agents.leaderboard import complete_grid, leaderboard
+
+    from ...conftest import REPO
+
+    suite = suite_composition(REPO / "tasks")
+    tasks = list(suite["task"][:4])
+    trials = pd.DataFrame({"task": tasks, "agent": "oracle", "model": "none", "attempt": 1, "status": "passed",
+                           "correctness": 1.0})
+    trials.loc[0, "status"] = "agent_timeout"  # verifier scored 1, the agent timed out
+    grid = complete_grid(trials, tasks, [("oracle", "none")], attempts=1)
+    board = leaderboard(tagged_grid(grid, suite), attempts=1, by=["tag", "value"])
+    per_difficulty = board[board["tag"] == "difficulty"]
+    assert per_difficulty["tasks"].sum() == 4  # every task under exactly one difficulty
+    packages = board[board["tag"] == "package"]
+    assert packages["tasks"].sum() == sum(len(p) for p in suite["packages"][:4])  # once per package
+    first = suite.iloc[0]
+    row = per_difficulty[per_difficulty["value"] == first["difficulty"]].iloc[0]
+    assert row["pass_rate"] < 1.0  # the timed-out trial fails there whatever its correctness

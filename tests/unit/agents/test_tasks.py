@@ -28,9 +28,11 @@ def test_every_task_folder_is_a_valid_harbor_task():
         assert [p for p in task.problems() if "solve.sh" not in p] == [], task.name
 
 
-def test_suite_has_twelve_complete_tasks_over_all_difficulties_and_required_categories(suite):
-    assert len(suite) >= 12
-    assert {t.difficulty for t in suite} == {"easy", "medium", "hard"}
+def test_suite_has_36_complete_tasks_over_all_difficulties_and_required_categories(suite):
+    assert len(suite) >= 36
+    difficulties = [t.difficulty for t in suite]
+    assert set(difficulties) == {"easy", "medium", "hard"}
+    assert difficulties.count("medium") < len(suite) / 2 and difficulties.count("hard") >= len(suite) / 4
     assert REQUIRED_CATEGORIES <= {t.category for t in suite}
     for task in suite:
         assert task.problems() == [], task.name
@@ -43,9 +45,12 @@ def test_every_task_isolates_its_verifier_and_has_no_network(suite):
         assert task.agent_timeout_s and task.verifier_timeout_s <= 300 and task.cpus and task.memory_mb, task.name
 
 
-def test_every_task_builds_from_the_project_base_image_and_ships_its_inputs(suite):
+PROJECT_IMAGES = {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-1", "westbench/analysis-base:bookworm-1"}
+
+
+def test_every_task_builds_from_a_project_base_image_and_ships_its_inputs(suite):
     for task in suite:
-        assert task.base_images == ("westbench/md-base:bookworm-1",), task.name
+        assert len(task.base_images) == 1 and set(task.base_images) <= PROJECT_IMAGES, task.name
         inputs = task.path / "environment" / "inputs"
         assert inputs.is_dir() and any(inputs.rglob("*")), task.name
         assert sum(p.stat().st_size for p in inputs.rglob("*") if p.is_file()) < 200_000, f"{task.name}: inputs too large"
