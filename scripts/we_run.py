@@ -4,7 +4,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
-from westbench.we.pipeline import cg_engine_spec, openmm_engine_spec, run_protein_we
+from westbench.we.pipeline import cg_engine_spec, max_walkers_per_worker, openmm_engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
 
@@ -15,7 +15,9 @@ def main(snakemake):
                                 snakemake.params.cgml, threads=snakemake.threads)
     else:
         engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
-                                    snakemake.params.preparation, snakemake.params.platform, engine_threads)
+                                    snakemake.params.preparation, snakemake.params.platform, engine_threads,
+                                    batch_walkers=snakemake.params.settings.get("batch_walkers", "auto"),
+                                    max_walkers=max_walkers_per_worker(snakemake.params.settings, snakemake.threads))
     summary = run_protein_we(
         snakemake.params.run_dir,
         protein=snakemake.wildcards.protein,

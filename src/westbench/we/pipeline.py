@@ -3,8 +3,8 @@
 Examples
 --------
 >>> spec = openmm_engine_spec("s.xml", "st.xml", "s.pdb", {"timestep_fs": 4.0}, {"name": "CPU"}, threads=1)
->>> spec["class"], spec["options"]["threads"]
-('westbench.engines.openmm_engine:OpenMMEngine', 1)
+>>> spec["class"], spec["options"]["threads"], spec["block_size"]
+('westbench.engines.openmm_engine:OpenMMEngine', 1, 1)
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Mapping
 
 
+from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
 from westbench.we.coverage import coverage_by_iteration
@@ -26,14 +27,32 @@ BATCHED = 1_000_000
 INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
 
 
+def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
+    """The most walkers one worker gets per iteration: bins x walkers per bin, shared by the workers.
+
+    Examples
+    --------
+    >>> max_walkers_per_worker({"bins_per_tic": 7, "walkers_per_bin": 3}, 2)
+    74
+    """
+    return -(-int(settings["bins_per_tic"]) ** 2 * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
+
+
 def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping, platform: Mapping,
-                       threads: int | None = None) -> dict:
-    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder)."""
-    return {"class": "westbench.engines.openmm_engine:OpenMMEngine",
+                       threads: int | None = None, batch_walkers="auto", max_walkers: int = 1) -> dict:
+    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
+
+    ``block_size`` (segments per propagator call) is the batch size on the configured platform, so
+    WESTPA's blocks are whole batches (a block is recorded in west.h5 at once: a resumed iteration
+    re-forms the same batches).
+    """
+    batch = resolve_batch_walkers(batch_walkers, platform.get("name", "CPU"), max_walkers)
+    return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": batch,
             "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
                         "topology_pdb": os.path.abspath(topology_pdb),
                         "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
-                        "platform": dict(platform), "threads": threads}}
+                        "platform": dict(platform), "threads": threads, "batch_walkers": batch_walkers,
+                        "max_walkers": int(max_walkers)}}
 
 
 def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None) -> dict:
