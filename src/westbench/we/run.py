@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -33,6 +34,56 @@ from westbench.we.store import SegmentStore
 from westbench.we.westcfg import write_west_cfg
 
 log = logging.getLogger(__name__)
+
+#: Loggers whose INFO records go to the job's log file only (the console gets their warnings and errors).
+CHATTY = ("westpa", "west", "work_managers", "westtools", "westext", "westbench.engines", "westbench.cg.engine",
+          "westbench.we.propagator", "westbench.we.store", "westpa.status", "numexpr")
+
+
+class _ConsoleFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        name = record.name
+        return record.levelno >= logging.WARNING or not any(name == p or name.startswith(p + ".") for p in CHATTY)
+
+
+class _LogStream(io.TextIOBase):
+    """A text stream whose lines become INFO records (WESTPA prints its status to stdout)."""
+
+    def __init__(self, logger: logging.Logger):
+        self.logger, self.pending = logger, ""
+
+    def write(self, text: str) -> int:
+        lines = (self.pending + text).split("\n")
+        self.pending = lines.pop()
+        for line in lines:
+            if line.strip():
+                self.logger.info("%s", line.rstrip())
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
+@contextlib.contextmanager
+def quiet_console():
+    """WESTPA's chatter (its status prints and INFO records, engine set-up lines) to the log file only.
+
+    Console handlers (root handlers writing to stderr or stdout) get a filter that passes warnings,
+    errors and westbench's own lines (one per iteration from :mod:`westbench.we.plugin`); WESTPA's
+    stdout prints become records of the ``westpa.status`` logger, which file handlers keep.
+    """
+    terminals = (sys.stderr, sys.stdout, sys.__stderr__, sys.__stdout__)
+    console = [h for h in logging.getLogger().handlers
+               if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in terminals]
+    chatter = _ConsoleFilter()
+    for handler in console:
+        handler.addFilter(chatter)
+    try:
+        with contextlib.redirect_stdout(_LogStream(logging.getLogger("westpa.status"))):
+            yield
+    finally:
+        for handler in console:
+            handler.removeFilter(chatter)
 
 
 @contextlib.contextmanager
@@ -193,6 +244,14 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
     dict
         Iterations done, why the run stopped, seconds spent.
     """
+    with quiet_console():
+        return _run_we(run_dir, cfg=cfg, segs_per_state=segs_per_state, work_manager=work_manager,
+                       n_workers=n_workers, max_iterations=max_iterations, check_every=check_every,
+                       coverage_target=coverage_target, coverage_fn=coverage_fn, max_wallclock_s=max_wallclock_s)
+
+
+def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterations, check_every,
+            coverage_target, coverage_fn, max_wallclock_s) -> dict:
     from westpa.cli.core import w_init, w_run
 
     run_dir = Path(run_dir).resolve()
