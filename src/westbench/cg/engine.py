@@ -104,16 +104,9 @@ class CGEngine(Engine):
         explosion = {"bond_min_angstrom": 2.5, "bond_max_angstrom": 6.0, **dict(explosion or {})}
         if threads:
             torch.set_num_threads(int(threads))
-        self.device = resolve_device(device)
-        if self.device.type == "cuda" and self.device.index is None and worker_device() is not None:
-            self.device = torch.device("cuda", worker_device())  # one WE worker per GPU
+        self.device_setting, self._device, self._model, self._masses = device, None, None, None
         self.model_path, self.protein = str(model), protein
-        self.model = load_energy_model(model, protein=protein, device=self.device)
-        for parameter in self.model.parameters():
-            parameter.requires_grad_(False)  # forces need the gradient with respect to positions only
         self.capture, self._batch_forces = bool(capture), None
-        self.dtype = next((t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()),
-                          torch.float32)
         if basis_pdb is not None:
             self.basis, masses = basis_from_pdb(basis_pdb)
         elif basis_positions is not None:
@@ -123,14 +116,45 @@ class CGEngine(Engine):
             raise ValueError("CGEngine needs basis_pdb or basis_positions")
         if langevin["bead_mass_amu"] is not None:
             masses = np.full(len(self.basis), float(langevin["bead_mass_amu"]))
-        self.masses = torch.as_tensor(masses, dtype=self.dtype, device=self.device)[:, None]
+        self.bead_masses = masses
         self.kt = BOLTZMANN_KJ_MOL_K * float(langevin["temperature_k"])
         self.dt = float(langevin["timestep_fs"]) / 1000.0
         self.friction = float(langevin["friction_per_ps"])
         self.bounds = (float(explosion["bond_min_angstrom"]) / 10.0, float(explosion["bond_max_angstrom"]) / 10.0)
-        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(self.device)}
-        log.info("CG engine: model %s for %s, %d beads, %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model, protein,
-                 len(self.basis), self.device, 1000 * self.dt, *self.bounds)
+        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(device)}
+        log.info("CG engine: model %s for %s, %d beads, device %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model,
+                 protein, len(self.basis), device, 1000 * self.dt, *self.bounds)
+
+    # The model goes to the device on first use, in the worker that runs segments: WESTPA's master
+    # also builds the engine (basis-state pcoords) and forks its workers, and CUDA cannot be used in
+    # a process forked after it was initialized.
+    @property
+    def device(self) -> torch.device:
+        if self._device is None:
+            device = resolve_device(self.device_setting)
+            if device.type == "cuda" and device.index is None and worker_device() is not None:
+                device = torch.device("cuda", worker_device())  # one WE worker per GPU
+            self._device = device
+        return self._device
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = load_energy_model(self.model_path, protein=self.protein, device=self.device)
+            for parameter in self._model.parameters():
+                parameter.requires_grad_(False)  # forces need the gradient with respect to positions only
+        return self._model
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return next((t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()),
+                    torch.float32)
+
+    @property
+    def masses(self) -> torch.Tensor:
+        if self._masses is None:
+            self._masses = torch.as_tensor(self.bead_masses, dtype=self.dtype, device=self.device)[:, None]
+        return self._masses
 
     def basis_state(self) -> WalkerState:
         return WalkerState(self.basis.copy())

@@ -55,8 +55,12 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
                         "max_walkers": int(max_walkers)}}
 
 
-def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None) -> dict:
+def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None,
+                   block_size: int = BATCHED) -> dict:
     """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
+
+    ``block_size``: the whole iteration in one call (one worker), or with several workers (one per
+    GPU) their share of it (:func:`max_walkers_per_worker`).
 
     Examples
     --------
@@ -64,7 +68,7 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
     >>> spec["class"], spec["options"]["protein"], spec["block_size"]
     ('westbench.cg.engine:CGEngine', 'p', 1000000)
     """
-    return {"class": "westbench.cg.engine:CGEngine", "block_size": BATCHED,
+    return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
                         "device": cgml.get("device", "auto"), "threads": threads}}
