@@ -42,12 +42,14 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
                        threads: int | None = None, batch_walkers="auto", max_walkers: int = 1) -> dict:
     """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
 
-    ``block_size`` (segments per propagator call) is the batch size on the configured platform, so
-    WESTPA's blocks are whole batches (a block is recorded in west.h5 at once: a resumed iteration
-    re-forms the same batches).
+    ``block_size`` (segments per propagator call): a worker's share of an iteration (``max_walkers``)
+    rounded up to whole batches of the configured platform's batch size, so WESTPA's blocks hold whole
+    batches (a block is recorded in west.h5 at once: a resumed iteration re-forms the same batches)
+    and WESTPA records results once per block, not once per segment.
     """
     batch = resolve_batch_walkers(batch_walkers, platform.get("name", "CPU"), max_walkers)
-    return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": batch,
+    block = batch * -(-int(max_walkers) // batch)
+    return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": block,
             "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
                         "topology_pdb": os.path.abspath(topology_pdb),
                         "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},

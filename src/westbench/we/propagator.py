@@ -120,5 +120,7 @@ class WestbenchPropagator(WESTPropagator):
             segment.pcoord = pcoord.astype(np.float32)
             segment.walltime, segment.cputime = wall, cpu
             segment.status = Segment.SEG_STATUS_COMPLETE
-            self.store.write_segment(segment.n_iter, segment.seg_id, result)
+        for n_iter in sorted({segment.n_iter for segment in segments}):  # one file per block
+            block = [i for i, segment in enumerate(segments) if segment.n_iter == n_iter]
+            self.store.write_segments(n_iter, [segments[i].seg_id for i in block], [results[i] for i in block])
         return segments

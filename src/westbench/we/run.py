@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import Mapping
 
 import h5py
+import numpy as np
 
+from westbench.seeds import derive_seed
+from westbench.we.determinism import make_segment_order_deterministic
 from westbench.we.node import zmq_environment
 from westbench.we.store import SegmentStore
 from westbench.we.westcfg import write_west_cfg
@@ -264,7 +267,10 @@ def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterat
     else:
         west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
         write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
-        with _westpa_session(run_dir, "serial", 1):
+        with _westpa_session(run_dir, "serial", 1) as rc:
+            # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
+            make_segment_order_deterministic()
+            rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
             w_init.initialize(tstates=None, tstate_file=None, bstates=["basis,1.0,basis"], bstate_file=None,
                               segs_per_state=segs_per_state)
         log.info("initialized %s with %d walkers", west_h5, segs_per_state)
