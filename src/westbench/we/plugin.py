@@ -24,20 +24,37 @@ from westbench.we.store import SegmentStore
 log = logging.getLogger("westbench.we")
 
 
-def eta_seconds(seconds_per_segment: float, next_walkers: int, remaining_iterations: int) -> float:
-    """Time left: segments still to run times the measured seconds per segment.
-
-    The walker count of the next iteration is known once WE has split and merged (it is the sum of
-    the occupied bins' target counts); later iterations are assumed to hold as many (MAB bins fill
-    early, so the count grows little after the first iterations). The seconds per segment are
-    averaged over every iteration of this run so far (total seconds / total segments).
+def projected_walkers(current: int, next_walkers: int, remaining_iterations: int, capacity: int | None) -> list[int]:
+    """Walkers of each remaining iteration: the next one's count is known once WE has split and merged;
+    after it the count keeps growing by the last ratio (bins fill as walkers spread) up to ``capacity``
+    (every bin's target count), and never shrinks.
 
     Examples
     --------
-    >>> eta_seconds(0.5, 120, 10)
-    600.0
+    >>> projected_walkers(9, 27, 4, 147)
+    [27, 81, 147, 147]
+    >>> projected_walkers(120, 118, 3, 147)
+    [118, 118, 118]
     """
-    return float(seconds_per_segment) * int(next_walkers) * max(int(remaining_iterations), 0)
+    ratio = max(1.0, next_walkers / max(current, 1))
+    cap = capacity if capacity else next_walkers
+    walkers, count = [], float(next_walkers)
+    for _ in range(max(int(remaining_iterations), 0)):
+        walkers.append(int(round(count)))
+        count = max(float(next_walkers), min(float(cap), count * ratio))
+    return walkers
+
+
+def eta_seconds(seconds_per_segment: float, walkers: list[int]) -> float:
+    """Time left: the segments still to run (:func:`projected_walkers`) times the measured seconds per
+    segment (averaged over every iteration of this run so far: total seconds / total segments).
+
+    Examples
+    --------
+    >>> eta_seconds(0.5, [27, 81, 147])
+    127.5
+    """
+    return float(seconds_per_segment) * sum(walkers)
 
 
 class WestbenchPlugin:
@@ -88,7 +105,9 @@ class WestbenchPlugin:
         per_segment = self.seconds / max(self.segments_done, 1)
         coverage = self.coverage.update(pcoords) if self.coverage else float("nan")
         remaining = max(self.max_iterations - n_iter, 0)
-        walkers = self.next_walkers(len(segments))
+        targets = getattr(self.sim_manager.we_driver, "bin_target_counts", None)
+        capacity = int(np.sum(targets)) if targets is not None else None
+        walkers = projected_walkers(len(segments), self.next_walkers(len(segments)), remaining, capacity)
         log.info("iteration %d/%d: %d walkers, %d bins occupied, coverage %.1f %%, %.1f s (%.3f s/segment), "
-                 "ETA %.0f s (%d iterations x %d walkers)", n_iter, self.max_iterations, len(segments), occupied,
-                 100 * coverage, elapsed, per_segment, eta_seconds(per_segment, walkers, remaining), remaining, walkers)
+                 "ETA %.0f s (%d segments left)", n_iter, self.max_iterations, len(segments), occupied,
+                 100 * coverage, elapsed, per_segment, eta_seconds(per_segment, walkers), sum(walkers))

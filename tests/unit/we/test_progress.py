@@ -6,15 +6,18 @@ import sys
 
 import pytest
 
-from westbench.we.plugin import eta_seconds
+from westbench.we.plugin import eta_seconds, projected_walkers
 from westbench.we.run import run_we
 
 from .test_we_toy import CFG
 
 
 def test_eta_counts_segments_not_iterations():
-    # 2 iterations done at 10 walkers and 1 s each: 0.1 s/segment; the next holds 40 walkers.
-    assert eta_seconds(0.1, 40, 5) == pytest.approx(20.0)  # an iteration-based ETA would say 5 s
+    # 0.1 s/segment measured; 10 walkers now, 40 next: growth x4 until every bin (capacity 147) is full.
+    walkers = projected_walkers(10, 40, 4, 147)
+    assert walkers == [40, 147, 147, 147]
+    assert eta_seconds(0.1, walkers) == pytest.approx(48.1)  # 1 s/iteration x 4 iterations would say 4 s
+    assert projected_walkers(130, 120, 2, 147) == [120, 120]  # a shrinking count is not extrapolated
 
 
 @pytest.mark.slow
