@@ -302,7 +302,12 @@ class BucketedForces:
             padded = torch.cat([x, x[:1].expand(size - n, *x.shape[1:])]) if size > n else x
             return self.eager(padded)[:n]
         if size not in self.graphs:
-            self.graphs[size] = self._capture(size, x)
+            try:
+                self.graphs[size] = self._capture(size, x)
+            except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes) runs eagerly
+                log.warning("CUDA graph capture failed (%s): eager force calls", str(error).splitlines()[0])
+                self.capture = self.pad = False
+                return self.eager(x)
         graph, static_x, static_f = self.graphs[size]
         static_x[:n].copy_(x)
         if size > n:
