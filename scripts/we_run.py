@@ -4,18 +4,23 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
-from westbench.we.pipeline import cg_engine_spec, openmm_engine_spec, run_protein_we
+from westbench.we.pipeline import cg_engine_spec, max_walkers_per_worker, openmm_engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
 
 def main(snakemake):
     engine_threads = 1 if snakemake.params.platform.get("deterministic") else None
     if "model" in snakemake.input.keys():  # a CG engine (cg_<preset>): beads under a trained model
+        settings, workers = snakemake.params.settings, snakemake.threads
+        several = settings["work_manager"] != "serial" and workers > 1  # one worker per GPU shares each iteration
         engine = cg_engine_spec(snakemake.input.model, snakemake.wildcards.protein, snakemake.input.basis,
-                                snakemake.params.cgml, threads=snakemake.threads)
+                                snakemake.params.cgml, threads=1 if several else workers,
+                                **({"block_size": max_walkers_per_worker(settings, workers)} if several else {}))
     else:
         engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
-                                    snakemake.params.preparation, snakemake.params.platform, engine_threads)
+                                    snakemake.params.preparation, snakemake.params.platform, engine_threads,
+                                    batch_walkers=snakemake.params.settings.get("batch_walkers", "auto"),
+                                    max_walkers=max_walkers_per_worker(snakemake.params.settings, snakemake.threads))
     summary = run_protein_we(
         snakemake.params.run_dir,
         protein=snakemake.wildcards.protein,

@@ -32,6 +32,8 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
         properties = {"Precision": str(config.get("precision", "mixed"))}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
+        if config.get("device_index") is not None:  # one WE worker per GPU (westbench.engines.devices)
+            properties["DeviceIndex"] = str(config["device_index"])
         return properties
     if name == "CPU":
         if deterministic:

@@ -3,15 +3,22 @@
 Every segment of an iteration is integrated together, one batch (WESTPA hands the whole
 iteration to one call: ``block_size`` in west.cfg). Integrator: BAOAB Langevin (as OpenMM's
 LangevinMiddleIntegrator) at ``temperature_k``, ``friction_per_ps``, ``timestep_fs``; bead masses
-are the residue masses of the basis structure unless ``bead_mass_amu`` is set. Each walker draws
-its noise from its own generator seeded by its segment seed, so a walker's trajectory does not
-depend on the other walkers of the batch.
+are the residue masses of the basis structure unless ``bead_mass_amu`` is set. Each walker's noise
+is drawn on the device from a counter-based generator keyed by its segment seed
+(:mod:`westbench.cg.noise`), so a walker's trajectory does not depend on the other walkers of the
+batch, and no Python code loops over walkers inside the step loop.
+
+The force call runs on CUDA as a CUDA graph captured per batch-size bucket (powers of two; the batch
+is padded with copies of its first walker, whose forces are dropped), eagerly on the CPU or when
+``capture`` is false (:class:`BucketedForces`).
 
 A walker ends when a step gives non-finite forces or positions ("exploded"), a bond longer than
-``bond_max_angstrom`` ("exploded") or shorter than ``bond_min_angstrom`` ("imploded"): it is
-logged, its remaining frames repeat its last valid frame, its status and message are returned,
-and its final state is its start (a continuing walker restarts from there with a new seed). The
-other walkers go on.
+``bond_max_angstrom`` ("exploded") or shorter than ``bond_min_angstrom`` ("imploded"), checked on the
+device at every saved frame, without a host synchronisation (the reasons are read once, at the
+segment's end; the message names the frame's last step). Such a walker is logged, it is put back to
+its state at the previous frame, its remaining frames repeat its last valid frame, its status and
+message are returned, and its final state is its start (a continuing walker restarts from there with
+a new seed). The other walkers go on.
 
 Examples
 --------
@@ -41,8 +48,10 @@ import torch
 
 from westbench.cg.geometry import BOLTZMANN_KJ_MOL_K, bonds
 from westbench.cg.model import load_energy_model
+from westbench.cg.noise import gaussian
 from westbench.cg.train import resolve_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
+from westbench.engines.devices import worker_device
 
 log = logging.getLogger(__name__)
 
@@ -80,23 +89,24 @@ class CGEngine(Engine):
     explosion : mapping, optional
         ``bond_min_angstrom`` (2.5), ``bond_max_angstrom`` (6.0).
     device : {"auto", "cpu", "cuda"}
+        ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.engines.devices.worker_device`).
     threads : int, optional
         torch CPU threads.
+    capture : bool
+        Capture the force call in CUDA graphs on CUDA (eager when false, and always on the CPU).
     """
 
     def __init__(self, model: str | Path, protein: str, basis_pdb: str | Path | None = None, basis_positions=None,
                  langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = "auto",
-                 threads: int | None = None, bead_mass_amu: float | None = None):
+                 threads: int | None = None, bead_mass_amu: float | None = None, capture: bool = True):
         langevin = {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 4.0, "bead_mass_amu": bead_mass_amu,
                     **dict(langevin or {})}
         explosion = {"bond_min_angstrom": 2.5, "bond_max_angstrom": 6.0, **dict(explosion or {})}
         if threads:
             torch.set_num_threads(int(threads))
-        self.device = resolve_device(device)
+        self.device_setting, self._device, self._model, self._masses = device, None, None, None
         self.model_path, self.protein = str(model), protein
-        self.model = load_energy_model(model, protein=protein, device=self.device)
-        self.dtype = next((t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()),
-                          torch.float32)
+        self.capture, self._batch_forces = bool(capture), None
         if basis_pdb is not None:
             self.basis, masses = basis_from_pdb(basis_pdb)
         elif basis_positions is not None:
@@ -106,14 +116,45 @@ class CGEngine(Engine):
             raise ValueError("CGEngine needs basis_pdb or basis_positions")
         if langevin["bead_mass_amu"] is not None:
             masses = np.full(len(self.basis), float(langevin["bead_mass_amu"]))
-        self.masses = torch.as_tensor(masses, dtype=self.dtype, device=self.device)[:, None]
+        self.bead_masses = masses
         self.kt = BOLTZMANN_KJ_MOL_K * float(langevin["temperature_k"])
         self.dt = float(langevin["timestep_fs"]) / 1000.0
         self.friction = float(langevin["friction_per_ps"])
         self.bounds = (float(explosion["bond_min_angstrom"]) / 10.0, float(explosion["bond_max_angstrom"]) / 10.0)
-        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(self.device)}
-        log.info("CG engine: model %s for %s, %d beads, %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model, protein,
-                 len(self.basis), self.device, 1000 * self.dt, *self.bounds)
+        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(device)}
+        log.info("CG engine: model %s for %s, %d beads, device %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model,
+                 protein, len(self.basis), device, 1000 * self.dt, *self.bounds)
+
+    # The model goes to the device on first use, in the worker that runs segments: WESTPA's master
+    # also builds the engine (basis-state pcoords) and forks its workers, and CUDA cannot be used in
+    # a process forked after it was initialized.
+    @property
+    def device(self) -> torch.device:
+        if self._device is None:
+            device = resolve_device(self.device_setting)
+            if device.type == "cuda" and device.index is None and worker_device() is not None:
+                device = torch.device("cuda", worker_device())  # one WE worker per GPU
+            self._device = device
+        return self._device
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = load_energy_model(self.model_path, protein=self.protein, device=self.device)
+            for parameter in self._model.parameters():
+                parameter.requires_grad_(False)  # forces need the gradient with respect to positions only
+        return self._model
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return next((t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()),
+                    torch.float32)
+
+    @property
+    def masses(self) -> torch.Tensor:
+        if self._masses is None:
+            self._masses = torch.as_tensor(self.bead_masses, dtype=self.dtype, device=self.device)[:, None]
+        return self._masses
 
     def basis_state(self) -> WalkerState:
         return WalkerState(self.basis.copy())
@@ -122,29 +163,32 @@ class CGEngine(Engine):
         return np.asarray(state.positions)
 
     def forces(self, x: torch.Tensor) -> torch.Tensor:
-        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm."""
+        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager)."""
         x = x.detach().requires_grad_(True)
         with torch.enable_grad():
             energy = self.model(x)
             (gradient,) = torch.autograd.grad(energy.sum(), x)
         return -gradient
 
-    def _check(self, x: torch.Tensor, f: torch.Tensor) -> list[str]:
-        """Per walker: "" when fine, else "exploded"/"imploded" and why."""
-        lengths = bonds(x) if x.shape[1] > 1 else x.new_zeros(len(x), 1) + self.bounds[0]
+    @property
+    def batch_forces(self) -> "BucketedForces":
+        """The force call used by :meth:`propagate`: captured per bucket on CUDA, eager elsewhere."""
+        if self._batch_forces is None:
+            capture = self.capture and self.device.type == "cuda"
+            self._batch_forces = BucketedForces(self.forces, capture=capture, pad=capture)
+            log.info("CG forces: %s", "CUDA graphs per batch-size bucket" if capture else "eager")
+        return self._batch_forces
+
+    def _problems(self, x: torch.Tensor, f: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per walker, on the device: a code (0 fine, 1 non-finite, 2 bond too long, 3 too short) and the bond."""
         finite = torch.isfinite(f).flatten(1).all(1) & torch.isfinite(x).flatten(1).all(1)
-        low, high = lengths.nan_to_num(nan=0.0).amin(1), lengths.nan_to_num(nan=float("inf")).amax(1)
-        problems = []
-        for ok, lo, hi in zip(finite.tolist(), low.tolist(), high.tolist()):
-            if not ok:
-                problems.append("exploded: non-finite forces or positions")
-            elif hi > self.bounds[1]:
-                problems.append(f"exploded: bond {10 * hi:.2f} A > {10 * self.bounds[1]:.2f} A")
-            elif lo < self.bounds[0]:
-                problems.append(f"imploded: bond {10 * lo:.2f} A < {10 * self.bounds[0]:.2f} A")
-            else:
-                problems.append("")
-        return problems
+        if x.shape[1] > 1:
+            lengths = bonds(x)
+            low, high = lengths.nan_to_num(nan=0.0).amin(1), lengths.nan_to_num(nan=float("inf")).amax(1)
+        else:
+            low = high = x.new_full((len(x),), self.bounds[0])
+        code = torch.where(~finite, 1, torch.where(high > self.bounds[1], 2, torch.where(low < self.bounds[0], 3, 0)))
+        return code, torch.where(code == 2, high, low)
 
     def propagate(self, starts: Sequence[WalkerState], n_steps: int, save_every: int,
                   seeds: Sequence[int]) -> list[SegmentResult]:
@@ -152,57 +196,135 @@ class CGEngine(Engine):
         if n_walkers == 0:
             return []
         options = {"dtype": self.dtype, "device": self.device}
-        generators = [torch.Generator().manual_seed(int(seed)) for seed in seeds]
+        shape = tuple(np.asarray(starts[0].positions).shape)
+        keys = torch.as_tensor([int(s) for s in seeds], dtype=torch.int64, device=self.device)
         sigma = torch.sqrt(self.kt / self.masses)  # (n, 1) nm/ps
         x = torch.as_tensor(np.stack([np.asarray(s.positions) for s in starts]), **options)
-        velocities = []
-        for start, generator in zip(starts, generators):
-            if start.velocities is not None:
-                velocities.append(torch.as_tensor(np.asarray(start.velocities), **options))
-            else:
-                velocities.append(torch.randn(x.shape[1:], generator=generator, dtype=self.dtype).to(self.device) * sigma)
-        v = torch.stack(velocities)
+        drawn = gaussian(keys, torch.zeros(1, dtype=torch.int64), shape, self.dtype)[0] * sigma  # step 0: velocities
+        given = [s.velocities is not None for s in starts]
+        if any(given):
+            known = torch.as_tensor(np.stack([np.asarray(s.velocities) if s.velocities is not None
+                                              else np.zeros(shape) for s in starts]), **options)
+            v = torch.where(torch.as_tensor(given, device=self.device)[:, None, None], known, drawn)
+        else:
+            v = drawn
         a = math.exp(-self.friction * self.dt)
-        b = math.sqrt(1.0 - a * a)
-        status, messages = ["ok"] * n_walkers, [""] * n_walkers
-        active = torch.ones(n_walkers, dtype=torch.bool, device=self.device)
-        f = self.forces(x)
-        self._end(self._check(x, f), torch.arange(n_walkers, device=self.device), 0, status, messages, active, seeds)
-        frames = torch.empty((n_walkers, n_frames, *x.shape[1:]), **options)
-        half = 0.5 * self.dt
+        kick = math.sqrt(1.0 - a * a) * sigma  # (n, 1)
+        half, push = 0.5 * self.dt, 0.5 * self.dt / self.masses  # push: dt / 2m, (n, 1)
+        forces = self.batch_forces
+        f = forces(x)
+        code, length = self._problems(x, f)
+        ended_at = torch.where(code > 0, 0, -1)
+        active = code == 0
+        frames = torch.empty((n_frames, n_walkers, *shape), **options)
         for frame in range(n_frames):
-            noise = torch.stack([torch.randn((save_every, *x.shape[1:]), generator=g, dtype=self.dtype)
-                                 for g in generators], dim=1).to(self.device)
-            for step in range(save_every):
-                index = active.nonzero().squeeze(1)
-                if len(index) == 0:
-                    break
-                xi, vi, fi = x[index], v[index], f[index]
-                vi = vi + half * fi / self.masses
-                xi = xi + half * vi
-                vi = a * vi + b * sigma * noise[step, index]
-                xi = xi + half * vi
-                fi = self.forces(xi)
-                vi = vi + half * fi / self.masses
-                problems = self._check(xi, fi)
-                good = torch.tensor([not p for p in problems], device=self.device)
-                x[index[good]], v[index[good]], f[index[good]] = xi[good], vi[good], fi[good]
-                self._end(problems, index, frame * save_every + step + 1, status, messages, active, seeds)
-            frames[:, frame] = x
+            first = frame * save_every + 1
+            noise = gaussian(keys, torch.arange(first, first + save_every, device=self.device), shape, self.dtype)
+            start_x, start_v, start_f = x, v, f  # the last valid state of every walker
+            for step in range(save_every):  # BAOAB; no check, no host synchronisation, no walker loop
+                v = torch.addcmul(v, f, push)
+                x = torch.add(x, v, alpha=half)
+                v = torch.addcmul(v * a, kick, noise[step])
+                x = torch.add(x, v, alpha=half)
+                f = forces(x)
+                v = torch.addcmul(v, f, push)
+            new_code, new_length = self._problems(x, f)  # on the device, once per frame
+            ends = active & (new_code > 0)
+            code = torch.where(ends, new_code, code)
+            length = torch.where(ends, new_length, length)
+            ended_at = torch.where(ends, first + save_every - 1, ended_at)
+            active = active & ~ends
+            keep = active[:, None, None]
+            x, v, f = torch.where(keep, x, start_x), torch.where(keep, v, start_v), torch.where(keep, f, start_f)
+            frames[frame] = x
+        return self._results(starts, seeds, frames, x, v, code, length, ended_at)
+
+    def _results(self, starts, seeds, frames, x, v, code, length, ended_at) -> list[SegmentResult]:
+        """Copy to the host once; status and message of every walker that ended."""
+        frames = frames.transpose(0, 1).cpu().numpy().astype(np.float32)
+        x, v = x.cpu().numpy().astype(np.float64), v.cpu().numpy().astype(np.float64)
+        code, length, ended_at = code.tolist(), length.tolist(), ended_at.tolist()
         results = []
         for i, start in enumerate(starts):
-            if status[i] == "ok":
-                final = WalkerState(x[i].cpu().numpy().astype(np.float64), v[i].cpu().numpy().astype(np.float64))
-            else:
-                final = WalkerState(np.asarray(start.positions).copy(),
-                                    None if start.velocities is None else np.asarray(start.velocities).copy())
-            results.append(SegmentResult(frames[i].cpu().numpy().astype(np.float32), final, status[i], messages[i]))
+            if code[i] == 0:
+                results.append(SegmentResult(frames[i], WalkerState(x[i], v[i])))
+                continue
+            problem = {1: "exploded: non-finite forces or positions",
+                       2: f"exploded: bond {10 * length[i]:.2f} A > {10 * self.bounds[1]:.2f} A",
+                       3: f"imploded: bond {10 * length[i]:.2f} A < {10 * self.bounds[0]:.2f} A"}[code[i]]
+            status, _, reason = problem.partition(": ")
+            log.warning("walker %d (seed %d) ended at step %d: %s", i, seeds[i], ended_at[i], problem)
+            final = WalkerState(np.asarray(start.positions).copy(),
+                                None if start.velocities is None else np.asarray(start.velocities).copy())
+            results.append(SegmentResult(frames[i], final, status, f"step {ended_at[i]}: {reason}"))
         return results
 
-    def _end(self, problems, index, step, status, messages, active, seeds) -> None:
-        for walker, problem in zip(index.tolist(), problems):
-            if problem:
-                status[walker], _, reason = problem.partition(": ")
-                messages[walker] = f"step {step}: {reason}"
-                active[walker] = False
-                log.warning("walker %d (seed %d) ended at step %d: %s", walker, seeds[walker], step, problem)
+
+def bucket(n: int) -> int:
+    """Batch-size bucket of ``n`` walkers: the next power of two.
+
+    Examples
+    --------
+    >>> [bucket(n) for n in (1, 2, 3, 120, 128, 1200)]
+    [1, 2, 4, 128, 128, 2048]
+    """
+    return 1 << max(0, int(n) - 1).bit_length()
+
+
+class BucketedForces:
+    """A batch force call, padded to its bucket (:func:`bucket`) and, with ``capture``, replayed as a
+    CUDA graph captured once per bucket (static input and output buffers; the forward pass and
+    ``autograd.grad`` inside the graph). Padding rows repeat the first walker (valid positions, finite
+    forces) and are dropped.
+
+    Examples
+    --------
+    >>> import torch
+    >>> padded = BucketedForces(lambda x: -2.0 * x, pad=True)
+    >>> x = torch.randn(3, 5, 3)
+    >>> torch.equal(padded(x), -2.0 * x), padded.sizes
+    (True, [4])
+    """
+
+    def __init__(self, forces, capture: bool = False, pad: bool = False):
+        self.eager, self.capture, self.pad = forces, capture, pad or capture
+        self.graphs: dict[int, tuple] = {}
+        self.sizes: list[int] = []
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        n = len(x)
+        if not self.pad:
+            return self.eager(x)
+        size = bucket(n)
+        if size not in self.sizes:
+            self.sizes.append(size)
+        if not self.capture:
+            padded = torch.cat([x, x[:1].expand(size - n, *x.shape[1:])]) if size > n else x
+            return self.eager(padded)[:n]
+        if size not in self.graphs:
+            try:
+                self.graphs[size] = self._capture(size, x)
+            except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes) runs eagerly
+                log.warning("CUDA graph capture failed (%s): eager force calls", str(error).splitlines()[0])
+                self.capture = self.pad = False
+                return self.eager(x)
+        graph, static_x, static_f = self.graphs[size]
+        static_x[:n].copy_(x)
+        if size > n:
+            static_x[n:].copy_(x[:1].expand(size - n, *x.shape[1:]))
+        graph.replay()
+        return static_f[:n].clone()
+
+    def _capture(self, size: int, x: torch.Tensor):
+        static_x = x[:1].expand(size, *x.shape[1:]).clone()
+        stream = torch.cuda.Stream(device=x.device)
+        stream.wait_stream(torch.cuda.current_stream(x.device))
+        with torch.cuda.stream(stream):
+            for _ in range(3):  # warm-up (autograd and cuBLAS workspaces) outside the graph
+                self.eager(static_x)
+        torch.cuda.current_stream(x.device).wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            static_f = self.eager(static_x)
+        log.info("captured the CG force call for %d walkers", size)
+        return graph, static_x, static_f

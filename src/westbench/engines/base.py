@@ -12,6 +12,10 @@ Contract
   every ``save_every`` steps, with the given per-segment seeds, and returns one
   :class:`SegmentResult` per start (status ``"ok"``, or another word with a message
   when the walker must end, e.g. ``"exploded"``).
+- ``batch_walkers`` (attribute, default None): an engine that packs walkers into batches of a fixed
+  size ``B`` sets it; WESTPA's propagator then calls :meth:`Engine.propagate` once per batch with
+  ``batch=(batch_seed, slots)`` (:func:`westbench.we.propagator.batches`). None: the engine takes any
+  group of walkers and seeds each one itself.
 
 Examples
 --------
@@ -59,6 +63,8 @@ class SegmentResult:
 
 class Engine(ABC):
     """Propagates walkers for weighted ensemble; see the module docstring for the contract."""
+
+    batch_walkers: int | None = None
 
     @abstractmethod
     def basis_state(self) -> WalkerState:

@@ -3,8 +3,8 @@
 Examples
 --------
 >>> spec = openmm_engine_spec("s.xml", "st.xml", "s.pdb", {"timestep_fs": 4.0}, {"name": "CPU"}, threads=1)
->>> spec["class"], spec["options"]["threads"]
-('westbench.engines.openmm_engine:OpenMMEngine', 1)
+>>> spec["class"], spec["options"]["threads"], spec["block_size"]
+('westbench.engines.openmm_engine:OpenMMEngine', 1, 1)
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Mapping
 
 
+from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
 from westbench.we.coverage import coverage_by_iteration
@@ -26,18 +27,42 @@ BATCHED = 1_000_000
 INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
 
 
+def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
+    """The most walkers one worker gets per iteration: bins x walkers per bin, shared by the workers.
+
+    Examples
+    --------
+    >>> max_walkers_per_worker({"bins_per_tic": 7, "walkers_per_bin": 3}, 2)
+    74
+    """
+    return -(-int(settings["bins_per_tic"]) ** 2 * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
+
+
 def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping, platform: Mapping,
-                       threads: int | None = None) -> dict:
-    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder)."""
-    return {"class": "westbench.engines.openmm_engine:OpenMMEngine",
+                       threads: int | None = None, batch_walkers="auto", max_walkers: int = 1) -> dict:
+    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
+
+    ``block_size`` (segments per propagator call): a worker's share of an iteration (``max_walkers``)
+    rounded up to whole batches of the configured platform's batch size, so WESTPA's blocks hold whole
+    batches (a block is recorded in west.h5 at once: a resumed iteration re-forms the same batches)
+    and WESTPA records results once per block, not once per segment.
+    """
+    batch = resolve_batch_walkers(batch_walkers, platform.get("name", "CPU"), max_walkers)
+    block = batch * -(-int(max_walkers) // batch)
+    return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": block,
             "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
                         "topology_pdb": os.path.abspath(topology_pdb),
                         "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
-                        "platform": dict(platform), "threads": threads}}
+                        "platform": dict(platform), "threads": threads, "batch_walkers": batch_walkers,
+                        "max_walkers": int(max_walkers)}}
 
 
-def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None) -> dict:
+def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None,
+                   block_size: int = BATCHED) -> dict:
     """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
+
+    ``block_size``: the whole iteration in one call (one worker), or with several workers (one per
+    GPU) their share of it (:func:`max_walkers_per_worker`).
 
     Examples
     --------
@@ -45,7 +70,7 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
     >>> spec["class"], spec["options"]["protein"], spec["block_size"]
     ('westbench.cg.engine:CGEngine', 'p', 1000000)
     """
-    return {"class": "westbench.cg.engine:CGEngine", "block_size": BATCHED,
+    return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
                         "device": cgml.get("device", "auto"), "threads": threads}}

@@ -24,6 +24,36 @@ from westbench.we.store import SegmentStore
 log = logging.getLogger(__name__)
 
 
+def batches(segments, seeds, size: int | None, seed: int):
+    """Deterministic batches of a block of segments: ``[(members, batch)]``.
+
+    Without a batch size (engines that seed each walker, e.g. the CG engine) the whole block is one
+    call with ``batch`` None. With size ``B``, segment ``s`` of iteration ``n`` belongs to batch
+    ``s // B`` in slot ``s % B``, seeded by ``derive_seed(seed, "batch", n, s // B)`` (by the segment's
+    own seed when ``B`` is 1): the same whichever worker runs it, and after a resume.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> segs = [S(n_iter=2, seg_id=i) for i in (0, 1, 2, 5)]
+    >>> [(m, list(b[1])) for m, b in batches(segs, [10, 11, 12, 15], 2, 7)]
+    [([0, 1], [0, 1]), ([2], [0]), ([3], [1])]
+    >>> batches(segs, [10, 11, 12, 15], 1, 7)[3][1][0]
+    15
+    """
+    if not size:
+        return [(list(range(len(segments))), None)]
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, segment in enumerate(segments):
+        groups.setdefault((int(segment.n_iter), int(segment.seg_id) // size), []).append(i)
+    out = []
+    for (n_iter, index), members in sorted(groups.items()):
+        members.sort(key=lambda i: segments[i].seg_id)
+        batch_seed = seeds[members[0]] if size == 1 else derive_seed(seed, "batch", n_iter, index)
+        out.append((members, (batch_seed, [int(segments[i].seg_id) % size for i in members])))
+    return out
+
+
 class WestbenchPropagator(WESTPropagator):
     """Propagates WESTPA segments with the engine named in ``west.westbench.engine``."""
 
@@ -70,7 +100,12 @@ class WestbenchPropagator(WESTPropagator):
                 starts.append(self.engine.basis_state())
             seeds.append(derive_seed(self.seed, "segment", segment.n_iter, segment.seg_id))
         wall, cpu = time.perf_counter(), time.process_time()
-        results = self.engine.propagate(starts, self.n_steps, self.save_every, seeds)
+        results = [None] * len(segments)
+        for members, batch in batches(segments, seeds, getattr(self.engine, "batch_walkers", None), self.seed):
+            out = self.engine.propagate([starts[i] for i in members], self.n_steps, self.save_every,
+                                        [seeds[i] for i in members], **({"batch": batch} if batch else {}))
+            for i, result in zip(members, out):
+                results[i] = result
         wall = (time.perf_counter() - wall) / len(segments)
         cpu = (time.process_time() - cpu) / len(segments)
         for segment, start, result in zip(segments, starts, results):
@@ -85,5 +120,7 @@ class WestbenchPropagator(WESTPropagator):
             segment.pcoord = pcoord.astype(np.float32)
             segment.walltime, segment.cputime = wall, cpu
             segment.status = Segment.SEG_STATUS_COMPLETE
-            self.store.write_segment(segment.n_iter, segment.seg_id, result)
+        for n_iter in sorted({segment.n_iter for segment in segments}):  # one file per block
+            block = [i for i, segment in enumerate(segments) if segment.n_iter == n_iter]
+            self.store.write_segments(n_iter, [segments[i].seg_id for i in block], [results[i] for i in block])
         return segments

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -27,12 +28,65 @@ from pathlib import Path
 from typing import Mapping
 
 import h5py
+import numpy as np
 
+from westbench.seeds import derive_seed
+from westbench.we.determinism import make_segment_order_deterministic
 from westbench.we.node import zmq_environment
 from westbench.we.store import SegmentStore
 from westbench.we.westcfg import write_west_cfg
 
 log = logging.getLogger(__name__)
+
+#: Loggers whose INFO records go to the job's log file only (the console gets their warnings and errors).
+CHATTY = ("westpa", "west", "work_managers", "westtools", "westext", "westbench.engines", "westbench.cg.engine",
+          "westbench.we.propagator", "westbench.we.store", "westpa.status", "numexpr")
+
+
+class _ConsoleFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        name = record.name
+        return record.levelno >= logging.WARNING or not any(name == p or name.startswith(p + ".") for p in CHATTY)
+
+
+class _LogStream(io.TextIOBase):
+    """A text stream whose lines become INFO records (WESTPA prints its status to stdout)."""
+
+    def __init__(self, logger: logging.Logger):
+        self.logger, self.pending = logger, ""
+
+    def write(self, text: str) -> int:
+        lines = (self.pending + text).split("\n")
+        self.pending = lines.pop()
+        for line in lines:
+            if line.strip():
+                self.logger.info("%s", line.rstrip())
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
+@contextlib.contextmanager
+def quiet_console():
+    """WESTPA's chatter (its status prints and INFO records, engine set-up lines) to the log file only.
+
+    Console handlers (root handlers writing to stderr or stdout) get a filter that passes warnings,
+    errors and westbench's own lines (one per iteration from :mod:`westbench.we.plugin`); WESTPA's
+    stdout prints become records of the ``westpa.status`` logger, which file handlers keep.
+    """
+    terminals = (sys.stderr, sys.stdout, sys.__stderr__, sys.__stdout__)
+    console = [h for h in logging.getLogger().handlers
+               if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in terminals]
+    chatter = _ConsoleFilter()
+    for handler in console:
+        handler.addFilter(chatter)
+    try:
+        with contextlib.redirect_stdout(_LogStream(logging.getLogger("westpa.status"))):
+            yield
+    finally:
+        for handler in console:
+            handler.removeFilter(chatter)
 
 
 @contextlib.contextmanager
@@ -193,6 +247,14 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
     dict
         Iterations done, why the run stopped, seconds spent.
     """
+    with quiet_console():
+        return _run_we(run_dir, cfg=cfg, segs_per_state=segs_per_state, work_manager=work_manager,
+                       n_workers=n_workers, max_iterations=max_iterations, check_every=check_every,
+                       coverage_target=coverage_target, coverage_fn=coverage_fn, max_wallclock_s=max_wallclock_s)
+
+
+def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterations, check_every,
+            coverage_target, coverage_fn, max_wallclock_s) -> dict:
     from westpa.cli.core import w_init, w_run
 
     run_dir = Path(run_dir).resolve()
@@ -205,7 +267,10 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
     else:
         west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
         write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
-        with _westpa_session(run_dir, "serial", 1):
+        with _westpa_session(run_dir, "serial", 1) as rc:
+            # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
+            make_segment_order_deterministic()
+            rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
             w_init.initialize(tstates=None, tstate_file=None, bstates=["basis,1.0,basis"], bstate_file=None,
                               segs_per_state=segs_per_state)
         log.info("initialized %s with %d walkers", west_h5, segs_per_state)

@@ -1,6 +1,7 @@
 """Per-iteration segment files, kept outside west.h5.
 
-Workers write one ``.npz`` per segment under ``segments/iter_NNNNNN/``; after
+Workers write one ``.npz`` per block of segments (one propagator call) under
+``segments/iter_NNNNNN/``, named after the block's first segment; after
 propagation the master joins them into ``segments/iter_NNNNNN.frames.npz`` (bead
 frames, status) and ``segments/iter_NNNNNN.restart.npz`` (final positions,
 velocities, box), indexed by segment id. Old restart files can be pruned: only
@@ -12,7 +13,9 @@ Examples
 >>> from westbench.engines.base import SegmentResult, WalkerState
 >>> store = SegmentStore(tempfile.mkdtemp())
 >>> result = SegmentResult(np.ones((2, 3, 3)), WalkerState(np.zeros((5, 3)), np.zeros((5, 3))))
->>> store.write_segment(1, 0, result); store.write_segment(1, 1, result)
+>>> store.write_segments(1, [0, 1], [result, result])
+>>> store.restart(1, 1).positions.shape
+(5, 3)
 >>> store.consolidate(1)
 >>> store.frames(1)["seg_id"].tolist(), store.restart(1, 1).positions.shape
 ([0, 1], (5, 3))
@@ -47,39 +50,49 @@ class SegmentStore:
         return self.root / f"iter_{n_iter:06d}.restart.npz"
 
     def write_segment(self, n_iter: int, seg_id: int, result: SegmentResult) -> None:
-        """Written by a worker right after it propagated the segment (atomically)."""
+        """One segment's file (see :meth:`write_segments`)."""
+        self.write_segments(n_iter, [seg_id], [result])
+
+    def write_segments(self, n_iter: int, seg_ids, results) -> None:
+        """Written by a worker right after it propagated a block of segments: one file, atomically."""
         folder = self._segment_dir(n_iter)
         folder.mkdir(parents=True, exist_ok=True)
-        final = result.final
-        arrays = {"frames": result.frames.astype(np.float32), "positions": final.positions,
-                  "status": np.array(result.status), "message": np.array(result.message)}
-        if final.velocities is not None:
-            arrays["velocities"] = final.velocities
-        if final.box is not None:
-            arrays["box"] = final.box
-        temporary = folder / f".seg_{seg_id:06d}.part.npz"
+        finals = [r.final for r in results]
+        arrays = {"seg_id": np.asarray(seg_ids, dtype=np.int64),
+                  "frames": np.stack([r.frames for r in results]).astype(np.float32),
+                  "positions": np.stack([f.positions for f in finals]),
+                  "status": np.array([r.status for r in results]), "message": np.array([r.message for r in results])}
+        for key in ("velocities", "box"):
+            if all(getattr(f, key) is not None for f in finals):
+                arrays[key] = np.stack([getattr(f, key) for f in finals])
+        first = int(min(seg_ids))
+        temporary = folder / f".seg_{first:06d}.part.npz"
         np.savez(temporary, **arrays)
-        os.replace(temporary, folder / f"seg_{seg_id:06d}.npz")
+        os.replace(temporary, folder / f"seg_{first:06d}.npz")
+
+    @staticmethod
+    def _read(path: Path) -> dict:
+        with np.load(path) as data:
+            return {key: data[key] for key in data.files}
 
     def consolidate(self, n_iter: int) -> None:
         """Join an iteration's segment files into its frames and restart files (run by the master)."""
         folder = self._segment_dir(n_iter)
-        files = sorted(folder.glob("seg_*.npz"))
-        if not files:
+        parts = [self._read(path) for path in sorted(folder.glob("seg_*.npz"))]
+        if not parts:
             return
-        ids, parts = [], []
-        for path in files:
-            with np.load(path) as data:
-                parts.append({key: data[key] for key in data.files})
-            ids.append(int(path.stem.split("_")[1]))
-        ids = np.array(ids)
-        frames = {"seg_id": ids, "frames": np.stack([p["frames"] for p in parts]),
-                  "status": np.array([str(p["status"]) for p in parts]),
-                  "message": np.array([str(p["message"]) for p in parts])}
-        restart = {"seg_id": ids, "positions": np.stack([p["positions"] for p in parts])}
+        ids = np.concatenate([p["seg_id"] for p in parts])
+        order = np.argsort(ids, kind="stable")
+
+        def joined(key):
+            return np.concatenate([p[key] for p in parts])[order]
+
+        frames = {"seg_id": ids[order], "frames": joined("frames"), "status": joined("status").astype(str),
+                  "message": joined("message").astype(str)}
+        restart = {"seg_id": ids[order], "positions": joined("positions")}
         for key in ("velocities", "box"):
             if all(key in p for p in parts):
-                restart[key] = np.stack([p[key] for p in parts])
+                restart[key] = joined(key)
         for path, arrays in ((self.frames_path(n_iter), frames), (self.restart_path(n_iter), restart)):
             temporary = path.with_name(f".{path.name}.part.npz")
             np.savez(temporary, **arrays)
@@ -102,16 +115,26 @@ class SegmentStore:
         return counts
 
     def restart(self, n_iter: int, seg_id: int) -> WalkerState:
-        """The final state of a segment (from the iteration file, or its own file before consolidation)."""
+        """The final state of a segment (from the iteration file, or its block's file before consolidation).
+
+        An iteration file is read once and kept (until it changes on disk): a worker continues every
+        walker of an iteration from the same file.
+        """
         path = self.restart_path(n_iter)
         if path.exists():
-            with np.load(path) as data:
-                row = int(np.flatnonzero(data["seg_id"] == seg_id)[0])
-                return WalkerState(data["positions"][row], data["velocities"][row] if "velocities" in data else None,
-                                   data["box"][row] if "box" in data else None)
-        with np.load(self._segment_dir(n_iter) / f"seg_{seg_id:06d}.npz") as data:
-            return WalkerState(data["positions"], data["velocities"] if "velocities" in data else None,
-                               data["box"] if "box" in data else None)
+            stamp = path.stat()
+            key = (str(path), stamp.st_mtime_ns, stamp.st_size)
+            if getattr(self, "_cached", (None,))[0] != key:
+                data = self._read(path)
+                self._cached = (key, data, {int(s): i for i, s in enumerate(data["seg_id"])})
+            _, data, rows = self._cached
+            row = rows[int(seg_id)]
+        else:
+            data = next(d for d in map(self._read, sorted(self._segment_dir(n_iter).glob("seg_*.npz")))
+                        if int(seg_id) in d["seg_id"].tolist())
+            row = int(np.flatnonzero(data["seg_id"] == seg_id)[0])
+        return WalkerState(data["positions"][row], data["velocities"][row] if "velocities" in data else None,
+                           data["box"][row] if "box" in data else None)
 
     def prune_restarts(self, keep_from: int) -> None:
         """Delete restart files of iterations before ``keep_from`` (frames are kept)."""

@@ -100,3 +100,44 @@ def test_retrained_model_restarts_the_we_run_instead_of_resuming_it(chain, tmp_p
     write_model(chain, model, scale=2.0)  # retrained: same path, new weights
     summary = run_we(tmp_path / "run", cfg=we_config(model, chain[2], calls), max_iterations=2)
     assert summary["iterations"] == 2 and len(calls.read_text().split()) == 4
+
+
+def test_padded_bucket_forces_equal_the_unpadded_call(chain, tmp_path):
+    """The CUDA-graph path pads a batch to its bucket (next power of two) with copies of its first walker;
+    the padded call's forces of the real walkers equal the plain call's (checked here eagerly on the CPU;
+    benchmarks/we_gpu_check.py checks the captured graphs on a GPU)."""
+    from westbench.cg.engine import BucketedForces
+
+    engine = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0)
+    padded = BucketedForces(engine.forces, pad=True)
+    for n in (1, 3, 5, 12):
+        x = torch.as_tensor(chain[0][10:10 + n], dtype=torch.float32)
+        plain = engine.forces(x)
+        assert torch.allclose(padded(x), plain, rtol=1e-5, atol=1e-4) and padded(x).shape == plain.shape
+        assert torch.abs(plain).max() > 1.0
+    assert padded.sizes == [1, 4, 8, 16]
+    assert engine.batch_forces.capture is False  # eager on the CPU
+
+
+def test_an_ended_walker_keeps_its_last_valid_frame_and_the_others_go_on(chain, tmp_path):
+    engine = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0,
+                      explosion={"bond_max_angstrom": 4.2})
+    calm = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0,
+                    explosion={"bond_max_angstrom": 100.0})
+    stretched = engine.basis_state()
+    stretched.positions = stretched.positions.copy()
+    stretched.positions[-1] += 0.03  # a bond near the 4.2 A bound: breaks it within a few frames
+    results = engine.propagate([engine.basis_state(), stretched] * 3, 100, 10, list(range(1, 7)))
+    free = calm.propagate([engine.basis_state(), stretched] * 3, 100, 10, list(range(1, 7)))
+    ended = [r for r in results if r.status != "ok"]
+    assert ended, "no walker crossed the bond bound"
+    for result, reference in zip(results, free):
+        if result.status == "ok":  # the ended walkers of the batch did not disturb the others
+            assert np.allclose(result.frames, reference.frames, atol=1e-5)
+            continue
+        assert result.status == "exploded" and result.message.startswith("step ")
+        step = int(result.message.split()[1].rstrip(":"))
+        last = step // 10 - 1  # the frame before the check that ended it
+        assert np.all(result.frames[last:] == result.frames[max(last, 0)])
+        if last > 0:  # up to there, the same trajectory as without the bound
+            assert np.allclose(result.frames[:last], reference.frames[:last], atol=1e-5)

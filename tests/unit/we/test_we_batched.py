@@ -1,0 +1,86 @@
+"""WE with the batched OpenMM engine (implicit chignolin as copies in one context, CPU platform):
+repeatable, resumable after a kill, independent of the worker count; workers get their own device."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from westbench.we.run import completed_iterations, run_we
+
+from ..engines.systems import prepare_chignolin
+from .test_we_toy import assert_same_run, pcoords_and_weights
+
+pytestmark = pytest.mark.slow
+
+BATCH = 4
+
+
+@pytest.fixture(scope="module")
+def cfg(tmp_path_factory):
+    files = prepare_chignolin(tmp_path_factory.mktemp("chignolin"))
+    engine = {"class": "westbench.engines.openmm_engine:OpenMMEngine",
+              "options": {"system_xml": files[0], "state_xml": files[1], "topology_pdb": files[2], "threads": 1,
+                          "platform": {"name": "CPU", "deterministic": True}, "batch_walkers": BATCH}}
+    return {"engine": engine, "block_size": BATCH, "pcoord": {"type": "position", "ndim": 2}, "seed": 3,
+            "bins_per_dim": 3, "walkers_per_bin": 2, "steps_per_segment": 10, "save_every": 5}
+
+
+@pytest.fixture(scope="module")
+def reference(cfg, tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("batched")
+    run_we(run_dir, cfg=cfg, segs_per_state=3, max_iterations=3)
+    return pcoords_and_weights(run_dir / "west.h5")
+
+
+def test_batched_run_repeats_and_uses_copies(cfg, reference, tmp_path, caplog):
+    caplog.set_level("INFO")
+    run_we(tmp_path / "again", cfg=cfg, segs_per_state=3, max_iterations=3)
+    assert "copy context ready: 4 copies" in caplog.text
+    assert len(reference) == 3 and len(reference[-1][0]) > BATCH  # later iterations hold several batches
+    assert_same_run(pcoords_and_weights(tmp_path / "again" / "west.h5"), reference)
+
+
+def test_two_workers_give_the_serial_run(cfg, reference, tmp_path):
+    """Batches are fixed by segment id, so which worker runs a batch does not matter."""
+    run_we(tmp_path / "two", cfg=cfg, segs_per_state=3, max_iterations=3, work_manager="processes", n_workers=2)
+    assert_same_run(pcoords_and_weights(tmp_path / "two" / "west.h5"), reference)
+
+
+def test_killed_batched_run_resumes_to_the_uninterrupted_run(cfg, reference, tmp_path):
+    from ...conftest import REPO
+
+    run_dir = tmp_path / "killed"
+    script = ("import sys; sys.path.insert(0, %r)\nfrom westbench.we.run import run_we\n"
+              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=3)\n" % (str(REPO / "src"), str(run_dir), cfg))
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    # The first batch of iteration 3 is on disk: iterations 1-2 are done and the third is under way.
+    while not any((run_dir / "segments").glob("iter_000003/seg_*.npz")):
+        assert process.poll() is None, process.stderr.read()[-3000:]
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    assert 2 <= completed_iterations(run_dir / "west.h5") < 3
+    assert run_we(run_dir, cfg=cfg, segs_per_state=3, max_iterations=3)["iterations"] == 3
+    assert_same_run(pcoords_and_weights(run_dir / "west.h5"), reference)
+
+
+def test_each_worker_gets_its_own_device(tmp_path):
+    """One worker per GPU: WESTPA numbers its workers and each one picks device index mod devices
+    (CPU workers standing in for GPUs here)."""
+    from .test_we_toy import CFG
+
+    records = tmp_path / "devices"
+    records.mkdir()
+    engine = {"class": "tests.unit.we.toy:DeviceDoubleWell",
+              "options": {"record_dir": str(records), "barrier": 2.0, "dt": 2e-3}}
+    os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+    run_we(tmp_path / "run", cfg={**CFG, "engine": engine}, max_iterations=4, work_manager="processes", n_workers=2)
+    devices = sorted(int(p.read_text()) for p in records.glob("*.txt"))
+    assert devices == [0, 1]
