@@ -83,8 +83,30 @@ def starts_folder(protein_id):
     return Path(template.format(protein=protein_id))
 
 
+GROUNDTRUTH_IMPORT = config["groundtruth"]["source"] == "import"
+
+
+def imported_trajectories(protein_id):
+    """For groundtruth.source import: run id -> trajectory file of a protein."""
+    from westbench.groundtruth.importer import import_names, trajectory_files
+    from westbench.errors import WestbenchError
+
+    setting = config["groundtruth"]["import"]["trajectories"]
+    files = trajectory_files(setting or [], protein_id)
+    if not files:
+        raise WorkflowError(f"protein '{protein_id}': groundtruth.source is 'import' but groundtruth.import.trajectories "
+                            f"({setting!r}) matches no file; give a glob or list of trajectory files.")
+    try:
+        import_names(files)  # unique names, or a clear error
+    except WestbenchError as exc:
+        raise WorkflowError(str(exc)) from None
+    return dict(sorted((import_names([f])[0], f) for f in files))
+
+
 def start_ids(protein_id):
-    """Ids of a protein's ground-truth runs: s0000.. when generated, file stems for a directory."""
+    """Ids of a protein's ground-truth runs: s0000.. when generated, file stems for a directory or an import."""
+    if GROUNDTRUTH_IMPORT:
+        return list(imported_trajectories(protein_id))
     if config["groundtruth"]["starts"]["source"] == "directory":
         files = sorted(starts_folder(protein_id).glob("*.pdb"))
         if not files:

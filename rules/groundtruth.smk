@@ -86,3 +86,42 @@ rule groundtruth:
     input:
         groundtruth_summaries(),
         "results/tables/groundtruth_throughput.csv",
+
+
+
+# groundtruth.source import: the rule exists only then, and wins over groundtruth_run.
+if GROUNDTRUTH_IMPORT:
+
+    ruleorder: groundtruth_import > groundtruth_run
+
+    def import_input(wildcards):
+        """Files of one imported run: the trajectory, its topology and forces (when configured), the prepared protein."""
+        settings = config["groundtruth"]["import"]
+        files = {"trajectory": imported_trajectories(wildcards.protein)[wildcards.start],
+                 "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb"}
+        if settings["topology"]:
+            files["topology"] = settings["topology"].format(protein=wildcards.protein)
+        if settings["forces"]:
+            files["forces"] = settings["forces"].format(protein=wildcards.protein, name=wildcards.start)
+        return files
+
+
+    rule groundtruth_import:
+        """groundtruth.source import: one trajectory simulated elsewhere becomes one ground-truth run."""
+        input:
+            unpack(import_input),
+        output:
+            trajectory=f"results/{{protein}}/groundtruth/runs/{{start}}/{TRAJECTORY}",
+            topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
+            frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
+            summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+        params:
+            settings=config["groundtruth"]["import"],
+        log:
+            "results/{protein}/logs/groundtruth_import_{start}.log",
+        benchmark:
+            "results/{protein}/benchmarks/groundtruth_import_{start}.tsv"
+        conda:
+            "../envs/analysis.yaml"
+        script:
+            "../scripts/groundtruth_import.py"
