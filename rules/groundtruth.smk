@@ -94,18 +94,6 @@ if GROUNDTRUTH_IMPORT:
 
     ruleorder: groundtruth_import > groundtruth_run
 
-    def import_input(wildcards):
-        """Files of one imported run: the trajectory, its topology and forces (when configured), the prepared protein."""
-        settings = config["groundtruth"]["import"]
-        files = {"trajectory": imported_trajectories(wildcards.protein)[wildcards.start],
-                 "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb"}
-        if settings["topology"]:
-            files["topology"] = settings["topology"].format(protein=wildcards.protein)
-        if settings["forces"]:
-            files["forces"] = settings["forces"].format(protein=wildcards.protein, name=wildcards.start)
-        return files
-
-
     rule groundtruth_import:
         """groundtruth.source import: one trajectory simulated elsewhere becomes one ground-truth run."""
         input:
