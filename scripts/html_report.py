@@ -113,7 +113,8 @@ def main(snakemake):
         parts = Path(curve).parts
         protein, preset = (parts[-4], parts[-2]) if parts[-3] == "cg" and len(parts) >= 5 else ("all proteins", parts[-2])
         sections.setdefault(protein, ProteinSection(protein)).figures.append(Figure(
-            curve, f"CG model, preset {preset}: force-matching loss on the training and validation frames by epoch."))
+            curve, f"CG model, preset {preset}: force-matching loss on the training and validation frames by epoch; "
+                   "dashed red: the noise floor estimated from the data (a curve flat near it has converged)."))
     for density in snakemake.input.densities:
         protein = Path(density).parts[-3]
         sections[protein].figures.insert(0, Figure(density, "Ground truth: TIC 0/1 free energy (kT); red crosses: "
