@@ -36,6 +36,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
@@ -139,7 +140,10 @@ def tic01_by_iteration(groundtruth_tics, model_tics, iteration, path, max_points
         else:
             values, cmap, name = model_tics[keep, 3], "coolwarm", "TIC 3"
         points = ax.scatter(model_tics[keep, a], model_tics[keep, b], c=values, s=2, cmap=cmap, rasterized=True)
-        figure.colorbar(points, ax=ax, label=name)
+        bar = figure.colorbar(points, ax=ax, label=name)
+        if colour_by != "tic3":  # iterations and runs are whole numbers
+            bar.locator = matplotlib.ticker.MaxNLocator(integer=True)
+            bar.update_ticks()
         ax.set_xlabel(f"TIC {a}")
         ax.set_ylabel(f"TIC {b}")
     what = "by run and by TIC 3" if by_run else "by WE iteration"
@@ -206,7 +210,8 @@ def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: in
     figure, axes = plt.subplots(1, 4, figsize=(17, 3.8), dpi=110)
     image = axes[0].imshow(log_t, cmap="magma", interpolation="nearest", origin="upper")
     figure.colorbar(image, ax=axes[0], label="log10 transition probability")
-    axes[0].set_title(f"{label}: grid MSM, {len(symbols)} occupied cells, lag {lag}", fontsize=9)
+    axes[0].set_title(f"grid MSM: {len(symbols)} cells, lag {lag}", fontsize=9)
+    figure.suptitle(f"{label}: MSM reweighting over TIC 0/1 ({bins} x {bins} grid)", fontsize=10)
     axes[0].set_xlabel("to cell")
     axes[0].set_ylabel("from cell")
     shown = (raw_cell > 0) & (msm_cell > 0)
@@ -215,6 +220,8 @@ def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: in
         low, high = min(raw_cell[shown].min(), msm_cell[shown].min()), max(raw_cell[shown].max(), msm_cell[shown].max())
         axes[1].plot([low, high], [low, high], color="0.4", lw=0.8, label="equal")
         axes[1].legend(fontsize=8)
+    for axis in (axes[1].xaxis, axes[1].yaxis):
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes[1].set_xlabel("raw (WE) weight of the cell")
     axes[1].set_ylabel("MSM stationary weight of the cell")
     for ax, weights, title in ((axes[2], raw, "raw (WE) weights"), (axes[3], msm, "MSM weights")):
