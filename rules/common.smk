@@ -222,7 +222,8 @@ def report_summary(wildcards=None):
         "engines": ", ".join(SCORED_ENGINES),
         "seed": config["seed"],
         "platform": config["platform"]["name"],
-        "ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}',
+        **({"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'} if GROUNDTRUTH_IMPORT else
+           {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
         "WE iterations (max)": config["we"]["max_iterations"],
         "metric weightings": ", ".join(config["metrics"]["weightings"]),
         "KL floor": config["metrics"]["kl_floor"],

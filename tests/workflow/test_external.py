@@ -108,4 +108,5 @@ def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default
     assert "plain" in report
     # CG training needs forces, which this import has not: it says so and names the file.
     result = snakemake(workdir, "--cores", "1", "results/chignolin/cg/undertrained/model.pt", configfile=config)
-    assert result.returncode != 0 and "has no forces" in result.output
+    log = (protein / "logs" / "cg_train_undertrained.log").read_text()
+    assert result.returncode != 0 and "s0000" in log and "has no forces" in log
