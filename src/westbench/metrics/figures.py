@@ -97,8 +97,12 @@ def tic_densities_2d(groundtruth_tics, groundtruth_weights, model_tics, model_we
         model = free_energy(histogram2d(model_tics[:, [a, b]], edges, model_weights))
         centres = [0.5 * (e[1:] + e[:-1]) for e in edges]
         if np.isfinite(model).sum() > 3:
-            ax.contour(centres[0], centres[1], np.nan_to_num(model.T, nan=np.nanmax(model) + 1), levels=levels,
-                       cmap="autumn", linewidths=0.9)
+            lines = ax.contour(centres[0], centres[1], np.nan_to_num(model.T, nan=np.nanmax(model) + 1),
+                               levels=levels, cmap="autumn", linewidths=0.9)
+            ax.clabel(lines, fontsize=6, fmt="%d kT")
+            handles, _ = lines.legend_elements()
+            if handles:
+                ax.legend(handles[:1], [f"{label} (contours, kT)"], fontsize=7, loc="upper right")
         ax.set_xlabel(f"TIC {a}")
         ax.set_ylabel(f"TIC {b}")
         figure.colorbar(mesh, ax=ax, label="ground truth free energy (kT)")
