@@ -26,6 +26,12 @@ FIGURE_CAPTIONS = {
     "macrostates": "Ground-truth macrostates (KMeans on the leading TICs, MSM, PCCA+; {macrostates}); engine frames "
                    "assigned to them.",
 }
+PROTEIN_FIGURE_CAPTIONS = {
+    "engines_tic01": "Every engine's TIC 0/1 free-energy contours (1-5 kT, coloured lines) over the ground truth's "
+                     "(grey scale), side by side, each engine with its exported (WE) weights.",
+    "coverage_vs_compute": "Coverage of the ground truth's TIC 0/1 plane against cumulative WE segments and "
+                           "CPU/GPU seconds, every engine; dotted lines: the coverage thresholds (20/50/80 %).",
+}
 GROUNDTRUTH_CAPTIONS = {
     "tic01_by_iteration": "The ground truth's frames coloured by run (its starting point) in TIC 0/1, 1/2 and 2/3, "
                           "and TIC 0/1 coloured by TIC 3.",

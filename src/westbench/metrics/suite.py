@@ -36,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+import logging
 from typing import Mapping
 
 import numpy as np
@@ -49,6 +50,8 @@ from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
 from westbench.metrics.structure import (bond_angles, bond_lengths, dihedrals, distance_map, mean_distance_map,
                                          radius_of_gyration, share_of_bonds_outside)
 from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
+
+log = logging.getLogger(__name__)
 
 WEIGHTINGS = ("we", "msm", "counts")
 DEFAULTS = {"bins": 100, "kl_floor": 1e-8, "msm_bins": 80, "msm_lag": 1, "coverage_bins": 100,
@@ -210,7 +213,9 @@ class MetricSuite:
         weights, gt_weights = self.weights(weighting), self.groundtruth_weights
         gt_groups, model_groups = resampling_groups(self.groundtruth), resampling_groups(self.model)
         samples: dict = {"w1": {}, "kl": {}}
-        for _ in range(replicates):
+        for replicate in range(replicates):
+            if replicate and replicate % max(1, replicates // 5) == 0:
+                log.info("bootstrap %s: replicate %d of %d", weighting, replicate, replicates)
             gt_m = rng.multinomial(gt_groups.max() + 1, np.full(gt_groups.max() + 1, 1.0 / (gt_groups.max() + 1)))
             mod_m = rng.multinomial(model_groups.max() + 1,
                                     np.full(model_groups.max() + 1, 1.0 / (model_groups.max() + 1)))
