@@ -376,7 +376,7 @@ def coverage_vs_compute(costs: Mapping, path, thresholds=(0.2, 0.5, 0.8), gpu: b
     axes[0].set_ylabel("coverage of the ground truth's TIC 0/1 cells")
     axes[0].set_ylim(0, 1.02)
     if costs:
-        axes[0].legend(fontsize=8, loc="lower right")
+        axes[0].legend(fontsize=8, loc="upper left")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
