@@ -36,6 +36,9 @@ from westbench.frames import write_frames
 
 log = logging.getLogger(__name__)
 
+# Formats without frame times (mdtraj gives frame numbers instead): groundtruth.import.interval_ps is needed.
+TIMELESS_FORMATS = (".dcd", ".pdb", ".pdb.gz", ".xyz", ".arc", ".lammpstrj")
+
 
 class GroundTruthImportError(WestbenchError):
     """An imported trajectory, topology or force file cannot be used."""
@@ -163,12 +166,12 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
     n_full = full.n_frames
     traj = full[::stride]
     times = np.asarray(traj.time, dtype=np.float64)
-    if len(times) > 1 and not (np.diff(times) > 0).all():
-        times = None
-    if times is None or len(times) < 2:
-        if interval_ps is None and len(traj) > 1:
-            raise GroundTruthImportError(f"trajectory {trajectory} stores no frame times: set groundtruth.import.interval_ps")
-        times = np.arange(len(traj), dtype=np.float64) * (interval_ps or 1.0) * stride
+    timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
+    if interval_ps is not None:
+        times = np.arange(1, len(traj) + 1, dtype=np.float64) * interval_ps * stride
+    elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
+        raise GroundTruthImportError(f"trajectory {trajectory} stores no usable frame times: set "
+                                     "groundtruth.import.interval_ps (ps between stored frames)")
     force_array = None
     if forces is not None:
         force_array = read_forces(forces, n_full, ca, full.n_atoms, stride)

@@ -96,3 +96,15 @@ def test_trajectory_globs_and_names(tmp_path):
     assert import_names(files) == ["a", "b", "c"]
     with pytest.raises(GroundTruthImportError, match="unique"):
         import_names(["x/a.xtc", "y/a.xtc"])
+
+
+def test_timeless_formats_need_the_interval(generated, start_pdb, tmp_path):  # noqa: F811
+    import mdtraj
+
+    traj = mdtraj.load(str(generated / "trajectory.xtc"), top=str(generated / "topology.pdb"))
+    traj.save_dcd(str(tmp_path / "run.dcd"))
+    with pytest.raises(GroundTruthImportError, match=r"run\.dcd stores no usable frame times.*interval_ps"):
+        imported(generated, start_pdb, tmp_path / "a", trajectory=tmp_path / "run.dcd")
+    imported(generated, start_pdb, tmp_path / "b", trajectory=tmp_path / "run.dcd", interval_ps=0.04)
+    frames, original = read_frames(tmp_path / "b" / "frames.h5"), read_frames(generated / "frames.h5")
+    assert np.allclose(frames["time_ps"], original["time_ps"]) and np.allclose(frames["ca"], original["ca"], atol=6e-4)
