@@ -83,8 +83,30 @@ def starts_folder(protein_id):
     return Path(template.format(protein=protein_id))
 
 
+GROUNDTRUTH_IMPORT = config["groundtruth"]["source"] == "import"
+
+
+def imported_trajectories(protein_id):
+    """For groundtruth.source import: run id -> trajectory file of a protein."""
+    from westbench.groundtruth.importer import import_names, trajectory_files
+    from westbench.errors import WestbenchError
+
+    setting = config["groundtruth"]["import"]["trajectories"]
+    files = trajectory_files(setting or [], protein_id)
+    if not files:
+        raise WorkflowError(f"protein '{protein_id}': groundtruth.source is 'import' but groundtruth.import.trajectories "
+                            f"({setting!r}) matches no file; give a glob or list of trajectory files.")
+    try:
+        import_names(files)  # unique names, or a clear error
+    except WestbenchError as exc:
+        raise WorkflowError(str(exc)) from None
+    return dict(sorted((import_names([f])[0], f) for f in files))
+
+
 def start_ids(protein_id):
-    """Ids of a protein's ground-truth runs: s0000.. when generated, file stems for a directory."""
+    """Ids of a protein's ground-truth runs: s0000.. when generated, file stems for a directory or an import."""
+    if GROUNDTRUTH_IMPORT:
+        return list(imported_trajectories(protein_id))
     if config["groundtruth"]["starts"]["source"] == "directory":
         files = sorted(starts_folder(protein_id).glob("*.pdb"))
         if not files:
@@ -131,6 +153,12 @@ TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
 
 
 ENGINES = config["we"]["engines"]
+# Engine kind external (rules/external.smk): samples produced elsewhere, scored like the WE engines.
+EXTERNAL_ENGINES = list(config["external"])
+_clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, "groundtruth"})
+if _clash:
+    raise WorkflowError(f"external engines {_clash} share a name with we.engines or 'groundtruth'; rename them.")
+SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 
 
 def we_settings(wildcards):
@@ -165,11 +193,13 @@ def metrics_model_frames(wildcards):
     """The frames a metrics job scores: a WE export, or the ground truth itself for engine `groundtruth`."""
     if wildcards.engine == "groundtruth":
         return f"results/{wildcards.protein}/tica/groundtruth_frames.h5"
+    if wildcards.engine in EXTERNAL_ENGINES:
+        return f"results/{wildcards.protein}/external/{wildcards.engine}/frames.h5"
     return f"results/{wildcards.protein}/we/{wildcards.engine}/frames.h5"
 
 
 def metrics_outputs(protein_id):
-    return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*ENGINES, "groundtruth"]]
+    return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*SCORED_ENGINES, "groundtruth"]]
 
 
 def all_metrics_json(wildcards=None):
@@ -181,17 +211,19 @@ def all_metrics_csv(wildcards=None):
 
 
 def all_we_costs(wildcards=None):
-    return [f"results/{protein}/we/{engine}/cost.csv" for protein in PROTEINS for engine in ENGINES]
+    return ([f"results/{protein}/we/{engine}/cost.csv" for protein in PROTEINS for engine in ENGINES]
+            + [f"results/{protein}/external/{engine}/cost.csv" for protein in PROTEINS for engine in EXTERNAL_ENGINES])
 
 
 def report_summary(wildcards=None):
     """Key facts of this configuration for the head of the HTML report."""
     return {
         "proteins": ", ".join(PROTEINS),
-        "engines": ", ".join(ENGINES),
+        "engines": ", ".join(SCORED_ENGINES),
         "seed": config["seed"],
         "platform": config["platform"]["name"],
-        "ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}',
+        **({"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'} if GROUNDTRUTH_IMPORT else
+           {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
         "WE iterations (max)": config["we"]["max_iterations"],
         "metric weightings": ", ".join(config["metrics"]["weightings"]),
         "KL floor": config["metrics"]["kl_floor"],
@@ -272,3 +304,48 @@ def we_timestep_fs(wildcards):
     if is_cg_engine(wildcards.engine):
         return config["cgml"]["langevin"]["timestep_fs"]
     return config["preparation"]["timestep_fs"]
+
+
+# Imported ground truth (rules/groundtruth.smk), external engines (rules/external.smk), figures across engines.
+
+
+def import_input(wildcards):
+    """Files of one imported run: the trajectory, its topology and forces (when configured), the prepared protein."""
+    settings = config["groundtruth"]["import"]
+    files = {"trajectory": imported_trajectories(wildcards.protein)[wildcards.start],
+             "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb"}
+    if settings["topology"]:
+        files["topology"] = settings["topology"].format(protein=wildcards.protein)
+    if settings["forces"]:
+        files["forces"] = settings["forces"].format(protein=wildcards.protein, name=wildcards.start)
+    return files
+
+
+def external_input(wildcards):
+    """The external run's main files (west.h5, or the trajectories) so that new data reruns the import."""
+    spec = config["external"][wildcards.engine]
+    files = {"prepared": f"results/{wildcards.protein}/prepare/prepared.pdb",
+             "tica": f"results/{wildcards.protein}/tica/model.json",
+             "groundtruth": f"results/{wildcards.protein}/tica/groundtruth_frames.h5"}
+    if spec["kind"] == "westpa":
+        if not (spec["west_h5"] and spec["segments"]):
+            raise WorkflowError(f"external engine '{wildcards.engine}': kind westpa needs west_h5 and segments.")
+        files["west_h5"] = spec["west_h5"].format(protein=wildcards.protein)
+    else:
+        from westbench.groundtruth.importer import trajectory_files
+
+        files["trajectories"] = trajectory_files(spec["trajectories"] or [], wildcards.protein)
+        if not files["trajectories"]:
+            raise WorkflowError(f"external engine '{wildcards.engine}': trajectories {spec['trajectories']!r} "
+                                f"match no file for protein '{wildcards.protein}'.")
+    return files
+
+
+def engine_frames(protein_id):
+    """Exported frames of every scored engine of a protein (WE engines, then external ones)."""
+    return ([f"results/{protein_id}/we/{engine}/frames.h5" for engine in ENGINES]
+            + [f"results/{protein_id}/external/{engine}/frames.h5" for engine in EXTERNAL_ENGINES])
+
+
+def protein_figures(wildcards=None):
+    return [f"results/{p}/figures/{name}.png" for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]

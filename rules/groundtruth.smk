@@ -86,3 +86,30 @@ rule groundtruth:
     input:
         groundtruth_summaries(),
         "results/tables/groundtruth_throughput.csv",
+
+
+
+# groundtruth.source import: the rule exists only then, and wins over groundtruth_run.
+if GROUNDTRUTH_IMPORT:
+
+    ruleorder: groundtruth_import > groundtruth_run
+
+    rule groundtruth_import:
+        """groundtruth.source import: one trajectory simulated elsewhere becomes one ground-truth run."""
+        input:
+            unpack(import_input),
+        output:
+            trajectory=f"results/{{protein}}/groundtruth/runs/{{start}}/{TRAJECTORY}",
+            topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
+            frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
+            summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+        params:
+            settings=config["groundtruth"]["import"],
+        log:
+            "results/{protein}/logs/groundtruth_import_{start}.log",
+        benchmark:
+            "results/{protein}/benchmarks/groundtruth_import_{start}.tsv"
+        conda:
+            "../envs/analysis.yaml"
+        script:
+            "../scripts/groundtruth_import.py"

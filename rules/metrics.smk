@@ -34,7 +34,21 @@ rule metrics:
             caption="../report/figures/tic01_by_iteration.rst",
             category="Metrics",
             subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC 0/1 by WE iteration"},
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC pairs by WE iteration"},
+        ),
+        structure_distributions=report(
+            "results/{protein}/metrics/{engine}/figures/structure_distributions.png",
+            caption="../report/figures/structure_distributions.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "Rg, bonds, angles, dihedrals"},
+        ),
+        msm_reweighting=report(
+            "results/{protein}/metrics/{engine}/figures/msm_reweighting.png",
+            caption="../report/figures/msm_reweighting.rst",
+            category="Metrics",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "figure": "MSM reweighting"},
         ),
         contact_map_difference=report(
             "results/{protein}/metrics/{engine}/figures/contact_map_difference.png",
@@ -51,7 +65,8 @@ rule metrics:
             labels={"protein": "{protein}", "engine": "{engine}", "figure": "macrostates"},
         ),
     params:
-        settings=config["metrics"],
+        # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
+        settings={k: v for k, v in config["metrics"].items() if k not in ("reference_engine", "coverage_thresholds")},
         seed=metrics_seed,
     log:
         "results/{protein}/logs/metrics_{engine}.log",

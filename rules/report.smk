@@ -28,6 +28,7 @@ rule metric_tables:
     params:
         thresholds=config["metrics"]["coverage_thresholds"],
         platform=config["platform"]["name"],
+        reference_engine=config["metrics"]["reference_engine"],
     log:
         "results/logs/metric_tables.log",
     benchmark:
@@ -36,6 +37,41 @@ rule metric_tables:
         "../envs/analysis.yaml"
     script:
         "../scripts/metric_tables.py"
+
+
+rule protein_figures:
+    """Per protein, across engines: TIC 0/1 contours side by side, and coverage against compute."""
+    input:
+        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+        frames=lambda wildcards: engine_frames(wildcards.protein),
+        costs=lambda wildcards: [p.replace("frames.h5", "cost.csv") for p in engine_frames(wildcards.protein)],
+    output:
+        contours=report(
+            "results/{protein}/figures/engines_tic01.png",
+            caption="../report/figures/engines_tic01.rst",
+            category="Engines compared",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "figure": "TIC 0/1 contours of every engine"},
+        ),
+        coverage=report(
+            "results/{protein}/figures/coverage_vs_compute.png",
+            caption="../report/figures/coverage_vs_compute.rst",
+            category="Engines compared",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "figure": "coverage against compute"},
+        ),
+    params:
+        bins=config["tica"]["density_bins"],
+        thresholds=config["metrics"]["coverage_thresholds"],
+        gpu=config["platform"]["name"] in ("CUDA", "OpenCL", "HIP"),
+    log:
+        "results/{protein}/logs/protein_figures.log",
+    benchmark:
+        "results/{protein}/benchmarks/protein_figures.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/protein_figures.py"
 
 
 rule html_report:
@@ -47,10 +83,12 @@ rule html_report:
         densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
         throughput="results/tables/groundtruth_throughput_by_protein.csv",
         training_curves=lambda wildcards: [path for path in cg_outputs() if path.endswith(".png")],
+        protein_figures=protein_figures,
     output:
         "results/report/westbench.html",
     params:
         title=config["report"]["title"],
+        metrics=config["metrics"],
         summary=report_summary,
     log:
         "results/logs/html_report.log",

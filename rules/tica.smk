@@ -4,7 +4,6 @@
 rule fit_tica:
     input:
         frames=groundtruth_frames,
-        starts="results/{protein}/groundtruth/starts.csv",
     output:
         model="results/{protein}/tica/model.npz",
         description="results/{protein}/tica/model.json",

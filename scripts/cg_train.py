@@ -2,10 +2,12 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
+import numpy as np
 import torch
 
 from westbench.cg.data import load_protein_data
 from westbench.cg.model import save_model
+from westbench.cg.noise_floor import force_noise_floor
 from westbench.cg.train import plot_training_curve, preset_training, train_model
 from westbench.workflow import run_script
 
@@ -26,9 +28,10 @@ def main(snakemake):
         "priors": {p: model.priors[p].describe() for p in model.priors}})
     history.to_csv(snakemake.output.history, index=False)
     name = ", ".join(snakemake.params.proteins)
+    floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=snakemake.params.seed) for d in datasets]))
     plot_training_curve(history, snakemake.output.figure,
                         title=f"{name}: {preset} ({sum(f['used'] for f in summary['frames'].values())} frames, "
-                              f"{summary['training']['lr_schedule']} LR)")
+                              f"{summary['training']['lr_schedule']} LR)", noise_floor=floor)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -4,8 +4,6 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
-import pandas as pd
-
 from westbench.frames import write_frames
 from westbench.plots import tic_density
 from westbench.tica import fit_groundtruth
@@ -17,11 +15,10 @@ def main(snakemake):
     model, frames = fit_groundtruth(snakemake.input.frames, protein, settings["lag_frames"], settings["dim"])
     model.save(Path(snakemake.output.model).with_suffix(""))
     write_frames(snakemake.output.frames, attrs={"protein": protein, "source": "groundtruth"}, **frames)
-    starts = pd.read_csv(snakemake.input.starts)
     # The start of each run is its first saved frame's neighbour; mark the first frame of each run.
     first = frames["tics"][[list(frames["traj"]).index(t) for t in sorted(set(frames["traj"]))]]
     tic_density(frames["tics"], snakemake.output.figure, bins=settings["density_bins"],
-                title=f"{protein}: ground truth ({len(starts)} runs)", marks=first[:, :2], mark_label="run starts")
+                title=f"{protein}: ground truth ({len(snakemake.input.frames)} runs)", marks=first[:, :2], mark_label="run starts")
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

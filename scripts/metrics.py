@@ -10,7 +10,8 @@ import pandas as pd
 
 from westbench.frames import ok_frames, read_frames
 from westbench.metrics.figures import write_metric_figures
-from westbench.metrics.suite import MetricSuite
+from westbench.metrics.divergences import kl_2d
+from westbench.metrics.suite import MetricSuite, simulated_time_ps
 from westbench.workflow import run_script, write_json
 
 log = logging.getLogger("westbench.metrics")
@@ -43,6 +44,13 @@ def main(snakemake):
         tables.append(pd.DataFrame([{"weighting": weighting, "distribution": "macrostates",
                                      "metric": "total_variation",
                                      "value": values["macrostate_populations"]["total_variation"]}]))
+    longest, aggregate = simulated_time_ps(suite.model)
+    tables.append(pd.DataFrame([{"weighting": "", "distribution": "time", "metric": "longest_simulated_ps",
+                                 "value": longest},
+                                {"weighting": "", "distribution": "time", "metric": "aggregate_simulated_ps",
+                                 "value": aggregate},
+                                {"weighting": "", "distribution": "macrostates", "metric": "n_used",
+                                 "value": labels["n_macrostates"]}]))
     table = pd.concat(tables, ignore_index=True)
     table.insert(0, "engine", engine)
     table.insert(0, "protein", protein)
@@ -50,8 +58,21 @@ def main(snakemake):
     figure_weighting = weightings[0]
     paths = write_metric_figures(Path(snakemake.output.tic_densities_1d).parent, suite.groundtruth, suite.model,
                                  suite.weights(figure_weighting), results[figure_weighting], labels, settings,
-                                 label=engine)
+                                 label=engine, distributions=(suite.reference, suite.sample))
+    # KL of TIC 0/1 at several bin counts: the sensitivity of a headline number to the binning.
+    gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
+    kl_by_bins = {int(b): kl_2d(gt_tics, model_tics, suite.groundtruth_weights, suite.weights(figure_weighting), b,
+                                settings["kl_floor"]) for b in settings["kl_sensitivity_bins"]}
+    requested = settings["macrostates"]
     write_json({"protein": protein, "engine": engine, "frames": len(suite.model["ca"]),
+                "discarded_iterations": suite.discarded_iterations,
+                "simulated_ps": {"longest": longest, "aggregate": aggregate},
+                "macrostates": {"requested": requested, "used": labels["n_macrostates"],
+                                "reduced": labels["n_macrostates"] < requested,
+                                "why": "" if labels["n_macrostates"] >= requested else
+                                "the ground truth's cluster MSM resolves fewer metastable sets than requested "
+                                "(too few frames or transitions); PCCA+ used the largest count it supports"},
+                "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
                 "frames_left_out": len(exported["ca"]) - len(suite.model["ca"]),
                 "groundtruth_frames": len(suite.groundtruth["ca"]), "settings": settings,
                 "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},

@@ -32,24 +32,33 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+.scroll { overflow-x: auto; max-width: 100%; }
 figure { display: inline-block; margin: 0.5em; vertical-align: top; }
-figure img { max-width: 560px; } figcaption { font-size: 0.8em; color: #555; max-width: 560px; }
+figure img { max-width: 560px; cursor: zoom-in; } figcaption { font-size: 0.8em; color: #555; max-width: 560px; }
+figure.wide { display: block; } figure.wide img { max-width: 100%; } figure.wide figcaption { max-width: none; }
+figure img.enlarged { position: fixed; inset: 2vh 2vw; max-width: 96vw; max-height: 96vh; margin: auto;
+  background: white; box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.6); z-index: 10; cursor: zoom-out; }
 .note { color: #555; font-size: 0.9em; }
-</style></head><body>
+</style>
+<script>document.addEventListener("click", e => { if (e.target.tagName === "IMG") e.target.classList.toggle("enlarged"); });</script>
+</head><body>
 <h1>{{ title }}</h1>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
 <p class="note">W1: Wasserstein-1; KL: KL(ground truth || model), empty model bins floored as stated; coverage:
-share of the ground truth's TIC 0/1 grid cells the model visited. Engine "groundtruth" is the ground truth scored
-against itself (divergences 0, coverage 1).</p>
+share of the ground truth's TIC 0/1 grid cells the model visited. Click a figure to enlarge it.</p>
+{% for note in notes %}<p class="note">{{ note }}</p>
+{% endfor %}
 {% for name, table in tables.items() %}<h2>{{ name }}</h2>
-{{ table }}
+{% if name in table_notes %}<p class="note">{{ table_notes[name] }}</p>{% endif %}
+<div class="scroll">{{ table }}</div>
 {% endfor %}
 {% for protein in proteins %}<h2>{{ protein.name }}</h2>
-{% for figure in protein.figures %}<figure><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.caption }}">
+{% for figure in protein.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.caption }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% for engine in protein.engines %}<h3>{{ protein.name }}: {{ engine.name }}</h3>
-{{ engine.table }}
-{% for figure in engine.figures %}<figure><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.caption }}">
+{% if engine.note %}<p class="note">{{ engine.note }}</p>{% endif %}
+<div class="scroll">{{ engine.table }}</div>
+{% for figure in engine.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.caption }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% endfor %}{% endfor %}
 </body></html>
@@ -60,6 +69,7 @@ against itself (divergences 0, coverage 1).</p>
 class Figure:
     path: Path
     caption: str
+    wide: bool = False  # several panels: drawn at the page's full width
 
     @property
     def data(self) -> str:
@@ -71,6 +81,7 @@ class EngineSection:
     name: str
     table: Markup = Markup("")
     figures: list[Figure] = field(default_factory=list)
+    note: str = ""
 
 
 @dataclass
@@ -86,9 +97,12 @@ def html_table(frame: pd.DataFrame, digits: int = 4) -> Markup:
 
 
 def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.DataFrame],
-                 proteins: list[ProteinSection]) -> None:
-    """Write the report: ``summary`` (key/value), ``tables`` (name/DataFrame), then each protein's section."""
-    html = TEMPLATE.render(title=title, summary=summary, proteins=proteins,
+                 proteins: list[ProteinSection], notes: list[str] | tuple = (),
+                 table_notes: Mapping[str, str] | None = None) -> None:
+    """Write the report: ``summary`` (key/value), ``notes``, ``tables`` (name/DataFrame, an optional note
+    each), then each protein's section."""
+    html = TEMPLATE.render(title=title, summary=summary, proteins=proteins, notes=list(notes),
+                           table_notes=dict(table_notes or {}),
                            tables={name: html_table(table) for name, table in tables.items()})
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(html, encoding="utf-8")

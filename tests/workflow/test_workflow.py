@@ -164,11 +164,12 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
         figures = results / "chignolin" / "metrics" / engine / "figures"
         assert sorted(p.name for p in figures.iterdir()) == sorted(
             f"{name}.png" for name in ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration",
-                                       "contact_map_difference", "macrostates"))
+                                       "structure_distributions", "msm_reweighting", "contact_map_difference",
+                                       "macrostates"))
     html = (results / "report" / "westbench.html").read_text()
-    # five figures per engine (four WE engines and the ground truth itself), the ground-truth density and
-    # the training curves of the two CG presets
-    assert html.count("data:image/png;base64,") == 5 * 5 + 1 + 2
+    # seven figures per WE engine, six for the ground truth itself (no all-zero contact map), the
+    # ground-truth density, the training curves of the two CG presets and the two figures across engines
+    assert html.count("data:image/png;base64,") == 4 * 7 + 6 + 1 + 2 + 2
     assert "Wasserstein-1" in html and "KL(ground truth || model)" in html
 
 

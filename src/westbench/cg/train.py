@@ -203,8 +203,9 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     return model, history, summary
 
 
-def plot_training_curve(history: pd.DataFrame, path, title: str = "") -> None:
-    """Train and validation loss per epoch (log scale) and the learning rate."""
+def plot_training_curve(history: pd.DataFrame, path, title: str = "", noise_floor: float | None = None) -> None:
+    """Train and validation loss per epoch (log scale) and the learning rate; ``noise_floor`` drawn as a line
+    (:func:`westbench.cg.noise_floor.force_noise_floor`), so a flat curve near it reads as converged."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -215,6 +216,8 @@ def plot_training_curve(history: pd.DataFrame, path, title: str = "") -> None:
     axis.plot(history["epoch"], history["validation_loss"], label="validation")
     best = history.loc[history["validation_loss"].idxmin()]
     axis.scatter([best["epoch"]], [best["validation_loss"]], color="k", zorder=3, label=f"best (epoch {int(best['epoch'])})")
+    if noise_floor is not None and np.isfinite(noise_floor):
+        axis.axhline(noise_floor, color="tab:red", lw=0.9, ls="--", label="noise floor (estimated from the data)")
     axis.set_yscale("log")
     axis.set_xlabel("epoch")
     axis.set_ylabel("force MSE ((kJ/mol/nm)$^2$)")

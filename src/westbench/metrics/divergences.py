@@ -105,3 +105,33 @@ def kl_2d(reference, model, reference_weights=None, model_weights=None, bins: in
     edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
     return kl_from_histograms(histogram2d(reference, edges, reference_weights),
                               histogram2d(model, edges, model_weights), floor)
+
+
+def wasserstein_2d(reference, model, reference_weights=None, model_weights=None, bins: int = 50) -> float:
+    """Wasserstein-1 between two weighted (n, 2) samples, exact optimal transport (POT) between their histograms.
+
+    Both samples are binned on a common ``bins`` x ``bins`` grid; mass moves between the
+    centres of occupied cells at Euclidean cost (so the value is accurate to about one
+    cell width). ``ot.emd2`` solves the transport exactly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.zeros((10, 2)); b = np.column_stack([np.ones(10), np.zeros(10)])
+    >>> round(wasserstein_2d(np.vstack([a, b]), np.vstack([a, b]) + [0.0, 2.0], bins=100), 1)  # shifted by 2
+    2.0
+    """
+    import ot
+
+    reference, model = np.asarray(reference, dtype=np.float64), np.asarray(model, dtype=np.float64)
+    edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
+    p, q = histogram2d(reference, edges, reference_weights), histogram2d(model, edges, model_weights)
+    centres = np.stack(np.meshgrid(*(0.5 * (e[1:] + e[:-1]) for e in edges), indexing="ij"), axis=-1).reshape(-1, 2)
+    p, q = p.ravel(), q.ravel()
+    if np.array_equal(p, q):
+        return 0.0  # the solver returns round-off (1e-17) instead
+    a, b = p > 0, q > 0
+    if not a.any() or not b.any():
+        return float("nan")
+    cost = ot.dist(centres[a], centres[b], metric="euclidean")
+    return float(ot.emd2(p[a] / p[a].sum(), q[b] / q[b].sum(), cost, numItermax=10_000_000))

@@ -4,7 +4,11 @@ Files written by :func:`write_metric_figures` into a folder:
 
 - ``tic_densities_1d.png``: TIC 0..3 densities, ground truth against the model.
 - ``tic_densities_2d.png``: TIC 0/1, 1/2, 2/3 free energies of the ground truth, model contours on top.
-- ``tic01_by_iteration.png``: model points in TIC 0/1 coloured by WE iteration over the ground truth.
+- ``tic01_by_iteration.png``: model points in TIC 0/1, 1/2 and 2/3 coloured by WE iteration over the
+  ground truth; for the ground truth itself, coloured by run (starting point) and by TIC 3.
+- ``structure_distributions.png``: radius of gyration, C-alpha bond, angle and dihedral distributions.
+- ``msm_reweighting.png``: the grid MSM over TIC 0/1 (log transition matrix), MSM against raw weight
+  per cell, and the TIC 0/1 free energies the two weightings give.
 - ``contact_map_difference.png``: model minus ground-truth mean C-alpha distance, diverging colours.
 - ``macrostates.png``: ground truth and model in TIC 0/1 coloured by ground-truth macrostate.
 
@@ -32,13 +36,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
 from westbench.metrics.divergences import common_edges  # noqa: E402
 from westbench.metrics.weighted import histogram, histogram2d, kde, normalized  # noqa: E402
 
-FIGURES = ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration", "contact_map_difference", "macrostates")
+FIGURES = ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration", "structure_distributions", "msm_reweighting",
+           "contact_map_difference", "macrostates")
 TIC_PAIRS = ((0, 1), (1, 2), (2, 3))
 GROUNDTRUTH_COLOUR, MODEL_COLOUR = "0.25", "tab:orange"
 
@@ -91,8 +97,12 @@ def tic_densities_2d(groundtruth_tics, groundtruth_weights, model_tics, model_we
         model = free_energy(histogram2d(model_tics[:, [a, b]], edges, model_weights))
         centres = [0.5 * (e[1:] + e[:-1]) for e in edges]
         if np.isfinite(model).sum() > 3:
-            ax.contour(centres[0], centres[1], np.nan_to_num(model.T, nan=np.nanmax(model) + 1), levels=levels,
-                       cmap="autumn", linewidths=0.9)
+            lines = ax.contour(centres[0], centres[1], np.nan_to_num(model.T, nan=np.nanmax(model) + 1),
+                               levels=levels, cmap="autumn", linewidths=0.9)
+            ax.clabel(lines, fontsize=6, fmt="%d kT")
+            handles, _ = lines.legend_elements()
+            if handles:
+                ax.legend(handles[:1], [f"{label} (contours, kT)"], fontsize=7, loc="upper right")
         ax.set_xlabel(f"TIC {a}")
         ax.set_ylabel(f"TIC {b}")
         figure.colorbar(mesh, ax=ax, label="ground truth free energy (kT)")
@@ -110,17 +120,122 @@ def subsample(n: int, max_points: int, seed: int = 0) -> np.ndarray:
 
 
 def tic01_by_iteration(groundtruth_tics, model_tics, iteration, path, max_points: int = 100_000, seed: int = 0,
-                       label: str = "model") -> None:
-    """Model points in TIC 0/1 coloured by WE iteration over the ground truth's histogram."""
-    figure, ax = plt.subplots(figsize=(5.2, 4.2), dpi=110)
-    ax.hist2d(groundtruth_tics[:, 0], groundtruth_tics[:, 1], bins=100, cmap="Greys", cmin=1, rasterized=True)
+                       label: str = "model", runs=None) -> None:
+    """Model points in TIC 0/1, 1/2 and 2/3 coloured by WE iteration over the ground truth's histogram.
+
+    With a single iteration (the ground truth scored against itself) the points are coloured
+    by ``runs`` (one colour per run: its starting point) and a last panel colours TIC 0/1 by TIC 3.
+    """
+    iteration = np.asarray(iteration)
+    by_run = runs is not None and len(np.unique(iteration)) <= 1
+    dims = min(groundtruth_tics.shape[1], model_tics.shape[1])
+    pairs = [pair for pair in TIC_PAIRS if max(pair) < dims]
+    panels = [(pair, "run" if by_run else "iteration") for pair in pairs]
+    if by_run and dims > 3:
+        panels.append(((0, 1), "tic3"))
+    figure, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4), dpi=110, squeeze=False)
     keep = subsample(len(model_tics), max_points, seed)
-    points = ax.scatter(model_tics[keep, 0], model_tics[keep, 1], c=np.asarray(iteration)[keep], s=2, cmap="viridis",
-                        rasterized=True)
-    figure.colorbar(points, ax=ax, label="WE iteration")
-    ax.set_xlabel("TIC 0")
-    ax.set_ylabel("TIC 1")
-    ax.set_title(f"{label}: points by iteration (grey: ground truth)", fontsize=9)
+    for ((a, b), colour_by), ax in zip(panels, axes[0]):
+        ax.hist2d(groundtruth_tics[:, a], groundtruth_tics[:, b], bins=100, cmap="Greys", cmin=1, rasterized=True)
+        if colour_by == "iteration":
+            values, cmap, name = iteration[keep], "viridis", "WE iteration"
+        elif colour_by == "run":
+            values, cmap, name = np.asarray(runs)[keep], "tab20", "run (starting point)"
+        else:
+            values, cmap, name = model_tics[keep, 3], "coolwarm", "TIC 3"
+        points = ax.scatter(model_tics[keep, a], model_tics[keep, b], c=values, s=2, cmap=cmap, rasterized=True)
+        bar = figure.colorbar(points, ax=ax, label=name)
+        if colour_by != "tic3":  # iterations and runs are whole numbers
+            bar.locator = matplotlib.ticker.MaxNLocator(integer=True)
+            bar.update_ticks()
+        ax.set_xlabel(f"TIC {a}")
+        ax.set_ylabel(f"TIC {b}")
+    what = "by run and by TIC 3" if by_run else "by WE iteration"
+    axes[0][0].set_title(f"{label}: points {what} (under them: ground-truth histogram, grey scale)", fontsize=9,
+                         loc="left")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+STRUCTURE_PANELS = (("rg", "radius of gyration (Å)", 10.0), ("bonds", "C-alpha bond length (Å)", 10.0),
+                    ("angles", "C-alpha angle (degrees)", 180.0 / np.pi),
+                    ("dihedrals", "C-alpha dihedral (degrees)", 180.0 / np.pi))
+
+
+def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_weights, model_weights, path,
+                            bins: int = 100, label: str = "model") -> None:
+    """Rg, C-alpha bond, angle and dihedral densities of ground truth and model (four panels).
+
+    ``reference`` and ``sample`` map ``rg``, ``bonds``, ``angles``, ``dihedrals`` to
+    per-frame values (n_frames, k) in nm and radians, as
+    :func:`westbench.metrics.suite.distributions` returns them.
+    """
+    panels = [panel for panel in STRUCTURE_PANELS if panel[0] in reference and panel[0] in sample]
+    figure, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.2), dpi=110, squeeze=False)
+    for (name, axis_label, scale), ax in zip(panels, axes[0]):
+        ref, mod = np.asarray(reference[name]) * scale, np.asarray(sample[name]) * scale
+        edges = common_edges(ref.ravel(), mod.ravel(), bins)
+        for values, weights, colour, legend in ((ref, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
+                                                (mod, model_weights, MODEL_COLOUR, label)):
+            per_value = None if weights is None else np.repeat(weights, values.shape[1])
+            x, p = density_1d(values.ravel(), edges, per_value)
+            ax.plot(x, p, color=colour, label=legend, lw=1.4)
+        if name == "bonds":
+            ax.axvspan(3.5, 4.5, color="tab:green", alpha=0.08, label="3.5-4.5 Å")
+        ax.set_xlabel(axis_label)
+        ax.set_ylabel("density" if name == panels[0][0] else "")
+    axes[0][0].legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: int = 1, label: str = "model") -> None:
+    """The grid MSM behind the ``msm`` weighting, against the raw (WE) weights.
+
+    Panels: log10 of the row-normalized transition matrix between occupied cells of the
+    ``bins`` x ``bins`` TIC 0/1 grid; MSM stationary against raw weight per cell (log-log);
+    TIC 0/1 free energy under the raw weights and under the MSM weights.
+    """
+    from westbench.metrics.msm import grid_msm_weights, grid_states, sliding_counts
+
+    tics = np.asarray(model_tics, dtype=np.float64)[:, :2]
+    edges = tuple(np.linspace(tics[:, d].min(), tics[:, d].max(), bins + 1) for d in range(2))
+    cells = grid_states(tics, bins, edges)
+    symbols, dense = np.unique(cells, return_inverse=True)
+    counts = sliding_counts(dense, np.asarray(traj), lag).count_matrix.toarray()
+    rows = counts.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_t = np.log10(np.where(counts > 0, counts / np.where(rows > 0, rows, 1), np.nan))
+    msm = grid_msm_weights(tics, traj, bins, lag, edges)
+    raw = normalized(raw_weights)
+    raw_cell, msm_cell = np.bincount(dense, raw, len(symbols)), np.bincount(dense, msm, len(symbols))
+    figure, axes = plt.subplots(1, 4, figsize=(17, 3.8), dpi=110)
+    image = axes[0].imshow(log_t, cmap="magma", interpolation="nearest", origin="upper")
+    figure.colorbar(image, ax=axes[0], label="log10 transition probability")
+    axes[0].set_title(f"grid MSM: {len(symbols)} cells, lag {lag}", fontsize=9)
+    figure.suptitle(f"{label}: MSM reweighting over TIC 0/1 ({bins} x {bins} grid)", fontsize=10)
+    axes[0].set_xlabel("to cell")
+    axes[0].set_ylabel("from cell")
+    shown = (raw_cell > 0) & (msm_cell > 0)
+    axes[1].loglog(raw_cell[shown], msm_cell[shown], ".", ms=3, color=MODEL_COLOUR)
+    if shown.any():
+        low, high = min(raw_cell[shown].min(), msm_cell[shown].min()), max(raw_cell[shown].max(), msm_cell[shown].max())
+        axes[1].plot([low, high], [low, high], color="0.4", lw=0.8, label="equal")
+        axes[1].legend(fontsize=8)
+    for axis in (axes[1].xaxis, axes[1].yaxis):
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    axes[1].set_xlabel("raw (WE) weight of the cell")
+    axes[1].set_ylabel("MSM stationary weight of the cell")
+    for ax, weights, title in ((axes[2], raw, "raw (WE) weights"), (axes[3], msm, "MSM weights")):
+        energy = free_energy(histogram2d(tics, edges, weights))
+        mesh = ax.pcolormesh(edges[0], edges[1], np.ma.masked_invalid(energy.T), cmap="viridis", vmax=8,
+                             shading="flat", rasterized=True)
+        figure.colorbar(mesh, ax=ax, label="free energy (kT)")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("TIC 0")
+        ax.set_ylabel("TIC 1")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
@@ -168,12 +283,14 @@ def macrostate_scatter(groundtruth_tics, groundtruth_labels, model_tics, model_l
 
 
 def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: np.ndarray, values: Mapping,
-                         labels: Mapping, settings: Mapping, label: str = "model") -> dict[str, Path]:
+                         labels: Mapping, settings: Mapping, label: str = "model",
+                         distributions: tuple[Mapping, Mapping] | None = None) -> dict[str, Path]:
     """Every figure of one (protein, engine) into ``folder``; returns {name: path}.
 
     ``weights`` are the model's frame weights, ``values`` the suite's scores (for the
     contact map), ``labels`` the macrostate assignment of
-    :meth:`westbench.metrics.suite.MetricSuite.macrostates`.
+    :meth:`westbench.metrics.suite.MetricSuite.macrostates`, ``distributions`` the suite's
+    (reference, sample) per-frame values (computed here when not given).
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -187,8 +304,79 @@ def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: 
                      settings.get("density", "histogram"), settings.get("kde_bandwidth"), label)
     tic_densities_2d(gt_tics, gt_weights, model_tics, weights, paths["tic_densities_2d"], bins, label)
     iteration = np.asarray(model["iteration"]) if "iteration" in model else np.zeros(len(model_tics))
-    tic01_by_iteration(gt_tics, model_tics, iteration, paths["tic01_by_iteration"], max_points, seed, label)
+    tic01_by_iteration(gt_tics, model_tics, iteration, paths["tic01_by_iteration"], max_points, seed, label,
+                       runs=model.get("traj"))
+    if distributions is None:
+        from westbench.metrics.suite import distributions as compute
+
+        distributions = (compute(groundtruth), compute(model))
+    structure_distributions(distributions[0], distributions[1], gt_weights, weights, paths["structure_distributions"],
+                            bins, label)
+    raw = model["weight"] if "weight" in model else np.ones(len(model_tics))
+    msm_reweighting(model_tics, model["traj"], raw, paths["msm_reweighting"], settings.get("msm_bins", 80),
+                    settings.get("msm_lag", 1), label)
     contact_map_difference(values["contact_map_diff_A"], paths["contact_map_difference"], label)
     macrostate_scatter(gt_tics, labels["groundtruth"], model_tics, labels["model"], paths["macrostates"], max_points,
                        seed, label)
     return paths
+
+
+def engines_tic01(groundtruth_tics, groundtruth_weights, engines: Mapping, path, bins: int = 100,
+                  levels=(1, 2, 3, 4, 5)) -> None:
+    """One protein: every engine's TIC 0/1 free-energy contours over the ground truth's, side by side.
+
+    ``engines`` maps an engine name to (tics, weights); one panel each, on shared axes.
+    """
+    names = list(engines) or ["(no engine)"]
+    figure, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.8), dpi=110, squeeze=False,
+                                sharex=True, sharey=True)
+    everything = np.vstack([groundtruth_tics[:, :2], *[np.asarray(t)[:, :2] for t, _ in engines.values()]])
+    edges = tuple(np.linspace(everything[:, d].min(), everything[:, d].max(), bins + 1) for d in range(2))
+    centres = [0.5 * (e[1:] + e[:-1]) for e in edges]
+    reference = free_energy(histogram2d(groundtruth_tics[:, :2], edges, groundtruth_weights))
+    for name, ax in zip(names, axes[0]):
+        mesh = ax.pcolormesh(edges[0], edges[1], np.ma.masked_invalid(reference.T), cmap="Greys_r", vmax=8,
+                             shading="flat", rasterized=True)
+        if name in engines:
+            tics, weights = engines[name]
+            model = free_energy(histogram2d(np.asarray(tics)[:, :2], edges, weights))
+            if np.isfinite(model).sum() > 3:
+                lines = ax.contour(centres[0], centres[1], np.nan_to_num(model.T, nan=np.nanmax(model) + 1),
+                                   levels=levels, cmap="autumn", linewidths=0.9)
+                ax.clabel(lines, fontsize=6, fmt="%d kT")
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("TIC 0")
+    axes[0][0].set_ylabel("TIC 1")
+    figure.colorbar(mesh, ax=axes[0].tolist(), label="ground truth free energy (kT)")
+    figure.savefig(path, bbox_inches="tight")
+    plt.close(figure)
+
+
+def coverage_vs_compute(costs: Mapping, path, thresholds=(0.2, 0.5, 0.8), gpu: bool = False) -> None:
+    """One protein: coverage against cumulative segments and CPU (or GPU) seconds, every engine on one plot.
+
+    ``costs`` maps an engine name to its ``cost.csv`` frame (``coverage`` and cumulative columns).
+    """
+    seconds = "cumulative_wall_seconds" if gpu else "cumulative_cpu_seconds"
+    figure, axes = plt.subplots(1, 2, figsize=(10, 3.8), dpi=110, sharey=True)
+    colours = plt.get_cmap("tab10")
+    for index, (name, cost) in enumerate(costs.items()):
+        if "coverage" not in cost or not len(cost):
+            continue
+        for ax, column in zip(axes, ("cumulative_segments", seconds)):
+            if column in cost and cost[column].notna().any():
+                ax.plot(cost[column], cost["coverage"], marker=".", color=colours(index % 10), label=name)
+    for ax, label in zip(axes, ("WE segments (cumulative)", f"{'GPU' if gpu else 'CPU'} seconds (cumulative)")):
+        for threshold in thresholds:
+            ax.axhline(threshold, color="0.5", lw=0.8, ls=":")
+            ax.text(1.0, threshold, f" {round(100 * threshold)}%", transform=ax.get_yaxis_transform(), fontsize=7,
+                    va="center", color="0.4")
+        ax.set_xscale("log")
+        ax.set_xlabel(label)
+    axes[0].set_ylabel("coverage of the ground truth's TIC 0/1 cells")
+    axes[0].set_ylim(0, 1.02)
+    if costs:
+        axes[0].legend(fontsize=8, loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)

@@ -3,9 +3,13 @@
 - W1 and KL tables: one row per (protein, engine, weighting), one column per distribution
   (TIC 0-3, Rg, bonds, angles, dihedrals; KL adds the 2-D TIC 0/1), from the tidy
   ``metrics.csv`` of every run.
+  With bootstrap intervals in the tidy rows, ``<distribution>_ci_low`` and
+  ``<distribution>_ci_high`` columns follow (95 % percentile interval).
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
-  TIC 0/1 plane, and for each threshold the WE iteration, segments, CPU seconds and
-  GPU seconds at which the run first reached it (empty when it never did).
+  TIC 0/1 plane, the longest and aggregate simulated time (ns), and for each threshold
+  the WE iteration, segments, CPU seconds and GPU seconds at which the run first reached
+  it (empty when it never did), with the speed-up in segments and seconds relative to a
+  reference engine (reference compute / this engine's compute; > 1 = faster).
 
 Examples
 --------
@@ -36,9 +40,17 @@ def read_tidy(paths: Iterable) -> pd.DataFrame:
 def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
     """``metric`` (w1 or kl) per (protein, engine, weighting) row and distribution column."""
     rows = tidy[tidy["metric"] == metric]
-    table = rows.pivot_table(index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False)
+    table = rows.pivot_table(index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False,
+                             dropna=False)
     columns = [d for d in DISTRIBUTIONS if d in table.columns] + [d for d in table.columns if d not in DISTRIBUTIONS]
-    return table[columns].reset_index().rename_axis(columns=None)
+    table = table[columns]
+    if "ci_low" in rows and rows["ci_low"].notna().any():
+        for bound in ("ci_low", "ci_high"):
+            limits = rows.pivot_table(index=KEYS, columns="distribution", values=bound, aggfunc="first", sort=False,
+                                      dropna=False).reindex(index=table.index)
+            for name in columns:
+                table[f"{name}_{bound}"] = limits[name] if name in limits else np.nan
+    return table.reset_index().rename_axis(columns=None)
 
 
 def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bool = False) -> pd.DataFrame:
@@ -68,7 +80,7 @@ def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bo
 
 
 def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFrame], thresholds: Iterable[float],
-                   platform: str = "CPU", weighting: str = "we") -> pd.DataFrame:
+                   platform: str = "CPU", weighting: str = "we", reference_engine: str | None = None) -> pd.DataFrame:
     """Coverage per (protein, engine) and the compute to reach each threshold (published layout).
 
     ``costs`` maps (protein, engine) to its ``cost.csv``; engines without one (the ground
@@ -80,6 +92,10 @@ def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFr
     records = []
     for _, row in rows.iterrows():
         record = {"protein": row["protein"], "engine": row["engine"], "coverage": row["value"]}
+        for quantity in ("longest", "aggregate"):
+            found = tidy[(tidy["metric"] == f"{quantity}_simulated_ps") & (tidy["protein"] == row["protein"])
+                         & (tidy["engine"] == row["engine"])]
+            record[f"{quantity}_simulated_ns"] = float(found["value"].iloc[0]) / 1000 if len(found) else np.nan
         cost = costs.get((row["protein"], row["engine"]))
         if cost is not None and len(cost):
             record.update(iterations=int(cost["iteration"].max()), segments=int(cost["cumulative_segments"].iloc[-1]),
@@ -91,5 +107,31 @@ def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFr
                     record[f"{quantity}_to_{percent}"] = reached[quantity]
         records.append(record)
     table = pd.DataFrame(records)
+    if reference_engine is not None and len(table):
+        table = add_speedups(table, reference_engine, thresholds)
     counts = [c for c in table.columns if c == "iterations" or c.startswith("segments")]
     return table.astype({c: "Int64" for c in counts})
+
+
+def add_speedups(table: pd.DataFrame, reference_engine: str, thresholds: Iterable[float]) -> pd.DataFrame:
+    """Columns ``speedup_<quantity>_to_<p>%`` = reference engine's compute / this engine's, per protein.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"protein": ["p", "p"], "engine": ["implicit", "cg"], "segments_to_20%": [100.0, 10.0]})
+    >>> add_speedups(table, "implicit", [0.2])["speedup_segments_to_20%"].tolist()
+    [1.0, 10.0]
+    """
+    table = table.copy()
+    for threshold in thresholds:
+        percent = f"{round(100 * threshold)}%"
+        for quantity in ("segments", "cpu_seconds", "gpu_seconds"):
+            column = f"{quantity}_to_{percent}"
+            if column not in table:
+                continue
+            values = table[column].astype(float)
+            reference = table["protein"].map(
+                table[table["engine"] == reference_engine].set_index("protein")[column].astype(float))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                table[f"speedup_{column}"] = np.where(values > 0, reference / values, np.nan)
+    return table

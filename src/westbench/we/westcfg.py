@@ -51,6 +51,7 @@ def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: 
         }},
         "propagation": propagation,
         "data": {"west_data_file": "west.h5", "aux_compression_threshold": 16384},
+        "analysis": analysis_section(ndim),
         "plugins": [{"plugin": PLUGIN}],
         "westbench": {
             "engine": dict(engine), "pcoord": dict(pcoord), "seed": int(seed),
@@ -59,6 +60,26 @@ def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: 
             **({"coverage": dict(coverage)} if coverage else {}),
         },
     }}
+
+
+def analysis_section(ndim: int) -> dict:
+    """``west.analysis`` so that WESTPA's ``w_ipa`` (w_assign/w_direct) runs on every run.
+
+    One scheme, ``tic0_halves``: TIC 0 split at 0 into two bins (TICs are centred), with the
+    states "tic0_low" and "tic0_high" at TIC 0 = -1 and +1 (other pcoord dimensions 0).
+    """
+    origin = [0.0] * (ndim - 1)
+    boundaries = [[-float("inf"), 0.0, float("inf")]] + [[-float("inf"), float("inf")]] * (ndim - 1)
+    return {
+        "directory": "ANALYSIS", "postanalysis": False,
+        "kinetics": {"step_iter": 1, "evolution": "cumulative", "extra": ["disable-correl"]},
+        "analysis_schemes": {"tic0_halves": {
+            "enabled": True,
+            "bins": [{"type": "RectilinearBinMapper", "boundaries": boundaries}],
+            "states": [{"label": "tic0_low", "coords": [[-1.0, *origin]]},
+                       {"label": "tic0_high", "coords": [[1.0, *origin]]}],
+        }},
+    }
 
 
 def write_west_cfg(path: str | Path, **options) -> dict:

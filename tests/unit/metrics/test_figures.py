@@ -39,3 +39,33 @@ def test_contact_map_colours_farther_pairs_red_and_closer_blue(tmp_path):
     red = (image[..., 0] > 0.5) & (image[..., 2] < 0.3)
     blue = (image[..., 2] > 0.5) & (image[..., 0] < 0.3)
     assert red.sum() > 100 and blue.sum() > 100
+
+
+def test_figures_across_engines_render_with_data(tmp_path):
+    import pandas as pd
+
+    from westbench.metrics.figures import coverage_vs_compute, engines_tic01
+
+    groundtruth = synthetic(1000, 0.0, 1)
+    engines = {name: (synthetic(800, shift, seed)["tics"], np.full(800, 1 / 800))
+               for name, shift, seed in (("cg_undertrained", 1.0, 2), ("cg_fulltrained", 0.1, 3))}
+    engines_tic01(groundtruth["tics"], groundtruth["weight"], engines, tmp_path / "contours.png", bins=40)
+    image = matplotlib.image.imread(tmp_path / "contours.png")
+    assert image.shape[1] > 1.5 * image.shape[0]  # two panels side by side
+    cost = pd.DataFrame({"iteration": [1, 2, 3], "coverage": [0.1, 0.4, 0.9], "cumulative_segments": [3, 9, 18],
+                         "cumulative_cpu_seconds": [1.0, 3.0, 6.0], "cumulative_wall_seconds": [1.0, 3.0, 6.0]})
+    coverage_vs_compute({"implicit": cost, "cg": cost.assign(coverage=[0.3, 0.6, 0.95])}, tmp_path / "cov.png")
+    image = matplotlib.image.imread(tmp_path / "cov.png")
+    assert image[..., :3].std() > 0.01
+
+
+def test_ground_truth_scatter_is_coloured_by_run_not_a_constant_iteration(tmp_path):
+    from westbench.metrics.figures import tic01_by_iteration
+
+    groundtruth = synthetic(1000, 0.0, 1)
+    flat = groundtruth["iteration"] * 0
+    tic01_by_iteration(groundtruth["tics"], groundtruth["tics"], flat, tmp_path / "gt.png", runs=groundtruth["traj"])
+    tic01_by_iteration(groundtruth["tics"], groundtruth["tics"], groundtruth["iteration"], tmp_path / "we.png",
+                       runs=groundtruth["traj"])
+    by_run, by_iteration = (matplotlib.image.imread(tmp_path / name) for name in ("gt.png", "we.png"))
+    assert by_run.shape[1] > by_iteration.shape[1]  # the extra TIC 3 panel

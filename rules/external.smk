@@ -1,0 +1,28 @@
+# Engine kind external: samples produced elsewhere (config `external`), results/<protein>/external/<engine>/
+# The export has the WE export's contract (frames.h5 with TICs, cost.csv), so metrics, tables and
+# the report treat these engines like the ones in we.engines.
+
+
+rule external_import:
+    input:
+        unpack(external_input),
+    output:
+        frames="results/{protein}/external/{engine}/frames.h5",
+        cost=report(
+            "results/{protein}/external/{engine}/cost.csv",
+            caption="../report/we_cost.rst",
+            category="Weighted ensemble",
+            subcategory="{protein}",
+            labels={"protein": "{protein}", "engine": "{engine}", "table": "compute per iteration"},
+        ),
+    params:
+        spec=lambda wildcards: config["external"][wildcards.engine],
+        coverage_bins=config["metrics"]["coverage_bins"],
+    log:
+        "results/{protein}/logs/external_import_{engine}.log",
+    benchmark:
+        "results/{protein}/benchmarks/external_import_{engine}.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/external_import.py"

@@ -1,0 +1,192 @@
+"""Imported ground truth: trajectories simulated elsewhere become ground-truth runs.
+
+Each trajectory file (any format mdtraj reads: xtc, dcd, h5, nc, pdb, ...) becomes
+one run with the outputs of a generated run (:mod:`westbench.groundtruth.production`):
+the protein's solute trajectory, a topology PDB, the frames file and a summary.
+C-alpha atoms are selected through the topology and their sequence is checked
+against the protein's prepared structure; mdtraj converts lengths to nm. Forces
+(optional, kJ/mol/nm) come from one ``.npz`` (array ``forces``) or ``.h5``
+(dataset ``forces``) file per trajectory, shaped (frames, C-alpha atoms, 3) or
+(frames, topology atoms, 3) (the C-alpha rows are then taken); without them the
+frames serve everything except CG training.
+
+Examples
+--------
+>>> import_names(["/data/run_b.xtc", "/data/run_a.xtc"])
+['run_a', 'run_b']
+>>> forces_path("/f/{protein}/{name}.npz", "chignolin", "run_a")
+'/f/chignolin/run_a.npz'
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import re
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import h5py
+import mdtraj
+import numpy as np
+
+from westbench.errors import WestbenchError
+from westbench.features import ca_atom_indices
+from westbench.frames import write_frames
+
+log = logging.getLogger(__name__)
+
+# Formats without frame times (mdtraj gives frame numbers instead): groundtruth.import.interval_ps is needed.
+TIMELESS_FORMATS = (".dcd", ".pdb", ".pdb.gz", ".xyz", ".arc", ".lammpstrj")
+
+
+class GroundTruthImportError(WestbenchError):
+    """An imported trajectory, topology or force file cannot be used."""
+
+
+def trajectory_files(setting: str | Sequence[str], protein: str) -> list[str]:
+    """The trajectory files of a protein: a glob or list of globs, ``{protein}`` replaced; sorted, unique."""
+    patterns = [setting] if isinstance(setting, str) else list(setting or [])
+    files: list[str] = []
+    for pattern in patterns:
+        pattern = pattern.format(protein=protein)
+        matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        files += [f for f in matched if f not in files]
+    return sorted(files, key=lambda f: Path(f).name)
+
+
+def import_names(files: Sequence[str]) -> list[str]:
+    """Run ids of imported trajectories: file stems (made safe for paths), in sorted order; must be unique."""
+    names = [re.sub(r"[^A-Za-z0-9_.-]", "_", Path(f).name.split(".")[0]) or "run" for f in files]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise GroundTruthImportError(f"imported trajectories share the names {duplicates}: file stems must be unique "
+                           "(rename the files or keep them in one folder)")
+    return sorted(names)
+
+
+def forces_path(template: str | None, protein: str, name: str) -> str | None:
+    """The force file of one run from ``groundtruth.import.forces`` (``{protein}``, ``{name}`` replaced)."""
+    return template.format(protein=protein, name=name) if template else None
+
+
+def ca_sequence(topology: mdtraj.Topology, atoms: Sequence[int]) -> str:
+    """One-letter codes of the residues of ``atoms`` (X for non-standard ones)."""
+    return "".join(topology.atom(i).residue.code or "X" for i in atoms)
+
+
+def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms: int, stride: int) -> np.ndarray:
+    """C-alpha forces (frames, residues, 3) float32 from an npz/h5 file, strided like the trajectory."""
+    path = Path(path)
+    try:
+        if path.suffix == ".npz":
+            with np.load(path, allow_pickle=False) as arrays:
+                forces = arrays["forces"] if "forces" in arrays else arrays[arrays.files[0]]
+        else:
+            with h5py.File(path, "r") as handle:
+                forces = handle["forces"][()]
+    except FileNotFoundError:
+        raise GroundTruthImportError(f"force file {path} does not exist: groundtruth.import.forces names one file per "
+                           "trajectory ({name} = trajectory file stem); add it or set forces to null") from None
+    except (OSError, KeyError, ValueError, IndexError) as exc:
+        raise GroundTruthImportError(f"force file {path} cannot be read ({exc}): write an .npz with array 'forces' or an "
+                           ".h5 with dataset 'forces' (frames x atoms x 3, kJ/mol/nm)") from None
+    forces = np.asarray(forces)
+    if forces.ndim != 3 or forces.shape[2] != 3 or forces.shape[0] != n_frames_full:
+        raise GroundTruthImportError(f"force file {path} holds shape {forces.shape}; expected ({n_frames_full}, "
+                           f"{len(ca)} or {n_atoms}, 3): one row per trajectory frame before the stride")
+    if forces.shape[1] == n_atoms and n_atoms != len(ca):
+        forces = forces[:, list(ca)]
+    elif forces.shape[1] != len(ca):
+        raise GroundTruthImportError(f"force file {path} has {forces.shape[1]} atoms per frame; expected {len(ca)} "
+                           f"(C-alpha) or {n_atoms} (topology atoms)")
+    return forces[::stride].astype(np.float32)
+
+
+def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb: str | Path,
+               outputs: Mapping[str, str | Path], *, protein: str, start: str, stride: int = 1,
+               forces: str | Path | None = None, interval_ps: float | None = None) -> dict:
+    """Turn one trajectory into a ground-truth run (frames file, solute trajectory, topology, summary).
+
+    Parameters
+    ----------
+    trajectory : path
+        Any format mdtraj reads.
+    topology : path or None
+        A structure file with the trajectory's atoms (PDB, GRO, prmtop, ...); None for
+        formats that carry their own (pdb, h5).
+    prepared_pdb : path
+        The protein's prepared structure, whose C-alpha sequence the trajectory must have.
+    outputs : mapping
+        Paths ``trajectory`` (.xtc or .dcd), ``topology`` (.pdb), ``frames`` (.h5).
+    protein, start : str
+    stride : int
+        Keep every ``stride``-th frame.
+    forces : path, optional
+        C-alpha (or all-atom) forces in kJ/mol/nm, one row per frame before the stride.
+    interval_ps : float, optional
+        Time between stored frames before the stride, for files without usable times.
+
+    Returns
+    -------
+    dict
+        The run summary (the caller writes it).
+    """
+    trajectory = Path(trajectory)
+    if not trajectory.is_file():
+        raise GroundTruthImportError(f"imported trajectory {trajectory} does not exist: check groundtruth.import.trajectories")
+    try:
+        if topology is not None:
+            top = mdtraj.load_topology(str(topology))
+        else:
+            top = mdtraj.load_frame(str(trajectory), 0).topology
+    except Exception as exc:  # mdtraj raises many types for unreadable files
+        where = topology if topology is not None else trajectory
+        raise GroundTruthImportError(f"topology {where} cannot be read ({type(exc).__name__}: {exc}): set "
+                           "groundtruth.import.topology to a PDB/GRO/prmtop of the trajectory's atoms") from None
+    solute = top.select("protein")
+    if len(solute) == 0:
+        raise GroundTruthImportError(f"topology {topology or trajectory} holds no protein atoms")
+    try:
+        kwargs = {"top": top} if topology is not None else {}
+        mdtraj.load_frame(str(trajectory), 0, **kwargs)  # checks the atom count against the topology
+        full = mdtraj.load(str(trajectory), atom_indices=solute, **kwargs)
+    except Exception as exc:
+        raise GroundTruthImportError(f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
+                           f"({type(exc).__name__}: {exc}): check that the file is intact and that the topology "
+                           f"has the trajectory's atoms in the same order") from None
+    ca = ca_atom_indices(full.topology)
+    prepared = mdtraj.load_topology(str(prepared_pdb))
+    expected = ca_sequence(prepared, ca_atom_indices(prepared))
+    found = ca_sequence(full.topology, ca)
+    if found != expected:
+        raise GroundTruthImportError(f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence "
+                           f"{found} ({len(found)} residues); protein '{protein}' was prepared as {expected} "
+                           f"({len(expected)}): import trajectories of the configured sequence")
+    n_full = full.n_frames
+    traj = full[::stride]
+    times = np.asarray(traj.time, dtype=np.float64)
+    timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
+    if interval_ps is not None:
+        times = np.arange(1, len(traj) + 1, dtype=np.float64) * interval_ps * stride
+    elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
+        raise GroundTruthImportError(f"trajectory {trajectory} stores no usable frame times: set "
+                                     "groundtruth.import.interval_ps (ps between stored frames)")
+    force_array = None
+    if forces is not None:
+        force_array = read_forces(forces, n_full, ca, full.n_atoms, stride)
+    traj.save(str(outputs["trajectory"]))
+    traj[0].save_pdb(str(outputs["topology"]))
+    attrs = {"protein": protein, "source": "import", "start": start, "imported_from": str(trajectory),
+             "residue_names": [r.name for r in full.topology.residues], "stride": stride,
+             "force_units": "kJ/mol/nm" if force_array is not None else "none"}
+    ca_xyz = traj.xyz[:, ca]
+    write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, forces=force_array, attrs=attrs)
+    summary = {"protein": protein, "start": start, "source": "import", "trajectory": str(trajectory),
+               "topology": str(topology) if topology else None, "forces": str(forces) if forces else None,
+               "stride": stride, "platform": "imported", "residues": len(ca), "solute_atoms": full.n_atoms,
+               "frames": len(traj), "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
+               "ns_per_day": None, "seed": None, "atoms": full.n_atoms}
+    log.info("%s/%s: imported %d frames (stride %d) from %s%s", protein, start, len(traj), stride, trajectory,
+             "" if force_array is not None else "; no forces (CG training cannot use this run)")
+    return summary

@@ -1,0 +1,110 @@
+"""Imported ground truth: a generated run exported and imported again, and the errors bad input gets."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from westbench.features import pairwise_distances
+from westbench.frames import read_frames
+from westbench.groundtruth.importer import GroundTruthImportError, import_names, import_run, trajectory_files
+from westbench.tica import fit_groundtruth
+
+from .test_production import outputs, run, start_pdb  # noqa: F401  (fixture reused)
+
+
+@pytest.fixture(scope="module")
+def generated(start_pdb, tmp_path_factory):  # noqa: F811
+    """A short generated ground-truth run; its xtc + topology PDB are the export."""
+    folder = tmp_path_factory.mktemp("generated")
+    run(start_pdb, folder)
+    return folder
+
+
+def imported(generated, start_pdb, folder, **kwargs):  # noqa: F811
+    kwargs.setdefault("topology", generated / "topology.pdb")
+    topology = kwargs.pop("topology")
+    return import_run(kwargs.pop("trajectory", generated / "trajectory.xtc"), topology,
+                      kwargs.pop("prepared", start_pdb), outputs(folder), protein="chignolin", start="s0000", **kwargs)
+
+
+def test_round_trip_gives_the_same_frames_and_tica(generated, start_pdb, tmp_path):  # noqa: F811
+    np.savez(tmp_path / "forces.npz", forces=read_frames(generated / "frames.h5")["forces"])
+    summary = imported(generated, start_pdb, tmp_path / "imported", forces=tmp_path / "forces.npz")
+    original, copy = read_frames(generated / "frames.h5"), read_frames(tmp_path / "imported" / "frames.h5")
+    assert summary["frames"] == len(original) == len(copy) and copy.attrs["source"] == "import"
+    assert np.allclose(copy["ca"], original["ca"], atol=6e-4)  # xtc stores 1e-3 nm
+    assert np.allclose(copy["time_ps"], original["time_ps"], atol=1e-3)
+    assert np.array_equal(copy["forces"], original["forces"])
+    # The same TICA: the model fitted on the generated run projects the imported frames where it put the
+    # generated ones. 20 frames for 45 features overfit TIC 0 (xtc rounding moves points by up to ~0.2 of
+    # its +-1 values), so agreement is judged by correlation, not a tight tolerance.
+    model, joined = fit_groundtruth([generated / "frames.h5"], "chignolin", lag_frames=1, dim=2)
+    tics = model.transform(pairwise_distances(copy["ca"]))
+    for k in range(2):
+        assert np.corrcoef(tics[:, k], joined["tics"][:, k])[0, 1] > 0.95
+    assert fit_groundtruth([tmp_path / "imported" / "frames.h5"], "chignolin", lag_frames=1, dim=2)[0].n_features == 45
+
+
+def test_stride_and_missing_forces(generated, start_pdb, tmp_path):  # noqa: F811
+    imported(generated, start_pdb, tmp_path, stride=2)
+    frames = read_frames(tmp_path / "frames.h5")
+    original = read_frames(generated / "frames.h5")
+    assert len(frames) == 10 and "forces" not in frames
+    assert np.allclose(frames["ca"], original["ca"][::2], atol=6e-4)
+    from westbench.cg.data import load_protein_data
+
+    with pytest.raises(Exception, match=r"frames.h5 has no forces"):
+        load_protein_data("chignolin", [tmp_path / "frames.h5"], start_pdb)
+
+
+def test_wrong_topology_names_the_files(generated, start_pdb, tmp_path):  # noqa: F811
+    lines = (generated / "topology.pdb").read_text().splitlines()
+    atoms = [line for line in lines if line.startswith("ATOM")]
+    (tmp_path / "short.pdb").write_text("\n".join(atoms[:-5] + ["END"]) + "\n")
+    with pytest.raises(GroundTruthImportError, match=r"trajectory\.xtc.*short\.pdb"):
+        imported(generated, start_pdb, tmp_path / "out", topology=tmp_path / "short.pdb")
+
+
+def test_wrong_sequence_names_the_file(generated, start_pdb, tmp_path):  # noqa: F811
+    mutated = tmp_path / "mutated.pdb"
+    mutated.write_text(start_pdb.read_text().replace("TRP", "PHE"))
+    with pytest.raises(GroundTruthImportError, match=r"trajectory\.xtc.*GYDPETGTWG.*GYDPETGTFG"):
+        imported(generated, start_pdb, tmp_path / "out", prepared=mutated)
+
+
+def test_unreadable_trajectory_names_the_file(generated, start_pdb, tmp_path):  # noqa: F811
+    broken = tmp_path / "broken.xtc"
+    broken.write_bytes(b"not a trajectory" * 10)
+    with pytest.raises(GroundTruthImportError, match=r"broken\.xtc cannot be read"):
+        imported(generated, start_pdb, tmp_path / "out", trajectory=broken)
+
+
+def test_missing_or_malformed_forces_name_the_file(generated, start_pdb, tmp_path):  # noqa: F811
+    with pytest.raises(GroundTruthImportError, match=r"absent\.npz does not exist"):
+        imported(generated, start_pdb, tmp_path / "a", forces=tmp_path / "absent.npz")
+    np.savez(tmp_path / "short.npz", forces=np.zeros((3, 10, 3)))
+    with pytest.raises(GroundTruthImportError, match=r"short\.npz holds shape \(3, 10, 3\)"):
+        imported(generated, start_pdb, tmp_path / "b", forces=tmp_path / "short.npz")
+
+
+def test_trajectory_globs_and_names(tmp_path):
+    for name in ("b.xtc", "a.xtc", "c.dcd"):
+        (tmp_path / name).write_text("")
+    files = trajectory_files([str(tmp_path / "{protein}*.xtc").replace("{protein}", ""), str(tmp_path / "c.dcd")], "p")
+    assert [f.rsplit("/", 1)[1] for f in files] == ["a.xtc", "b.xtc", "c.dcd"]
+    assert import_names(files) == ["a", "b", "c"]
+    with pytest.raises(GroundTruthImportError, match="unique"):
+        import_names(["x/a.xtc", "y/a.xtc"])
+
+
+def test_timeless_formats_need_the_interval(generated, start_pdb, tmp_path):  # noqa: F811
+    import mdtraj
+
+    traj = mdtraj.load(str(generated / "trajectory.xtc"), top=str(generated / "topology.pdb"))
+    traj.save_dcd(str(tmp_path / "run.dcd"))
+    with pytest.raises(GroundTruthImportError, match=r"run\.dcd stores no usable frame times.*interval_ps"):
+        imported(generated, start_pdb, tmp_path / "a", trajectory=tmp_path / "run.dcd")
+    imported(generated, start_pdb, tmp_path / "b", trajectory=tmp_path / "run.dcd", interval_ps=0.04)
+    frames, original = read_frames(tmp_path / "b" / "frames.h5"), read_frames(generated / "frames.h5")
+    assert np.allclose(frames["time_ps"], original["time_ps"]) and np.allclose(frames["ca"], original["ca"], atol=6e-4)

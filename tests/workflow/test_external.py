@@ -1,0 +1,112 @@
+"""Bring your own data: an external engine and an imported ground truth flow through the workflow."""
+
+import json
+import shutil
+
+import mdtraj
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from ..conftest import REPO, snakemake
+
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
+
+
+def segment_files(run_dir, prepared_pdb, folder):
+    """A westbench WE run's segment frames as WESTPA-style per-segment trajectories (C-alpha, mdtraj HDF5)."""
+    top = mdtraj.load_topology(str(prepared_pdb))
+    ca_top = top.subset(top.select("name CA"))
+    for path in sorted((run_dir / "segments").glob("iter_*.frames.npz")):
+        n_iter = int(path.name[5:11])
+        with np.load(path) as data:
+            for seg_id, frames in zip(data["seg_id"], data["frames"]):
+                target = folder / "traj_segs" / f"{n_iter:06d}" / f"{int(seg_id):06d}" / "seg.h5"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                mdtraj.Trajectory(frames, ca_top).save_hdf5(str(target))
+    return str(folder / "traj_segs" / "{iteration:06d}" / "{segment:06d}" / "seg.h5")
+
+
+def write_config(path, **changes):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(config.get(key), dict):
+            config[key] = {**config[key], **value}
+        else:
+            config[key] = value
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_run, tmp_path):
+    workdir = tmp_path / "run"
+    shutil.copytree(default_run, workdir, symlinks=True)
+    protein = workdir / "results" / "chignolin"
+    we_dir = protein / "we" / "implicit"
+    segments = segment_files(we_dir, protein / "prepare" / "prepared.pdb", tmp_path / "westpa")
+    shutil.copy(we_dir / "west.h5", tmp_path / "westpa" / "west.h5")
+    config = write_config(tmp_path / "config.yaml", external={
+        "byo_implicit": {"kind": "westpa", "west_h5": str(tmp_path / "westpa" / "west.h5"), "segments": segments}})
+    result = snakemake(workdir, "--cores", "2", "results/tables/w1.csv", "results/report/westbench.html",
+                       configfile=config)
+    assert result.returncode == 0, result.output[-3000:]
+    builtin = json.loads((protein / "metrics" / "implicit" / "metrics.json").read_text())
+    external = json.loads((protein / "metrics" / "byo_implicit" / "metrics.json").read_text())
+    assert external["frames"] == builtin["frames"] > 0
+    for weighting, values in builtin["metrics"].items():
+        for metric in ("w1", "kl"):
+            for name, value in values[metric].items():
+                assert external["metrics"][weighting][metric][name] == pytest.approx(value, rel=1e-5, abs=1e-7), \
+                    (weighting, metric, name)
+        assert external["metrics"][weighting]["coverage"] == pytest.approx(values["coverage"])
+    w1 = pd.read_csv(workdir / "results" / "tables" / "w1.csv")
+    assert {"implicit", "byo_implicit"} <= set(w1["engine"])
+    coverage = pd.read_csv(workdir / "results" / "tables" / "coverage.csv").set_index("engine")
+    assert coverage.loc["byo_implicit", "segments"] == coverage.loc["implicit", "segments"]
+    report = (workdir / "results" / "report" / "westbench.html").read_text()
+    assert "byo_implicit" in report
+
+
+def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default_run, tmp_path):
+    from westbench.frames import read_frames
+
+    runs = default_run / "results" / "chignolin" / "groundtruth" / "runs"
+    gt = tmp_path / "gt"
+    gt.mkdir()
+    for run in sorted(runs.iterdir()):
+        shutil.copy(run / "trajectory.xtc", gt / f"{run.name}.xtc")
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    exported = read_frames(default_run / "results" / "chignolin" / "we" / "implicit" / "frames.h5")
+    top = mdtraj.load_topology(str(runs / "s0000" / "topology.pdb"))
+    ca_top = top.subset(top.select("name CA"))
+    mdtraj.Trajectory(exported["ca"][:1], ca_top).save_pdb(str(samples / "ca.pdb"))
+    for n_iter in np.unique(exported["iteration"]):
+        rows = exported["iteration"] == n_iter
+        mdtraj.Trajectory(exported["ca"][rows], ca_top).save_dcd(str(samples / f"iter{n_iter:03d}.dcd"))
+        np.save(samples / f"iter{n_iter:03d}.npy", exported["weight"][rows])
+    config = write_config(
+        tmp_path / "config.yaml",
+        groundtruth={"source": "import", "import": {"trajectories": str(gt / "*.xtc"),
+                                                    "topology": str(runs / "s0000" / "topology.pdb")}},
+        we={"engines": []},
+        external={"plain": {"kind": "trajectories", "trajectories": str(samples / "iter*.dcd"),
+                            "topology": str(samples / "ca.pdb"), "weights": str(samples / "{name}.npy")}},
+    )
+    workdir = tmp_path / "run"
+    result = snakemake(workdir, "--cores", "2", "results/report/westbench.html", configfile=config)
+    assert result.returncode == 0, result.output[-3000:]
+    protein = workdir / "results" / "chignolin"
+    frames = read_frames(protein / "groundtruth" / "runs" / "s0001" / "frames.h5")
+    original = read_frames(runs / "s0001" / "frames.h5")
+    assert frames.attrs["source"] == "import" and np.allclose(frames["ca"], original["ca"], atol=6e-4)
+    assert not (protein / "groundtruth" / "starts.csv").exists()  # no starts were generated
+    metrics = json.loads((protein / "metrics" / "plain" / "metrics.json").read_text())
+    assert metrics["frames"] == len(exported["ca"])
+    report = (workdir / "results" / "report" / "westbench.html").read_text()
+    assert "plain" in report
+    # CG training needs forces, which this import has not: it says so and names the file.
+    result = snakemake(workdir, "--cores", "1", "results/chignolin/cg/undertrained/model.pt", configfile=config)
+    log = (protein / "logs" / "cg_train_undertrained.log").read_text()
+    assert result.returncode != 0 and "s0000" in log and "has no forces" in log
