@@ -492,33 +492,8 @@ def integrator_convergence_inputs() -> None:
         (folder / f"nve_dt{dt:g}fs.csv").write_text("time_ps,total_energy_kj_mol\n" + rows)
 
 
-STRUCTURES = ROOT.parent / "shared" / "structures"  # PDB entries beside the checkout (as the tests use them)
-PDB_RECORDS = ("HEADER", "TITLE", "EXPDTA", "CRYST1", "MODEL", "ATOM", "HETATM", "TER", "ENDMDL", "END")
-
-
-def pdb_entry(code: str, models: int | None = None) -> str:
-    """A PDB entry from ../shared/structures with its coordinates and quirks (models, waters, numbering) kept and
-    the annotation records dropped; the first ``models`` models only when given."""
-    path = STRUCTURES / f"{code}.pdb"
-    if not path.is_file():
-        raise SystemExit(f"make-task-inputs: {path} is missing: the PDB entries live in ../shared/structures beside the checkout")
-    out, model = [], 0
-    for line in path.read_text().splitlines():
-        if line.startswith("MODEL"):
-            model += 1
-        if models is not None and model > models:
-            break
-        if line.startswith("CRYST1") and line[6:15].strip() == "1.000":
-            continue  # the 1 A placeholder cell of NMR entries: tools would apply it as a real periodic box
-        if line.startswith(PDB_RECORDS):
-            out.append(line)
-    if not out or out[-1].strip() != "END":
-        out.append("END")
-    return "\n".join(out) + "\n"
-
-
 def copied_inputs() -> None:
-    """Inputs shared with other tasks (the same westbench-made files) and PDB entries of ../shared/structures."""
+    """Inputs shared with other tasks (the same westbench-made files) and the PDB entries (tools/task_structures.py)."""
     own = lambda task, name: (TASKS / task / "environment" / "inputs" / name).read_bytes()
     for task in ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide"):
         (inputs(task) / "peptide_heavy.pdb").write_bytes(own("long-horizon-peptide-md", "peptide_heavy.pdb"))
@@ -527,12 +502,10 @@ def copied_inputs() -> None:
         for name in ("topology.pdb", "trajectory.dcd"):
             (inputs(task) / name).write_bytes(own("underspecified-folded-fraction", name))
     (inputs("mdanalysis-rmsf-contacts") / "native.pdb").write_bytes(own("underspecified-folded-fraction", "reference.pdb"))
-    for task in ("underspecified-protonation", "propka-pka-shifts"):
-        (inputs(task) / "1PRB.pdb").write_text(pdb_entry("1PRB"))
-    (inputs("gmx-crystal-waters") / "1PGA.pdb").write_text(pdb_entry("1PGA"))
-    (inputs("gmx-residue-numbering") / "1ENH.pdb").write_text(pdb_entry("1ENH"))
-    for task in ("mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr"):
-        (inputs(task) / "1L2Y.pdb").write_text(pdb_entry("1L2Y", models=7))
+    sys.path.insert(0, str(ROOT / "tools"))
+    from task_structures import write_entries  # not committed: written from the RCSB files at setup
+
+    write_entries()
 
 
 COPIED = ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide",

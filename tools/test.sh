@@ -13,4 +13,5 @@ if [ "${1:-}" = "--fast" ]; then
     lane=(tests/unit src -m "not workflow and not container and not cluster")
 fi
 bash tools/setup.sh
+.venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures (not committed)
 exec .venv/bin/python -m pytest "${lane[@]}" "$@"

@@ -76,9 +76,9 @@ def dockerfile_workdir(dockerfile: Path) -> str:
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "Dockerfile"
-    >>> _ = path.write_text("FROM x\\nWORKDIR /work\\nWORKDIR data\\n")
+    >>> _ = path.write_text("FROM x\\nWORKDIR /srv\\nWORKDIR data\\n")
     >>> dockerfile_workdir(path)
-    '/work/data'
+    '/srv/data'
     """
     workdir = DEFAULT_WORKDIR
     if dockerfile.is_file():
