@@ -11,6 +11,16 @@ from westbench.config import ProteinSpec
 REPO = Path(__file__).resolve().parents[1]
 SHARED_STRUCTURES = REPO.parent / "shared" / "structures"
 CHIGNOLIN = "GYDPETGTWG"
+UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a forked worker, a lock) fails instead
+
+
+def pytest_collection_modifyitems(items):
+    """Unit tests and doctests get a short timeout; DAG, SLURM and container tests keep pyproject's."""
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if (REPO / "tests" / "unit" in path.parents or REPO / "src" in path.parents) \
+                and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(UNIT_TIMEOUT_S))
 
 
 @pytest.fixture(scope="session")
