@@ -146,7 +146,10 @@ def md_threads():
 
 
 def gpu_count(wildcards=None):
-    return 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0
+    """One GPU per job on a GPU platform (the list is westbench.platforms.GPU_PLATFORMS)."""
+    from westbench.platforms import is_gpu_platform
+
+    return 1 if is_gpu_platform(config["platform"]["name"]) else 0
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"

@@ -1,7 +1,13 @@
 """Choose an OpenMM platform from the configuration, falling back with a log line.
 
+This module owns the list of GPU platforms (:data:`GPU_PLATFORMS`): the workflow's GPU
+resource, the engines' batching and the GPU-seconds columns all ask :func:`is_gpu_platform`.
+Importing it does not import OpenMM.
+
 Examples
 --------
+>>> is_gpu_platform("HIP"), is_gpu_platform("CPU")
+(True, False)
 >>> import openmm
 >>> system = openmm.System(); _ = system.addParticle(1.0)
 >>> context, name = create_context(system, openmm.VerletIntegrator(0.001), {"name": "Reference"})
@@ -13,11 +19,20 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-import openmm
+if TYPE_CHECKING:
+    import openmm
 
 log = logging.getLogger(__name__)
+
+#: OpenMM platforms that run on an accelerator (one GPU per job; precision and device index apply).
+GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
+
+
+def is_gpu_platform(name: str) -> bool:
+    """Whether the OpenMM platform ``name`` runs on a GPU (see :data:`GPU_PLATFORMS`)."""
+    return name in GPU_PLATFORMS
 
 
 def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:
@@ -28,7 +43,7 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
     summation orders vary from run to run; measured on OpenMM 8.6).
     """
     deterministic = bool(config.get("deterministic", False))
-    if name in ("CUDA", "OpenCL", "HIP"):
+    if is_gpu_platform(name):
         properties = {"Precision": str(config.get("precision", "mixed"))}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
@@ -64,6 +79,8 @@ def create_context(
     (openmm.Context, str)
         The context and the name of the platform it runs on.
     """
+    import openmm
+
     wanted = [config.get("name", "CPU")] + [p for p in config.get("fallback", ["CPU", "Reference"])]
     tried: list[str] = []
     for name in dict.fromkeys(wanted):
