@@ -21,6 +21,8 @@ import logging
 import os
 from typing import TYPE_CHECKING, Mapping
 
+from westbench.config import section_defaults
+
 if TYPE_CHECKING:
     import openmm
 
@@ -35,6 +37,13 @@ def is_gpu_platform(name: str) -> bool:
     return name in GPU_PLATFORMS
 
 
+def _with_defaults(config: Mapping) -> dict:
+    """The ``platform`` section completed from the schema's defaults (config/schema.yaml), except that a
+    library caller leaving ``deterministic`` out gets the multithreaded CPU platform (the workflow's
+    validated config always carries it: the schema's default is true)."""
+    return {**section_defaults("platform"), "deterministic": False, **config}
+
+
 def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:
     """OpenMM platform properties for ``name`` from the ``platform`` config section.
 
@@ -42,9 +51,10 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
     summation, and one thread on the CPU platform (its multithreaded force and PME
     summation orders vary from run to run; measured on OpenMM 8.6).
     """
-    deterministic = bool(config.get("deterministic", False))
+    config = _with_defaults(config)
+    deterministic = bool(config["deterministic"])
     if is_gpu_platform(name):
-        properties = {"Precision": str(config.get("precision", "mixed"))}
+        properties = {"Precision": str(config["precision"])}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
         if config.get("device_index") is not None:  # one WE worker per GPU (westbench.engines.devices)
@@ -81,7 +91,8 @@ def create_context(
     """
     import openmm
 
-    wanted = [config.get("name", "CPU")] + [p for p in config.get("fallback", ["CPU", "Reference"])]
+    config = _with_defaults(config)
+    wanted = [config["name"], *config["fallback"]]
     tried: list[str] = []
     for name in dict.fromkeys(wanted):
         try:

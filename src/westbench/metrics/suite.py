@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from westbench.features import pairwise_distances
+from westbench.config import section_defaults
 from westbench.metrics.coverage import CoverageGrid
 from westbench.errors import WestbenchError
 from westbench.metrics.divergences import Wasserstein1D, common_edges, kl_from_histograms, wasserstein_2d
@@ -54,9 +55,9 @@ from westbench.metrics.weighted import histogram, histogram2d, normalized, weigh
 log = logging.getLogger(__name__)
 
 WEIGHTINGS = ("we", "msm", "counts")
-DEFAULTS = {"bins": 100, "kl_floor": 1e-8, "msm_bins": 80, "msm_lag": 1, "coverage_bins": 100,
-            "macrostate_clusters": 100, "macrostates": 5, "macrostate_dim": 10, "seed": 0, "w1_2d_bins": 50,
-            "bootstrap": 0, "discard_iterations": 0}
+#: The ``metrics`` section's schema defaults, plus the job's ``seed``; a caller without a config (tests,
+#: notebooks) skips the bootstrap, the workflow passes ``metrics.bootstrap``.
+DEFAULTS = {**section_defaults("metrics"), "seed": 0, "bootstrap": 0}
 
 
 def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping, int]:
