@@ -42,8 +42,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.features import pairwise_distances
 from westbench.config import section_defaults
+from westbench.features import pairwise_distances
 from westbench.metrics.coverage import CoverageGrid
 from westbench.errors import WestbenchError
 from westbench.metrics.divergences import Wasserstein1D, common_edges, kl_from_histograms, wasserstein_2d
@@ -51,6 +51,7 @@ from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
 from westbench.metrics.structure import (bond_angles, bond_lengths, dihedrals, distance_map, mean_distance_map,
                                          radius_of_gyration, share_of_bonds_outside)
 from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
+from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +211,7 @@ class MetricSuite:
         replicates = int(self.settings["bootstrap"] if replicates is None else replicates)
         if replicates < 2:
             return {}
-        rng = np.random.default_rng([int(self.settings["seed"]), 7919])
+        rng = np.random.default_rng(derive_seed(int(self.settings["seed"]), "bootstrap"))
         weights, gt_weights = self.weights(weighting), self.groundtruth_weights
         gt_groups, model_groups = resampling_groups(self.groundtruth), resampling_groups(self.model)
         samples: dict = {"w1": {}, "kl": {}}
