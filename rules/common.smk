@@ -125,10 +125,19 @@ def starts_input(wildcards):
             "state": f"results/{wildcards.protein}/prepare/implicit_state.xml"}
 
 
-def run_seed(wildcards):
-    from westbench.seeds import derive_seed
+def job_seed(wildcards, stage, *more):
+    """The seed of one protein's stage (westbench.seeds.stage_seed: the one derivation from `seed`)."""
+    from westbench.seeds import stage_seed as derive
 
-    return derive_seed(config["seed"], wildcards.protein, wildcards.start)
+    return derive(config["seed"], getattr(wildcards, "protein", "all"), stage, *more)
+
+
+def starts_seed(wildcards):
+    return job_seed(wildcards, "groundtruth_starts")
+
+
+def run_seed(wildcards):
+    return job_seed(wildcards, "groundtruth_run", wildcards.start)
 
 
 def groundtruth_frames(wildcards):
@@ -146,7 +155,10 @@ def md_threads():
 
 
 def gpu_count(wildcards=None):
-    return 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0
+    """One GPU per job on a GPU platform (the list is westbench.platforms.GPU_PLATFORMS)."""
+    from westbench.platforms import is_gpu_platform
+
+    return 1 if is_gpu_platform(config["platform"]["name"]) else 0
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
@@ -169,9 +181,7 @@ def we_settings(wildcards):
 
 
 def we_seed(wildcards):
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], wildcards.protein, "we", wildcards.engine)
+    return job_seed(wildcards, "we", wildcards.engine)
 
 
 def we_workers():
@@ -184,9 +194,7 @@ def we_outputs(protein_id):
 
 def metrics_seed(wildcards):
     """Seed of the metric suite's stochastic steps (KMeans, figure subsampling) for one protein and engine."""
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], wildcards.protein, "metrics", wildcards.engine)
+    return job_seed(wildcards, "metrics", wildcards.engine)
 
 
 def metrics_model_frames(wildcards):
@@ -277,9 +285,7 @@ def cg_training_params(wildcards):
 
 
 def cg_training_seed(wildcards):
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], getattr(wildcards, "protein", "all"), "cg", wildcards.preset)
+    return job_seed(wildcards, "cg_train", wildcards.preset)
 
 
 def we_run_input(wildcards):
