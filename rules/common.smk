@@ -5,6 +5,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
+from snakemake.logging import logger  # noqa: E402
+
 from westbench import config as wb_config  # noqa: E402
 from westbench import __version__ as WESTBENCH_VERSION  # noqa: E402
 from westbench.errors import ConfigError  # noqa: E402
@@ -171,6 +173,14 @@ _clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, "groundtruth"})
 if _clash:
     raise WorkflowError(f"external engines {_clash} share a name with we.engines or 'groundtruth'; rename them.")
 SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
+
+# A per-engine override wins over the section's value: state once what each engine will run with, and why.
+for _engine in ENGINES:
+    _override = config["we"]["max_iterations_by_engine"].get(_engine)
+    logger.info(
+        f"we_run {_engine}: max_iterations {config['we']['max_iterations'] if _override is None else _override} (from "
+        f"{'we.max_iterations' if _override is None else 'we.max_iterations_by_engine.' + _engine})"
+    )
 
 
 def we_settings(wildcards):

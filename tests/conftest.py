@@ -47,10 +47,11 @@ def rcsb_spec(pdb_id: str, sequence: str, chains=None, residues=None, protein_id
 
 
 def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
-    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr."""
+    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr.
+    ``configfile=None``: no --configfile (the Snakefile's embedded demo, or the ones given in ``args``)."""
     # Targets and options first: --configfile takes several values and would swallow a target after it.
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               *map(str, args), "--configfile", str(configfile)]
+               *map(str, args), *(["--configfile", str(configfile)] if configfile is not None else [])]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
     return result

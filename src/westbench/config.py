@@ -114,6 +114,10 @@ def validate_config(
         raise ConfigError(
             f"{origin} breaks the schema config/schema.yaml:\n" + "\n".join(lines) + "\n"
             "Fix these entries (the schema describes every key and its allowed values)."
+            + ("\nA --configfile replaces the embedded demo config/config.yaml: list your proteins, or build on the "
+               "demo with --configfile config/config.yaml <yours>.yaml (later files win)."
+               if any(e.validator == "required" and "proteins" in e.message and not e.absolute_path for e in errors)
+               else "")
         )
     ids = [p["id"] for p in checked["proteins"]]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
