@@ -11,7 +11,8 @@ export PYTHONUNBUFFERED=1  # CI keeps every line up to the moment a run is stopp
 lane=()
 if [ "${1:-}" = "--fast" ]; then
     shift
-    lane=(tests/unit src -m "not workflow and not container and not cluster")
+    # Two pytest workers (pytest-xdist), one test file each at a time: module fixtures are built once.
+    lane=(tests/unit src -m "not workflow and not container and not cluster" -n 2 --dist loadfile)
 fi
 bash tools/setup.sh
 .venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures (not committed)
