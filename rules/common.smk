@@ -365,3 +365,8 @@ def engine_frames(protein_id):
 
 def protein_figures(wildcards=None):
     return [f"results/{p}/figures/{name}.png" for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+
+
+def benchmark_patterns(wildcards=None):
+    """{rule: its benchmark: pattern}: compute_tables attributes each benchmark file to the rule that wrote it."""
+    return {rule.name: str(rule.benchmark) for rule in workflow.rules if rule.benchmark}

@@ -128,6 +128,7 @@ rule compute_tables:
         # reruns the table when the profile changes.
         profile_text=Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
         rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
+        benchmark_patterns=benchmark_patterns,
     log:
         "results/logs/compute_tables.log",
     benchmark:

@@ -3,7 +3,9 @@
 - :func:`resource_requests`: per rule, the partition, GPUs, cores, memory and runtime a SLURM
   profile requests (its ``set-resources`` over its ``default-resources``) and the threads.
 - :func:`summarize_by_rule`: per rule, the jobs, wall seconds (total, mean, max), peak memory (max
-  RSS) and CPU time from the ``benchmark:`` files Snakemake wrote (:func:`read_benchmarks`).
+  RSS) and CPU time from the ``benchmark:`` files Snakemake wrote (:func:`read_benchmarks`), each file
+  attributed to the rule whose ``benchmark:`` pattern it matches (:func:`benchmark_files`), never to a
+  name guessed from the file's.
 
 Examples
 --------
@@ -16,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -39,28 +42,66 @@ def resource_requests(profile: Mapping, rules: Iterable[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def read_benchmarks(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Every row of Snakemake ``benchmark:`` files (s, max_rss, cpu_time, ...) with the file's stem."""
-    frames = [pd.read_csv(path, sep="\t").assign(file=Path(path).stem) for path in paths]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["file", "s", "max_rss", "cpu_time"])
+_WILDCARD = re.compile(r"\{\s*(\w+)\s*(?:,\s*((?:[^{}]|\{[^{}]*\})*))?\}")
 
 
-def summarize_by_rule(data: pd.DataFrame, rules: Iterable[str]) -> pd.DataFrame:
-    """Group benchmark rows by the rule their file belongs to (the longest rule name the file starts with).
+def _pattern_regex(pattern: str) -> tuple[re.Pattern, int]:
+    """A Snakemake file pattern as a regex (a wildcard is one path component unless constrained) and its
+    count of literal characters, the tie-breaker between patterns that both match a file."""
+    parts, literal, end = [], 0, 0
+    for match in _WILDCARD.finditer(pattern):
+        parts.append(re.escape(pattern[end:match.start()]))
+        literal += match.start() - end
+        parts.append(f"(?:{match.group(2)})" if match.group(2) else "[^/]+")
+        end = match.end()
+    parts.append(re.escape(pattern[end:]))
+    literal += len(pattern) - end
+    return re.compile("".join(parts)), literal
+
+
+def benchmark_files(patterns: Mapping[str, str], root: str | Path = ".") -> list[tuple[str, Path]]:
+    """(rule, file) for every existing file under ``root`` that matches a rule's ``benchmark:`` pattern.
+
+    A file two patterns match belongs to the one with more literal characters (the more specific).
 
     Examples
     --------
-    >>> data = pd.DataFrame({"file": ["we_run_implicit", "we_run_explicit", "we_export_implicit"],
-    ...                      "s": [10.0, 30.0, 1.0], "max_rss": [100.0, 300.0, 50.0], "cpu_time": [9.0, 29.0, 1.0]})
-    >>> summarize_by_rule(data, ["we_run", "we_export", "we"])[["rule", "jobs", "wall_s_total", "max_rss_mb"]].values.tolist()
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for name in ["agents/trial_t1_oracle_none_1.tsv", "benchmarks/cg_train_all.tsv", "p/cg_train_small.tsv"]:
+    ...     (root / name).parent.mkdir(parents=True, exist_ok=True); _ = (root / name).write_text("s\\n1\\n")
+    >>> patterns = {"agent_trial": "agents/trial_{task}_{agent}_{model}_{attempt}.tsv",
+    ...             "cg_train_all": "benchmarks/cg_train_all.tsv", "cg_train": "{protein}/cg_train_{preset}.tsv"}
+    >>> [(rule, path.relative_to(root).as_posix()) for rule, path in benchmark_files(patterns, root)]
+    [('agent_trial', 'agents/trial_t1_oracle_none_1.tsv'), ('cg_train_all', 'benchmarks/cg_train_all.tsv'), ('cg_train', 'p/cg_train_small.tsv')]
+    """
+    root = Path(root)
+    owner: dict[Path, tuple[int, str]] = {}
+    for rule, pattern in patterns.items():
+        regex, literal = _pattern_regex(pattern)
+        for path in root.glob(_WILDCARD.sub("*", pattern)):
+            if regex.fullmatch(path.relative_to(root).as_posix()) and literal > owner.get(path, (-1, ""))[0]:
+                owner[path] = (literal, rule)
+    return sorted(((rule, path) for path, (_, rule) in owner.items()), key=lambda item: str(item[1]))
+
+
+def read_benchmarks(files: Iterable[tuple[str, str | Path]]) -> pd.DataFrame:
+    """Every row of Snakemake ``benchmark:`` files (s, max_rss, cpu_time, ...) with the rule that wrote it."""
+    frames = [pd.read_csv(path, sep="\t").assign(rule=rule, file=Path(path).stem) for rule, path in files]
+    return pd.concat(frames, ignore_index=True) if frames else \
+        pd.DataFrame(columns=["rule", "file", "s", "max_rss", "cpu_time"])
+
+
+def summarize_by_rule(data: pd.DataFrame) -> pd.DataFrame:
+    """Per rule: jobs, wall seconds (total, mean, max), peak memory and CPU time of its benchmark rows.
+
+    Examples
+    --------
+    >>> data = pd.DataFrame({"rule": ["we_run", "we_run", "we_export"], "s": [10.0, 30.0, 1.0],
+    ...                      "max_rss": [100.0, 300.0, 50.0], "cpu_time": [9.0, 29.0, 1.0]})
+    >>> summarize_by_rule(data)[["rule", "jobs", "wall_s_total", "max_rss_mb"]].values.tolist()
     [['we_export', 1, 1.0, 50.0], ['we_run', 2, 40.0, 300.0]]
     """
-    names = sorted(rules, key=len, reverse=True)
-
-    def rule_of(stem: str) -> str:
-        return next((r for r in names if stem == r or stem.startswith(r + "_")), stem)
-
-    data = data.assign(rule=data["file"].map(rule_of))
     grouped = data.groupby("rule")
     summary = pd.DataFrame({
         "jobs": grouped.size(),

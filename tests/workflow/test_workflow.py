@@ -227,6 +227,7 @@ def test_default_config_tabulates_resource_requests_and_benchmarks_for_admins(de
     measured = pd.read_csv(tables / "benchmarks_by_rule.csv").set_index("rule")
     assert measured.loc["groundtruth_run", "jobs"] == 3 and measured.loc["we_run", "jobs"] == 4
     assert (measured["wall_s_total"] > 0).all() and "we" not in measured.index
+    assert set(measured.index) <= set(requests.index)  # every benchmark file attributed to a real rule
 
 
 @pytest.mark.slow
