@@ -4,7 +4,7 @@ set -euo pipefail
 mkdir -p /app/output
 cd /app/output
 w_assign -W /app/inputs/west.h5 --serial --bins-from-expr '[[-inf, -0.5, 0.5, inf]]' --states A:-1 B:1 -o assign.h5
-w_direct all -W /app/inputs/west.h5 -a assign.h5 -o direct.h5
+w_direct all -W /app/inputs/west.h5 -a assign.h5 -o direct.h5 --disable-correl
 python3 - <<'PY'
 import json
 

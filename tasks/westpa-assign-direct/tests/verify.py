@@ -1,5 +1,6 @@
 """Rerun WESTPA's w_assign and w_direct on the run and compare the agent's files and numbers with them."""
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,10 +15,14 @@ OUT = "/app/output"
 
 
 def reference(workdir):
-    """assign.h5 and direct.h5 made here by WESTPA itself (w_direct's means are deterministic; its CIs are bootstrapped)."""
-    subprocess.run(["w_assign", "-W", WEST, "--serial", "--bins-from-expr", "[[-inf, -0.5, 0.5, inf]]",
+    """assign.h5 and direct.h5 made here by WESTPA itself (with --disable-correl w_direct's means are
+    deterministic; its CIs stay bootstrapped).
+    On a copy of west.h5: w_assign opens its input read-write."""
+    west = shutil.copy(WEST, f"{workdir}/west.h5")
+    subprocess.run(["w_assign", "-W", west, "--serial", "--bins-from-expr", "[[-inf, -0.5, 0.5, inf]]",
                     "--states", "A:-1", "B:1", "-o", f"{workdir}/assign.h5"], check=True, capture_output=True, cwd=workdir)
-    subprocess.run(["w_direct", "all", "-W", WEST, "-a", f"{workdir}/assign.h5", "-o", f"{workdir}/direct.h5"],
+    subprocess.run(["w_direct", "all", "-W", west, "-a", f"{workdir}/assign.h5", "-o", f"{workdir}/direct.h5",
+                    "--disable-correl"],
                    check=True, capture_output=True, cwd=workdir)
     with h5py.File(f"{workdir}/assign.h5", "r") as assign, h5py.File(f"{workdir}/direct.h5", "r") as direct:
         return ({key: assign[key][...] for key in ("assignments", "trajlabels", "statelabels", "state_labels")},
