@@ -459,6 +459,8 @@ def westpa_run_inputs() -> None:
                    "binning": "WESTPA MAB bins (6) on x, 4 walkers per bin, equilibrium WE (no target state)",
                    "iterations": 80}
     (folder / "run.json").write_text(json.dumps(description, indent=2) + "\n")
+    for name in ("west.h5.gz", "run.json"):  # the same run, analysed with w_pdist
+        (inputs("westpa-pdist-profile") / name).write_bytes((folder / name).read_bytes())
 
 
 def damaged_west_h5_inputs() -> None:
@@ -536,7 +538,7 @@ COPIED = ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index
           "openmm-to-gromacs", "underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts", "underspecified-protonation",
           "propka-pka-shifts", "gmx-crystal-waters", "gmx-residue-numbering", "mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr")
 GENERATORS = {**dict.fromkeys(COPIED, copied_inputs), "xtb-solvation-energy": xtb_inputs, "physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs,
-             "westpa-assign-direct": westpa_run_inputs}
+             "westpa-assign-direct": westpa_run_inputs, "westpa-pdist-profile": westpa_run_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")
