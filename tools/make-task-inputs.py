@@ -437,6 +437,32 @@ def west_h5_inputs() -> None:
         (folder / "west.json").write_text(json.dumps(description, indent=2) + "\n")
 
 
+def westpa_run_inputs() -> None:
+    """A real WESTPA 2 run made by westbench's WE driver (westbench.we.run.run_we: MAB bins, equilibrium WE, no
+    recycling) with the WE tests' engine, Brownian dynamics on a 2-D double well (barrier 3 kT), progress
+    coordinate x. WESTPA's own tools (w_assign, w_direct) read it as they read any WESTPA run."""
+    from westbench.we.run import run_we
+
+    sys.path.insert(0, str(ROOT))  # tests.unit.we.toy: the double-well engine of the WE tests
+    folder = inputs("westpa-assign-direct")
+    steps, dt = 100, 2e-3
+    cfg = {"engine": {"class": "tests.unit.we.toy:DoubleWell", "options": {"barrier": 3.0, "dt": dt}},
+           "pcoord": {"type": "position", "ndim": 1}, "seed": SEED + 41, "bins_per_dim": 6, "walkers_per_bin": 4,
+           "steps_per_segment": steps, "save_every": 20}
+    with tempfile.TemporaryDirectory() as tmp:
+        run_we(tmp, cfg=cfg, segs_per_state=4, max_iterations=80)
+        # gzip: a fifth of the size (WESTPA's chunked datasets leave much of west.h5 empty); the task's Dockerfile unpacks it
+        (folder / "west.h5.gz").write_bytes(gzip.compress((Path(tmp) / "west.h5").read_bytes(), compresslevel=9, mtime=0))
+    description = {"engine": "Brownian dynamics, V(x, y) = 3 (x^2 - 1)^2 + y^2 / 2 (kT units), one particle",
+                   "progress_coordinate": "x (one dimension), 6 points per segment (start + every 20 steps)",
+                   "time_step": dt, "steps_per_segment": steps, "tau": steps * dt, "time_unit": "reduced (D = 1)",
+                   "binning": "WESTPA MAB bins (6) on x, 4 walkers per bin, equilibrium WE (no target state)",
+                   "iterations": 80}
+    (folder / "run.json").write_text(json.dumps(description, indent=2) + "\n")
+    for name in ("west.h5.gz", "run.json"):  # the same run, analysed with w_pdist
+        (inputs("westpa-pdist-profile") / name).write_bytes((folder / name).read_bytes())
+
+
 def damaged_west_h5_inputs() -> None:
     """A west.h5 with two kinds of damage: weight lost in one iteration and a NaN progress coordinate in another."""
     path = inputs("diagnose-west-h5-integrity") / "west.h5"
@@ -511,7 +537,8 @@ def copied_inputs() -> None:
 COPIED = ("gmx-solvate-ions", "gmx-openmm-convert", "gmx-fix-grompp", "gmx-index-groups", "long-horizon-gmx-peptide",
           "openmm-to-gromacs", "underspecified-radius-of-gyration", "mdanalysis-rmsf-contacts", "underspecified-protonation",
           "propka-pka-shifts", "gmx-crystal-waters", "gmx-residue-numbering", "mdtraj-dssp-nmr-ensemble", "long-horizon-trpcage-nmr")
-GENERATORS = {**dict.fromkeys(COPIED, copied_inputs), "xtb-solvation-energy": xtb_inputs, "physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs}
+GENERATORS = {**dict.fromkeys(COPIED, copied_inputs), "xtb-solvation-energy": xtb_inputs, "physval-integrator-convergence": integrator_convergence_inputs, "diagnose-west-h5-integrity": damaged_west_h5_inputs, "we-flux-west-h5": west_h5_inputs, "refuse-we-rate-no-flux": west_h5_inputs, "physval-ensemble-check": physical_validation_inputs, "xtb-butane-conformers": xtb_inputs, "alchemlyb-mbar-harmonic": alchemlyb_inputs, "refuse-no-overlap-free-energy": alchemlyb_inputs,
+             "westpa-assign-direct": westpa_run_inputs, "westpa-pdist-profile": westpa_run_inputs}
 OPENMM_FAMILY = ("prepare-structure-traps", "solvate-ionic-strength", "we-weighted-rg", "we-contact-map", "tica-coverage",
                  "repair-west-cfg", "forcefield-edit", "diagnose-exploded-md", "diagnose-failed-prepare",
                  "long-horizon-peptide-md", "underspecified-folded-fraction", "refuse-unstable-timestep")

