@@ -2,7 +2,6 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from pathlib import Path
 
 from westbench.external import import_samples
 from westbench.frames import read_frames
@@ -16,7 +15,7 @@ def main(snakemake):
     grid = CoverageGrid(read_frames(snakemake.input.groundtruth)["tics"][:, :2], snakemake.params.coverage_bins)
     import_samples(snakemake.params.spec, snakemake.input.prepared, snakemake.output.frames, snakemake.output.cost,
                    engine=snakemake.wildcards.engine, protein=protein,
-                   tica=TicaModel.load(Path(snakemake.input.tica).with_suffix(""), protein=protein),
+                   tica=TicaModel.load(snakemake.input.tica, protein=protein),
                    coverage_grid=grid)
 
 

@@ -20,7 +20,7 @@ def main(snakemake):
     export_run(
         snakemake.params.run_dir, snakemake.output.frames, snakemake.output.cost,
         save_interval_ps=settings["save_every"] * snakemake.params.timestep_fs / 1000.0,
-        tica=TicaModel.load(Path(snakemake.input.tica).with_suffix(""), protein=protein),
+        tica=TicaModel.load(snakemake.input.tica, protein=protein),
         coverage_grid=grid,
         attrs={"protein": protein, "source": engine, "seed": run["seed"]},
     )

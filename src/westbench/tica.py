@@ -19,6 +19,8 @@ True
 >>> model.save(path)
 >>> TicaModel.load(path, protein="toy").lag_frames
 5
+>>> TicaModel.load(path + ".json", protein="toy").dim
+2
 """
 
 from __future__ import annotations
@@ -110,10 +112,15 @@ class TicaModel:
         stem.with_suffix(".json").write_text(json.dumps(description, indent=2) + "\n")
 
     @classmethod
-    def load(cls, stem: str | Path, protein: str | None = None, feature: str | None = None,
+    def load(cls, path: str | Path, protein: str | None = None, feature: str | None = None,
              n_features: int | None = None) -> "TicaModel":
-        """Read a model, refusing one of another protein, feature or size than asked for."""
-        stem = Path(stem)
+        """Read a model, refusing one of another protein, feature or size than asked for.
+
+        ``path`` is a file the rules name (``model.json`` or ``model.npz``) or the two files' common stem.
+        """
+        stem = Path(path)
+        if stem.suffix in (".json", ".npz"):
+            stem = stem.with_suffix("")
         description = json.loads(stem.with_suffix(".json").read_text())
         if description.get("format") != "westbench-tica" or description.get("version") != FORMAT_VERSION:
             raise WestbenchError(f"{stem}.json is not a westbench TICA model of format version {FORMAT_VERSION}")
