@@ -2,7 +2,6 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-
 from westbench.external import import_samples
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
