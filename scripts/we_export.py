@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from westbench.frames import read_frames
-from westbench.metrics.coverage import CoverageGrid
+from westbench.coverage import CoverageGrid
 from westbench.tica import TicaModel
 from westbench.we.export import export_run
 from westbench.workflow import run_script

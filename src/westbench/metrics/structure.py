@@ -1,46 +1,22 @@
-"""C-alpha structure: radius of gyration, bonds, angles, dihedrals (mdtraj), mean-distance contact maps.
+"""C-alpha structure metrics: bonds outside their range, mean-distance contact maps (geometry: westbench.geometry).
 
 Examples
 --------
 >>> import numpy as np
 >>> ca = np.zeros((1, 4, 3), dtype=np.float32); ca[0, :, 0] = [0.0, 0.38, 0.76, 1.14]
->>> [round(float(b), 3) for b in bond_lengths(ca)[0]]
-[0.38, 0.38, 0.38]
+>>> share_of_bonds_outside(ca)
+0.0
 """
 
 from __future__ import annotations
 
-import mdtraj
 import numpy as np
 
-from westbench.features import ca_trajectory, pair_indices, pairwise_distances  # noqa: F401 (ca_trajectory re-exported)
+from westbench.features import pair_indices, pairwise_distances
+from westbench.geometry import bond_lengths
 from westbench.metrics.weighted import weighted_mean
 
 BOND_RANGE_NM = (0.35, 0.45)  # consecutive C-alpha distance outside it: explosion or implosion
-
-
-def radius_of_gyration(ca: np.ndarray) -> np.ndarray:
-    """Rg of every frame (nm), beads weighted equally (mdtraj.compute_rg)."""
-    return mdtraj.compute_rg(ca_trajectory(ca))
-
-
-def bond_lengths(ca: np.ndarray) -> np.ndarray:
-    """Consecutive C-alpha distances (n_frames, n - 1), nm."""
-    n = ca.shape[1]
-    return mdtraj.compute_distances(ca_trajectory(ca), np.column_stack([np.arange(n - 1), np.arange(1, n)]))
-
-
-def bond_angles(ca: np.ndarray) -> np.ndarray:
-    """C-alpha triplet angles (n_frames, n - 2), radians."""
-    n = ca.shape[1]
-    return mdtraj.compute_angles(ca_trajectory(ca), np.column_stack([np.arange(n - 2), np.arange(1, n - 1), np.arange(2, n)]))
-
-
-def dihedrals(ca: np.ndarray) -> np.ndarray:
-    """C-alpha quadruplet dihedrals (n_frames, n - 3), radians."""
-    n = ca.shape[1]
-    quads = np.column_stack([np.arange(n - 3), np.arange(1, n - 2), np.arange(2, n - 1), np.arange(3, n)])
-    return mdtraj.compute_dihedrals(ca_trajectory(ca), quads)
 
 
 def share_of_bonds_outside(ca: np.ndarray, weights=None, bounds=BOND_RANGE_NM, bonds=None) -> float:

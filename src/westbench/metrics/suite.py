@@ -44,12 +44,12 @@ import pandas as pd
 
 from westbench.config import section_defaults
 from westbench.features import pairwise_distances
-from westbench.metrics.coverage import CoverageGrid
+from westbench.coverage import CoverageGrid
 from westbench.errors import WestbenchError
 from westbench.metrics.divergences import Wasserstein1D, common_edges, kl_from_histograms, wasserstein_2d
 from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
-from westbench.metrics.structure import (bond_angles, bond_lengths, dihedrals, distance_map, mean_distance_map,
-                                         radius_of_gyration, share_of_bonds_outside)
+from westbench.geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.metrics.structure import distance_map, mean_distance_map, share_of_bonds_outside
 from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
 from westbench.seeds import derive_seed
 

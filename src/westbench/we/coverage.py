@@ -9,7 +9,7 @@ import numpy as np
 
 from westbench.config import section_defaults
 from westbench.frames import read_frames
-from westbench.metrics.coverage import CoverageGrid
+from westbench.coverage import CoverageGrid
 
 
 class CoverageTracker:

@@ -4,8 +4,8 @@ import mdtraj
 import numpy as np
 import pytest
 
-from westbench.metrics.structure import (bond_angles, bond_lengths, contact_map_difference, dihedrals,
-                                         mean_distance_map, radius_of_gyration, share_of_bonds_outside)
+from westbench.geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.metrics.structure import contact_map_difference, mean_distance_map, share_of_bonds_outside
 from westbench.metrics.weighted import histogram, kde, weighted_mean
 
 

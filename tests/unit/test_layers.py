@@ -1,0 +1,43 @@
+"""The layering the folders promise: sampling code never imports analysis code."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "westbench"
+SAMPLING = ["we", "cg", "engines", "groundtruth", "prepare"]
+ANALYSIS = ("westbench.metrics", "westbench.html_report", "westbench.plots", "westbench.compute_tables")
+
+
+def westbench_imports(path: Path) -> set[str]:
+    """Absolute names of the westbench modules a source file imports (relative imports resolved)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.startswith("westbench")}
+
+
+@pytest.mark.parametrize("layer", SAMPLING)
+def test_sampling_never_imports_analysis(layer):
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(name for name in westbench_imports(path) if name.startswith(ANALYSIS))
+        for path in (PACKAGE / layer).rglob("*.py")
+    }
+    assert not {path: names for path, names in offending.items() if names}
+
+
+def test_the_check_sees_an_import_of_analysis():
+    probe = PACKAGE / "we" / "coverage.py"
+    assert "westbench.coverage.CoverageGrid" in westbench_imports(probe)
+    assert any(name.startswith("westbench.metrics") for name in westbench_imports(PACKAGE / "metrics" / "suite.py"))
