@@ -4,7 +4,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 import yaml
 
-from westbench.compute_tables import benchmark_files, read_benchmarks, resource_requests, summarize_by_rule
+from westbench.report.compute_tables import benchmark_files, read_benchmarks, resource_requests, summarize_by_rule
 from westbench.workflow import run_script
 
 

@@ -5,7 +5,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 from pathlib import Path
 
 from westbench.frames import write_frames
-from westbench.plots import tic_density
+from westbench.report.plots import tic_density
 from westbench.tica import fit_groundtruth
 from westbench.workflow import run_script
 

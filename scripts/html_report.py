@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from westbench.html_report import EngineSection, Figure, ProteinSection, build_report, html_table
+from westbench.report.html_report import EngineSection, Figure, ProteinSection, build_report, html_table
 from westbench.metrics.figures import FIGURES
 from westbench.workflow import run_script
 

@@ -7,7 +7,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "westbench"
 SAMPLING = ["we", "cg", "engines", "groundtruth", "prepare"]
-ANALYSIS = ("westbench.metrics", "westbench.html_report", "westbench.plots", "westbench.compute_tables")
+ANALYSIS = ("westbench.metrics", "westbench.report")
 
 
 def westbench_imports(path: Path) -> set[str]:

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from westbench.html_report import EngineSection, Figure, ProteinSection, build_report, html_table  # noqa: E402
+from westbench.report.html_report import EngineSection, Figure, ProteinSection, build_report, html_table  # noqa: E402
 
 
 def test_report_embeds_tables_and_figures_and_escapes_names(tmp_path):

@@ -1,0 +1,1 @@
+"""The report layer: the HTML report, the compute tables for cluster admins, shared plots (rules/report.smk)."""
