@@ -177,9 +177,10 @@ SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 # A per-engine override wins over the section's value: state once what each engine will run with, and why.
 for _engine in ENGINES:
     _override = config["we"]["max_iterations_by_engine"].get(_engine)
+    _source = "we.max_iterations" if _override is None else f"we.max_iterations_by_engine.{_engine}"
     logger.info(
-        f"we_run {_engine}: max_iterations {config['we']['max_iterations'] if _override is None else _override} (from "
-        f"{'we.max_iterations' if _override is None else 'we.max_iterations_by_engine.' + _engine})"
+        f"we_run {_engine}: max_iterations {config['we']['max_iterations'] if _override is None else _override} "
+        f"(from {_source})"
     )
 
 
