@@ -1,12 +1,19 @@
 # westbench: benchmark MD engines and coding agents in one DAG.
 # Stages live in rules/<stage>.smk; the library in src/westbench does the work.
 
+from pathlib import Path
+
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+# Config layering, one rule: the embedded demo (config/config.yaml) is the config only when no --configfile
+# is given. A user's --configfile replaces it (keys it leaves out take the published values of
+# config/schema.yaml, never the demo's tiny ones); --config key=value edits whichever of the two is in use.
+if not workflow.overwrite_configfiles:
+
+    configfile: str(Path(workflow.basedir) / "config" / "config.yaml")
 
 
 report: "report/workflow.rst"

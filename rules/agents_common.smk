@@ -39,6 +39,6 @@ def agent_gate_trials(wildcards=None):
 
 def agents_leaderboard_seed():
     """Seed of the leaderboard's bootstrap intervals, derived from the config's base seed."""
-    from westbench.seeds import derive_seed
+    from westbench.seeds import stage_seed
 
-    return derive_seed(config["seed"], "agents-leaderboard")
+    return stage_seed(config["seed"], "all", "agents_leaderboard")

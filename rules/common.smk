@@ -5,6 +5,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
+from snakemake.logging import logger  # noqa: E402
+
 from westbench import config as wb_config  # noqa: E402
 from westbench import __version__ as WESTBENCH_VERSION  # noqa: E402
 from westbench.errors import ConfigError  # noqa: E402
@@ -125,10 +127,19 @@ def starts_input(wildcards):
             "state": f"results/{wildcards.protein}/prepare/implicit_state.xml"}
 
 
-def run_seed(wildcards):
-    from westbench.seeds import derive_seed
+def job_seed(wildcards, stage, *more):
+    """The seed of one protein's stage (westbench.seeds.stage_seed: the one derivation from `seed`)."""
+    from westbench.seeds import stage_seed as derive
 
-    return derive_seed(config["seed"], wildcards.protein, wildcards.start)
+    return derive(config["seed"], getattr(wildcards, "protein", "all"), stage, *more)
+
+
+def starts_seed(wildcards):
+    return job_seed(wildcards, "groundtruth_starts")
+
+
+def run_seed(wildcards):
+    return job_seed(wildcards, "groundtruth_run", wildcards.start)
 
 
 def groundtruth_frames(wildcards):
@@ -146,7 +157,10 @@ def md_threads():
 
 
 def gpu_count(wildcards=None):
-    return 1 if config["platform"]["name"] in ("CUDA", "OpenCL") else 0
+    """One GPU per job on a GPU platform (the list is westbench.platforms.GPU_PLATFORMS)."""
+    from westbench.platforms import is_gpu_platform
+
+    return 1 if is_gpu_platform(config["platform"]["name"]) else 0
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
@@ -159,6 +173,14 @@ _clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, "groundtruth"})
 if _clash:
     raise WorkflowError(f"external engines {_clash} share a name with we.engines or 'groundtruth'; rename them.")
 SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
+
+# A per-engine override wins over the section's value: state once what each engine will run with, and why.
+for _engine in ENGINES:
+    _override = config["we"]["max_iterations_by_engine"].get(_engine)
+    logger.info(
+        f"we_run {_engine}: max_iterations {config['we']['max_iterations'] if _override is None else _override} (from "
+        f"{'we.max_iterations' if _override is None else 'we.max_iterations_by_engine.' + _engine})"
+    )
 
 
 # Params hold only the config keys a job reads (a per-engine job: only its own engine's values), so
@@ -184,9 +206,7 @@ def we_settings(wildcards):
 
 
 def we_seed(wildcards):
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], wildcards.protein, "we", wildcards.engine)
+    return job_seed(wildcards, "we", wildcards.engine)
 
 
 def we_workers():
@@ -199,9 +219,7 @@ def we_outputs(protein_id):
 
 def metrics_seed(wildcards):
     """Seed of the metric suite's stochastic steps (KMeans, figure subsampling) for one protein and engine."""
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], wildcards.protein, "metrics", wildcards.engine)
+    return job_seed(wildcards, "metrics", wildcards.engine)
 
 
 def metrics_model_frames(wildcards):
@@ -292,9 +310,7 @@ def cg_training_params(wildcards):
 
 
 def cg_training_seed(wildcards):
-    from westbench.seeds import derive_seed
-
-    return derive_seed(config["seed"], getattr(wildcards, "protein", "all"), "cg", wildcards.preset)
+    return job_seed(wildcards, "cg_train", wildcards.preset)
 
 
 def we_run_input(wildcards):

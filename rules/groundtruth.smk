@@ -12,7 +12,7 @@ rule groundtruth_starts:
         preparation=integrator_settings(),
         platform=config["platform"],
         n_starts=lambda wildcards: n_starts(wildcards.protein),
-        seed=lambda wildcards: config["seed"],
+        seed=starts_seed,
     threads: 1
     resources:
         gpu=gpu_count,

@@ -29,7 +29,7 @@ rule fix_structure:
         json="results/{protein}/prepare/fix.json",
     params:
         settings={key: config["preparation"][key] for key in FIX_KEYS},
-        seed=config["seed"],
+        seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
     log:
         "results/{protein}/logs/fix_structure.log",
     benchmark:
@@ -51,7 +51,7 @@ rule build_system:
     params:
         settings=system_settings,
         platform=config["platform"],
-        seed=config["seed"],
+        seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
     threads: 2
     resources:
         gpu=gpu_count,

@@ -63,7 +63,7 @@ rule protein_figures:
     params:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],
-        gpu=config["platform"]["name"] in ("CUDA", "OpenCL", "HIP"),
+        gpu=bool(gpu_count()),
     log:
         "results/{protein}/logs/protein_figures.log",
     benchmark:

@@ -19,7 +19,7 @@ def main(snakemake):
     else:
         engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
                                     snakemake.params.preparation, snakemake.params.platform, engine_threads,
-                                    batch_walkers=snakemake.params.settings.get("batch_walkers", "auto"),
+                                    batch_walkers=snakemake.params.settings["batch_walkers"],
                                     max_walkers=max_walkers_per_worker(snakemake.params.settings, snakemake.threads))
     summary = run_protein_we(
         snakemake.params.run_dir,

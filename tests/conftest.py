@@ -11,6 +11,16 @@ from westbench.config import ProteinSpec
 REPO = Path(__file__).resolve().parents[1]
 SHARED_STRUCTURES = REPO.parent / "shared" / "structures"
 CHIGNOLIN = "GYDPETGTWG"
+UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a forked worker, a lock) fails instead
+
+
+def pytest_collection_modifyitems(items):
+    """Unit tests and doctests get a short timeout; DAG, SLURM and container tests keep pyproject's."""
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if (REPO / "tests" / "unit" in path.parents or REPO / "src" in path.parents) \
+                and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(UNIT_TIMEOUT_S))
 
 
 @pytest.fixture(scope="session")
@@ -37,10 +47,11 @@ def rcsb_spec(pdb_id: str, sequence: str, chains=None, residues=None, protein_id
 
 
 def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
-    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr."""
+    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr.
+    ``configfile=None``: no --configfile (the Snakefile's embedded demo, or the ones given in ``args``)."""
     # Targets and options first: --configfile takes several values and would swallow a target after it.
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               *map(str, args), "--configfile", str(configfile)]
+               *map(str, args), *(["--configfile", str(configfile)] if configfile is not None else [])]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
     return result

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up (idempotently) the project and the agent machinery (Docker, base image, Harbor), then run the
-# agent benchmark target. Extra arguments go to Snakemake, e.g. --config or --configfile with agents to run.
+# agent benchmark target. Extra arguments go to Snakemake, e.g. --config, or --configfile config/config.yaml
+# agents.yaml (a --configfile replaces the embedded demo: give the demo first to build on it).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"

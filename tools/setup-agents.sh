@@ -17,6 +17,12 @@
 #                           offline (default: debian:bookworm debian:bookworm-slim; it is that system)
 #   WESTBENCH_DOCKERD_LOG   where a dockerd started here logs (default /tmp/westbench-dockerd.log)
 set -euo pipefail
+# One machine-wide setup at a time (apt, dockerd, the images, the SLURM daemons): tools/test.sh starts this
+# in the background and the test fixtures run it again, which then waits here and finds everything done.
+# (flock -o: the daemons started here must not inherit the lock.)
+if [ -z "${WESTBENCH_SETUP_LOCKED:-}" ]; then
+    WESTBENCH_SETUP_LOCKED=1 exec flock -o "${WESTBENCH_SETUP_LOCK:-/tmp/westbench-machine-setup.lock}" bash "$0" "$@"
+fi
 PODMAN=0
 for arg in "$@"; do
     case "$arg" in

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Set up (idempotently) and run the whole test suite. Extra arguments go to pytest.
-#   bash tools/test.sh           everything (what CI runs: unit, doctests, DAG runs, containers, SLURM)
+#   bash tools/test.sh           everything (what CI runs: unit, doctests, DAG runs, SLURM, containers)
 #   bash tools/test.sh --fast    the fast lane: unit tests and doctests only (no DAG runs, no
 #                                containers, no SLURM), a few minutes on 2 cores
 # Tests read the reference structures from ../shared/structures.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+export PYTHONUNBUFFERED=1  # CI keeps every line up to the moment a run is stopped
 lane=()
 if [ "${1:-}" = "--fast" ]; then
     shift
@@ -14,4 +15,20 @@ if [ "${1:-}" = "--fast" ]; then
 fi
 bash tools/setup.sh
 .venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures (not committed)
-exec .venv/bin/python -m pytest "${lane[@]}" "$@"
+
+services=
+if [ ${#lane[@]} = 0 ]; then
+    # The machine services (SLURM daemons, Docker engine, the task base images, Harbor) install in the
+    # background while the unit and workflow tiers run (pyproject's testpaths order: cluster and containers
+    # last). Their fixtures run the same scripts again, which wait on the scripts' lock and find it done.
+    log=${WESTBENCH_SERVICES_LOG:-/tmp/westbench-services-setup.log}
+    echo "[test] setting up SLURM and the agent machine in the background (log: $log)"
+    ( bash tools/slurm/setup-slurm.sh && bash tools/setup-agents.sh ) >"$log" 2>&1 &
+    services=$!
+fi
+status=0
+.venv/bin/python -m pytest "${lane[@]}" "$@" || status=$?
+if [ -n "$services" ]; then
+    wait "$services" || echo "[test] background setup failed; see $log" >&2  # never leave apt or dpkg half done
+fi
+exit "$status"

@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -35,11 +36,23 @@ def load_schema(path: str | Path = SCHEMA_PATH) -> dict:
         return yaml.safe_load(handle)
 
 
+@functools.lru_cache(maxsize=1)
+def _packaged_schema() -> dict:
+    return load_schema()
+
+
 def section_defaults(section: str, schema: Mapping | None = None) -> dict:
-    """The schema's default values of one top-level section, e.g. ``"preparation"``."""
-    schema = load_schema() if schema is None else schema
-    properties = schema["properties"][section]["properties"]
-    return {key: copy.deepcopy(value["default"]) for key, value in properties.items() if "default" in value}
+    """The schema's default values of one section, e.g. ``"preparation"`` or, dotted, ``"cgml.prior"``.
+
+    The one owner of every default: code that needs a default asks here instead of typing it again.
+
+    >>> section_defaults("cgml.prior")["min_samples"], section_defaults("platform")["name"]
+    (20, 'CPU')
+    """
+    node = _packaged_schema() if schema is None else schema
+    for part in section.split("."):
+        node = node["properties"][part]
+    return {key: copy.deepcopy(value["default"]) for key, value in node["properties"].items() if "default" in value}
 
 
 def _validator_filling_defaults(base=jsonschema.Draft202012Validator):
@@ -101,6 +114,10 @@ def validate_config(
         raise ConfigError(
             f"{origin} breaks the schema config/schema.yaml:\n" + "\n".join(lines) + "\n"
             "Fix these entries (the schema describes every key and its allowed values)."
+            + ("\nA --configfile replaces the embedded demo config/config.yaml: list your proteins, or build on the "
+               "demo with --configfile config/config.yaml <yours>.yaml (later files win)."
+               if any(e.validator == "required" and "proteins" in e.message and not e.absolute_path for e in errors)
+               else "")
         )
     ids = [p["id"] for p in checked["proteins"]]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})

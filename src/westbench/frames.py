@@ -18,12 +18,13 @@ Examples
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Mapping
 
 import h5py
 import numpy as np
+
+from westbench.atomic import atomic_path
 
 REQUIRED = ("ca", "weight", "traj", "time_ps", "iteration")
 DTYPES = {"ca": np.float32, "weight": np.float64, "traj": np.int64, "time_ps": np.float64, "iteration": np.int64,
@@ -51,10 +52,7 @@ def write_frames(path: str | Path, ca, time_ps, weight=None, traj=None, iteratio
         "iteration": np.zeros(n) if iteration is None else iteration,
         **{k: v for k, v in extra.items() if v is not None},
     }
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.part")
-    with h5py.File(temporary, "w") as handle:
+    with atomic_path(path) as temporary, h5py.File(temporary, "w") as handle:
         for name, values in data.items():
             values = np.asarray(values, dtype=DTYPES.get(name))
             if len(values) != n:
@@ -62,7 +60,6 @@ def write_frames(path: str | Path, ca, time_ps, weight=None, traj=None, iteratio
             handle.create_dataset(name, data=values, compression="gzip" if values.ndim > 1 else None)
         for key, value in (attrs or {}).items():
             handle.attrs[key] = value if isinstance(value, (str, int, float)) else json.dumps(value)
-    os.replace(temporary, path)
 
 
 def read_frames(path: str | Path) -> Frames:

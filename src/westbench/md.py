@@ -18,9 +18,7 @@ Examples
 from __future__ import annotations
 
 import logging
-import os
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -29,6 +27,7 @@ import numpy as np
 import openmm
 from openmm import unit
 
+from westbench import atomic
 from westbench.platforms import create_context
 from westbench.prepare.systems import DEFAULTS, make_integrator
 from westbench.resume import reset_if_settings_changed
@@ -93,36 +92,17 @@ class MDSettings:
         return -(-self.production_steps // self.checkpoint_every)
 
 
-@contextmanager
-def _disk_errors_named(path: Path):
-    """Turn a failed write (disk full, quota) into an error naming the file and saying what survives."""
-    try:
-        yield
-    except OSError as exc:
-        from westbench.errors import WestbenchError
-
-        raise WestbenchError(
-            f"could not write {path} ({exc.strerror or exc}). The previous checkpoint and every frame chunk "
-            f"before it are intact in {path.parent}: free space and rerun to continue from there."
-        ) from exc
+def _survives(path: Path) -> str:
+    return f"the previous checkpoint and every frame chunk before it are intact in {path.parent}"
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file, then rename over ``path``: a failed write never touches the old file."""
-    temporary = path.with_name(f".{path.name}.part")
-    with _disk_errors_named(path):
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+    """Write ``path`` atomically (:mod:`westbench.atomic`): a failed write never touches the old file."""
+    atomic.write_bytes(path, data, _survives(path))
 
 
 def _atomic_savez(path: Path, **arrays) -> None:
-    temporary = path.with_name(f".{path.name}.part.npz")
-    with _disk_errors_named(path):
-        np.savez(temporary, **arrays)
-        os.replace(temporary, path)
+    atomic.savez(path, _survives(path), **arrays)
 
 
 def _load_checkpoint(context: openmm.Context, path: Path) -> None:

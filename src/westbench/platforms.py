@@ -1,7 +1,13 @@
 """Choose an OpenMM platform from the configuration, falling back with a log line.
 
+This module owns the list of GPU platforms (:data:`GPU_PLATFORMS`): the workflow's GPU
+resource, the engines' batching and the GPU-seconds columns all ask :func:`is_gpu_platform`.
+Importing it does not import OpenMM.
+
 Examples
 --------
+>>> is_gpu_platform("HIP"), is_gpu_platform("CPU")
+(True, False)
 >>> import openmm
 >>> system = openmm.System(); _ = system.addParticle(1.0)
 >>> context, name = create_context(system, openmm.VerletIntegrator(0.001), {"name": "Reference"})
@@ -13,11 +19,29 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-import openmm
+from westbench.config import section_defaults
+
+if TYPE_CHECKING:
+    import openmm
 
 log = logging.getLogger(__name__)
+
+#: OpenMM platforms that run on an accelerator (one GPU per job; precision and device index apply).
+GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
+
+
+def is_gpu_platform(name: str) -> bool:
+    """Whether the OpenMM platform ``name`` runs on a GPU (see :data:`GPU_PLATFORMS`)."""
+    return name in GPU_PLATFORMS
+
+
+def _with_defaults(config: Mapping) -> dict:
+    """The ``platform`` section completed from the schema's defaults (config/schema.yaml), except that a
+    library caller leaving ``deterministic`` out gets the multithreaded CPU platform (the workflow's
+    validated config always carries it: the schema's default is true)."""
+    return {**section_defaults("platform"), "deterministic": False, **config}
 
 
 def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:
@@ -27,9 +51,10 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
     summation, and one thread on the CPU platform (its multithreaded force and PME
     summation orders vary from run to run; measured on OpenMM 8.6).
     """
-    deterministic = bool(config.get("deterministic", False))
-    if name in ("CUDA", "OpenCL", "HIP"):
-        properties = {"Precision": str(config.get("precision", "mixed"))}
+    config = _with_defaults(config)
+    deterministic = bool(config["deterministic"])
+    if is_gpu_platform(name):
+        properties = {"Precision": str(config["precision"])}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
         if config.get("device_index") is not None:  # one WE worker per GPU (westbench.engines.devices)
@@ -64,7 +89,10 @@ def create_context(
     (openmm.Context, str)
         The context and the name of the platform it runs on.
     """
-    wanted = [config.get("name", "CPU")] + [p for p in config.get("fallback", ["CPU", "Reference"])]
+    import openmm
+
+    config = _with_defaults(config)
+    wanted = [config["name"], *config["fallback"]]
     tried: list[str] = []
     for name in dict.fromkeys(wanted):
         try:

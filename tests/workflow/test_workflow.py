@@ -88,7 +88,9 @@ def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tm
 
     from westbench.frames import read_frames
 
-    for engine, iterations in (("implicit", 7), ("explicit", 3)):
+    caps = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["max_iterations_by_engine"]
+    for engine in ("implicit", "explicit"):
+        iterations = caps[engine]
         run_dir = default_run / "results" / "chignolin" / "we" / engine
         run = json.loads((run_dir / "run.json").read_text())
         assert run["iterations"] == iterations and run["stopped_because"] == "max_iterations"

@@ -5,6 +5,12 @@
 # (/var/log/slurm/jobcomp.log) instead of a database; Snakemake polls with squeue.
 # No systemd is assumed: the daemons are started directly. Needs root (or sudo).
 set -euo pipefail
+# One machine-wide setup at a time (apt, dockerd, the images, the SLURM daemons): tools/test.sh starts this
+# in the background and the test fixtures run it again, which then waits here and finds everything done.
+# (flock -o: the daemons started here must not inherit the lock.)
+if [ -z "${WESTBENCH_SETUP_LOCKED:-}" ]; then
+    WESTBENCH_SETUP_LOCKED=1 exec flock -o "${WESTBENCH_SETUP_LOCK:-/tmp/westbench-machine-setup.lock}" bash "$0" "$@"
+fi
 
 say() { echo "[slurm] $*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

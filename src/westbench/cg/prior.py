@@ -38,6 +38,7 @@ import torch
 from torch import nn
 
 from westbench.cg import geometry
+from westbench.config import section_defaults
 from westbench.metrics.structure import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
@@ -173,6 +174,7 @@ def fit_prior(ca: np.ndarray, temperature_k: float = 300.0, terms: Sequence[str]
 
 def prior_options(settings: Mapping, temperature_k: float) -> dict:
     """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cgml.prior`` config section."""
-    return {"terms": tuple(settings.get("terms", TERMS)), "dihedral_terms": int(settings.get("dihedral_terms", 2)),
-            "repulsion_min_separation": int(settings.get("repulsion_min_separation", 3)),
+    settings = {**section_defaults("cgml.prior"), **settings}
+    return {"terms": tuple(settings["terms"]), "dihedral_terms": int(settings["dihedral_terms"]),
+            "repulsion_min_separation": int(settings["repulsion_min_separation"]),
             "temperature_k": float(temperature_k)}

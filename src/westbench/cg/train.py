@@ -36,14 +36,13 @@ import torch
 from westbench.cg.data import ProteinData, data_hash, split, subsample
 from westbench.cg.model import CGModel, energy_and_forces
 from westbench.cg.prior import fit_prior, prior_options
+from westbench.config import section_defaults
 from westbench.errors import ConfigError
 from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
-TRAINING_DEFAULTS = {"frame_fraction": 1.0, "validation_fraction": 0.1, "batch_size": 32, "learning_rate": 1e-4,
-                     "max_epochs": 100, "early_stopping_patience": 10, "lr_schedule": "plateau",
-                     "plateau_factor": 0.5, "plateau_patience": 3, "min_learning_rate": 1e-6}
+TRAINING_DEFAULTS = section_defaults("cgml.training")
 
 
 def preset_training(cgml: Mapping, preset: str) -> dict:
@@ -129,10 +128,11 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
         frames[data.protein] = {"used": len(used), "train": len(train[data.protein]),
                                 "validation": len(validation[data.protein])}
     model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
+    prior = {**section_defaults("cgml.prior"), **prior}
     options = prior_options(prior, temperature_k)
     for protein, data in train.items():
-        model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior.get("histogram_bins", 100)),
-                                           min_samples=int(prior.get("min_samples", 20)), **options))
+        model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior["histogram_bins"]),
+                                           min_samples=int(prior["min_samples"]), **options))
     run_device = resolve_device(device)
     model.to(run_device)
     torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
-GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
+from westbench.platforms import is_gpu_platform
 
 #: Most copies in one context with ``auto`` (measured on an H200: 256 copies of chignolin step in 2x one copy's time).
 MAX_AUTO_BATCH = 256
@@ -41,7 +41,7 @@ def resolve_batch_walkers(setting, platform_name: str, max_walkers: int) -> int:
     """Walkers per batch: an integer as given; ``auto`` = 1 on CPU/Reference (copies cost as much as
     walkers run one after another there), up to ``max_walkers`` (capped at :data:`MAX_AUTO_BATCH`) on a GPU."""
     if setting in (None, "auto"):
-        return max(1, min(int(max_walkers), MAX_AUTO_BATCH)) if platform_name in GPU_PLATFORMS else 1
+        return max(1, min(int(max_walkers), MAX_AUTO_BATCH)) if is_gpu_platform(platform_name) else 1
     value = int(setting)
     if value < 1:
         raise ValueError(f"we.batch_walkers must be 'auto' or >= 1, got {setting!r}")

@@ -143,7 +143,7 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str) -> tuple[di
     if not files:
         raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no file")
     names = [import_names([f])[0] for f in files]
-    stride = spec.get("stride", 1)
+    stride = spec["stride"]
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration")}
     costs = []
     for number, (path, name) in enumerate(zip(files, names)):

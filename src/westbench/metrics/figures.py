@@ -40,6 +40,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
+from westbench.config import section_defaults  # noqa: E402
 from westbench.metrics.divergences import common_edges  # noqa: E402
 from westbench.metrics.weighted import histogram, histogram2d, kde, normalized  # noqa: E402
 
@@ -298,10 +299,11 @@ def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: 
     gt_tics = np.asarray(groundtruth["tics"], dtype=np.float64)
     model_tics = np.asarray(model["tics"], dtype=np.float64)
     gt_weights = normalized(groundtruth["weight"])
-    bins = settings.get("bins", 100)
-    max_points, seed = settings.get("scatter_max_points", 100_000), settings.get("seed", 0)
+    settings = {**section_defaults("metrics"), "seed": 0, **settings}
+    bins = settings["bins"]
+    max_points, seed = settings["scatter_max_points"], settings["seed"]
     tic_densities_1d(gt_tics, gt_weights, model_tics, weights, paths["tic_densities_1d"], bins,
-                     settings.get("density", "histogram"), settings.get("kde_bandwidth"), label)
+                     settings["density"], settings["kde_bandwidth"], label)
     tic_densities_2d(gt_tics, gt_weights, model_tics, weights, paths["tic_densities_2d"], bins, label)
     iteration = np.asarray(model["iteration"]) if "iteration" in model else np.zeros(len(model_tics))
     tic01_by_iteration(gt_tics, model_tics, iteration, paths["tic01_by_iteration"], max_points, seed, label,
@@ -313,8 +315,8 @@ def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: 
     structure_distributions(distributions[0], distributions[1], gt_weights, weights, paths["structure_distributions"],
                             bins, label)
     raw = model["weight"] if "weight" in model else np.ones(len(model_tics))
-    msm_reweighting(model_tics, model["traj"], raw, paths["msm_reweighting"], settings.get("msm_bins", 80),
-                    settings.get("msm_lag", 1), label)
+    msm_reweighting(model_tics, model["traj"], raw, paths["msm_reweighting"], settings["msm_bins"],
+                    settings["msm_lag"], label)
     contact_map_difference(values["contact_map_diff_A"], paths["contact_map_difference"], label)
     macrostate_scatter(gt_tics, labels["groundtruth"], model_tics, labels["model"], paths["macrostates"], max_points,
                        seed, label)

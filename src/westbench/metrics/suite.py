@@ -42,6 +42,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.config import section_defaults
 from westbench.features import pairwise_distances
 from westbench.metrics.coverage import CoverageGrid
 from westbench.errors import WestbenchError
@@ -50,13 +51,14 @@ from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
 from westbench.metrics.structure import (bond_angles, bond_lengths, dihedrals, distance_map, mean_distance_map,
                                          radius_of_gyration, share_of_bonds_outside)
 from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
+from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
 WEIGHTINGS = ("we", "msm", "counts")
-DEFAULTS = {"bins": 100, "kl_floor": 1e-8, "msm_bins": 80, "msm_lag": 1, "coverage_bins": 100,
-            "macrostate_clusters": 100, "macrostates": 5, "macrostate_dim": 10, "seed": 0, "w1_2d_bins": 50,
-            "bootstrap": 0, "discard_iterations": 0}
+#: The ``metrics`` section's schema defaults, plus the job's ``seed``; a caller without a config (tests,
+#: notebooks) skips the bootstrap, the workflow passes ``metrics.bootstrap``.
+DEFAULTS = {**section_defaults("metrics"), "seed": 0, "bootstrap": 0}
 
 
 def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping, int]:
@@ -209,7 +211,7 @@ class MetricSuite:
         replicates = int(self.settings["bootstrap"] if replicates is None else replicates)
         if replicates < 2:
             return {}
-        rng = np.random.default_rng([int(self.settings["seed"]), 7919])
+        rng = np.random.default_rng(derive_seed(int(self.settings["seed"]), "bootstrap"))
         weights, gt_weights = self.weights(weighting), self.groundtruth_weights
         gt_groups, model_groups = resampling_groups(self.groundtruth), resampling_groups(self.model)
         samples: dict = {"w1": {}, "kl": {}}

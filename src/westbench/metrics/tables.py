@@ -27,8 +27,9 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.platforms import is_gpu_platform
+
 DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals", "tic01")
-GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
 KEYS = ["protein", "engine", "weighting"]
 
 
@@ -88,7 +89,7 @@ def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFr
     """
     thresholds = list(thresholds)
     rows = tidy[(tidy["metric"] == "coverage") & (tidy["weighting"] == weighting)]
-    gpu = platform in GPU_PLATFORMS
+    gpu = is_gpu_platform(platform)
     records = []
     for _, row in rows.iterrows():
         record = {"protein": row["protein"], "engine": row["engine"], "coverage": row["value"]}

@@ -24,7 +24,7 @@ import numpy as np
 from openmm import app
 from pdbfixer import pdbfixer as pdbfixer_module
 
-from westbench.config import ProteinSpec
+from westbench.config import ProteinSpec, section_defaults
 from westbench.errors import SequenceMismatchError, StructureError
 from westbench.structures.inspect import read_structure, selected_sequences
 
@@ -86,7 +86,7 @@ def fix_structure(
     ------
     StructureError, SequenceMismatchError
     """
-    settings = dict(settings or {})
+    settings = {**section_defaults("preparation"), **(settings or {})}
     path = Path(path)
     random.seed(seed)
     np.random.seed(seed % 2**32)
@@ -129,7 +129,7 @@ def fix_structure(
         )
 
     fixer.findMissingResidues()
-    if not settings.get("add_terminal_residues", False):
+    if not settings["add_terminal_residues"]:
         chain_lengths = [len(list(c.residues())) for c in fixer.topology.chains()]
         for key in list(fixer.missingResidues):
             if key[1] == 0 or key[1] == chain_lengths[key[0]]:
@@ -139,7 +139,7 @@ def fix_structure(
     report["replaced_nonstandard"] = [f"{r.name}{r.id}->{name}" for r, name in fixer.nonstandardResidues]
     fixer.replaceNonstandardResidues()
 
-    if settings.get("strip_hydrogens", True):
+    if settings["strip_hydrogens"]:
         hydrogens = [a for a in fixer.topology.atoms() if a.element is not None and a.element.symbol == "H"]
         if hydrogens:
             modeller = app.Modeller(fixer.topology, fixer.positions)
@@ -153,7 +153,7 @@ def fix_structure(
     )
     fixer.addMissingAtoms(seed=seed)
     before = fixer.topology.getNumAtoms()
-    fixer.addMissingHydrogens(pH=float(settings.get("ph", 7.0)))
+    fixer.addMissingHydrogens(pH=float(settings["ph"]))
     report["added_hydrogens"] = fixer.topology.getNumAtoms() - before
 
     observed = selected_sequences(fixer.topology, path=path)

@@ -9,9 +9,7 @@ Examples
 from __future__ import annotations
 
 import logging
-import os
 import socket
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from westbench import __version__
+from westbench.atomic import atomic_path
 from westbench.errors import DownloadError, StructureError
 
 log = logging.getLogger(__name__)
@@ -80,16 +79,15 @@ def download_pdb(
             wait = backoff_s * 2 ** (attempt - 2)
             log.info("retrying %s in %.1f s (attempt %d of %d)", url, wait, attempt, retries)
             time.sleep(wait)
-        handle, temporary = tempfile.mkstemp(dir=destination.parent, prefix=f".{destination.name}.", suffix=".part")
-        os.close(handle)
-        temporary = Path(temporary)
         try:
             log.info("downloading %s (attempt %d of %d, timeout %.0f s)", url, attempt, retries, timeout_s)
             with urllib.request.urlopen(request, timeout=timeout_s) as response:
-                temporary.write_bytes(response.read())
-            if validate is not None:
-                validate(temporary)
-            os.replace(temporary, destination)
+                body = response.read()
+            # A body that fails validation, or a full disk, leaves no file under the final name.
+            with atomic_path(destination) as temporary:
+                temporary.write_bytes(body)
+                if validate is not None:
+                    validate(temporary)
             log.info("saved %s (%d bytes)", destination, destination.stat().st_size)
             return url
         except urllib.error.HTTPError as exc:
@@ -104,8 +102,6 @@ def download_pdb(
             failure = f"timed out after {timeout_s:g} s" if isinstance(reason, (socket.timeout, TimeoutError)) else f"{reason}"
         except StructureError as exc:
             failure = f"the downloaded body is not a valid structure ({exc})"
-        finally:
-            temporary.unlink(missing_ok=True)
         log.warning("download of %s failed: %s", url, failure)
     raise DownloadError(
         f"could not download {pdb_id} from {url} after {retries} attempt(s): {failure}. "

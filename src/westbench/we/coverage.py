@@ -7,6 +7,7 @@ from typing import Mapping
 import h5py
 import numpy as np
 
+from westbench.config import section_defaults
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
 
@@ -21,7 +22,7 @@ class CoverageTracker:
     @classmethod
     def from_options(cls, options: Mapping) -> "CoverageTracker":
         reference = read_frames(options["reference"])["tics"][:, :2]
-        return cls(CoverageGrid(reference, int(options.get("bins", 100))))
+        return cls(CoverageGrid(reference, int(options.get("bins", section_defaults("we")["coverage_bins"]))))
 
     def update(self, pcoords: np.ndarray) -> float:
         self.visited |= self.grid.covered(np.asarray(pcoords)[..., :2])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Mapping
 
 
+from westbench.config import section_defaults
 from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.metrics.coverage import CoverageGrid
@@ -47,7 +48,7 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
     batches (a block is recorded in west.h5 at once: a resumed iteration re-forms the same batches)
     and WESTPA records results once per block, not once per segment.
     """
-    batch = resolve_batch_walkers(batch_walkers, platform.get("name", "CPU"), max_walkers)
+    batch = resolve_batch_walkers(batch_walkers, {**section_defaults("platform"), **platform}["name"], max_walkers)
     block = batch * -(-int(max_walkers) // batch)
     return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": block,
             "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
@@ -73,7 +74,7 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
     return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
-                        "device": cgml.get("device", "auto"), "threads": threads}}
+                        "device": cgml.get("device", section_defaults("cgml")["device"]), "threads": threads}}
 
 
 def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:

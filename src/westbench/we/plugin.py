@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 
+from westbench.config import section_defaults
 from westbench.seeds import derive_seed
 from westbench.we.determinism import make_segment_order_deterministic
 from westbench.we.store import SegmentStore
@@ -64,7 +65,7 @@ class WestbenchPlugin:
         options = sim_manager.rc.config.require(["west", "westbench"])
         self.seed = int(options["seed"])
         self.store = SegmentStore(os.path.expandvars(options["segments"]))
-        self.keep_restarts = int(options.get("keep_restarts", 2))
+        self.keep_restarts = int(options.get("keep_restarts", section_defaults("we")["keep_restarts"]))
         self.max_iterations = int(sim_manager.rc.config.get(["west", "propagation", "max_total_iterations"], 0) or 0)
         self.coverage = None
         if options.get("coverage"):

@@ -25,12 +25,12 @@ Examples
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import numpy as np
 
+from westbench import atomic
 from westbench.engines.base import SegmentResult, WalkerState
 
 
@@ -66,9 +66,8 @@ class SegmentStore:
             if all(getattr(f, key) is not None for f in finals):
                 arrays[key] = np.stack([getattr(f, key) for f in finals])
         first = int(min(seg_ids))
-        temporary = folder / f".seg_{first:06d}.part.npz"
-        np.savez(temporary, **arrays)
-        os.replace(temporary, folder / f"seg_{first:06d}.npz")
+        atomic.savez(folder / f"seg_{first:06d}.npz", f"the segment files written before it are intact in {folder}",
+                     **arrays)
 
     @staticmethod
     def _read(path: Path) -> dict:
@@ -94,9 +93,7 @@ class SegmentStore:
             if all(key in p for p in parts):
                 restart[key] = joined(key)
         for path, arrays in ((self.frames_path(n_iter), frames), (self.restart_path(n_iter), restart)):
-            temporary = path.with_name(f".{path.name}.part.npz")
-            np.savez(temporary, **arrays)
-            os.replace(temporary, path)
+            atomic.savez(path, f"the segment files of iteration {n_iter} are intact in {folder}", **arrays)
         shutil.rmtree(folder)
 
     def frames(self, n_iter: int) -> dict:

@@ -19,6 +19,19 @@ pytestmark = pytest.mark.slow
 BATCH = 4
 
 
+def run_we_in_a_fresh_interpreter(run_dir, cfg, **kwargs):
+    """run_we with a forking work manager, started from a clean interpreter as the rules start it: a fork of
+    the pytest process would copy the threads and locks of every library earlier tests used (torch, OpenMM)."""
+    from ...conftest import REPO
+
+    script = (f"import sys; sys.path[:0] = [{str(REPO / 'src')!r}, {str(REPO)!r}]\nfrom westbench.we.run import run_we\n"
+              f"run_we({str(run_dir)!r}, cfg={cfg!r}, **{kwargs!r})\n")
+    env = {k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
 @pytest.fixture(scope="module")
 def cfg(tmp_path_factory):
     files = prepare_chignolin(tmp_path_factory.mktemp("chignolin"))
@@ -46,7 +59,8 @@ def test_batched_run_repeats_and_uses_copies(cfg, reference, tmp_path, caplog):
 
 def test_two_workers_give_the_serial_run(cfg, reference, tmp_path):
     """Batches are fixed by segment id, so which worker runs a batch does not matter."""
-    run_we(tmp_path / "two", cfg=cfg, segs_per_state=3, max_iterations=3, work_manager="processes", n_workers=2)
+    run_we_in_a_fresh_interpreter(tmp_path / "two", cfg, segs_per_state=3, max_iterations=3, work_manager="processes",
+                                  n_workers=2)
     assert_same_run(pcoords_and_weights(tmp_path / "two" / "west.h5"), reference)
 
 
@@ -80,7 +94,7 @@ def test_each_worker_gets_its_own_device(tmp_path):
     records.mkdir()
     engine = {"class": "tests.unit.we.toy:DeviceDoubleWell",
               "options": {"record_dir": str(records), "barrier": 2.0, "dt": 2e-3}}
-    os.environ.pop("CUDA_VISIBLE_DEVICES", None)
-    run_we(tmp_path / "run", cfg={**CFG, "engine": engine}, max_iterations=4, work_manager="processes", n_workers=2)
+    run_we_in_a_fresh_interpreter(tmp_path / "run", {**CFG, "engine": engine}, max_iterations=4,
+                                  work_manager="processes", n_workers=2)
     devices = sorted(int(p.read_text()) for p in records.glob("*.txt"))
     assert devices == [0, 1]
