@@ -346,7 +346,7 @@ def we_engine_platform(wildcards):
 def cg_training_settings(wildcards):
     """What a CG training job reads of `cgml`: network, prior, dynamics, device, training and its own preset only."""
     cgml = config["cgml"]
-    cg_preset(CG_PREFIX + wildcards.preset)  # a clear error for a preset not in cgml.presets
+    cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cgml.presets
     return {"model": cgml["model"], "prior": cgml["prior"], "langevin": cgml["langevin"], "device": cgml["device"],
             "training": cgml["training"], "presets": {wildcards.preset: cgml["presets"][wildcards.preset]}}
 
