@@ -14,7 +14,8 @@ rule agent_trial:
     wildcard_constraints:
         **AGENT_WILDCARDS,
     params:
-        settings=AGENTS,
+        settings={key: AGENTS[key] for key in AGENT_TRIAL_KEYS},
+        run=agent_trial_run,
         root=workflow.basedir,
         task_dir=agent_task_dir,
         job_dir=lambda wildcards: f"results/agents/harbor/{wildcards.task}/{wildcards.agent}/{wildcards.model}/{wildcards.attempt}",

@@ -23,6 +23,20 @@ AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
 AGENT_WILDCARDS = {"task": r"[A-Za-z0-9._-]+", "agent": r"[A-Za-z0-9._-]+", "model": r"[A-Za-z0-9._-]+", "attempt": r"[0-9]+"}
 
 
+# What one trial reads of `agents` (with its own agent entry and model: see agent_trial_run).
+AGENT_TRIAL_KEYS = ("environment", "harbor", "default_agent_timeout_s", "timeout_margin_s")
+
+
+def agent_trial_run(wildcards):
+    """One trial's agent entry (without the agent's other models) and model name: adding an agent or a model
+    reruns no other trial."""
+    try:
+        entry, model = agents_plan.find_run(AGENTS, wildcards.agent, wildcards.model)
+    except AgentsConfigError as exc:
+        raise WorkflowError(str(exc)) from None
+    return {"agent": {key: value for key, value in entry.items() if key != "models"}, "model": model}
+
+
 def agent_task_dir(wildcards):
     return str(AGENT_TASKS_DIR / wildcards.task)
 

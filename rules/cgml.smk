@@ -23,7 +23,7 @@ rule cg_train:
         ),
     params:
         proteins=cg_training_params,
-        cgml=config["cgml"],
+        cgml=cg_training_settings,
         seed=cg_training_seed,
     threads: 2
     resources:
@@ -54,7 +54,7 @@ rule cg_train_all:
         ),
     params:
         proteins=cg_training_params,
-        cgml=config["cgml"],
+        cgml=cg_training_settings,
         seed=cg_training_seed,
     threads: 2
     resources:

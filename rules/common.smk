@@ -184,10 +184,25 @@ for _engine in ENGINES:
     )
 
 
+# Params hold only the config keys a job reads (a per-engine job: only its own engine's values), so
+# that editing the engine list, another engine's settings or a table/report setting reruns nothing
+# that does not read it (Snakemake reruns a job whose params changed).
+WE_RUN_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_segment", "save_every",
+               "max_wallclock_s", "coverage_target", "coverage_check_every", "coverage_bins", "work_manager",
+               "keep_restarts")
+
+
+def we_max_iterations(engine):
+    """The iteration cap of one engine: its `we.max_iterations_by_engine` entry, else `we.max_iterations`."""
+    return config["we"]["max_iterations_by_engine"].get(engine, config["we"]["max_iterations"])
+
+
 def we_settings(wildcards):
-    """The `we` section with this engine's iteration cap resolved."""
-    settings = dict(config["we"])
-    settings["max_iterations"] = settings["max_iterations_by_engine"].get(wildcards.engine, settings["max_iterations"])
+    """The `we` keys a WE run reads, with this engine's iteration cap resolved (no engine list, no other engine's cap)."""
+    settings = {key: config["we"][key] for key in WE_RUN_KEYS}
+    settings["max_iterations"] = we_max_iterations(wildcards.engine)
+    if not is_cg_engine(wildcards.engine):
+        settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
     return settings
 
 
@@ -313,8 +328,64 @@ def we_run_input(wildcards):
 
 
 def we_engine_cgml(wildcards):
-    """The cgml section for CG engines (so CG settings never rerun OpenMM runs)."""
-    return config["cgml"] if is_cg_engine(wildcards.engine) else {}
+    """What a CG engine reads of `cgml` (dynamics, explosion check, device); nothing for OpenMM engines."""
+    if not is_cg_engine(wildcards.engine):
+        return {}
+    return {key: config["cgml"][key] for key in ("langevin", "explosion", "device")}
+
+
+def we_engine_preparation(wildcards):
+    """The integrator keys an OpenMM engine reads of `preparation`; nothing for CG engines."""
+    return {} if is_cg_engine(wildcards.engine) else integrator_settings()
+
+
+def we_engine_platform(wildcards):
+    """The `platform` section for OpenMM engines; nothing for CG engines (their device is `cgml.device`)."""
+    return {} if is_cg_engine(wildcards.engine) else config["platform"]
+
+
+def cg_training_settings(wildcards):
+    """What a CG training job reads of `cgml`: network, prior, dynamics, device, training and its own preset only."""
+    cgml = config["cgml"]
+    cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cgml.presets
+    return {"model": cgml["model"], "prior": cgml["prior"], "langevin": cgml["langevin"], "device": cgml["device"],
+            "training": cgml["training"], "presets": {wildcards.preset: cgml["presets"][wildcards.preset]}}
+
+
+# What the metric suite (one protein and engine) reads of `metrics`: not the table settings.
+METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostate_clusters",
+                     "macrostates", "macrostate_dim", "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins",
+                     "bootstrap", "discard_iterations", "kl_sensitivity_bins")
+# What the HTML report's notes read of `metrics`.
+REPORT_METRIC_KEYS = ("bootstrap", "w1_2d_bins", "bins", "kl_floor", "reference_engine", "discard_iterations")
+# What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).
+GROUNDTRUTH_RUN_KEYS = ("equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
+                        "minimize_max_iterations", "force_mapping")
+# What generating starts reads of `groundtruth.starts` (the count is per protein: param n_starts).
+STARTS_KEYS = ("source", "temperature_k", "runs", "length_ps", "save_interval_ps", "tica_lag_frames")
+# What PDBFixer reads of `preparation`.
+FIX_KEYS = ("ph", "add_terminal_residues", "strip_hydrogens")
+# What building and minimizing one solvent model reads of `preparation` (westbench.prepare.systems).
+SYSTEM_KEYS = {
+    "common": ("forcefield", "constraints", "hydrogen_mass_amu", "temperature_k", "friction_per_ps", "timestep_fs",
+               "constraint_tolerance", "minimize_tolerance_kj_mol_nm", "minimize_max_iterations"),
+    "implicit": ("implicit_solvent",),
+    "explicit": ("water_model", "water_geometry", "padding_nm", "box_shape", "ionic_strength_molar", "positive_ion",
+                 "negative_ion", "nonbonded_cutoff_nm", "ewald_error_tolerance", "pressure_bar", "barostat_interval"),
+}
+
+
+def system_settings(wildcards=None, solvent=None):
+    """The `preparation` keys one solvent model reads: water and box settings never rerun the implicit system."""
+    solvent = solvent or wildcards.solvent
+    return {key: config["preparation"][key] for key in (*SYSTEM_KEYS["common"], *SYSTEM_KEYS[solvent])}
+
+
+def integrator_settings(wildcards=None):
+    """The `preparation` keys of the Langevin integrator (hot runs for the starts)."""
+    from westbench.we.pipeline import INTEGRATOR_KEYS
+
+    return {key: config["preparation"][key] for key in INTEGRATOR_KEYS}
 
 
 def we_timestep_fs(wildcards):

@@ -8,8 +8,8 @@ rule groundtruth_starts:
         starts=directory("results/{protein}/groundtruth/starts"),
         table="results/{protein}/groundtruth/starts.csv",
     params:
-        settings=config["groundtruth"]["starts"],
-        preparation=config["preparation"],
+        settings={key: config["groundtruth"]["starts"][key] for key in STARTS_KEYS},
+        preparation=integrator_settings(),
         platform=config["platform"],
         n_starts=lambda wildcards: n_starts(wildcards.protein),
         seed=starts_seed,
@@ -38,8 +38,8 @@ rule groundtruth_run:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
         # failed job resumes from its last checkpoint instead of restarting.
         workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/checkpoints",
-        groundtruth=config["groundtruth"],
-        preparation=config["preparation"],
+        groundtruth={key: config["groundtruth"][key] for key in GROUNDTRUTH_RUN_KEYS},
+        preparation=system_settings(solvent="explicit"),  # the run solvates its start like the explicit system
         platform=config["platform"],
         seed=run_seed,
     threads: md_threads()
@@ -104,7 +104,8 @@ if GROUNDTRUTH_IMPORT:
             frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
             summary="results/{protein}/groundtruth/runs/{start}/summary.json",
         params:
-            settings=config["groundtruth"]["import"],
+            # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
+            settings={key: config["groundtruth"]["import"][key] for key in ("stride", "interval_ps")},
         log:
             "results/{protein}/logs/groundtruth_import_{start}.log",
         benchmark:

@@ -66,7 +66,7 @@ rule metrics:
         ),
     params:
         # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
-        settings={k: v for k, v in config["metrics"].items() if k not in ("reference_engine", "coverage_thresholds")},
+        settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
         seed=metrics_seed,
     log:
         "results/{protein}/logs/metrics_{engine}.log",

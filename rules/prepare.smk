@@ -28,7 +28,7 @@ rule fix_structure:
         pdb="results/{protein}/prepare/prepared.pdb",
         json="results/{protein}/prepare/fix.json",
     params:
-        settings=config["preparation"],
+        settings={key: config["preparation"][key] for key in FIX_KEYS},
         seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
     log:
         "results/{protein}/logs/fix_structure.log",
@@ -49,7 +49,7 @@ rule build_system:
         pdb="results/{protein}/prepare/{solvent}.pdb",
         json="results/{protein}/prepare/{solvent}.json",
     params:
-        settings=config["preparation"],
+        settings=system_settings,
         platform=config["platform"],
         seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
     threads: 2

@@ -88,7 +88,7 @@ rule html_report:
         "results/report/westbench.html",
     params:
         title=config["report"]["title"],
-        metrics=config["metrics"],
+        metrics={key: config["metrics"][key] for key in REPORT_METRIC_KEYS},
         summary=report_summary,
     log:
         "results/logs/html_report.log",

@@ -16,7 +16,9 @@ rule fit_tica:
             labels={"protein": "{protein}", "figure": "TIC 0/1 density"},
         ),
     params:
-        tica=config["tica"],
+        lag_frames=config["tica"]["lag_frames"],
+        dim=config["tica"]["dim"],
+        density_bins=config["tica"]["density_bins"],
     log:
         "results/{protein}/logs/fit_tica.log",
     benchmark:

@@ -10,9 +10,10 @@ rule we_run:
         summary="results/{protein}/we/{engine}/run.json",
     params:
         run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        # Only this engine's values (rules/common.smk): editing another engine or the engine list reruns nothing here.
         settings=we_settings,
-        preparation=config["preparation"],
-        platform=config["platform"],
+        preparation=we_engine_preparation,
+        platform=we_engine_platform,
         cgml=we_engine_cgml,
         seed=we_seed,
     threads: we_workers()
@@ -44,7 +45,8 @@ rule we_export:
         ),
     params:
         run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
-        settings=config["we"],
+        coverage_bins=config["we"]["coverage_bins"],
+        save_every=config["we"]["save_every"],
         timestep_fs=we_timestep_fs,
     log:
         "results/{protein}/logs/we_export_{engine}.log",

@@ -5,7 +5,6 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 from pathlib import Path
 
 from westbench.agents.harbor import check_engine, execute_trial
-from westbench.agents.plan import find_run
 from westbench.workflow import run_script, write_json
 
 
@@ -14,7 +13,7 @@ def main(snakemake):
     root = Path(snakemake.params.root)
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
     check_engine(settings["environment"], harbor)  # machine-level problems stop the job with the fix
-    agent, model = find_run(settings, snakemake.wildcards.agent, snakemake.wildcards.model)
+    agent, model = snakemake.params.run["agent"], snakemake.params.run["model"]
     record = execute_trial(Path(snakemake.params.task_dir), agent, model, int(snakemake.wildcards.attempt), settings,
                            root, Path(snakemake.params.job_dir))
     import logging

@@ -11,13 +11,13 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    protein, settings = snakemake.wildcards.protein, snakemake.params.tica
-    model, frames = fit_groundtruth(snakemake.input.frames, protein, settings["lag_frames"], settings["dim"])
+    protein, params = snakemake.wildcards.protein, snakemake.params
+    model, frames = fit_groundtruth(snakemake.input.frames, protein, params.lag_frames, params.dim)
     model.save(Path(snakemake.output.model).with_suffix(""))
     write_frames(snakemake.output.frames, attrs={"protein": protein, "source": "groundtruth"}, **frames)
     # The start of each run is its first saved frame's neighbour; mark the first frame of each run.
     first = frames["tics"][[list(frames["traj"]).index(t) for t in sorted(set(frames["traj"]))]]
-    tic_density(frames["tics"], snakemake.output.figure, bins=settings["density_bins"],
+    tic_density(frames["tics"], snakemake.output.figure, bins=params.density_bins,
                 title=f"{protein}: ground truth ({len(snakemake.input.frames)} runs)", marks=first[:, :2], mark_label="run starts")
 
 

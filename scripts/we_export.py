@@ -14,12 +14,11 @@ from westbench.workflow import run_script
 
 def main(snakemake):
     protein, engine = snakemake.wildcards.protein, snakemake.wildcards.engine
-    settings = snakemake.params.settings
     run = json.loads(Path(snakemake.input.summary).read_text())
-    grid = CoverageGrid(read_frames(snakemake.input.groundtruth)["tics"][:, :2], settings["coverage_bins"])
+    grid = CoverageGrid(read_frames(snakemake.input.groundtruth)["tics"][:, :2], snakemake.params.coverage_bins)
     export_run(
         snakemake.params.run_dir, snakemake.output.frames, snakemake.output.cost,
-        save_interval_ps=settings["save_every"] * snakemake.params.timestep_fs / 1000.0,
+        save_interval_ps=snakemake.params.save_every * snakemake.params.timestep_fs / 1000.0,
         tica=TicaModel.load(snakemake.input.tica, protein=protein),
         coverage_grid=grid,
         attrs={"protein": protein, "source": engine, "seed": run["seed"]},

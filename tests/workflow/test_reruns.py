@@ -1,0 +1,133 @@
+"""Config edits on a finished default run plan only the jobs that read the edited keys (`snakemake -n`).
+
+Snakemake reruns a job whose params changed (rerun trigger `params`, on by default): rules pass each
+job only the config keys it reads, so an edit reaches exactly the jobs that depend on it.
+"""
+
+import copy
+import re
+import shutil
+
+import pytest
+import yaml
+
+from westbench.config import validate_config
+
+from ..conftest import REPO, snakemake
+
+pytestmark = pytest.mark.workflow
+
+# Jobs that gather every engine of the configuration: tables, figures across engines, the report.
+AGGREGATES = {"metric_tables", "protein_figures", "html_report", "compute_tables", "all"}
+REPORT = {"html_report", "compute_tables", "all"}
+
+
+@pytest.fixture(scope="module")
+def finished(default_run, tmp_path_factory):
+    """A copy of the finished default run (its outputs with their times and Snakemake's .snakemake/ records)."""
+    workdir = tmp_path_factory.mktemp("reruns") / "run"
+    shutil.copytree(default_run, workdir, symlinks=True)
+    return workdir
+
+
+def embedded():
+    """The embedded default config as written, and with every schema default filled in."""
+    raw = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    return raw, validate_config(raw)
+
+
+def planned(workdir, config_path):
+    """Jobs a dry run plans: [(rule, output paths)]."""
+    result = snakemake(workdir, "-n", configfile=config_path)
+    assert result.returncode == 0, result.output[-3000:]
+    jobs = []
+    for match in re.finditer(r"^(?:local)?rule (\w+):\n((?:    .*\n?)*)", result.output, re.MULTILINE):
+        outputs = re.search(r"^    output: (.*)$", match.group(2), re.MULTILINE)
+        jobs.append((match.group(1), outputs.group(1).split(", ") if outputs else []))
+    return jobs
+
+
+def plan_after(workdir, tmp_path, edit):
+    """Jobs planned on ``workdir`` after ``edit(raw, effective)`` changes a copy of the embedded config."""
+    raw, effective = embedded()
+    raw = copy.deepcopy(raw)
+    edit(raw, effective)
+    path = tmp_path / "edited.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return planned(workdir, path)
+
+
+def rules(jobs):
+    return sorted(rule for rule, _ in jobs)
+
+
+def engine_of(outputs):
+    """results/<protein>/{we,metrics,external}/<engine>/... -> engine (None for other outputs)."""
+    for path in outputs:
+        parts = path.split("/")
+        if len(parts) > 4 and parts[2] in ("we", "metrics", "external"):
+            return parts[3]
+    return None
+
+
+@pytest.mark.slow
+def test_unchanged_config_plans_nothing(finished, tmp_path):
+    assert plan_after(finished, tmp_path, lambda raw, effective: None) == []
+
+
+@pytest.mark.slow
+def test_removing_an_engine_reruns_only_the_aggregates(finished, tmp_path):
+    def drop(raw, effective):
+        assert "cg_undertrained" in effective["we"]["engines"]
+        raw["we"]["engines"] = [e for e in effective["we"]["engines"] if e != "cg_undertrained"]
+
+    jobs = plan_after(finished, tmp_path, drop)
+    assert set(rules(jobs)) == AGGREGATES and len(jobs) == len(AGGREGATES), rules(jobs)
+
+
+@pytest.mark.slow
+def test_a_coverage_threshold_reruns_only_the_tables_figures_and_report(finished, tmp_path):
+    def threshold(raw, effective):
+        thresholds = list(effective["metrics"]["coverage_thresholds"])
+        thresholds[0] = round(thresholds[0] / 2, 4)
+        raw.setdefault("metrics", {})["coverage_thresholds"] = thresholds
+
+    jobs = plan_after(finished, tmp_path, threshold)
+    assert set(rules(jobs)) == AGGREGATES and len(jobs) == len(AGGREGATES), rules(jobs)
+
+
+@pytest.mark.slow
+def test_one_engines_iteration_cap_reruns_that_engine_only(finished, tmp_path):
+    def cap(raw, effective):
+        we = effective["we"]
+        current = we["max_iterations_by_engine"].get("explicit", we["max_iterations"])
+        raw["we"].setdefault("max_iterations_by_engine", {})["explicit"] = current - 1 if current > 1 else current + 1
+
+    jobs = plan_after(finished, tmp_path, cap)
+    per_engine = [(rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES]
+    assert sorted(per_engine) == [("metrics", "explicit"), ("we_export", "explicit"), ("we_run", "explicit")]
+    assert {rule for rule, _ in jobs} - {"we_run", "we_export", "metrics"} == AGGREGATES
+
+
+@pytest.mark.slow
+def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
+    def preset(raw, effective):
+        presets = copy.deepcopy(effective["cgml"]["presets"])
+        presets["undertrained"]["frame_fraction"] = presets["undertrained"].get("frame_fraction", 1.0) / 2
+        raw.setdefault("cgml", {})["presets"] = presets
+
+    jobs = plan_after(finished, tmp_path, preset)
+    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES | {"cg_train"})
+    assert per_engine == [("metrics", "cg_undertrained"), ("we_export", "cg_undertrained"),
+                          ("we_run", "cg_undertrained")]
+    trained = [outputs for rule, outputs in jobs if rule == "cg_train"]
+    assert len(trained) == 1 and all("/cg/undertrained/" in path for path in trained[0])
+
+
+@pytest.mark.slow
+def test_the_report_title_reruns_only_the_report(finished, tmp_path):
+    def title(raw, effective):
+        raw.setdefault("report", {})["title"] = effective["report"]["title"] + " (edited)"
+
+    jobs = plan_after(finished, tmp_path, title)
+    assert set(rules(jobs)) == REPORT and len(jobs) == len(REPORT), rules(jobs)
