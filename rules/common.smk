@@ -157,8 +157,8 @@ def md_threads():
 
 
 def gpu_count(wildcards=None):
-    """One GPU per job on a GPU platform (the list is westbench.platforms.GPU_PLATFORMS)."""
-    from westbench.platforms import is_gpu_platform
+    """One GPU per job on a GPU platform (the list is westbench.simulation.platforms.GPU_PLATFORMS)."""
+    from westbench.simulation.platforms import is_gpu_platform
 
     return 1 if is_gpu_platform(config["platform"]["name"]) else 0
 

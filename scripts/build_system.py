@@ -5,8 +5,9 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 import openmm
 from openmm import app
 
-from westbench.prepare import build_system, minimize, write_system
+from westbench.prepare import build_system, write_system
 from westbench.prepare.systems import describe
+from westbench.simulation.integration import minimize
 from westbench.workflow import run_script, write_json
 
 

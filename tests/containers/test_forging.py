@@ -15,7 +15,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ..conftest import REPO
 from .test_agents_pipeline import agents_machine, run_agents, trials  # noqa: F401 (session fixture)
 
 pytestmark = [pytest.mark.container, pytest.mark.slow, pytest.mark.workflow]

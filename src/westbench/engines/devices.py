@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
-from westbench.platforms import is_gpu_platform
+from westbench.simulation.platforms import is_gpu_platform
 
 #: Most copies in one context with ``auto`` (measured on an H200: 256 copies of chignolin step in 2x one copy's time).
 MAX_AUTO_BATCH = 256

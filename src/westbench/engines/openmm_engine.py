@@ -22,7 +22,8 @@ Examples
 --------
 >>> import tempfile, os, openmm
 >>> from westbench.config import ProteinSpec
->>> from westbench.prepare import build_system, fix_structure, minimize, write_system
+>>> from westbench.prepare import build_system, fix_structure, write_system
+>>> from westbench.simulation.integration import minimize
 >>> from westbench.structures.peptide import write_extended_peptide
 >>> folder = tempfile.mkdtemp(); path = os.path.join(folder, "in.pdb")
 >>> write_extended_peptide("GYDPETGTWG", path)
@@ -53,8 +54,8 @@ from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.devices import resolve_batch_walkers, worker_device
 from westbench.features import ca_atom_indices
-from westbench.platforms import create_context
-from westbench.prepare.systems import make_integrator
+from westbench.simulation.platforms import create_context
+from westbench.simulation.integration import make_integrator
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """One explicit-solvent ground-truth run from one starting structure.
 
 Solvate with the preparation settings, minimize (bounded), equilibrate NPT,
-produce with checkpoints (:mod:`westbench.md`), then write the solute
+produce with checkpoints (:mod:`westbench.simulation.md`), then write the solute
 trajectory, the frames file (C-alpha positions, forces, energies, times) and a
 JSON summary with seeds, platform, versions, parameters and throughput.
 
@@ -25,7 +25,7 @@ from openmm import app
 
 from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.frames import write_frames
-from westbench.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
+from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
 from westbench.prepare.systems import build_system
 
 log = logging.getLogger(__name__)

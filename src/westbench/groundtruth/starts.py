@@ -23,8 +23,8 @@ from openmm import app, unit
 
 from westbench.errors import StructureError
 from westbench.features import ca_atom_indices, pairwise_distances
-from westbench.platforms import create_context
-from westbench.prepare.systems import make_integrator
+from westbench.simulation.platforms import create_context
+from westbench.simulation.integration import make_integrator
 from westbench.seeds import derive_seed
 from westbench.tica import fit_tica
 

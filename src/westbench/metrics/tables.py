@@ -27,7 +27,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.platforms import is_gpu_platform
+from westbench.simulation.platforms import is_gpu_platform
 
 DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals", "tic01")
 KEYS = ["protein", "engine", "weighting"]

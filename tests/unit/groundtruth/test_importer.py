@@ -1,6 +1,5 @@
 """Imported ground truth: a generated run exported and imported again, and the errors bad input gets."""
 
-import shutil
 
 import numpy as np
 import pytest

@@ -28,8 +28,8 @@ import openmm
 from openmm import unit
 
 from westbench import atomic
-from westbench.platforms import create_context
-from westbench.prepare.systems import DEFAULTS, make_integrator
+from westbench.simulation.platforms import create_context
+from westbench.simulation.integration import DEFAULTS, make_integrator
 from westbench.resume import reset_if_settings_changed
 from westbench.seeds import derive_seed
 

@@ -1,12 +1,12 @@
-"""The GPU platform list has one owner (westbench.platforms) that every other place asks."""
+"""The GPU platform list has one owner (westbench.simulation.platforms) that every other place asks."""
 
 import re
 
 from westbench.config import load_schema
 from westbench.engines.devices import resolve_batch_walkers
-from westbench.platforms import GPU_PLATFORMS, is_gpu_platform, platform_properties
+from westbench.simulation.platforms import GPU_PLATFORMS, is_gpu_platform, platform_properties
 
-from ..conftest import REPO
+from ...conftest import REPO
 
 
 def test_every_gpu_platform_is_treated_as_one():
@@ -30,4 +30,4 @@ def test_no_other_copy_of_the_platform_list():
     pattern = re.compile(r"""["']CUDA["']\s*,\s*["']OpenCL["']""")
     files = [*(REPO / "src").rglob("*.py"), *(REPO / "rules").glob("*.smk"), *(REPO / "scripts").glob("*.py")]
     copies = [str(f.relative_to(REPO)) for f in files if pattern.search(f.read_text())]
-    assert copies == ["src/westbench/platforms.py"]
+    assert copies == ["src/westbench/simulation/platforms.py"]
