@@ -244,9 +244,19 @@ def all_metrics_csv(wildcards=None):
     return [path.replace("metrics.json", "metrics.csv") for path in all_metrics_json()]
 
 
+def engine_output(protein_id, engine, name):
+    """The one path pattern of an engine's exported files: WE engines under we/, external ones under external/."""
+    return f"results/{protein_id}/{'external' if engine in EXTERNAL_ENGINES else 'we'}/{engine}/{name}"
+
+
+def scored_engine_records(protein_ids=None):
+    """[protein, engine] of every scored engine, in the order the input functions below list their files:
+    aggregation jobs receive these identities as params instead of parsing them back out of paths."""
+    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in SCORED_ENGINES]
+
+
 def all_we_costs(wildcards=None):
-    return ([f"results/{protein}/we/{engine}/cost.csv" for protein in PROTEINS for engine in ENGINES]
-            + [f"results/{protein}/external/{engine}/cost.csv" for protein in PROTEINS for engine in EXTERNAL_ENGINES])
+    return [engine_output(protein_id, engine, "cost.csv") for protein_id, engine in scored_engine_records()]
 
 
 def report_summary(wildcards=None):
@@ -429,10 +439,10 @@ def external_input(wildcards):
     return files
 
 
-def engine_frames(protein_id):
-    """Exported frames of every scored engine of a protein (WE engines, then external ones)."""
-    return ([f"results/{protein_id}/we/{engine}/frames.h5" for engine in ENGINES]
-            + [f"results/{protein_id}/external/{engine}/frames.h5" for engine in EXTERNAL_ENGINES])
+def engine_frames(protein_id, name="frames.h5"):
+    """Exported frames (or another exported file) of every scored engine of a protein, in
+    scored_engine_records order (WE engines, then external ones)."""
+    return [engine_output(p, engine, name) for p, engine in scored_engine_records([protein_id])]
 
 
 def protein_figures(wildcards=None):

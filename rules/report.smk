@@ -29,6 +29,7 @@ rule metric_tables:
         thresholds=config["metrics"]["coverage_thresholds"],
         platform=config["platform"]["name"],
         reference_engine=config["metrics"]["reference_engine"],
+        cost_ids=lambda wildcards: scored_engine_records(),  # [protein, engine] of each input.costs file, in order
     log:
         "results/logs/metric_tables.log",
     benchmark:
@@ -44,7 +45,7 @@ rule protein_figures:
     input:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
         frames=lambda wildcards: engine_frames(wildcards.protein),
-        costs=lambda wildcards: [p.replace("frames.h5", "cost.csv") for p in engine_frames(wildcards.protein)],
+        costs=lambda wildcards: engine_frames(wildcards.protein, "cost.csv"),
     output:
         contours=report(
             "results/{protein}/figures/engines_tic01.png",
@@ -64,6 +65,7 @@ rule protein_figures:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],
         gpu=bool(gpu_count()),
+        engines=lambda wildcards: [engine for _, engine in scored_engine_records([wildcards.protein])],
     log:
         "results/{protein}/logs/protein_figures.log",
     benchmark:

@@ -2,8 +2,6 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from pathlib import Path
-
 import pandas as pd
 
 from westbench.frames import ok_frames, read_frames
@@ -15,12 +13,13 @@ from westbench.workflow import run_script
 def main(snakemake):
     groundtruth = read_frames(snakemake.input.groundtruth)
     engines = {}
-    for path in snakemake.input.frames:
+    for engine, path in zip(snakemake.params.engines, snakemake.input.frames, strict=True):  # identities as data
         frames = ok_frames(read_frames(path))
-        engines[Path(path).parts[-2]] = (frames["tics"], normalized(frames["weight"]))
+        engines[engine] = (frames["tics"], normalized(frames["weight"]))
     engines_tic01(groundtruth["tics"], normalized(groundtruth["weight"]), engines, snakemake.output.contours,
                   snakemake.params.bins)
-    costs = {Path(path).parts[-2]: pd.read_csv(path) for path in snakemake.input.costs}
+    costs = {engine: pd.read_csv(path) for engine, path in zip(snakemake.params.engines, snakemake.input.costs,
+                                                                  strict=True)}
     coverage_vs_compute(costs, snakemake.output.coverage, snakemake.params.thresholds, snakemake.params.gpu)
 
 
