@@ -174,16 +174,6 @@ if _clash:
     raise WorkflowError(f"external engines {_clash} share a name with we.engines or 'groundtruth'; rename them.")
 SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 
-# A per-engine override wins over the section's value: state once what each engine will run with, and why.
-for _engine in ENGINES:
-    _override = config["we"]["max_iterations_by_engine"].get(_engine)
-    _source = "we.max_iterations" if _override is None else f"we.max_iterations_by_engine.{_engine}"
-    logger.info(
-        f"we_run {_engine}: max_iterations {config['we']['max_iterations'] if _override is None else _override} "
-        f"(from {_source})"
-    )
-
-
 # Params hold only the config keys a job reads (a per-engine job: only its own engine's values), so
 # that editing the engine list, another engine's settings or a table/report setting reruns nothing
 # that does not read it (Snakemake reruns a job whose params changed).
@@ -195,6 +185,13 @@ WE_RUN_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_
 def we_max_iterations(engine):
     """The iteration cap of one engine: its `we.max_iterations_by_engine` entry, else `we.max_iterations`."""
     return config["we"]["max_iterations_by_engine"].get(engine, config["we"]["max_iterations"])
+
+
+# A per-engine override wins over the section's value: state once what each engine will run with, and why.
+for _engine in ENGINES:
+    _overridden = _engine in config["we"]["max_iterations_by_engine"]
+    _source = f"we.max_iterations_by_engine.{_engine}" if _overridden else "we.max_iterations"
+    logger.info(f"we_run {_engine}: max_iterations {we_max_iterations(_engine)} (from {_source})")
 
 
 def we_settings(wildcards):
