@@ -1,15 +1,15 @@
 # Shared setup: validated config, protein lookups and input functions.
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from scripts import _library  # noqa: F401  (puts src/ on sys.path, as for every script; Snakemake puts the
+# workflow folder on sys.path)
 
-from snakemake.logging import logger  # noqa: E402
+from snakemake.logging import logger
 
-from westbench import config as wb_config  # noqa: E402
-from westbench import __version__ as WESTBENCH_VERSION  # noqa: E402
-from westbench.errors import ConfigError  # noqa: E402
+from westbench import config as wb_config
+from westbench import __version__ as WESTBENCH_VERSION
+from westbench.errors import ConfigError
 
 try:
     config = wb_config.validate_config(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -27,7 +28,9 @@ import yaml
 
 from westbench.errors import ConfigError
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "config" / "schema.yaml"
+# config/schema.yaml, carried inside the package (src/westbench/schema.yaml links to it) so that an
+# installed westbench validates and fills configs without the repository.
+SCHEMA_PATH = Path(str(importlib.resources.files("westbench") / "schema.yaml"))
 
 
 def load_schema(path: str | Path = SCHEMA_PATH) -> dict:

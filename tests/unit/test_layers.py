@@ -41,3 +41,13 @@ def test_the_check_sees_an_import_of_analysis():
     probe = PACKAGE / "we" / "coverage.py"
     assert "westbench.coverage.CoverageGrid" in westbench_imports(probe)
     assert any(name.startswith("westbench.metrics") for name in westbench_imports(PACKAGE / "metrics" / "suite.py"))
+
+
+def test_only_scripts_library_edits_sys_path():
+    """The workflow (Snakefile, rules, scripts) and the library find westbench one way: scripts/_library.py."""
+    root = PACKAGE.parents[1]
+    files = [root / "Snakefile", *(root / "rules").glob("*.smk"), *(root / "scripts").glob("*.py"), *PACKAGE.rglob("*.py")]
+    editing = [str(path.relative_to(root)) for path in files
+               if path.name != "_library.py" and any(edit in path.read_text() for edit in ("sys.path.insert", "sys.path.append"))]
+    assert (root / "scripts" / "_library.py").read_text().count("sys.path.insert") == 1
+    assert editing == []
