@@ -38,9 +38,8 @@ rule cg_train:
         "../scripts/cg_train.py"
 
 
-rule cg_train_all:
-    input:
-        unpack(cg_training_input),
+# One model over every protein (cgml.scope: all): the same job, its files under results/cg/.
+use rule cg_train as cg_train_all with:
     output:
         model="results/cg/{preset}/model.pt",
         record="results/cg/{preset}/model.json",
@@ -52,21 +51,10 @@ rule cg_train_all:
             subcategory="all proteins",
             labels={"protein": "all", "preset": "{preset}", "figure": "training curve"},
         ),
-    params:
-        proteins=cg_training_params,
-        cgml=cg_training_settings,
-        seed=cg_training_seed,
-    threads: 2
-    resources:
-        gpu=gpu_count,
     log:
         "results/cg/logs/cg_train_{preset}.log",
     benchmark:
         "results/cg/benchmarks/cg_train_{preset}.tsv"
-    conda:
-        "../envs/torch.yaml"
-    script:
-        "../scripts/cg_train.py"
 
 
 rule cg:
