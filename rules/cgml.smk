@@ -25,9 +25,9 @@ rule cg_train:
         proteins=cg_training_params,
         cgml=cg_training_settings,
         seed=cg_training_seed,
-    threads: 2
+    threads: torch_threads()
     resources:
-        gpu=gpu_count,
+        gpu=torch_gpus,
     log:
         "results/{protein}/logs/cg_train_{preset}.log",
     benchmark:

@@ -10,6 +10,8 @@ from snakemake.logging import logger
 from westbench import config as wb_config
 from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
+from westbench import resources as wb_resources
+from westbench.engines.kinds import CG, CG_PREFIX, SOLVENTS, cg_preset_of, engine_kind
 
 try:
     config = wb_config.validate_config(
@@ -21,7 +23,6 @@ except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 
 PROTEINS = wb_config.protein_ids(config)
-SOLVENTS = ["implicit", "explicit"]
 
 
 wildcard_constraints:
@@ -151,16 +152,46 @@ def groundtruth_summaries(wildcards=None):
     return [f"results/{p}/groundtruth/runs/{s}/summary.json" for p in PROTEINS for s in start_ids(p)]
 
 
-def md_threads():
-    """One thread per deterministic CPU run (OpenMM's multithreaded sums vary); two otherwise."""
-    return 1 if config["platform"]["deterministic"] else 2
+# Threads and GPUs of every job: westbench.resources owns the policy (a cluster profile's set-threads and
+# set-resources still override it per rule).
 
 
-def gpu_count(wildcards=None):
-    """One GPU per job on a GPU platform (the list is westbench.simulation.platforms.GPU_PLATFORMS)."""
-    from westbench.simulation.platforms import is_gpu_platform
+# What OpenMM reads of `platform` (cpu_threads reaches jobs as their threads, which rerun nothing).
+PLATFORM_KEYS = ("name", "precision", "fallback", "deterministic")
 
-    return 1 if is_gpu_platform(config["platform"]["name"]) else 0
+
+def platform_settings(wildcards=None):
+    return {key: config["platform"][key] for key in PLATFORM_KEYS}
+
+
+def openmm_threads(wildcards=None):
+    return wb_resources.job_threads("openmm", config["platform"])
+
+
+def openmm_gpus(wildcards=None):
+    return wb_resources.job_gpus("openmm", config["platform"])
+
+
+def torch_threads(wildcards=None):
+    return wb_resources.job_threads("torch", config["platform"])
+
+
+def torch_gpus(wildcards=None):
+    return wb_resources.job_gpus("torch", config["platform"], device=config["cgml"]["device"])
+
+
+def engine_work(engine):
+    """What a WE engine runs: torch for CG models, OpenMM otherwise."""
+    return "torch" if is_cg_engine(engine) else "openmm"
+
+
+def we_threads(wildcards):
+    return wb_resources.job_threads(engine_work(wildcards.engine), config["platform"],
+                                    work_manager=config["we"]["work_manager"])
+
+
+def we_gpus(wildcards):
+    return wb_resources.job_gpus(engine_work(wildcards.engine), config["platform"], device=config["cgml"]["device"])
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
@@ -207,10 +238,6 @@ def we_seed(wildcards):
     return job_seed(wildcards, "we", wildcards.engine)
 
 
-def we_workers():
-    return 1 if config["we"]["work_manager"] == "serial" else 2
-
-
 def we_outputs(protein_id):
     return [f"results/{protein_id}/we/{engine}/{name}" for engine in ENGINES for name in ("frames.h5", "cost.csv")]
 
@@ -221,12 +248,10 @@ def metrics_seed(wildcards):
 
 
 def metrics_model_frames(wildcards):
-    """The frames a metrics job scores: a WE export, or the ground truth itself for engine `groundtruth`."""
-    if wildcards.engine == "groundtruth":
+    """The frames a metrics job scores: an engine's export, or the ground truth itself for engine `groundtruth`."""
+    if kind_of(wildcards.engine) == "groundtruth":
         return f"results/{wildcards.protein}/tica/groundtruth_frames.h5"
-    if wildcards.engine in EXTERNAL_ENGINES:
-        return f"results/{wildcards.protein}/external/{wildcards.engine}/frames.h5"
-    return f"results/{wildcards.protein}/we/{wildcards.engine}/frames.h5"
+    return engine_output(wildcards.protein, wildcards.engine, "frames.h5")
 
 
 def metrics_outputs(protein_id):
@@ -243,7 +268,7 @@ def all_metrics_csv(wildcards=None):
 
 def engine_output(protein_id, engine, name):
     """The one path pattern of an engine's exported files: WE engines under we/, external ones under external/."""
-    return f"results/{protein_id}/{'external' if engine in EXTERNAL_ENGINES else 'we'}/{engine}/{name}"
+    return f"results/{protein_id}/{'external' if kind_of(engine) == 'external' else 'we'}/{engine}/{name}"
 
 
 def scored_engine_records(protein_ids=None):
@@ -272,16 +297,23 @@ def report_summary(wildcards=None):
     }
 
 
-# Machine-learned CG engines: we.engines entries cg_<preset> (rules/cgml.smk).
-CG_PREFIX = "cg_"
+# Machine-learned CG engines: we.engines entries cg_<preset> (rules/cgml.smk); westbench.engines.kinds decides.
+
+
+def kind_of(engine):
+    """The kind of an engine name (openmm, cg, external, groundtruth): westbench.engines.kinds decides it."""
+    try:
+        return engine_kind(engine, external=EXTERNAL_ENGINES)
+    except ConfigError as exc:
+        raise WorkflowError(str(exc)) from None
 
 
 def is_cg_engine(engine):
-    return engine.startswith(CG_PREFIX)
+    return kind_of(engine) == CG
 
 
 def cg_preset(engine):
-    preset = engine[len(CG_PREFIX):]
+    preset = cg_preset_of(engine)
     if preset not in config["cgml"]["presets"]:
         raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cgml.presets "
                             f"({', '.join(sorted(config['cgml']['presets']))}).")
@@ -348,7 +380,7 @@ def we_engine_preparation(wildcards):
 
 def we_engine_platform(wildcards):
     """The `platform` section for OpenMM engines; nothing for CG engines (their device is `cgml.device`)."""
-    return {} if is_cg_engine(wildcards.engine) else config["platform"]
+    return {} if is_cg_engine(wildcards.engine) else platform_settings()
 
 
 def cg_training_settings(wildcards):

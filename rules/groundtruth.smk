@@ -10,12 +10,12 @@ rule groundtruth_starts:
     params:
         settings={key: config["groundtruth"]["starts"][key] for key in STARTS_KEYS},
         preparation=integrator_settings(),
-        platform=config["platform"],
+        platform=platform_settings(),
         n_starts=lambda wildcards: n_starts(wildcards.protein),
         seed=starts_seed,
-    threads: 1
+    threads: openmm_threads()
     resources:
-        gpu=gpu_count,
+        gpu=openmm_gpus,
     log:
         "results/{protein}/logs/groundtruth_starts.log",
     benchmark:
@@ -40,11 +40,11 @@ rule groundtruth_run:
         workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/checkpoints",
         groundtruth={key: config["groundtruth"][key] for key in GROUNDTRUTH_RUN_KEYS},
         preparation=system_settings(solvent="explicit"),  # the run solvates its start like the explicit system
-        platform=config["platform"],
+        platform=platform_settings(),
         seed=run_seed,
-    threads: md_threads()
+    threads: openmm_threads()
     resources:
-        gpu=gpu_count,
+        gpu=openmm_gpus,
     log:
         "results/{protein}/logs/groundtruth_run_{start}.log",
     benchmark:

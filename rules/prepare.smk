@@ -50,11 +50,11 @@ rule build_system:
         json="results/{protein}/prepare/{solvent}.json",
     params:
         settings=system_settings,
-        platform=config["platform"],
+        platform=platform_settings(),
         seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
-    threads: 2
+    threads: openmm_threads()
     resources:
-        gpu=gpu_count,
+        gpu=openmm_gpus,
     log:
         "results/{protein}/logs/build_system_{solvent}.log",
     benchmark:

@@ -64,7 +64,7 @@ rule protein_figures:
     params:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],
-        gpu=bool(gpu_count()),
+        gpu=bool(openmm_gpus()),
         engines=lambda wildcards: [engine for _, engine in scored_engine_records([wildcards.protein])],
     log:
         "results/{protein}/logs/protein_figures.log",

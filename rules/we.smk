@@ -10,15 +10,16 @@ rule we_run:
         summary="results/{protein}/we/{engine}/run.json",
     params:
         run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        kind=lambda wildcards: kind_of(wildcards.engine),  # westbench.engines.kinds decides, once
         # Only this engine's values (rules/common.smk): editing another engine or the engine list reruns nothing here.
         settings=we_settings,
         preparation=we_engine_preparation,
         platform=we_engine_platform,
         cgml=we_engine_cgml,
         seed=we_seed,
-    threads: we_workers()
+    threads: we_threads
     resources:
-        gpu=gpu_count,
+        gpu=we_gpus,
     log:
         "results/{protein}/logs/we_run_{engine}.log",
     benchmark:

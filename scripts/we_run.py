@@ -4,32 +4,35 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
+from westbench.engines.kinds import CG
+from westbench.resources import engine_threads, we_workers
 from westbench.we.pipeline import cg_engine_spec, max_walkers_per_worker, openmm_engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
 
 def main(snakemake):
-    engine_threads = 1 if snakemake.params.platform.get("deterministic") else None
-    if "model" in snakemake.input.keys():  # a CG engine (cg_<preset>): beads under a trained model
-        settings, workers = snakemake.params.settings, snakemake.threads
-        several = settings["work_manager"] != "serial" and workers > 1  # one worker per GPU shares each iteration
+    settings = snakemake.params.settings
+    workers = we_workers(snakemake.threads, settings["work_manager"])
+    threads = engine_threads(snakemake.threads, settings["work_manager"])
+    if snakemake.params.kind == CG:  # beads under a trained model
+        # Several workers share each iteration: each gets at most its share of the walkers in one batch.
         engine = cg_engine_spec(snakemake.input.model, snakemake.wildcards.protein, snakemake.input.basis,
-                                snakemake.params.cgml, threads=1 if several else workers,
-                                **({"block_size": max_walkers_per_worker(settings, workers)} if several else {}))
+                                snakemake.params.cgml, threads=threads,
+                                **({"block_size": max_walkers_per_worker(settings, workers)} if workers > 1 else {}))
     else:
         engine = openmm_engine_spec(snakemake.input.system, snakemake.input.state, snakemake.input.topology,
-                                    snakemake.params.preparation, snakemake.params.platform, engine_threads,
-                                    batch_walkers=snakemake.params.settings["batch_walkers"],
-                                    max_walkers=max_walkers_per_worker(snakemake.params.settings, snakemake.threads))
+                                    snakemake.params.preparation, snakemake.params.platform, threads,
+                                    batch_walkers=settings["batch_walkers"],
+                                    max_walkers=max_walkers_per_worker(settings, workers))
     summary = run_protein_we(
         snakemake.params.run_dir,
         protein=snakemake.wildcards.protein,
         engine=engine,
         tica_model=str(Path(snakemake.input.tica).with_suffix("")),
         groundtruth_frames=snakemake.input.groundtruth,
-        settings=snakemake.params.settings,
+        settings=settings,
         seed=snakemake.params.seed,
-        n_workers=snakemake.threads,
+        n_workers=workers,
     )
     write_json({**summary, "engine_name": snakemake.wildcards.engine}, snakemake.output.summary)
 

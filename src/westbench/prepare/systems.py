@@ -27,11 +27,11 @@ import openmm
 from openmm import app, unit
 
 from westbench.config import section_defaults
+from westbench.engines.kinds import SOLVENTS
 
 log = logging.getLogger(__name__)
 
 DEFAULTS = section_defaults("preparation")
-SOLVENTS = ("implicit", "explicit")
 ION_NAMES = {"Na+": "NA", "K+": "K", "Li+": "LI", "Rb+": "RB", "Cs+": "CS", "Cl-": "CL", "Br-": "BR", "F-": "F", "I-": "I"}
 
 

@@ -1,0 +1,60 @@
+"""Which kind of engine a name is: the one place that decides it.
+
+Engine names in ``we.engines`` are ``implicit`` and ``explicit`` (OpenMM with the solvent model of
+that name) or ``cg_<preset>`` (a coarse-grained model trained with ``cgml.presets.<preset>``);
+names under ``external`` are samples made elsewhere; ``groundtruth`` is the ground truth scored
+against itself. Rules, scripts and the report ask :func:`engine_kind` instead of testing names.
+
+Examples
+--------
+>>> engine_kind("explicit"), engine_kind("cg_fulltrained"), engine_kind("md_run", external=["md_run"])
+('openmm', 'cg', 'external')
+>>> cg_preset_of("cg_fulltrained"), engine_kind(GROUNDTRUTH)
+('fulltrained', 'groundtruth')
+"""
+
+from __future__ import annotations
+
+from typing import Collection
+
+from westbench.errors import ConfigError
+
+OPENMM, CG, EXTERNAL, GROUNDTRUTH = "openmm", "cg", "external", "groundtruth"
+#: Solvent models; an OpenMM engine is named after the one it runs (and its prepared system).
+SOLVENTS = ("implicit", "explicit")
+#: Prefix of CG engines: ``cg_<preset>``.
+CG_PREFIX = "cg_"
+
+
+def engine_kind(engine: str, external: Collection[str] = ()) -> str:
+    """``"openmm"``, ``"cg"``, ``"external"`` or ``"groundtruth"`` for an engine name.
+
+    Parameters
+    ----------
+    engine : str
+        A name from ``we.engines``, ``external`` or ``"groundtruth"``.
+    external : collection of str
+        The names configured under ``external``.
+
+    Raises
+    ------
+    ConfigError
+        For a name that is none of these, with the names that are allowed.
+    """
+    if engine == GROUNDTRUTH:
+        return GROUNDTRUTH
+    if engine in external:
+        return EXTERNAL
+    if engine in SOLVENTS:
+        return OPENMM
+    if engine.startswith(CG_PREFIX) and len(engine) > len(CG_PREFIX):
+        return CG
+    raise ConfigError(f"unknown engine {engine!r}: we.engines takes {' or '.join(SOLVENTS)} (OpenMM) or "
+                      f"{CG_PREFIX}<preset> (a CG model); samples made elsewhere go under `external`.")
+
+
+def cg_preset_of(engine: str) -> str:
+    """The ``cgml.presets`` entry a CG engine runs (``cg_<preset>`` -> ``<preset>``)."""
+    if engine_kind(engine) != CG:
+        raise ConfigError(f"engine {engine!r} is not a CG engine ({CG_PREFIX}<preset>)")
+    return engine[len(CG_PREFIX):]
