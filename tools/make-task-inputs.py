@@ -439,14 +439,13 @@ def west_h5_inputs() -> None:
 
 def westpa_run_inputs() -> None:
     """A real WESTPA 2 run made by westbench's WE driver (westbench.we.run.run_we: MAB bins, equilibrium WE, no
-    recycling) with the WE tests' engine, Brownian dynamics on a 2-D double well (barrier 3 kT), progress
+    recycling) with westbench's double-well engine (the WE tests' engine), Brownian dynamics on a 2-D double well (barrier 3 kT), progress
     coordinate x. WESTPA's own tools (w_assign, w_direct) read it as they read any WESTPA run."""
     from westbench.we.run import run_we
 
-    sys.path.insert(0, str(ROOT))  # tests.unit.we.toy: the double-well engine of the WE tests
     folder = inputs("westpa-assign-direct")
     steps, dt = 100, 2e-3
-    cfg = {"engine": {"class": "tests.unit.we.toy:DoubleWell", "options": {"barrier": 3.0, "dt": dt}},
+    cfg = {"engine": {"class": "westbench.engines.double_well:DoubleWell", "options": {"barrier": 3.0, "dt": dt}},
            "pcoord": {"type": "position", "ndim": 1}, "seed": SEED + 41, "bins_per_dim": 6, "walkers_per_bin": 4,
            "steps_per_segment": steps, "save_every": 20}
     with tempfile.TemporaryDirectory() as tmp:

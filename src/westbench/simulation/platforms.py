@@ -38,10 +38,10 @@ def is_gpu_platform(name: str) -> bool:
 
 
 def _with_defaults(config: Mapping) -> dict:
-    """The ``platform`` section completed from the schema's defaults (config/schema.yaml), except that a
-    library caller leaving ``deterministic`` out gets the multithreaded CPU platform (the workflow's
-    validated config always carries it: the schema's default is true)."""
-    return {**section_defaults("platform"), "deterministic": False, **config}
+    """The ``platform`` section completed from the schema's defaults (config/schema.yaml), the same ones
+    the workflow's validated config carries: a library caller leaving ``deterministic`` out gets the
+    repeatable single-threaded CPU platform, and passes ``deterministic: False`` for speed."""
+    return {**section_defaults("platform"), **config}
 
 
 def platform_properties(name: str, config: Mapping, threads: int | None = None) -> dict[str, str]:

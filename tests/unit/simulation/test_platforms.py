@@ -31,3 +31,11 @@ def test_no_other_copy_of_the_platform_list():
     files = [*(REPO / "src").rglob("*.py"), *(REPO / "rules").glob("*.smk"), *(REPO / "scripts").glob("*.py")]
     copies = [str(f.relative_to(REPO)) for f in files if pattern.search(f.read_text())]
     assert copies == ["src/westbench/simulation/platforms.py"]
+
+
+def test_a_library_caller_gets_the_schema_default_determinism():
+    """No second default: leaving `deterministic` out means what the workflow's config means (the schema's)."""
+    deterministic = load_schema()["properties"]["platform"]["properties"]["deterministic"]["default"]
+    expected = {"Threads": "1"} if deterministic else {"Threads": "3"}
+    assert platform_properties("CPU", {}, threads=3) == expected
+    assert platform_properties("CPU", {"deterministic": False}, threads=3) == {"Threads": "3"}
