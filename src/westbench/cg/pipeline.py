@@ -1,0 +1,60 @@
+"""The CG training step: one preset's model from the ground truth of one protein or several.
+
+:func:`train_preset` loads each protein's ground-truth frames with forces, trains with the preset's
+settings (:func:`westbench.cg.train.preset_training`), and writes the model, its JSON record
+(preset, proteins, seed, data hash, priors, versions), the loss history and the training curve
+with the force noise floor estimated from the data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import torch
+
+from westbench.cg.data import load_protein_data
+from westbench.cg.model import save_model
+from westbench.cg.noise_floor import force_noise_floor
+from westbench.cg.train import plot_training_curve, preset_training, train_model
+
+
+def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *, seed: int, threads: int,
+                 model_path, history_path, figure_path) -> dict:
+    """Train the model of ``preset`` and write its files; return the training summary.
+
+    Parameters
+    ----------
+    proteins : mapping
+        ``{protein: {"frames": [frames.h5 of every run], "topology": prepared PDB}}``.
+    cgml : mapping
+        The ``cgml`` keys training reads: ``model``, ``prior``, ``langevin``, ``device``, ``training``
+        and ``presets`` (at least ``preset``).
+    preset : str
+        The ``cgml.presets`` entry whose overrides apply.
+    seed : int
+        Seed of subsampling, splitting, initialization and batching.
+    threads : int
+        torch CPU threads (the job's threads: :mod:`westbench.resources`).
+    model_path, history_path, figure_path : path
+        ``model.pt`` (its record beside it, ``model.json``), the loss history CSV and the training-curve PNG.
+    """
+    torch.set_num_threads(int(threads))
+    datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
+    model, history, summary = train_model(
+        datasets, network=cgml["model"], prior=cgml["prior"], training=preset_training(cgml, preset), seed=seed,
+        temperature_k=cgml["langevin"]["temperature_k"], dtype=cgml["model"]["dtype"], device=cgml["device"])
+    save_model(model, model_path, extra={
+        "preset": preset, "proteins": list(proteins), "seed": seed, "data_sha256": summary["data_sha256"],
+        "training_summary": summary, "torch": torch.__version__,
+        "config": {key: cgml[key] for key in ("model", "prior", "langevin")},
+        "priors": {p: model.priors[p].describe() for p in model.priors}})
+    Path(history_path).parent.mkdir(parents=True, exist_ok=True)
+    history.to_csv(history_path, index=False)
+    floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
+    frames = sum(f["used"] for f in summary["frames"].values())
+    plot_training_curve(history, figure_path, noise_floor=floor,
+                        title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
+                              f"{summary['training']['lr_schedule']} LR)")
+    return summary
