@@ -91,7 +91,7 @@ GROUNDTRUTH_IMPORT = config["groundtruth"]["source"] == "import"
 
 def imported_trajectories(protein_id):
     """For groundtruth.source import: run id -> trajectory file of a protein."""
-    from westbench.groundtruth.importer import import_names, trajectory_files
+    from westbench.trajectories import import_names, trajectory_files
     from westbench.errors import WestbenchError
 
     setting = config["groundtruth"]["import"]["trajectories"]
@@ -404,7 +404,7 @@ GROUNDTRUTH_RUN_KEYS = ("equilibration_ps", "length_ps", "save_interval_ps", "ch
 STARTS_KEYS = ("source", "temperature_k", "runs", "length_ps", "save_interval_ps", "tica_lag_frames")
 # What PDBFixer reads of `preparation`.
 FIX_KEYS = ("ph", "add_terminal_residues", "strip_hydrogens")
-# What building and minimizing one solvent model reads of `preparation` (westbench.prepare.systems).
+# What building and minimizing one solvent model reads of `preparation` (westbench.simulation.systems).
 SYSTEM_KEYS = {
     "common": ("forcefield", "constraints", "hydrogen_mass_amu", "temperature_k", "friction_per_ps", "timestep_fs",
                "constraint_tolerance", "minimize_tolerance_kj_mol_nm", "minimize_max_iterations"),
@@ -459,7 +459,7 @@ def external_input(wildcards):
             raise WorkflowError(f"external engine '{wildcards.engine}': kind westpa needs west_h5 and segments.")
         files["west_h5"] = spec["west_h5"].format(protein=wildcards.protein)
     else:
-        from westbench.groundtruth.importer import trajectory_files
+        from westbench.trajectories import trajectory_files
 
         files["trajectories"] = trajectory_files(spec["trajectories"] or [], wildcards.protein)
         if not files["trajectories"]:

@@ -22,7 +22,8 @@ Examples
 --------
 >>> import tempfile, os, openmm
 >>> from westbench.config import ProteinSpec
->>> from westbench.prepare import build_system, fix_structure, write_system
+>>> from westbench.prepare import fix_structure
+>>> from westbench.simulation.systems import build_system, write_system
 >>> from westbench.simulation.integration import minimize
 >>> from westbench.structures.peptide import write_extended_peptide
 >>> folder = tempfile.mkdtemp(); path = os.path.join(folder, "in.pdb")

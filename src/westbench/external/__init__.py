@@ -40,7 +40,7 @@ import pandas as pd
 from westbench.errors import WestbenchError
 from westbench.features import ca_atom_indices, pairwise_distances
 from westbench.frames import write_frames
-from westbench.groundtruth.importer import ca_sequence, import_names, trajectory_files
+from westbench.trajectories import ca_sequence, import_names, trajectory_files
 
 log = logging.getLogger(__name__)
 

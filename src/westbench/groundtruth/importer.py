@@ -12,17 +12,13 @@ frames serve everything except CG training.
 
 Examples
 --------
->>> import_names(["/data/run_b.xtc", "/data/run_a.xtc"])
-['run_a', 'run_b']
 >>> forces_path("/f/{protein}/{name}.npz", "chignolin", "run_a")
 '/f/chignolin/run_a.npz'
 """
 
 from __future__ import annotations
 
-import glob
 import logging
-import re
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -30,7 +26,7 @@ import h5py
 import mdtraj
 import numpy as np
 
-from westbench.errors import WestbenchError
+from westbench.trajectories import TrajectoryError, ca_sequence
 from westbench.features import ca_atom_indices
 from westbench.frames import write_frames
 
@@ -40,39 +36,13 @@ log = logging.getLogger(__name__)
 TIMELESS_FORMATS = (".dcd", ".pdb", ".pdb.gz", ".xyz", ".arc", ".lammpstrj")
 
 
-class GroundTruthImportError(WestbenchError):
+class GroundTruthImportError(TrajectoryError):
     """An imported trajectory, topology or force file cannot be used."""
-
-
-def trajectory_files(setting: str | Sequence[str], protein: str) -> list[str]:
-    """The trajectory files of a protein: a glob or list of globs, ``{protein}`` replaced; sorted, unique."""
-    patterns = [setting] if isinstance(setting, str) else list(setting or [])
-    files: list[str] = []
-    for pattern in patterns:
-        pattern = pattern.format(protein=protein)
-        matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        files += [f for f in matched if f not in files]
-    return sorted(files, key=lambda f: Path(f).name)
-
-
-def import_names(files: Sequence[str]) -> list[str]:
-    """Run ids of imported trajectories: file stems (made safe for paths), in sorted order; must be unique."""
-    names = [re.sub(r"[^A-Za-z0-9_.-]", "_", Path(f).name.split(".")[0]) or "run" for f in files]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise GroundTruthImportError(f"imported trajectories share the names {duplicates}: file stems must be unique "
-                           "(rename the files or keep them in one folder)")
-    return sorted(names)
 
 
 def forces_path(template: str | None, protein: str, name: str) -> str | None:
     """The force file of one run from ``groundtruth.import.forces`` (``{protein}``, ``{name}`` replaced)."""
     return template.format(protein=protein, name=name) if template else None
-
-
-def ca_sequence(topology: mdtraj.Topology, atoms: Sequence[int]) -> str:
-    """One-letter codes of the residues of ``atoms`` (X for non-standard ones)."""
-    return "".join(topology.atom(i).residue.code or "X" for i in atoms)
 
 
 def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms: int, stride: int) -> np.ndarray:

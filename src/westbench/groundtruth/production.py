@@ -26,7 +26,7 @@ from openmm import app
 from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.frames import write_frames
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
-from westbench.prepare.systems import build_system
+from westbench.simulation.systems import build_system
 
 log = logging.getLogger(__name__)
 

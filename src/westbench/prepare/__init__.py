@@ -1,6 +1,6 @@
-"""Prepare proteins for simulation: PDBFixer repairs, then OpenMM systems."""
+"""Prepare proteins for simulation: PDBFixer repairs (the OpenMM systems are built by the shared
+:mod:`westbench.simulation.systems`, which the ground truth also uses for each start)."""
 
 from westbench.prepare.fixer import fix_structure
-from westbench.prepare.systems import build_system, write_system
 
-__all__ = ["fix_structure", "build_system", "minimize", "write_system"]
+__all__ = ["fix_structure"]

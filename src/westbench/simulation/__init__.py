@@ -1,1 +1,2 @@
-"""The OpenMM layer every stage shares: platforms and contexts, the integrator and minimizer, the resumable MD run."""
+"""The OpenMM layer every stage shares: platforms and contexts, solvated systems, the integrator and minimizer,
+the resumable MD run."""

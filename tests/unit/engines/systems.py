@@ -1,7 +1,8 @@
 """Prepared implicit-solvent systems for engine and WE tests: chignolin (from its sequence, extended)
 and Trp-cage (1L2Y, folded), with the project's own preparation functions and few minimization steps."""
 
-from westbench.prepare import build_system, fix_structure, write_system
+from westbench.prepare import fix_structure
+from westbench.simulation.systems import build_system, write_system
 from westbench.simulation.integration import minimize
 from westbench.structures.peptide import write_extended_peptide
 

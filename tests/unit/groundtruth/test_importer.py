@@ -6,7 +6,8 @@ import pytest
 
 from westbench.features import pairwise_distances
 from westbench.frames import read_frames
-from westbench.groundtruth.importer import GroundTruthImportError, import_names, import_run, trajectory_files
+from westbench.groundtruth.importer import GroundTruthImportError, import_run
+from westbench.trajectories import TrajectoryError, import_names, trajectory_files
 from westbench.tica import fit_groundtruth
 
 from .test_production import outputs, run, start_pdb  # noqa: F401  (fixture reused)
@@ -93,7 +94,7 @@ def test_trajectory_globs_and_names(tmp_path):
     files = trajectory_files([str(tmp_path / "{protein}*.xtc").replace("{protein}", ""), str(tmp_path / "c.dcd")], "p")
     assert [f.rsplit("/", 1)[1] for f in files] == ["a.xtc", "b.xtc", "c.dcd"]
     assert import_names(files) == ["a", "b", "c"]
-    with pytest.raises(GroundTruthImportError, match="unique"):
+    with pytest.raises(TrajectoryError, match="unique"):
         import_names(["x/a.xtc", "y/a.xtc"])
 
 

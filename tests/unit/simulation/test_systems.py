@@ -8,7 +8,7 @@ import pytest
 from openmm import app, unit
 
 from westbench.prepare.fixer import fix_structure
-from westbench.prepare.systems import build_system, describe, write_system
+from westbench.simulation.systems import build_system, describe, write_system
 from westbench.simulation.integration import minimize
 from westbench.structures.peptide import write_extended_peptide
 

@@ -1,4 +1,4 @@
-"""Build and serialize the implicit- and explicit-solvent OpenMM systems (minimization: westbench.simulation).
+"""Build and serialize the implicit- and explicit-solvent OpenMM systems (minimization: westbench.simulation.integration).
 
 Examples
 --------
