@@ -265,7 +265,8 @@ def report_summary(wildcards=None):
         "platform": config["platform"]["name"],
         **({"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'} if GROUNDTRUTH_IMPORT else
            {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
-        "WE iterations (max)": config["we"]["max_iterations"],
+        # Each engine's own cap (we.max_iterations_by_engine over we.max_iterations), as its we_run job reads it.
+        "WE iterations (max)": ", ".join(f"{engine} {we_max_iterations(engine)}" for engine in ENGINES),
         "metric weightings": ", ".join(config["metrics"]["weightings"]),
         "KL floor": config["metrics"]["kl_floor"],
         "westbench": WESTBENCH_VERSION,
