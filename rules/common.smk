@@ -229,8 +229,14 @@ def metrics_model_frames(wildcards):
     return f"results/{wildcards.protein}/we/{wildcards.engine}/frames.h5"
 
 
+def metric_records(protein_ids=None):
+    """[protein, engine] of every metrics job (the scored engines, then the ground-truth sanity check), in the
+    order of all_metrics_json: the HTML report receives these identities instead of parsing paths."""
+    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, "groundtruth"]]
+
+
 def metrics_outputs(protein_id):
-    return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*SCORED_ENGINES, "groundtruth"]]
+    return [f"results/{p}/metrics/{engine}/metrics.json" for p, engine in metric_records([protein_id])]
 
 
 def all_metrics_json(wildcards=None):
@@ -294,11 +300,21 @@ def cg_model_dir(protein_id, preset):
     return f"results/cg/{preset}" if config["cgml"]["scope"] == "all" else f"results/{protein_id}/cg/{preset}"
 
 
-def cg_outputs():
+def cg_model_records():
+    """[protein, preset] of every CG model (protein "all" for one model over every protein, cgml.scope all)."""
     presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e)})
     proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
-    return [f"{cg_model_dir(p, preset)}/{name}" for p in proteins for preset in presets
+    return [[p, preset] for p in proteins for preset in presets]
+
+
+def cg_outputs():
+    return [f"{cg_model_dir(p, preset)}/{name}" for p, preset in cg_model_records()
             for name in ("model.pt", "training_curve.png")]
+
+
+def training_curves(wildcards=None):
+    """Every CG model's training curve, in cg_model_records order."""
+    return [f"{cg_model_dir(p, preset)}/training_curve.png" for p, preset in cg_model_records()]
 
 
 def cg_training_proteins(wildcards):
@@ -443,8 +459,13 @@ def engine_frames(protein_id, name="frames.h5"):
     return [engine_output(p, engine, name) for p, engine in scored_engine_records([protein_id])]
 
 
+def protein_figure_records(wildcards=None):
+    """[protein, figure name] of the figures across engines (rule protein_figures), in protein_figures order."""
+    return [[p, name] for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+
+
 def protein_figures(wildcards=None):
-    return [f"results/{p}/figures/{name}.png" for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+    return [f"results/{p}/figures/{name}.png" for p, name in protein_figure_records()]
 
 
 def benchmark_patterns(wildcards=None):

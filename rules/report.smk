@@ -1,6 +1,8 @@
 # Tables across proteins and engines (results/tables/) and the HTML report of this configuration
 # (results/report/westbench.html). `snakemake --report` gathers every report() output with its caption.
 
+from westbench.report.captions import caption_config
+
 
 rule metric_tables:
     input:
@@ -76,6 +78,34 @@ rule protein_figures:
         "../scripts/protein_figures.py"
 
 
+# The rules whose report() figures the HTML report shows: it renders the caption files they declare.
+HTML_REPORT_FIGURE_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures")
+
+
+def declared_captions(wildcards=None):
+    """{output file stem: caption template} of every report() output of HTML_REPORT_FIGURE_RULES: the one
+    caption source, declared once in the rules and shown by both `snakemake --report` and the HTML report."""
+    captions = {}
+    for name in HTML_REPORT_FIGURE_RULES:
+        for item in workflow.get_rule(name).output:
+            caption = item.flags["report"].caption if "report" in item.flags else None
+            if caption is not None:
+                with workflow.sourcecache.open(caption) as source:
+                    captions[Path(str(item)).stem] = source.read()
+    return captions
+
+
+def html_report_caption_config(wildcards=None):
+    """Only the config keys the declared captions read."""
+    return caption_config(config, declared_captions().values())
+
+
+def report_records(wildcards=None):
+    """Identity of each file of the HTML report's inputs, in input order (protein, engine or preset)."""
+    return {"metrics": metric_records(), "densities": PROTEINS, "training_curves": cg_model_records(),
+            "protein_figures": protein_figure_records()}
+
+
 rule html_report:
     input:
         w1="results/tables/w1.csv",
@@ -84,7 +114,7 @@ rule html_report:
         metrics=all_metrics_json,
         densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
         throughput="results/tables/groundtruth_throughput_by_protein.csv",
-        training_curves=lambda wildcards: [path for path in cg_outputs() if path.endswith(".png")],
+        training_curves=training_curves,
         protein_figures=protein_figures,
     output:
         "results/report/westbench.html",
@@ -92,6 +122,10 @@ rule html_report:
         title=config["report"]["title"],
         metrics={key: config["metrics"][key] for key in REPORT_METRIC_KEYS},
         summary=report_summary,
+        records=report_records,
+        # The caption texts and only the config keys they read: editing a caption reruns the report.
+        captions=declared_captions,
+        caption_config=html_report_caption_config,
     log:
         "results/logs/html_report.log",
     benchmark:
