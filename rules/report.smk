@@ -1,8 +1,6 @@
 # Tables across proteins and engines (results/tables/) and the HTML report of this configuration
 # (results/report/westbench.html). `snakemake --report` gathers every report() output with its caption.
 
-from westbench.report.captions import caption_config
-
 
 rule metric_tables:
     input:
@@ -76,34 +74,6 @@ rule protein_figures:
         "../envs/analysis.yaml"
     script:
         "../scripts/protein_figures.py"
-
-
-# The rules whose report() figures the HTML report shows: it renders the caption files they declare.
-HTML_REPORT_FIGURE_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures")
-
-
-def declared_captions(wildcards=None):
-    """{output file stem: caption template} of every report() output of HTML_REPORT_FIGURE_RULES: the one
-    caption source, declared once in the rules and shown by both `snakemake --report` and the HTML report."""
-    captions = {}
-    for name in HTML_REPORT_FIGURE_RULES:
-        for item in workflow.get_rule(name).output:
-            caption = item.flags["report"].caption if "report" in item.flags else None
-            if caption is not None:
-                with workflow.sourcecache.open(caption) as source:
-                    captions[Path(str(item)).stem] = source.read()
-    return captions
-
-
-def html_report_caption_config(wildcards=None):
-    """Only the config keys the declared captions read."""
-    return caption_config(config, declared_captions().values())
-
-
-def report_records(wildcards=None):
-    """Identity of each file of the HTML report's inputs, in input order (protein, engine or preset)."""
-    return {"metrics": metric_records(), "densities": PROTEINS, "training_curves": cg_model_records(),
-            "protein_figures": protein_figure_records()}
 
 
 rule html_report:
