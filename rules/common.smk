@@ -380,8 +380,8 @@ def cg_training_settings(wildcards):
 METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostate_clusters",
                      "macrostates", "macrostate_dim", "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins",
                      "bootstrap", "discard_iterations", "kl_sensitivity_bins")
-# What the HTML report's notes read of `metrics`.
-REPORT_METRIC_KEYS = ("bootstrap", "w1_2d_bins", "bins", "kl_floor", "reference_engine", "discard_iterations")
+# What the HTML report's own notes read of `metrics` (the captions' keys: html_report_caption_config).
+REPORT_METRIC_KEYS = ("bootstrap", "discard_iterations")
 # What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).
 GROUNDTRUTH_RUN_KEYS = ("equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
                         "minimize_max_iterations", "force_mapping")
@@ -468,20 +468,27 @@ def protein_figures(wildcards=None):
     return [f"results/{p}/figures/{name}.png" for p, name in protein_figure_records()]
 
 
-# The rules whose report() figures the HTML report shows: it renders the caption files they declare.
-HTML_REPORT_FIGURE_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures")
+# The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
+HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures", "metric_tables",
+                             "groundtruth_throughput")
 
 
 def declared_captions(wildcards=None):
-    """{output file stem: caption template} of every report() output of HTML_REPORT_FIGURE_RULES: the one
+    """{output file stem: caption template} of every report() output of HTML_REPORT_CAPTION_RULES: the one
     caption source, declared once in the rules and shown by both `snakemake --report` and the HTML report."""
     captions = {}
-    for name in HTML_REPORT_FIGURE_RULES:
+    for name in HTML_REPORT_CAPTION_RULES:
         for item in workflow.get_rule(name).output:
             caption = item.flags["report"].caption if "report" in item.flags else None
-            if caption is not None:
-                with workflow.sourcecache.open(caption) as source:
-                    captions[Path(str(item)).stem] = source.read()
+            if caption is None:
+                continue
+            stem = Path(str(item)).stem
+            with workflow.sourcecache.open(caption) as source:
+                text = source.read()
+            if captions.get(stem, text) != text:
+                raise WorkflowError(f"two outputs named {stem} declare different captions; the HTML report "
+                                    "finds a caption by the output's file name: rename one.")
+            captions[stem] = text
     return captions
 
 

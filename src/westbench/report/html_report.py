@@ -57,7 +57,7 @@ share of the ground truth's TIC 0/1 grid cells the model visited. Click a figure
 {% for note in notes %}<p class="note">{{ note }}</p>
 {% endfor %}
 {% for name, table in tables.items() %}<h2>{{ name }}</h2>
-{% if name in table_notes %}<p class="note">{{ table_notes[name] }}</p>{% endif %}
+{% if name in table_notes %}<div class="note">{{ table_notes[name] }}</div>{% endif %}
 <div class="scroll">{{ table }}</div>
 {% endfor %}
 {% for protein in proteins %}<h2>{{ protein.name }}</h2>
@@ -191,34 +191,37 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
     return ""
 
 
-def table_sections(tables: Mapping[str, object], settings: Mapping,
-                   metrics: Sequence[tuple[str, str, object]]) -> tuple[dict, dict]:
+def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]],
+                   captions: Captions) -> tuple[dict, dict]:
     """The report's tables ({heading: DataFrame}) and their notes, from the CSVs of rule ``metric_tables``
-    (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``)."""
+    (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
+
+    A note is the caption the rules declare for that CSV (``report/tables/*.rst``), plus what only this
+    page shows: how intervals are written and, for KL, the binning-sensitivity example.
+    """
     w1, kl = "Wasserstein-1 (W1)", "KL(ground truth || model)"
     coverage = "Coverage of the ground truth's TIC 0/1 plane and compute spent"
     reach = "Compute to reach each coverage threshold, and speed-up against the reference engine"
+    throughput = "Ground-truth throughput"
     full = pd.read_csv(tables["coverage"])
     per_threshold = [c for c in full.columns if "_to_" in c]
     # Split so that each table fits a 1,400 px window: totals, then the per-threshold compute.
     frames = {w1: with_intervals(pd.read_csv(tables["w1"])), kl: with_intervals(pd.read_csv(tables["kl"])),
               coverage: full.drop(columns=per_threshold),
               reach: full[["protein", "engine", *per_threshold]],
-              "Ground-truth throughput": pd.read_csv(tables["throughput"])}
-    interval = (f" Value ± half-width of the 95 % bootstrap interval ({settings['bootstrap']} replicates resampling "
-                "ground-truth runs and WE iterations; full precision and the bounds in the CSV).") \
-        if settings["bootstrap"] else ""
-    notes = {
-        w1: "1-D W1 on the raw values; tic01: 2-D W1 by exact optimal transport (POT) between "
-            f"{settings['w1_2d_bins']} x {settings['w1_2d_bins']} histograms." + interval,
-        kl: f"Shared bins over the union of both samples' ranges ({settings['bins']} per axis); model bins empty "
-            f"where the ground truth has mass get {settings['kl_floor']:g} before renormalizing, so KL is finite but "
-            "large when the model misses regions. " + kl_sensitivity(metrics) + interval,
-        reach: f"Speed-up: compute of the reference engine ({settings['reference_engine']}) to reach a threshold "
-               "divided by this engine's (> 1 = faster); empty where a threshold was not reached.",
-        coverage: "Longest simulated time: iterations x segment length for WE (the longest lineage), the longest "
-                  "run otherwise; aggregate: all frames' time summed.",
-    }
+              throughput: pd.read_csv(tables["throughput"])}
+    interval = ("Shown here as value ± half-width of the 95 % bootstrap interval (full precision and the bounds "
+                "in the CSV).") if settings["bootstrap"] else ""
+
+    def note(caption: str, *more: str) -> Markup:
+        extra = " ".join(text for text in more if text)
+        return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
+
+    name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
+    notes = {w1: note(name["w1"], interval), kl: note(name["kl"], kl_sensitivity(metrics), interval),
+             coverage: note(name["coverage"]),
+             reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
+             throughput: note(name["throughput"])}
     return frames, notes
 
 
@@ -233,15 +236,14 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     ----------
     path : output HTML file.
     title, summary : the heading and the key facts of the configuration.
-    settings : the ``metrics`` keys the table notes read (bootstrap, w1_2d_bins, bins, kl_floor,
-        reference_engine, discard_iterations).
+    settings : the ``metrics`` keys the page's own notes read (``bootstrap``, ``discard_iterations``).
     tables : CSV files by role: ``w1``, ``kl``, ``coverage``, ``throughput``.
     metrics : (protein, engine, metrics.json) of every metrics job; the figures are beside each file.
     densities : (protein, tic01_density.png) of every protein.
     training_curves : (protein, preset, training_curve.png) of every CG model; protein ``all`` for a model
         trained on every protein.
     protein_figures : (protein, figure name, png) of the figures across engines.
-    captions : {figure name (the output file's stem): caption template}, as the rules declare them.
+    captions : {figure or table name (the output file's stem): caption template}, as the rules declare them.
     caption_config : the part of the config the captions read (:func:`westbench.report.captions.caption_config`).
     """
     captions = Captions(captions, caption_config)
@@ -260,7 +262,7 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
         section(protein).figures.insert(0, Figure(density, captions.html("tic01_density", {"protein": protein})))
     for protein, name, figure in protein_figures:
         section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=name in WIDE))
-    frames, table_notes = table_sections(tables, settings, metrics)
+    frames, table_notes = table_sections(tables, settings, metrics, captions)
     discard = settings["discard_iterations"]
     notes = [f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
              f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "

@@ -70,10 +70,10 @@ def test_every_figure_the_rules_declare_has_one_existing_caption_file(workflow):
 
 def test_the_html_report_renders_the_declared_captions_as_snakemake_does(workflow):
     captions = workflow.globals["declared_captions"]()
-    assert {*FIGURES, "metrics", "tic01_density", "training_curve", "engines_tic01", "coverage_vs_compute"} == \
-        set(captions)
+    assert {*FIGURES, "metrics", "tic01_density", "training_curve", "engines_tic01", "coverage_vs_compute", "w1", "kl",
+            "coverage", "groundtruth_throughput", "groundtruth_throughput_by_protein"} == set(captions)
     for rule, pattern, caption in report_outputs(workflow):
-        if rule in workflow.globals["HTML_REPORT_FIGURE_RULES"]:
+        if rule in workflow.globals["HTML_REPORT_CAPTION_RULES"]:
             assert captions[Path(pattern).stem] == caption.read_text(), pattern
     # The report job receives only the config keys its captions read, and they render the same.
     subset = workflow.globals["html_report_caption_config"]()
@@ -128,8 +128,9 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
                         "coverage": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "coverage": [0.5],
                                                   "segments_to_50%": [7]}),
                         "throughput": pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]})}.items():
-        frame.to_csv(tmp_path / f"{role}.csv", index=False)
-        tables[role] = tmp_path / f"{role}.csv"
+        # Named as the rules name them: a table's caption is found by its file's name.
+        tables[role] = tmp_path / ("groundtruth_throughput_by_protein.csv" if role == "throughput" else f"{role}.csv")
+        frame.to_csv(tables[role], index=False)
     settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
     write_report(tmp_path / "report.html", title="T", summary={"seed": 1}, settings=settings, tables=tables,
                  metrics=metrics, densities=[("chignolin", figure)], training_curves=[("all", "undertrained", figure)],
@@ -157,9 +158,14 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
     assert "Here: 3 of" in html and "few frames" in html
     assert "coloured by run" in html and "sanity check" in html
     notes = re.findall(r'<div class="note">(.*?)</div>', html, re.S)
-    assert notes == [rendered("metrics.rst", {"protein": "chignolin", "engine": engine}, discarded_iterations=2)
-                     for engine in ("implicit", "groundtruth")]
-    assert "The first 2 WE iterations are left out" in notes[0]
+    # The tables' notes (w1, kl, coverage, its per-threshold part, throughput) start with their caption files.
+    for shown_note, caption in zip(notes, ["tables/w1.rst", "tables/kl.rst", "tables/coverage.rst", None,
+                                           "groundtruth_throughput.rst"], strict=False):
+        assert caption is None or shown_note.startswith(rendered(caption, {})), caption
+    assert "Binning sensitivity, once: KL(TIC 0/1) of chignolin / implicit" in notes[1]
+    assert notes[5:] == [rendered("metrics.rst", {"protein": "chignolin", "engine": engine}, discarded_iterations=2)
+                         for engine in ("implicit", "groundtruth")]
+    assert "The first 2 WE iterations are left out" in notes[5]
 
 
 def test_a_caption_naming_an_unknown_value_fails_with_its_name():
