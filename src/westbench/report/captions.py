@@ -55,9 +55,13 @@ def render_caption(template: str, config: Mapping, wildcards: Mapping | None = N
 
 
 def caption_html(rst: str) -> Markup:
-    """Caption RST as an HTML fragment, as Snakemake's report shows it (docutils' ``body`` part)."""
-    from docutils.core import publish_parts
-
+    """Caption RST as an HTML fragment, as Snakemake's report shows it (docutils' ``body`` part); without
+    docutils (it comes with Snakemake), the text as plain paragraphs."""
+    try:
+        from docutils.core import publish_parts
+    except ImportError:
+        paragraphs = [" ".join(block.split()) for block in re.split(r"\n\s*\n", rst) if block.strip()]
+        return Markup("").join(Markup("<p>{}</p>\n").format(text) for text in paragraphs)
     parts = publish_parts(rst, writer="html", settings_overrides={"report_level": 5, "halt_level": 5})
     return Markup(parts["body"])
 

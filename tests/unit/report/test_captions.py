@@ -173,3 +173,8 @@ def test_a_caption_naming_an_unknown_value_fails_with_its_name():
         render_caption("{{ snakemake.config['metrics']['nope'] }}", {"metrics": {}}, name="figures/x.rst")
     with pytest.raises(WestbenchError, match="no caption template for figure 'y'"):
         Captions({}, {}).html("y")
+
+
+def test_without_docutils_a_caption_is_plain_escaped_paragraphs(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "docutils.core", None)  # import fails as if not installed
+    assert str(caption_html("First <line>\nwrapped.\n\nSecond.")) == "<p>First &lt;line&gt; wrapped.</p>\n<p>Second.</p>\n"
