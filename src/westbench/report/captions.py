@@ -98,10 +98,13 @@ class Captions:
         self.templates, self.config = dict(templates), config
 
     def rst(self, name: str, wildcards: Mapping | None = None, **extra) -> str:
+        """The caption of figure or table ``name`` as RST, rendered with ``wildcards`` and runtime ``extra``."""
         if name not in self.templates:
-            raise WestbenchError(f"no caption template for figure '{name}' (have: {', '.join(sorted(self.templates))}); "
+            have = ", ".join(sorted(self.templates))
+            raise WestbenchError(f"no caption template for figure '{name}' (have: {have}); "
                                  "declare its output with report(..., caption=...) in the rule that writes it.")
         return render_caption(self.templates[name], self.config, wildcards, name=name, **extra)
 
     def html(self, name: str, wildcards: Mapping | None = None, **extra) -> Markup:
+        """The caption of ``name`` as an HTML fragment (:func:`caption_html`)."""
         return caption_html(self.rst(name, wildcards, **extra))

@@ -139,7 +139,8 @@ def engine_section(protein: str, engine: str, metrics_json, captions: Captions) 
         rows.append({"weighting": name, "frames": metrics["frames"], "coverage": values["coverage"],
                      "W1 TIC 0": values["w1"].get("tic0"), "W1 TIC 0/1": values["w1"].get("tic01"),
                      "W1 Rg (nm)": values["w1"].get("rg"),
-                     "KL TIC 0/1": values["kl"].get("tic01"), "|contact diff| (Å)": values["contact_map_mean_abs_diff_A"],
+                     "KL TIC 0/1": values["kl"].get("tic01"),
+                     "|contact diff| (Å)": values["contact_map_mean_abs_diff_A"],
                      "bonds outside 3.5-4.5 Å": values["bonds_outside_share"],
                      "macrostate TV": values["macrostate_populations"]["total_variation"],
                      "macrostates used": macro.get("used")})
@@ -149,7 +150,8 @@ def engine_section(protein: str, engine: str, metrics_json, captions: Captions) 
              and not (engine == "groundtruth" and name in NOT_FOR_GROUNDTRUTH)]
     figures = [Figure(folder / f"{name}.png", captions.html(name, wildcards, **runtime), wide=name in WIDE)
                for name in names]
-    note = captions.html("metrics", wildcards, discarded_iterations=metrics.get("discarded_iterations", 0))
+    note = captions.html(Path(metrics_json).stem, wildcards,  # metrics.json: the caption of metrics.csv beside it
+                         discarded_iterations=metrics.get("discarded_iterations", 0))
     return EngineSection(engine, html_table(pd.DataFrame(rows)), figures, note=note)
 
 
@@ -243,7 +245,8 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     training_curves : (protein, preset, training_curve.png) of every CG model; protein ``all`` for a model
         trained on every protein.
     protein_figures : (protein, figure name, png) of the figures across engines.
-    captions : {figure or table name (the output file's stem): caption template}, as the rules declare them.
+    captions : {figure or table name (the output file's stem): caption template}, as the rules declare them;
+        each file's caption is found by its name.
     caption_config : the part of the config the captions read (:func:`westbench.report.captions.caption_config`).
     """
     captions = Captions(captions, caption_config)
@@ -257,9 +260,9 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     for protein, preset, curve in training_curves:
         wildcards = {"preset": preset, **({} if protein == "all" else {"protein": protein})}
         section("all proteins" if protein == "all" else protein).figures.append(
-            Figure(curve, captions.html("training_curve", wildcards)))
+            Figure(curve, captions.html(Path(curve).stem, wildcards)))
     for protein, density in densities:
-        section(protein).figures.insert(0, Figure(density, captions.html("tic01_density", {"protein": protein})))
+        section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
     for protein, name, figure in protein_figures:
         section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=name in WIDE))
     frames, table_notes = table_sections(tables, settings, metrics, captions)

@@ -64,7 +64,7 @@ def test_every_figure_the_rules_declare_has_one_existing_caption_file(workflow):
     assert all(caption == REPO / "report" / "figures" / f"{name}.rst" for name, caption in metric.items())
     # Every caption file in report/ is declared by some rule (none left behind to drift).
     declared = {caption for _, _, caption in outputs if caption is not None}
-    files = {path.resolve() for path in (REPO / "report").rglob("*.rst")} - {(REPO / "report" / "workflow.rst").resolve()}
+    files = {path.resolve() for path in (REPO / "report").rglob("*.rst")} - {(REPO / "report/workflow.rst").resolve()}
     assert files == declared, files ^ declared
 
 
@@ -120,8 +120,10 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
     captions = workflow.globals["declared_captions"]()
     metrics = [("chignolin", engine, fake_metrics(tmp_path / engine, engine, used))
                for engine, used in (("implicit", 3), ("groundtruth", 5))]
-    figure = tmp_path / "figure.png"
-    figure.write_bytes(b"png")
+    figure = {}
+    for name in ("tic01_density", "training_curve", "engines_tic01"):  # named as the rules name them
+        figure[name] = tmp_path / f"{name}.png"
+        figure[name].write_bytes(name.encode())
     tables = {}
     for role, frame in {"w1": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.1]}),
                         "kl": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.2]}),
@@ -133,10 +135,13 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         frame.to_csv(tables[role], index=False)
     settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
     write_report(tmp_path / "report.html", title="T", summary={"seed": 1}, settings=settings, tables=tables,
-                 metrics=metrics, densities=[("chignolin", figure)], training_curves=[("all", "undertrained", figure)],
-                 protein_figures=[("chignolin", "engines_tic01", figure)], captions=captions,
+                 metrics=metrics, densities=[("chignolin", figure["tic01_density"])],
+                 training_curves=[("all", "undertrained", figure["training_curve"])],
+                 protein_figures=[("chignolin", "engines_tic01", figure["engines_tic01"])], captions=captions,
                  caption_config=caption_config(config, captions.values()))
     html = (tmp_path / "report.html").read_text()
+    # Identity from the records: no path here names the protein.
+    assert "<h3>chignolin: implicit</h3>" in html and "<h3>chignolin: groundtruth</h3>" in html
     shown = re.findall(r"<figcaption>(.*?)</figcaption>", html, re.S)
 
     def rendered(relative, wildcards, **extra):
@@ -177,4 +182,5 @@ def test_a_caption_naming_an_unknown_value_fails_with_its_name():
 
 def test_without_docutils_a_caption_is_plain_escaped_paragraphs(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "docutils.core", None)  # import fails as if not installed
-    assert str(caption_html("First <line>\nwrapped.\n\nSecond.")) == "<p>First &lt;line&gt; wrapped.</p>\n<p>Second.</p>\n"
+    html = str(caption_html("First <line>\nwrapped.\n\nSecond."))
+    assert html == "<p>First &lt;line&gt; wrapped.</p>\n<p>Second.</p>\n"
