@@ -254,8 +254,14 @@ def metrics_model_frames(wildcards):
     return engine_output(wildcards.protein, wildcards.engine, "frames.h5")
 
 
+def metric_records(protein_ids=None):
+    """[protein, engine] of every metrics job (the scored engines, then the ground-truth sanity check), in the
+    order of all_metrics_json: the HTML report receives these identities instead of parsing paths."""
+    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, "groundtruth"]]
+
+
 def metrics_outputs(protein_id):
-    return [f"results/{protein_id}/metrics/{engine}/metrics.json" for engine in [*SCORED_ENGINES, "groundtruth"]]
+    return [f"results/{p}/metrics/{engine}/metrics.json" for p, engine in metric_records([protein_id])]
 
 
 def all_metrics_json(wildcards=None):
@@ -290,7 +296,8 @@ def report_summary(wildcards=None):
         "platform": config["platform"]["name"],
         **({"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'} if GROUNDTRUTH_IMPORT else
            {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
-        "WE iterations (max)": config["we"]["max_iterations"],
+        # Each engine's own cap (we.max_iterations_by_engine over we.max_iterations), as its we_run job reads it.
+        "WE iterations (max)": ", ".join(f"{engine} {we_max_iterations(engine)}" for engine in ENGINES),
         "metric weightings": ", ".join(config["metrics"]["weightings"]),
         "KL floor": config["metrics"]["kl_floor"],
         "westbench": WESTBENCH_VERSION,
@@ -325,11 +332,21 @@ def cg_model_dir(protein_id, preset):
     return f"results/cg/{preset}" if config["cgml"]["scope"] == "all" else f"results/{protein_id}/cg/{preset}"
 
 
-def cg_outputs():
+def cg_model_records():
+    """[protein, preset] of every CG model (protein "all" for one model over every protein, cgml.scope all)."""
     presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e)})
     proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
-    return [f"{cg_model_dir(p, preset)}/{name}" for p in proteins for preset in presets
+    return [[p, preset] for p in proteins for preset in presets]
+
+
+def cg_outputs():
+    return [f"{cg_model_dir(p, preset)}/{name}" for p, preset in cg_model_records()
             for name in ("model.pt", "training_curve.png")]
+
+
+def training_curves(wildcards=None):
+    """Every CG model's training curve, in cg_model_records order."""
+    return [f"{cg_model_dir(p, preset)}/training_curve.png" for p, preset in cg_model_records()]
 
 
 def cg_training_proteins(wildcards):
@@ -395,8 +412,8 @@ def cg_training_settings(wildcards):
 METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostate_clusters",
                      "macrostates", "macrostate_dim", "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins",
                      "bootstrap", "discard_iterations", "kl_sensitivity_bins")
-# What the HTML report's notes read of `metrics`.
-REPORT_METRIC_KEYS = ("bootstrap", "w1_2d_bins", "bins", "kl_floor", "reference_engine", "discard_iterations")
+# What the HTML report's own notes read of `metrics` (the captions' keys: html_report_caption_config).
+REPORT_METRIC_KEYS = ("bootstrap", "discard_iterations")
 # What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).
 GROUNDTRUTH_RUN_KEYS = ("equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
                         "minimize_max_iterations", "force_mapping")
@@ -474,8 +491,50 @@ def engine_frames(protein_id, name="frames.h5"):
     return [engine_output(p, engine, name) for p, engine in scored_engine_records([protein_id])]
 
 
+def protein_figure_records(wildcards=None):
+    """[protein, figure name] of the figures across engines (rule protein_figures), in protein_figures order."""
+    return [[p, name] for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+
+
 def protein_figures(wildcards=None):
-    return [f"results/{p}/figures/{name}.png" for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+    return [f"results/{p}/figures/{name}.png" for p, name in protein_figure_records()]
+
+
+# The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
+HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures", "metric_tables",
+                             "groundtruth_throughput")
+
+
+def declared_captions(wildcards=None):
+    """{output file stem: caption template} of every report() output of HTML_REPORT_CAPTION_RULES: the one
+    caption source, declared once in the rules and shown by both `snakemake --report` and the HTML report."""
+    captions = {}
+    for name in HTML_REPORT_CAPTION_RULES:
+        for item in workflow.get_rule(name).output:
+            caption = item.flags["report"].caption if "report" in item.flags else None
+            if caption is None:
+                continue
+            stem = Path(str(item)).stem
+            with workflow.sourcecache.open(caption) as source:
+                text = source.read()
+            if captions.get(stem, text) != text:
+                raise WorkflowError(f"two outputs named {stem} declare different captions; the HTML report "
+                                    "finds a caption by the output's file name: rename one.")
+            captions[stem] = text
+    return captions
+
+
+def html_report_caption_config(wildcards=None):
+    """Only the config keys the declared captions read."""
+    from westbench.report.captions import caption_config
+
+    return caption_config(config, declared_captions().values())
+
+
+def report_records(wildcards=None):
+    """Identity of each file of the HTML report's inputs, in input order (protein, engine or preset)."""
+    return {"metrics": metric_records(), "densities": PROTEINS, "training_curves": cg_model_records(),
+            "protein_figures": protein_figure_records()}
 
 
 def benchmark_patterns(wildcards=None):

@@ -1,6 +1,8 @@
 # The metric suite and its figures for every engine against the ground truth, results/<protein>/metrics/<engine>/
 # Engine "groundtruth" scores the ground truth against itself: a sanity check (zero divergences, full coverage).
 
+from westbench.metrics.figure_list import FIGURES
+
 
 rule metrics:
     input:
@@ -15,55 +17,18 @@ rule metrics:
             subcategory="{protein}",
             labels={"protein": "{protein}", "engine": "{engine}", "table": "metrics"},
         ),
-        tic_densities_1d=report(
-            "results/{protein}/metrics/{engine}/figures/tic_densities_1d.png",
-            caption="../report/figures/tic_densities_1d.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC 0-3 densities"},
-        ),
-        tic_densities_2d=report(
-            "results/{protein}/metrics/{engine}/figures/tic_densities_2d.png",
-            caption="../report/figures/tic_densities_2d.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC pair free energies"},
-        ),
-        tic01_by_iteration=report(
-            "results/{protein}/metrics/{engine}/figures/tic01_by_iteration.png",
-            caption="../report/figures/tic01_by_iteration.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "TIC pairs by WE iteration"},
-        ),
-        structure_distributions=report(
-            "results/{protein}/metrics/{engine}/figures/structure_distributions.png",
-            caption="../report/figures/structure_distributions.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "Rg, bonds, angles, dihedrals"},
-        ),
-        msm_reweighting=report(
-            "results/{protein}/metrics/{engine}/figures/msm_reweighting.png",
-            caption="../report/figures/msm_reweighting.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "MSM reweighting"},
-        ),
-        contact_map_difference=report(
-            "results/{protein}/metrics/{engine}/figures/contact_map_difference.png",
-            caption="../report/figures/contact_map_difference.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "contact map difference"},
-        ),
-        macrostates=report(
-            "results/{protein}/metrics/{engine}/figures/macrostates.png",
-            caption="../report/figures/macrostates.rst",
-            category="Metrics",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "engine": "{engine}", "figure": "macrostates"},
-        ),
+        # One report output per figure of the one list (westbench.metrics.figure_list.FIGURES: name -> label),
+        # named as the figure; its caption is report/figures/<name>.rst.
+        **{
+            name: report(
+                f"results/{{protein}}/metrics/{{engine}}/figures/{name}.png",
+                caption=f"../report/figures/{name}.rst",
+                category="Metrics",
+                subcategory="{protein}",
+                labels={"protein": "{protein}", "engine": "{engine}", "figure": label},
+            )
+            for name, label in FIGURES.items()
+        },
     params:
         # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
         settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},

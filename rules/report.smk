@@ -84,7 +84,7 @@ rule html_report:
         metrics=all_metrics_json,
         densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
         throughput="results/tables/groundtruth_throughput_by_protein.csv",
-        training_curves=lambda wildcards: [path for path in cg_outputs() if path.endswith(".png")],
+        training_curves=training_curves,
         protein_figures=protein_figures,
     output:
         "results/report/westbench.html",
@@ -92,6 +92,10 @@ rule html_report:
         title=config["report"]["title"],
         metrics={key: config["metrics"][key] for key in REPORT_METRIC_KEYS},
         summary=report_summary,
+        records=report_records,
+        # The caption texts and only the config keys they read: editing a caption reruns the report.
+        captions=declared_captions,
+        caption_config=html_report_caption_config,
     log:
         "results/logs/html_report.log",
     benchmark:

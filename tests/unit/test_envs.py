@@ -21,6 +21,7 @@ PROVIDERS = {
     "numpy": {"numpy"}, "scipy": {"scipy"}, "pandas": {"pandas"}, "h5py": {"h5py"},
     "matplotlib": {"matplotlib-base", "matplotlib"}, "westpa": {"westpa"}, "yaml": {"pyyaml"},
     "jsonschema": {"jsonschema"}, "jinja2": {"jinja2"}, "markupsafe": {"markupsafe", "jinja2"},
+    "docutils": {"docutils"},
     "torch": {"pytorch"}, "ot": {"pot"}, "requests": {"requests"}, "tqdm": {"tqdm"},
 }
 # Provided by the executor (Snakemake injects `snakemake` into scripts) or by the project itself.

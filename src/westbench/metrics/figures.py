@@ -42,10 +42,9 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
 from westbench.config import section_defaults  # noqa: E402
 from westbench.metrics.divergences import common_edges  # noqa: E402
+from westbench.metrics.figure_list import FIGURES  # noqa: E402,F401  (the one list: name -> report label)
 from westbench.metrics.weighted import histogram, histogram2d, kde, normalized  # noqa: E402
 
-FIGURES = ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration", "structure_distributions", "msm_reweighting",
-           "contact_map_difference", "macrostates")
 TIC_PAIRS = ((0, 1), (1, 2), (2, 3))
 GROUNDTRUTH_COLOUR, MODEL_COLOUR = "0.25", "tab:orange"
 
