@@ -37,6 +37,11 @@ def test_sampling_never_imports_analysis(layer):
     assert not {path: names for path, names in offending.items() if names}
 
 
+def test_the_stage_check_sees_a_stage_import():
+    """The check that guards the stage boundaries does see one (the report's allowed import of the figure list)."""
+    assert "westbench.metrics.figure_list" in westbench_imports(PACKAGE / "report" / "html_report.py")
+
+
 def test_the_check_sees_an_import_of_analysis():
     probe = PACKAGE / "we" / "coverage.py"
     assert "westbench.coverage.CoverageGrid" in westbench_imports(probe)
@@ -51,3 +56,22 @@ def test_only_scripts_library_edits_sys_path():
                if path.name != "_library.py" and any(edit in path.read_text() for edit in ("sys.path.insert", "sys.path.append"))]
     assert (root / "scripts" / "_library.py").read_text().count("sys.path.insert") == 1
     assert editing == []
+
+
+# The stages (one rule file each) and what they may import of each other: the report presents the metric
+# stage's outputs and asks it which figures exist (westbench.metrics.figure_list). Everything else a stage
+# needs is in the shared layer (simulation, engines, geometry, coverage, tica, frames, trajectories, ...).
+STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents"]
+ALLOWED = {("report", "westbench.metrics.figure_list")}
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_no_stage_imports_another_stage(stage):
+    offending = {}
+    for path in (PACKAGE / stage).rglob("*.py"):
+        names = {name for name in westbench_imports(path)
+                 if name.count(".") and name.split(".")[1] in STAGES and name.split(".")[1] != stage}
+        names = {name for name in names if not any(stage == s and name.startswith(a) for s, a in ALLOWED)}
+        if names:
+            offending[str(path.relative_to(PACKAGE))] = sorted(names)
+    assert offending == {}
