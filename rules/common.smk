@@ -11,7 +11,7 @@ from westbench import config as wb_config
 from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
 from westbench import resources as wb_resources
-from westbench.engines.kinds import CG, CG_PREFIX, SOLVENTS, cg_preset_of, engine_kind
+from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, SOLVENTS, cg_preset_of, engine_kind
 
 try:
     config = wb_config.validate_config(
@@ -200,7 +200,7 @@ TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
 ENGINES = config["we"]["engines"]
 # Engine kind external (rules/external.smk): samples produced elsewhere, scored like the WE engines.
 EXTERNAL_ENGINES = list(config["external"])
-_clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, "groundtruth"})
+_clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, GROUNDTRUTH})
 if _clash:
     raise WorkflowError(f"external engines {_clash} share a name with we.engines or 'groundtruth'; rename them.")
 SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
@@ -249,7 +249,7 @@ def metrics_seed(wildcards):
 
 def metrics_model_frames(wildcards):
     """The frames a metrics job scores: an engine's export, or the ground truth itself for engine `groundtruth`."""
-    if kind_of(wildcards.engine) == "groundtruth":
+    if kind_of(wildcards.engine) == GROUNDTRUTH:
         return f"results/{wildcards.protein}/tica/groundtruth_frames.h5"
     return engine_output(wildcards.protein, wildcards.engine, "frames.h5")
 
@@ -257,7 +257,7 @@ def metrics_model_frames(wildcards):
 def metric_records(protein_ids=None):
     """[protein, engine] of every metrics job (the scored engines, then the ground-truth sanity check), in the
     order of all_metrics_json: the HTML report receives these identities instead of parsing paths."""
-    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, "groundtruth"]]
+    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, GROUNDTRUTH]]
 
 
 def metrics_outputs(protein_id):
@@ -274,7 +274,7 @@ def all_metrics_csv(wildcards=None):
 
 def engine_output(protein_id, engine, name):
     """The one path pattern of an engine's exported files: WE engines under we/, external ones under external/."""
-    return f"results/{protein_id}/{'external' if kind_of(engine) == 'external' else 'we'}/{engine}/{name}"
+    return f"results/{protein_id}/{'external' if kind_of(engine) == EXTERNAL else 'we'}/{engine}/{name}"
 
 
 def scored_engine_records(protein_ids=None):

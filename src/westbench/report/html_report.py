@@ -30,6 +30,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from westbench.engines.kinds import GROUNDTRUTH
 from westbench.metrics.figure_list import FIGURES
 from westbench.report.captions import Captions
 
@@ -147,7 +148,7 @@ def engine_section(protein: str, engine: str, metrics_json, captions: Captions) 
     wildcards = {"protein": protein, "engine": engine}
     runtime = {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")} if macro else {}
     names = [name for name in FIGURES if (folder / f"{name}.png").is_file()
-             and not (engine == "groundtruth" and name in NOT_FOR_GROUNDTRUTH)]
+             and not (engine == GROUNDTRUTH and name in NOT_FOR_GROUNDTRUTH)]
     figures = [Figure(folder / f"{name}.png", captions.html(name, wildcards, **runtime), wide=name in WIDE)
                for name in names]
     note = captions.html(Path(metrics_json).stem, wildcards,  # metrics.json: the caption of metrics.csv beside it
@@ -186,7 +187,7 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
     (``metrics``: (protein, engine, metrics.json) records)."""
     for protein, engine, path in metrics:
         example = json.loads(Path(path).read_text()).get("kl_tic01_by_bins")
-        if engine != "groundtruth" and example:
+        if engine != GROUNDTRUTH and example:
             values = ", ".join(f"{bins} bins: {value:.3g}" for bins, value in example["values"].items())
             return (f"Binning sensitivity, once: KL(TIC 0/1) of {protein} / {engine} "
                     f"({example['weighting']} weights) is {values}.")
