@@ -129,7 +129,11 @@ if hasattr(os, "register_at_fork"):
 
 
 def exit_with_parent(sig: int = signal.SIGKILL) -> bool:
-    """Have the kernel send ``sig`` to this process when its parent (the thread that forked it) dies.
+    """Have the kernel send ``sig`` to this process when its parent dies.
+
+    Strictly: when the *thread* that forked it ends, so fork workers from the main thread (WESTPA's
+    work managers do). Processes started by :mod:`subprocess` without ``preexec_fn`` do not run the
+    fork hooks and are not affected.
 
     Linux only (``prctl(PR_SET_PDEATHSIG)``); returns whether it was set up. Exits at once when the
     parent is already gone (reparented before the call).
