@@ -67,7 +67,8 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
     An exception raised by a signal handler lands wherever the main thread is, and some places
     swallow it (a weakref callback, ``__del__``: Python prints "Exception ignored" and goes on, then
     waits for a result that never comes from the workers the signal stopped). So until it has
-    reached this block the signal is delivered again to the main thread every half second. With
+    reached this block the signal is delivered again to the main thread every half second, raising
+    again only where the first one was lost (not in the ``finally`` blocks it is running). With
     ``deadline_s`` (a process's outermost use, :func:`westbench.workflow.run_script`), a process
     still alive that many seconds after the signal, clean-up included, exits there and then (what
     a ``kill -9`` would leave, which resumes too). Signals the process ignores (``SIG_IGN``) stay
@@ -99,6 +100,8 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
             threading.Thread(target=watchdog, name="westbench-stop-deadline", daemon=True).start()
         elif state["redelivered"]:
             state["redelivered"] = False
+            if _unwinding():  # still on its way out (a finally block, an __exit__): let the clean-up finish
+                return
         else:  # a second signal while stopping: the user insists
             os._exit(128 + signum)
         raise Interrupted(signum)
@@ -111,6 +114,17 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
         state["unwound"] = True
         for sig, action in previous.items():
             signal.signal(sig, action if action is not None else signal.SIG_DFL)
+
+
+def _unwinding() -> bool:
+    """Whether the main thread is handling an :class:`Interrupted` (directly or as the context of another)."""
+    exc, seen = sys.exc_info()[1], set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Interrupted):
+            return True
+        seen.add(id(exc))
+        exc = exc.__context__
+    return False
 
 
 _follow_parent = False

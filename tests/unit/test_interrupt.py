@@ -41,6 +41,24 @@ def test_an_interrupt_swallowed_by_a_library_is_delivered_again():
     assert code == 0 and "swallowed" in output and "delivered again 143" in output, output
 
 
+def test_the_redelivered_signal_does_not_cut_a_clean_up_short():
+    code, output, _ = run("""
+        import os, signal, threading, time
+        from westbench.interrupt import Interrupted, stop_on_signals
+        try:
+            with stop_on_signals():
+                try:
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    threading.Event().wait(5)
+                finally:
+                    time.sleep(1.6)  # a slow clean-up: the signal comes again at 0.5, 1.0 and 1.5 s
+                    print("cleaned up")
+        except Interrupted:
+            print("stopped")
+        """)
+    assert code == 0 and "cleaned up" in output and "stopped" in output, output
+
+
 def test_a_process_that_will_not_stop_exits_at_the_deadline():
     code, output, seconds = run("""
         import os, signal, threading
