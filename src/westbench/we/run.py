@@ -4,7 +4,9 @@ The run directory holds west.cfg, west.h5 and the segment files; rerunning after
 a kill resumes: WESTPA redoes the incomplete iteration (segments already
 propagated keep their results, the others are propagated again with the same
 seeds), and the segment files of any later iteration are discarded first. A run
-whose settings or input files changed (``inputs.sha256``) starts over instead.
+whose settings or input files changed (``inputs.sha256``) starts over instead. An interrupt (Ctrl-C,
+SIGTERM) ends the run within seconds with ``west.h5`` closed and no worker process left
+(:mod:`westbench.interrupt`); the rerun resumes the same way.
 
 Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
 iteration never starts that would overrun), and ``coverage_target`` (fraction of
