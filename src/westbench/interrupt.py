@@ -47,17 +47,21 @@ STOP_DEADLINE_S = 5.0
 _PR_SET_PDEATHSIG = 1
 
 
-class Interrupted(BaseException):
-    """A stop signal arrived; the job exits with ``exit_code`` (128 + the signal number) once cleaned up.
+class Interrupted(SystemExit):
+    """A stop signal arrived; the process exits with ``exit_code`` (128 + the signal number) once cleaned up.
 
-    A ``BaseException`` (like ``SystemExit``) so that ``except Exception`` in libraries lets it pass.
+    A ``SystemExit`` so that ``except Exception`` in libraries lets it pass, asyncio re-raises it
+    out of its event loop, and, left uncaught, it ends the process with that exit status.
     """
 
     def __init__(self, signum: int):
         self.signum = signum
         self.signal_name = signal.Signals(signum).name
         self.exit_code = 128 + signum
-        super().__init__(f"interrupted by {self.signal_name}")
+        super().__init__(self.exit_code)
+
+    def __str__(self) -> str:
+        return f"interrupted by {self.signal_name}"
 
 
 @contextlib.contextmanager

@@ -115,4 +115,5 @@ def test_handlers_are_restored_and_ignored_signals_stay_ignored():
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
         signal.signal(signal.SIGHUP, previous)
-    assert issubclass(Interrupted, BaseException) and not issubclass(Interrupted, (Exception, KeyboardInterrupt))
+    assert not issubclass(Interrupted, (Exception, KeyboardInterrupt))  # what libraries catch
+    assert Interrupted(signal.SIGTERM).code == 143 and str(Interrupted(signal.SIGINT)) == "interrupted by SIGINT"
