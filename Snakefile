@@ -31,6 +31,13 @@ include: "rules/report.smk"
 include: "rules/agents.smk"
 
 
+# SIGTERM stops a run as Ctrl-C does: Snakemake's own SIGTERM handler can deadlock (docs/cluster.md, "Killed runs").
+onstart:
+    from westbench.workflow import sigterm_stops_like_ctrl_c
+
+    sigterm_stops_like_ctrl_c()
+
+
 rule all:
     input:
         all_outputs(),

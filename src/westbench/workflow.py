@@ -3,18 +3,21 @@
 A script calls :func:`run_script` with its ``snakemake`` object and a main
 function; logging goes to the rule's ``log:`` file and to stderr, and a
 :class:`~westbench.errors.WestbenchError` ends the job with its message alone
-(no traceback), so the Snakemake error names the cause and the fix.
+(no traceback), so the Snakemake error names the cause and the fix. An interrupt (Ctrl-C, SIGTERM)
+stops the job within seconds and keeps its resumable state (:mod:`westbench.interrupt`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Callable
 
 from westbench.errors import WestbenchError
+from westbench.interrupt import STOP_DEADLINE_S, Interrupted, stop_on_signals
 
 
 def setup_logging(log_file: str | Path | None = None, level: int = logging.INFO) -> None:
@@ -27,16 +30,46 @@ def setup_logging(log_file: str | Path | None = None, level: int = logging.INFO)
 
 
 def run_script(snakemake, main: Callable[[object], None]) -> None:
-    """Run ``main(snakemake)`` with logging set up and user errors reported cleanly."""
+    """Run ``main(snakemake)`` with logging set up and user errors reported cleanly.
+
+    SIGINT, SIGTERM and SIGHUP raise :class:`~westbench.interrupt.Interrupted` inside ``main``, so its
+    context managers close their files and stop their worker processes; the job then exits with status
+    128 + the signal number, leaving what a rerun resumes from (MD checkpoints, ``west.h5``), at the
+    latest :data:`~westbench.interrupt.STOP_DEADLINE_S` seconds after the signal.
+    """
     setup_logging(snakemake.log[0] if len(snakemake.log) else None)
     try:
-        main(snakemake)
+        with stop_on_signals(deadline_s=STOP_DEADLINE_S):
+            main(snakemake)
+    except Interrupted as exc:
+        logging.getLogger("westbench").warning("rule %s %s: stopped; rerunning it resumes from the state kept",
+                                               snakemake.rule, exc)
+        sys.exit(exc.exit_code)
     except WestbenchError as exc:
         logging.getLogger("westbench").error("%s", exc)
         sys.exit(1)
     except Exception:
         logging.getLogger("westbench").exception("rule %s failed unexpectedly", snakemake.rule)
         raise
+
+
+def sigterm_stops_like_ctrl_c() -> None:
+    """Make SIGTERM stop this Snakemake process the way Ctrl-C does (the Snakefile's ``onstart`` calls it).
+
+    Snakemake's own SIGTERM handler (9.x, ``JobScheduler.exit_gracefully``) takes the scheduler's lock,
+    which the main thread it interrupts may be holding while it records a finished job: Snakemake then
+    hangs for good (measured in docs/cluster.md, "Killed runs"). Raising ``KeyboardInterrupt`` instead
+    takes Snakemake's Ctrl-C path, which holds no lock: it starts no new job, waits for the running
+    ones (signalled too when the signal went to the process group, they stop within seconds, see
+    :func:`run_script`) and exits. Further SIGTERMs while it stops are ignored; SIGKILL still works.
+    """
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise KeyboardInterrupt(f"{signal.Signals(signum).name} received")
+
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, handler)
 
 
 def write_json(data: object, path: str | Path) -> None:

@@ -4,7 +4,9 @@ The run directory holds west.cfg, west.h5 and the segment files; rerunning after
 a kill resumes: WESTPA redoes the incomplete iteration (segments already
 propagated keep their results, the others are propagated again with the same
 seeds), and the segment files of any later iteration are discarded first. A run
-whose settings or input files changed (``inputs.sha256``) starts over instead.
+whose settings or input files changed (``inputs.sha256``) starts over instead. An interrupt (Ctrl-C,
+SIGTERM) ends the run within seconds with ``west.h5`` closed and no worker process left
+(:mod:`westbench.interrupt`); the rerun resumes the same way.
 
 Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
 iteration never starts that would overrun), and ``coverage_target`` (fraction of
@@ -20,6 +22,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -30,6 +33,7 @@ from typing import Mapping
 import h5py
 import numpy as np
 
+from westbench.interrupt import children_exit_with_parent
 from westbench.seeds import derive_seed
 from westbench.we.determinism import make_segment_order_deterministic
 from westbench.we.node import zmq_environment
@@ -94,6 +98,7 @@ def _westpa_session(run_dir: Path, work_manager: str, n_workers: int):
     """A fresh WESTPA runtime (westpa.rc) reading run_dir/west.cfg, with the chosen work manager.
 
     With ``zmq`` this process is a dedicated master and ``n_workers`` are the workers of each node.
+    Worker processes forked here die with this process (:func:`westbench.interrupt.children_exit_with_parent`).
     """
     import westpa
     from westpa.core import _rc
@@ -103,12 +108,16 @@ def _westpa_session(run_dir: Path, work_manager: str, n_workers: int):
     if work_manager == "zmq":
         os.environ.update(zmq_environment(run_dir, "master", 0))
     os.chdir(run_dir)
+    sigint = signal.getsignal(signal.SIGINT)  # w_run puts its work manager's handler in front and leaves it
     try:
         westpa.rc = _rc.WESTRC()
         westpa.rc.read_config(str(run_dir / "west.cfg"))
         westpa.rc.process_config()
-        yield westpa.rc
+        with children_exit_with_parent():  # the processes work manager's workers
+            yield westpa.rc
     finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, sigint if sigint is not None else signal.SIG_DFL)
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
@@ -151,14 +160,20 @@ def _zmq_nodes(run_dir: Path, n_workers: int, startup_timeout_s: float = 120.0):
 
     launcher = threading.Thread(target=launch, daemon=True)
     launcher.start()
+    grace = 60.0  # after a finished round the master has told the nodes to stop
     try:
         yield
+    except BaseException:
+        grace = 3.0  # interrupted or failed: the nodes' workers ignore signals and would wait for the master
+        for process in processes:
+            process.terminate()
+        raise
     finally:
         stop.set()
         launcher.join()
         for process in processes:
             try:
-                process.wait(timeout=60)
+                process.wait(timeout=grace)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
