@@ -178,7 +178,7 @@ SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 # that editing the engine list, another engine's settings or a table/report setting reruns nothing
 # that does not read it (Snakemake reruns a job whose params changed).
 WE_RUN_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_segment", "save_every",
-               "max_wallclock_s", "coverage_target", "coverage_check_every", "coverage_bins", "work_manager",
+               "max_wallclock_s", "coverage_target", "coverage_check_every", "work_manager",
                "keep_restarts")
 
 
@@ -198,6 +198,7 @@ def we_settings(wildcards):
     """The `we` keys a WE run reads, with this engine's iteration cap resolved (no engine list, no other engine's cap)."""
     settings = {key: config["we"][key] for key in WE_RUN_KEYS}
     settings["max_iterations"] = we_max_iterations(wildcards.engine)
+    settings["coverage_bins"] = config["metrics"]["coverage_bins"]  # the one coverage grid, as the metric suite's
     if not is_cg_engine(wildcards.engine):
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
     return settings
