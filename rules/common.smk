@@ -198,7 +198,8 @@ def we_settings(wildcards):
     """The `we` keys a WE run reads, with this engine's iteration cap resolved (no engine list, no other engine's cap)."""
     settings = {key: config["we"][key] for key in WE_RUN_KEYS}
     settings["max_iterations"] = we_max_iterations(wildcards.engine)
-    settings["coverage_bins"] = config["metrics"]["coverage_bins"]  # the one coverage grid, as the metric suite's
+    if config["we"]["coverage_target"] is not None:  # the stop reads the one grid; without it the grid reruns no WE run
+        settings["coverage_bins"] = config["metrics"]["coverage_bins"]
     if not is_cg_engine(wildcards.engine):
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
     return settings
