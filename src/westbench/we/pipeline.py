@@ -109,6 +109,7 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
                      coverage_target=settings["coverage_target"], coverage_fn=lambda h5: run_coverage(h5, grid),
                      max_wallclock_s=settings["max_wallclock_s"])
     summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
+                   coverage_bins=bins,
                    engine=engine["class"], settings=dict(settings),
                    ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments())
     return summary

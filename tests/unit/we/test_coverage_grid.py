@@ -61,4 +61,4 @@ def test_stop_rule_cost_csv_and_coverage_column_count_the_same_frames_on_one_gri
                                 {"coverage_bins": BINS}).score("we")
     column = table.query("distribution == 'tic01' and metric == 'coverage'")["value"].item()
     assert column == values["coverage"] == cost["coverage"].iloc[-1]
-    assert summary["coverage"] == cost["coverage"].iloc[-1]  # the stop rule's, from west.h5 pcoords
+    assert summary["coverage"] == cost["coverage"].iloc[-1] and summary["coverage_bins"] == BINS  # the stop rule's
