@@ -209,7 +209,7 @@ SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 # that editing the engine list, another engine's settings or a table/report setting reruns nothing
 # that does not read it (Snakemake reruns a job whose params changed).
 WE_RUN_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_segment", "save_every",
-               "max_wallclock_s", "coverage_target", "coverage_check_every", "coverage_bins", "work_manager",
+               "max_wallclock_s", "coverage_target", "coverage_check_every", "work_manager",
                "keep_restarts")
 
 
@@ -229,6 +229,8 @@ def we_settings(wildcards):
     """The `we` keys a WE run reads, with this engine's iteration cap resolved (no engine list, no other engine's cap)."""
     settings = {key: config["we"][key] for key in WE_RUN_KEYS}
     settings["max_iterations"] = we_max_iterations(wildcards.engine)
+    if config["we"]["coverage_target"] is not None:  # the stop reads the one grid; without it the grid reruns no WE run
+        settings["coverage_bins"] = config["metrics"]["coverage_bins"]
     if not is_cg_engine(wildcards.engine):
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
     return settings

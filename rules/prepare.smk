@@ -99,7 +99,7 @@ rule preparation_table:
     conda:
         "../envs/analysis.yaml"
     script:
-        "../scripts/summarize_preparation.py"
+        "../scripts/preparation_table.py"
 
 
 rule prepare:

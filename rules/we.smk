@@ -46,7 +46,7 @@ rule we_export:
         ),
     params:
         run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
-        coverage_bins=config["we"]["coverage_bins"],
+        coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
         save_every=config["we"]["save_every"],
         timestep_fs=we_timestep_fs,
     log:

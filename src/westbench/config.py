@@ -76,6 +76,24 @@ def _validator_filling_defaults(base=jsonschema.Draft202012Validator):
     return jsonschema.validators.extend(base, {"properties": set_defaults})
 
 
+#: Keys that were removed, and the key that holds their setting now.
+MOVED_KEYS = {
+    "we.coverage_bins": "metrics.coverage_bins (one coverage grid for the coverage column, each cost.csv and "
+                        "the WE coverage stop)",
+}
+
+
+def _check_moved_keys(config: Mapping, origin: str) -> None:
+    """A clear error for a removed key, naming where its setting lives now."""
+    found = []
+    for old, new in MOVED_KEYS.items():
+        section, key = old.split(".")
+        if isinstance(config.get(section), Mapping) and key in config[section]:
+            found.append(f"  - {old} was removed: set {new} instead")
+    if found:
+        raise ConfigError(f"{origin} sets removed keys:\n" + "\n".join(found))
+
+
 def _location(error: jsonschema.ValidationError) -> str:
     parts = []
     for item in error.absolute_path:
@@ -109,9 +127,10 @@ def validate_config(
     """
     schema = load_schema() if schema is None else schema
     checked = copy.deepcopy(dict(config))
+    origin = ", ".join(str(s) for s in sources) or "the configuration"
+    _check_moved_keys(checked, origin)
     validator = _validator_filling_defaults()(schema)
     errors = sorted(validator.iter_errors(checked), key=lambda e: list(map(str, e.absolute_path)))
-    origin = ", ".join(str(s) for s in sources) or "the configuration"
     if errors:
         lines = [f"  - {_location(e)}: {e.message}" for e in errors]
         raise ConfigError(

@@ -6,13 +6,14 @@ coverage = such cells / cells holding ground truth (science.md section 1).
 
 Examples
 --------
->>> import numpy as np
 >>> grid = CoverageGrid(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), bins=2)
 >>> grid.fraction(np.array([[0.1, 0.1], [0.9, 0.9], [5.0, 5.0]]))
 0.5
 """
 
 from __future__ import annotations
+
+from typing import Iterable
 
 import numpy as np
 
@@ -40,3 +41,21 @@ class CoverageGrid:
 
     def fraction(self, points: np.ndarray) -> float:
         return len(self.covered(points)) / len(self.reference_cells)
+
+    def cumulative(self, point_sets: Iterable[np.ndarray]) -> list[float]:
+        """Coverage after each of a sequence of point sets (e.g. WE iterations), counting all sets so far.
+
+        The last value equals :meth:`fraction` of all points together.
+
+        Examples
+        --------
+        >>> grid = CoverageGrid(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), bins=2)
+        >>> grid.cumulative([np.array([[0.1, 0.1]]), np.zeros((0, 2)), np.array([[0.9, 0.9], [0.1, 0.2]])])
+        [0.25, 0.25, 0.5]
+        """
+        visited: set = set()
+        fractions = []
+        for points in point_sets:
+            visited |= self.covered(points)
+            fractions.append(len(visited) / len(self.reference_cells))
+        return fractions

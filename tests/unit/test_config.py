@@ -66,6 +66,16 @@ def test_wrong_type_in_a_section_is_reported():
         validate_config(cfg)
 
 
+def test_a_removed_key_names_the_key_that_replaced_it():
+    """we.coverage_bins is gone: one grid, metrics.coverage_bins, for the coverage column, cost.csv and the stop."""
+    cfg = {**copy.deepcopy(MINIMAL), "we": {"coverage_bins": 50}}
+    with pytest.raises(ConfigError, match=r"my\.yaml sets removed keys:\n  - we\.coverage_bins was removed: set "
+                                          r"metrics\.coverage_bins"):
+        validate_config(cfg, sources=["my.yaml"])
+    assert validate_config({**MINIMAL, "metrics": {"coverage_bins": 50}})["metrics"]["coverage_bins"] == 50
+    assert "coverage_bins" not in validate_config(MINIMAL)["we"]
+
+
 def test_duplicate_ids_and_chain_count_mismatch():
     cfg = copy.deepcopy(MINIMAL)
     cfg["proteins"].append(copy.deepcopy(cfg["proteins"][0]))

@@ -60,6 +60,11 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
                 assert external["metrics"][weighting][metric][name] == pytest.approx(value, rel=1e-5, abs=1e-7), \
                     (weighting, metric, name)
         assert external["metrics"][weighting]["coverage"] == pytest.approx(values["coverage"])
+    # One coverage grid and one definition: cost.csv's last coverage is the coverage column, for both exports.
+    costs = {name: pd.read_csv(protein / kind / name / "cost.csv")
+             for kind, name in (("we", "implicit"), ("external", "byo_implicit"))}
+    assert costs["byo_implicit"]["coverage"].tolist() == pytest.approx(costs["implicit"]["coverage"].tolist())
+    assert costs["implicit"]["coverage"].iloc[-1] == pytest.approx(builtin["metrics"]["we"]["coverage"])
     w1 = pd.read_csv(workdir / "results" / "tables" / "w1.csv")
     assert {"implicit", "byo_implicit"} <= set(w1["engine"])
     coverage = pd.read_csv(workdir / "results" / "tables" / "coverage.csv").set_index("engine")

@@ -131,3 +131,19 @@ def test_the_report_title_reruns_only_the_report(finished, tmp_path):
 
     jobs = plan_after(finished, tmp_path, title)
     assert set(rules(jobs)) == REPORT and len(jobs) == len(REPORT), rules(jobs)
+
+
+@pytest.mark.slow
+def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finished, tmp_path):
+    """metrics.coverage_bins, the one grid: cost.csv and the coverage column change; a WE run without a coverage
+    target does not read it."""
+    def grid(raw, effective):
+        assert effective["we"]["coverage_target"] is None
+        raw.setdefault("metrics", {})["coverage_bins"] = effective["metrics"]["coverage_bins"] // 2
+
+    jobs = plan_after(finished, tmp_path, grid)
+    engines = embedded()[1]["we"]["engines"]
+    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
+    assert [pair for pair in per_engine if pair[0] == "we_export"] == sorted(("we_export", e) for e in engines)
+    assert {rule for rule, _ in per_engine} == {"we_export", "metrics"}  # no we_run
+    assert {engine for rule, engine in per_engine if rule == "metrics"} >= set(engines)

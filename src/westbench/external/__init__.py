@@ -32,15 +32,15 @@ import logging
 from pathlib import Path
 from typing import Mapping
 
-import h5py
 import mdtraj
 import numpy as np
-import pandas as pd
 
+from westbench.costs import cost_table, coverage_by_iteration
 from westbench.errors import WestbenchError
 from westbench.features import ca_atom_indices, pairwise_distances
 from westbench.frames import write_frames
 from westbench.trajectories import ca_sequence, import_names, trajectory_files
+from westbench.westh5 import WestH5Error, iterations
 
 log = logging.getLogger(__name__)
 
@@ -99,15 +99,8 @@ def read_westpa(spec: Mapping, reader: CAReader, protein: str) -> tuple[dict, li
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id")}
     costs, traj = [], 0
     try:
-        handle = h5py.File(west_h5, "r")
-    except OSError as exc:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': {west_h5} is not a readable west.h5 ({exc})") from None
-    with handle:
-        last = int(handle.attrs["west_current_iteration"]) - 1
-        if spec.get("max_iterations"):
-            last = min(last, int(spec["max_iterations"]))
-        for n_iter in range(1, last + 1):
-            index = handle[f"iterations/iter_{n_iter:08d}/seg_index"][()]
+        for iteration in iterations(west_h5, last=spec.get("max_iterations") or None):
+            n_iter, index = iteration.number, iteration.seg_index
             for seg_id in range(len(index)):  # seg_index row = segment id
                 ca = reader.read(segment_path(spec["segments"], n_iter, seg_id, protein))
                 if spec.get("drop_first_frame"):
@@ -123,6 +116,8 @@ def read_westpa(spec: Mapping, reader: CAReader, protein: str) -> tuple[dict, li
             costs.append({"iteration": n_iter, "segments": len(index), "ended_segments": 0,
                           "segment_wall_seconds": float(index["walltime"].sum()),
                           "segment_cpu_seconds": float(index["cputime"].sum())})
+    except WestH5Error as exc:
+        raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
     if not costs:
         raise ExternalSamplesError(f"external engine '{reader.engine}': {west_h5} has no finished iteration")
     return {k: np.concatenate(v) for k, v in columns.items()}, costs
@@ -188,7 +183,8 @@ def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | P
     tica : TicaModel, optional
         Projects every frame onto its TICs.
     coverage_grid : CoverageGrid, optional
-        Adds the cumulative coverage after each iteration (file) to ``cost.csv``.
+        With ``tica``: adds the cumulative coverage after each iteration (file) to ``cost.csv``
+        (:mod:`westbench.costs`: frames of weight above zero, as the metric suite's coverage counts).
     """
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
@@ -204,17 +200,10 @@ def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | P
     write_frames(frames_path, ca=data["ca"], weight=data["weight"], traj=data["traj"], time_ps=data["time_ps"],
                  iteration=data["iteration"], attrs={"protein": protein, "source": engine, "kind": f"external/{spec['kind']}"},
                  **{k: v for k, v in data.items() if k == "seg_id"}, **extra)
-    cost = pd.DataFrame(costs)
+    coverage = None
     if coverage_grid is not None and "tics" in extra:
-        visited: set = set()
-        fractions = []
-        for n_iter in cost["iteration"]:
-            visited |= coverage_grid.covered(extra["tics"][data["iteration"] == n_iter][:, :2])
-            fractions.append(len(visited) / len(coverage_grid.reference_cells))
-        cost["coverage"] = fractions
-    cost["cumulative_segments"] = cost["segments"].cumsum()
-    cost["cumulative_wall_seconds"] = cost["segment_wall_seconds"].cumsum()
-    cost["cumulative_cpu_seconds"] = cost["segment_cpu_seconds"].cumsum()
+        coverage = coverage_by_iteration(coverage_grid, {**data, **extra}, [row["iteration"] for row in costs])
+    cost = cost_table(costs, coverage)
     cost.to_csv(cost_path, index=False)
     log.info("external engine %s (%s): %d frames over %d iterations", engine, spec["kind"], len(data["ca"]), len(cost))
     return {"frames": int(len(data["ca"])), "iterations": len(cost)}

@@ -17,6 +17,8 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from westbench.workflow import write_json
+
 
 def _read(path: str | Path) -> dict:
     return json.loads(Path(path).read_text())
@@ -50,3 +52,17 @@ def summary_row(summary: Mapping) -> dict:
 def preparation_table(summary_paths: Iterable[str | Path]) -> pd.DataFrame:
     """A table of every prepared protein (one row each)."""
     return pd.DataFrame([summary_row(_read(p)) for p in summary_paths])
+
+
+def write_summary(structure_json, fix_json, system_jsons: Iterable, out_json: str | Path) -> dict:
+    """Write one protein's summary (:func:`merge_summaries`) as ``summary.json``; returns it."""
+    summary = merge_summaries(structure_json, fix_json, system_jsons)
+    write_json(summary, out_json)
+    return summary
+
+
+def write_preparation_table(summary_paths: Iterable[str | Path], out_csv: str | Path) -> pd.DataFrame:
+    """Write the preparation table (:func:`preparation_table`) as ``preparation.csv``; returns it."""
+    table = preparation_table(summary_paths)
+    table.to_csv(out_csv, index=False)
+    return table

@@ -1,15 +1,20 @@
-"""Coverage of a WE run: live (the per-iteration log line) and from west.h5 (the stop, the export)."""
+"""Coverage of a WE run while it runs: live (the per-iteration log line) and from west.h5 (the stop rule).
+
+Both count the points of the walkers' saved frames (a segment's pcoord after its first point,
+which is its parent's last frame or the basis state) on the one coverage grid
+(``metrics.coverage_bins``), the frames the export's ``cost.csv`` and the metric suite count.
+"""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-import h5py
 import numpy as np
 
 from westbench.config import section_defaults
 from westbench.frames import read_frames
 from westbench.coverage import CoverageGrid
+from westbench.westh5 import iterations
 
 
 class CoverageTracker:
@@ -22,20 +27,14 @@ class CoverageTracker:
     @classmethod
     def from_options(cls, options: Mapping) -> "CoverageTracker":
         reference = read_frames(options["reference"])["tics"][:, :2]
-        return cls(CoverageGrid(reference, int(options.get("bins", section_defaults("we")["coverage_bins"]))))
+        return cls(CoverageGrid(reference, int(options.get("bins", section_defaults("metrics")["coverage_bins"]))))
 
     def update(self, pcoords: np.ndarray) -> float:
-        self.visited |= self.grid.covered(np.asarray(pcoords)[..., :2])
+        """Coverage so far after one iteration's pcoords (segments, points, ndim): their saved frames' points."""
+        self.visited |= self.grid.covered(np.asarray(pcoords)[:, 1:, :2])
         return len(self.visited) / len(self.grid.reference_cells)
 
 
 def coverage_by_iteration(west_h5, grid: CoverageGrid) -> list[float]:
-    """Cumulative coverage after each finished iteration, from every pcoord point in west.h5."""
-    visited: set = set()
-    fractions = []
-    with h5py.File(west_h5, "r") as handle:
-        last = int(handle.attrs["west_current_iteration"]) - 1
-        for n_iter in range(1, last + 1):
-            visited |= grid.covered(handle[f"iterations/iter_{n_iter:08d}/pcoord"][()][..., :2])
-            fractions.append(len(visited) / len(grid.reference_cells))
-    return fractions
+    """Cumulative coverage after each finished iteration, from the pcoords of the segments' saved frames."""
+    return grid.cumulative(iteration.pcoord[:, 1:, :2] for iteration in iterations(west_h5))

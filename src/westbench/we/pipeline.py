@@ -85,8 +85,14 @@ def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:
 
 def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,
                    seed: int, n_workers: int = 1) -> dict:
-    """Run (or resume) WE for one protein and engine with the ``we`` config section."""
-    grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], settings["coverage_bins"])
+    """Run (or resume) WE for one protein and engine with the ``we`` config section.
+
+    ``settings["coverage_bins"]``, the one coverage grid (``metrics.coverage_bins``), is given with a
+    ``coverage_target`` (the stop reads it); without one, the per-iteration log line's coverage uses the
+    schema's grid, so that changing the analysis grid reruns no WE run.
+    """
+    bins = settings.get("coverage_bins", section_defaults("metrics")["coverage_bins"])
+    grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], bins)
     engine = dict(engine)
     block_size = int(engine.pop("block_size", 1))
     cfg = {
@@ -95,7 +101,7 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
         "seed": seed, "bins_per_dim": settings["bins_per_tic"], "walkers_per_bin": settings["walkers_per_bin"],
         "steps_per_segment": settings["steps_per_segment"], "save_every": settings["save_every"],
         "keep_restarts": settings["keep_restarts"],
-        "coverage": {"reference": os.path.abspath(groundtruth_frames), "bins": settings["coverage_bins"]},
+        "coverage": {"reference": os.path.abspath(groundtruth_frames), "bins": bins},
     }
     summary = run_we(run_dir, cfg=cfg, segs_per_state=settings["initial_walkers"],
                      work_manager=settings["work_manager"], n_workers=n_workers,
@@ -103,6 +109,7 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
                      coverage_target=settings["coverage_target"], coverage_fn=lambda h5: run_coverage(h5, grid),
                      max_wallclock_s=settings["max_wallclock_s"])
     summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
+                   coverage_bins=bins,
                    engine=engine["class"], settings=dict(settings),
                    ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments())
     return summary

@@ -33,3 +33,41 @@ class DeviceDoubleWell(DoubleWell):
 
         Path(self.record_dir, f"{os.getpid()}.txt").write_text(f"{worker_device()}\n")
         return super().propagate(starts, n_steps, save_every, seeds)
+
+
+class Chain(Engine):
+    """Brownian dynamics (kT = 1) of a chain of beads joined by harmonic springs: C-alpha-like frames in nm
+    whose pairwise distances move, for runs with a TICA progress coordinate."""
+
+    def __init__(self, n_beads: int = 4, bond_nm: float = 0.38, k: float = 50.0, dt: float = 1e-3):
+        self.n_beads, self.bond_nm, self.k, self.dt = n_beads, bond_nm, k, dt
+
+    def basis_state(self):
+        positions = np.zeros((self.n_beads, 3))
+        positions[:, 0] = self.bond_nm * np.arange(self.n_beads)
+        return WalkerState(positions)
+
+    def beads(self, state):
+        return np.asarray(state.positions)
+
+    def force(self, x):
+        bond = x[1:] - x[:-1]
+        length = np.linalg.norm(bond, axis=1, keepdims=True)
+        pull = self.k * (length - self.bond_nm) * bond / length
+        force = np.zeros_like(x)
+        force[:-1] += pull
+        force[1:] -= pull
+        return force
+
+    def propagate(self, starts, n_steps, save_every, seeds):
+        results = []
+        for start, seed in zip(starts, seeds):
+            rng = np.random.default_rng(seed)
+            x = np.array(start.positions, dtype=np.float64)
+            frames = []
+            for step in range(1, n_steps + 1):
+                x = x + self.force(x) * self.dt + np.sqrt(2 * self.dt) * rng.normal(size=x.shape)
+                if step % save_every == 0:
+                    frames.append(x.copy())
+            results.append(SegmentResult(np.array(frames, dtype=np.float32), WalkerState(x)))
+        return results

@@ -1,0 +1,54 @@
+"""One engine scored against the ground truth: the files the metrics rule writes, with the caller's identity."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from westbench.frames import write_frames
+from westbench.metrics.score import score_engine
+
+KEYS = {"protein", "engine", "frames", "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins",
+        "frames_left_out", "groundtruth_frames", "settings", "figures", "metrics"}
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("score")
+    rng = np.random.default_rng(4)
+    centre = np.repeat(np.tile([0.0, 3.0], 4), 50)  # two states visited in turn
+    for name in ("groundtruth", "model"):
+        extra = {"ok": np.r_[np.zeros(30, np.int8), np.ones(370, np.int8)]} if name == "model" else {}
+        write_frames(folder / f"{name}.h5", ca=np.cumsum(rng.normal(0, 0.2, (400, 6, 3)), axis=1),
+                     weight=np.full(400, 1 / 400), traj=np.repeat(np.arange(8), 50), time_ps=np.arange(400.0),
+                     iteration=np.repeat(np.arange(1, 9), 50),
+                     tics=centre[:, None] + rng.normal(0, 0.3, (400, 4)), **extra)
+    settings = {"weightings": ["we", "counts"], "macrostate_clusters": 10, "macrostates": 2, "coverage_bins": 20,
+                "kl_sensitivity_bins": [10, 20], "bootstrap": 0, "seed": 3}
+    record = score_engine(folder / "groundtruth.h5", folder / "model.h5", settings, protein="chignolin",
+                          engine="implicit", json_path=folder / "metrics.json", csv_path=folder / "metrics.csv",
+                          figures_dir=folder / "figures")
+    return folder, record, settings
+
+
+def test_the_json_record_is_returned_and_written_with_every_key(scored):
+    folder, record, settings = scored
+    assert json.loads((folder / "metrics.json").read_text()) == json.loads(json.dumps(record))
+    assert set(record) == KEYS and (record["protein"], record["engine"]) == ("chignolin", "implicit")
+    assert record["frames_left_out"] == 30 and record["frames"] == 370 and record["groundtruth_frames"] == 400
+    assert record["settings"] == {k: v for k, v in settings.items() if k != "weightings"}  # the seed included
+    assert sorted(record["metrics"]) == ["counts", "we"] and record["figures"]["weighting"] == "we"
+    assert sorted(record["kl_tic01_by_bins"]["values"]) == [10, 20]
+    assert all((folder / "figures" / name).is_file() for name in record["figures"]["files"])
+
+
+def test_the_tidy_table_carries_the_identity_and_the_coverage_column(scored):
+    folder, record, _ = scored
+    table = pd.read_csv(folder / "metrics.csv")
+    assert list(table.columns[:2]) == ["protein", "engine"] and set(table["protein"]) == {"chignolin"}
+    for weighting in ("we", "counts"):
+        row = table.query("weighting == @weighting and distribution == 'tic01' and metric == 'coverage'")
+        assert row["value"].item() == pytest.approx(record["metrics"][weighting]["coverage"])
+    time = table.query("distribution == 'time'").set_index("metric")["value"]
+    assert time["longest_simulated_ps"] == record["simulated_ps"]["longest"]
