@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-
 from westbench.config import section_defaults
 from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
@@ -75,6 +74,55 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
                         "device": cgml.get("device", section_defaults("cgml")["device"]), "threads": threads}}
+
+
+def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
+                preparation: Mapping | None = None, platform: Mapping | None = None,
+                cgml: Mapping | None = None) -> dict:
+    """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
+
+    The job's threads are shared as the thread policy says (:mod:`westbench.resources`): one
+    single-threaded worker per thread under a parallel work manager, else one worker on all of them.
+
+    Parameters
+    ----------
+    kind : {"openmm", "cg"}
+        The engine's kind.
+    inputs : mapping
+        OpenMM: ``system``, ``state``, ``topology``; CG: ``model``, ``basis`` (the rule's inputs).
+    protein : str
+        The protein (a CG model over several proteins picks its embedding by it).
+    settings : mapping
+        The WE run's ``we`` keys (binning, ``work_manager``, ``batch_walkers`` for OpenMM).
+    job_threads : int
+        The threads Snakemake gave the job.
+    preparation, platform : mapping
+        OpenMM: the integrator keys and the ``platform`` section.
+    cgml : mapping
+        CG: ``langevin``, ``explosion``, ``device``.
+
+    Examples
+    --------
+    >>> settings = {"bins_per_tic": 7, "walkers_per_bin": 3, "work_manager": "processes", "batch_walkers": 1}
+    >>> spec = engine_spec("cg", {"model": "m.pt", "basis": "b.pdb"}, protein="p", settings=settings, job_threads=2,
+    ...                    cgml={"langevin": {}, "explosion": {}, "device": "cpu"})
+    >>> spec["options"]["threads"], spec["block_size"]
+    (1, 74)
+    """
+    from westbench.engines.kinds import CG, OPENMM
+    from westbench.resources import engine_threads, we_workers
+
+    workers = we_workers(job_threads, settings["work_manager"])
+    threads = engine_threads(job_threads, settings["work_manager"])
+    share = max_walkers_per_worker(settings, workers)
+    if kind == CG:
+        # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
+        return cg_engine_spec(inputs["model"], protein, inputs["basis"], cgml, threads=threads,
+                              **({"block_size": share} if workers > 1 else {}))
+    if kind == OPENMM:
+        return openmm_engine_spec(inputs["system"], inputs["state"], inputs["topology"], preparation, platform,
+                                  threads, batch_walkers=settings["batch_walkers"], max_walkers=share)
+    raise ValueError(f"a WE job runs an OpenMM or a CG engine, not kind {kind!r}")
 
 
 def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:

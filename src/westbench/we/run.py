@@ -36,6 +36,7 @@ import numpy as np
 from westbench.interrupt import children_exit_with_parent
 from westbench.seeds import derive_seed
 from westbench.we.determinism import make_segment_order_deterministic
+from westbench.westh5 import finished_iterations
 from westbench.we.node import zmq_environment
 from westbench.we.store import SegmentStore
 from westbench.we.westcfg import write_west_cfg
@@ -180,12 +181,8 @@ def _zmq_nodes(run_dir: Path, n_workers: int, startup_timeout_s: float = 120.0):
 
 
 def completed_iterations(west_h5: str | Path) -> int:
-    """Iterations WESTPA has finished (0 when the file is missing or not initialized)."""
-    path = Path(west_h5)
-    if not path.exists():
-        return 0
-    with h5py.File(path, "r") as handle:
-        return int(handle.attrs.get("west_current_iteration", 1)) - 1
+    """Iterations WESTPA has finished (0 when the file is missing or w_init did not finish it)."""
+    return finished_iterations(west_h5) if is_initialized(west_h5) else 0
 
 
 def is_initialized(west_h5: str | Path) -> bool:
