@@ -17,6 +17,7 @@ through Linux's parent-death signal, when the process that forked them dies.
 Examples
 --------
 >>> import os, signal
+>>> before = signal.getsignal(signal.SIGTERM)
 >>> with stop_on_signals():
 ...     try:
 ...         os.kill(os.getpid(), signal.SIGTERM)
@@ -25,7 +26,7 @@ Examples
 ...     except Interrupted as exc:
 ...         print(exc.signal_name, exc.exit_code)
 SIGTERM 143
->>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored on exit
+>>> signal.getsignal(signal.SIGTERM) is before  # restored on exit
 True
 """
 

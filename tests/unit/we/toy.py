@@ -1,8 +1,11 @@
-"""Engines for the WE tests: the library's double well, slowed down or recording its device."""
+"""Engines for the WE tests: the library's double well, slowed down or recording its device; a bead chain."""
 
+import numpy as np
+
+from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.double_well import DoubleWell
 
-__all__ = ["DoubleWell", "SlowDoubleWell", "DeviceDoubleWell"]
+__all__ = ["DoubleWell", "SlowDoubleWell", "DeviceDoubleWell", "Chain"]
 
 
 class SlowDoubleWell(DoubleWell):
