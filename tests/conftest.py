@@ -9,6 +9,14 @@ import pytest
 from westbench.config import ProteinSpec
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def source_env() -> dict:
+    """The environment of a child interpreter that imports this checkout's westbench (src/) and tests."""
+    import os
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), str(REPO),
+                                                                       os.environ.get("PYTHONPATH")]))}
 SHARED_STRUCTURES = REPO.parent / "shared" / "structures"
 CHIGNOLIN = "GYDPETGTWG"
 UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a forked worker, a lock) fails instead

@@ -23,9 +23,8 @@ from openmm import app, unit
 from pdbfixer import PDBFixer
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
 
-from westbench.features import pairwise_distances  # noqa: E402
+from westbench.features import pairwise_distances  # noqa: E402  (the installed westbench: run it with .venv/bin/python)
 from westbench.structures.peptide import write_extended_peptide  # noqa: E402
 
 TASKS = ROOT / "tasks"
@@ -527,8 +526,7 @@ def copied_inputs() -> None:
         for name in ("topology.pdb", "trajectory.dcd"):
             (inputs(task) / name).write_bytes(own("underspecified-folded-fraction", name))
     (inputs("mdanalysis-rmsf-contacts") / "native.pdb").write_bytes(own("underspecified-folded-fraction", "reference.pdb"))
-    sys.path.insert(0, str(ROOT / "tools"))
-    from task_structures import write_entries  # not committed: written from the RCSB files at setup
+    from task_structures import write_entries  # tools/ (this script's folder) is on sys.path; not committed: written at setup
 
     write_entries()
 

@@ -186,5 +186,5 @@ if [ "$PODMAN" = 1 ]; then
     podman_ready=", $(podman --version)"
 fi
 # 6. The PDB entries some tasks start from (never committed): ../shared/structures or the RCSB.
-if [ -x .venv/bin/python ]; then .venv/bin/python tools/task_structures.py; else python3 tools/task_structures.py; fi
+if [ -x .venv/bin/python ]; then .venv/bin/python tools/task_structures.py; else PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" python3 tools/task_structures.py; fi
 say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

@@ -13,7 +13,6 @@ residue numbering) and annotation records dropped. Run by ``tools/setup-agents.s
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from pathlib import Path
 
@@ -53,7 +52,6 @@ def raw_entry(pdb_id: str, structures_dir: Path, download_dir: Path) -> str:
     local = structures_dir / f"{pdb_id}.pdb"
     if local.is_file():
         return local.read_text()
-    sys.path.insert(0, str(ROOT / "src"))
     from westbench.config import section_defaults
     from westbench.structures.rcsb import download_pdb
 

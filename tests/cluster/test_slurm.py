@@ -100,12 +100,12 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
 def test_multi_node_we_mode_starts_its_nodes_with_srun(slurm, tmp_path):
     """we.work_manager zmq inside a SLURM job: a ZeroMQ master plus one node process per allocated node
     (srun), here on the toy engine for three iterations."""
+    import os
     import sys
 
     script = tmp_path / "zmq_run.py"
     script.write_text(
         "import logging, sys\n"
-        f"sys.path[:0] = [{str(REPO / 'src')!r}, {str(REPO)!r}]\n"
         "logging.basicConfig(level=logging.INFO, stream=sys.stdout)\n"
         "from westbench.we.run import run_we\n"
         "from tests.unit.we.test_we_toy import CFG\n"
@@ -113,7 +113,7 @@ def test_multi_node_we_mode_starts_its_nodes_with_srun(slurm, tmp_path):
         " n_workers=1))\n")
     log = tmp_path / "job.log"
     result = subprocess.run(["sbatch", "--wait", "--nodes=1", "--cpus-per-task=1", "--mem=2000", "-p", "cpu",
-                             "-o", str(log), f"--export=ALL,PYTHONPATH={REPO}", "--wrap", f"{sys.executable} {script}"],
+                             "-o", str(log), f"--export=ALL,PYTHONPATH={REPO / 'src'}{os.pathsep}{REPO}", "--wrap", f"{sys.executable} {script}"],
                             capture_output=True, text=True, timeout=900)
     output = log.read_text() if log.exists() else ""
     assert result.returncode == 0, result.stderr + output[-3000:]

@@ -15,7 +15,7 @@ from openmm import app, unit
 from westbench.frames import read_frames
 from westbench.groundtruth.production import md_settings, run_groundtruth
 
-from ...conftest import REPO, rcsb_spec
+from ...conftest import REPO, rcsb_spec, source_env
 
 # A compact chignolin in a small box: a few thousand atoms, 4 chunks of 5 frames.
 PREPARATION = {"box_shape": "dodecahedron", "padding_nm": 0.6, "nonbonded_cutoff_nm": 0.8, "ionic_strength_molar": 0.15}
@@ -49,13 +49,12 @@ def run(start_pdb, folder, seed=11, groundtruth=GROUNDTRUTH):
 def start_run_process(start_pdb, folder):
     """The same run in a separate process (its own session, so a test can kill it with its children)."""
     script = (
-        "import sys; sys.path.insert(0, %r)\n"
         "from westbench.workflow import setup_logging; setup_logging()\n"
         "from tests.unit.groundtruth.test_production import run\n"
         "from pathlib import Path\n"
-        "run(Path(%r), Path(%r))\n" % (str(REPO / "src"), str(start_pdb), str(folder))
+        "run(Path(%r), Path(%r))\n" % (str(start_pdb), str(folder))
     )
-    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

@@ -22,11 +22,11 @@ BATCH = 4
 def run_we_in_a_fresh_interpreter(run_dir, cfg, **kwargs):
     """run_we with a forking work manager, started from a clean interpreter as the rules start it: a fork of
     the pytest process would copy the threads and locks of every library earlier tests used (torch, OpenMM)."""
-    from ...conftest import REPO
+    from ...conftest import REPO, source_env
 
-    script = (f"import sys; sys.path[:0] = [{str(REPO / 'src')!r}, {str(REPO)!r}]\nfrom westbench.we.run import run_we\n"
+    script = (f"from westbench.we.run import run_we\n"
               f"run_we({str(run_dir)!r}, cfg={cfg!r}, **{kwargs!r})\n")
-    env = {k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"}
+    env = {k: v for k, v in source_env().items() if k != "CUDA_VISIBLE_DEVICES"}
     result = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -65,12 +65,12 @@ def test_two_workers_give_the_serial_run(cfg, reference, tmp_path):
 
 
 def test_killed_batched_run_resumes_to_the_uninterrupted_run(cfg, reference, tmp_path):
-    from ...conftest import REPO
+    from ...conftest import REPO, source_env
 
     run_dir = tmp_path / "killed"
-    script = ("import sys; sys.path.insert(0, %r)\nfrom westbench.we.run import run_we\n"
-              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=3)\n" % (str(REPO / "src"), str(run_dir), cfg))
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+    script = ("from westbench.we.run import run_we\n"
+              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=3)\n" % (str(run_dir), cfg))
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 300
     # The first batch of iteration 3 is on disk: iterations 1-2 are done and the third is under way.

@@ -82,14 +82,13 @@ def test_killed_run_resumes_without_losing_or_repeating_segments(toy_run, tmp_pa
     import sys
     import time
 
-    from ...conftest import REPO
+    from ...conftest import REPO, source_env
 
     run_dir = tmp_path / "killed"
     slow = {**CFG, "engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": TOY["options"]}}
-    script = ("import sys; sys.path.insert(0, %r)\n"
-              "from westbench.we.run import run_we\nfrom tests.unit.we.test_we_toy import CFG\n"
-              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=15)\n" % (str(REPO / "src"), str(run_dir), slow))
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.DEVNULL,
+    script = ("from westbench.we.run import run_we\nfrom tests.unit.we.test_we_toy import CFG\n"
+              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=15)\n" % (str(run_dir), slow))
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
     # Segment files of iteration 4 on disk: three iterations are done and the fourth is under way.
