@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from scripts import _library  # noqa: F401  (puts src/ on sys.path, as for every script; Snakemake puts the
-# workflow folder on sys.path)
+# Snakemake puts the workflow folder on sys.path; scripts/_library.py puts src/ there, as it does for every script.
+from scripts import _library  # noqa: F401
 
 from snakemake.logging import logger
 
