@@ -35,6 +35,10 @@ class CoverageTracker:
         return len(self.visited) / len(self.grid.reference_cells)
 
 
-def coverage_by_iteration(west_h5, grid: CoverageGrid) -> list[float]:
-    """Cumulative coverage after each finished iteration, from the pcoords of the segments' saved frames."""
-    return grid.cumulative(iteration.pcoord[:, 1:, :2] for iteration in iterations(west_h5))
+def run_coverage(west_h5, grid: CoverageGrid) -> float:
+    """Coverage after the finished iterations of a run so far, from the pcoords of the segments' saved frames
+    (the stop rule's measure; 0 before the first iteration)."""
+    tracker, coverage = CoverageTracker(grid), 0.0
+    for iteration in iterations(west_h5):
+        coverage = tracker.update(iteration.pcoord)
+    return coverage

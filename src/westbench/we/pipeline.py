@@ -17,7 +17,7 @@ from westbench.config import section_defaults
 from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.coverage import CoverageGrid
-from westbench.we.coverage import coverage_by_iteration
+from westbench.we.coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 
@@ -123,12 +123,6 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
         return openmm_engine_spec(inputs["system"], inputs["state"], inputs["topology"], preparation, platform,
                                   threads, batch_walkers=settings["batch_walkers"], max_walkers=share)
     raise ValueError(f"a WE job runs an OpenMM or a CG engine, not kind {kind!r}")
-
-
-def run_coverage(west_h5: str | Path, grid: CoverageGrid) -> float:
-    """Fraction of ground-truth TIC 0/1 cells visited by every pcoord of a run so far."""
-    fractions = coverage_by_iteration(west_h5, grid)
-    return fractions[-1] if fractions else 0.0
 
 
 def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,
