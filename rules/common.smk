@@ -411,9 +411,11 @@ def cg_training_settings(wildcards):
 
 
 # What the metric suite (one protein and engine) reads of `metrics`: not the table settings.
-METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostate_clusters",
-                     "macrostates", "macrostate_dim", "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins",
-                     "bootstrap", "discard_iterations", "kl_sensitivity_bins")
+METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostates",
+                     "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins", "bootstrap", "bootstrap_blocks",
+                     "floor_splits", "discard_iterations", "kl_sensitivity_bins")
+# What the protein's one ground-truth macrostate model reads of `metrics` (rule macrostates).
+MACROSTATE_KEYS = ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")
 # What the HTML report's own notes read of `metrics` (the captions' keys: html_report_caption_config).
 REPORT_METRIC_KEYS = ("bootstrap", "discard_iterations")
 # What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).

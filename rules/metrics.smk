@@ -4,10 +4,31 @@
 from westbench.metrics.figure_list import FIGURES
 
 
+rule macrostates:
+    """One ground-truth macrostate model per protein (KMeans on the leading TICs, MSM, PCCA+), fitted once and
+    used by every engine's metrics job, so macrostate populations compare across engines."""
+    input:
+        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+    output:
+        "results/{protein}/tica/macrostates.npz",
+    params:
+        settings={key: config["metrics"][key] for key in MACROSTATE_KEYS},
+        seed=lambda wildcards: job_seed(wildcards, "macrostates"),
+    log:
+        "results/{protein}/logs/macrostates.log",
+    benchmark:
+        "results/{protein}/benchmarks/macrostates.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/macrostates.py"
+
+
 rule metrics:
     input:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
         model=metrics_model_frames,
+        macrostates="results/{protein}/tica/macrostates.npz",
     output:
         json="results/{protein}/metrics/{engine}/metrics.json",
         csv=report(

@@ -13,7 +13,8 @@ def main(snakemake):
                  {**snakemake.params.settings, "seed": snakemake.params.seed},
                  protein=snakemake.wildcards.protein, engine=snakemake.wildcards.engine,
                  json_path=snakemake.output.json, csv_path=snakemake.output.csv,
-                 figures_dir=Path(snakemake.output.tic_densities_1d).parent)
+                 figures_dir=Path(snakemake.output.tic_densities_1d).parent,
+                 macrostates=snakemake.input.macrostates)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -29,8 +29,9 @@ True
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 import matplotlib
 
@@ -42,8 +43,11 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
 from westbench.config import section_defaults  # noqa: E402
 from westbench.metrics.divergences import common_edges  # noqa: E402
+from westbench.metrics.estimability import Caveats, NotEstimable  # noqa: E402
 from westbench.metrics.figure_list import FIGURES  # noqa: E402,F401  (the one list: name -> report label)
 from westbench.metrics.weighted import histogram, histogram2d, kde, normalized  # noqa: E402
+
+log = logging.getLogger(__name__)
 
 TIC_PAIRS = ((0, 1), (1, 2), (2, 3))
 GROUNDTRUTH_COLOUR, MODEL_COLOUR = "0.25", "tab:orange"
@@ -158,9 +162,8 @@ def tic01_by_iteration(groundtruth_tics, model_tics, iteration, path, max_points
     plt.close(figure)
 
 
-STRUCTURE_PANELS = (("rg", "radius of gyration (Å)", 10.0), ("bonds", "C-alpha bond length (Å)", 10.0),
-                    ("angles", "C-alpha angle (degrees)", 180.0 / np.pi),
-                    ("dihedrals", "C-alpha dihedral (degrees)", 180.0 / np.pi))
+STRUCTURE_PANELS = (("rg", "radius of gyration (Å)", 1.0), ("bonds", "C-alpha bond length (Å)", 1.0),
+                    ("angles", "C-alpha angle (degrees)", 1.0), ("dihedrals", "C-alpha dihedral (degrees)", 1.0))
 
 
 def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_weights, model_weights, path,
@@ -168,7 +171,7 @@ def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_wei
     """Rg, C-alpha bond, angle and dihedral densities of ground truth and model (four panels).
 
     ``reference`` and ``sample`` map ``rg``, ``bonds``, ``angles``, ``dihedrals`` to
-    per-frame values (n_frames, k) in nm and radians, as
+    per-frame values (n_frames, k) in Angstrom and degrees, as
     :func:`westbench.metrics.suite.distributions` returns them.
     """
     panels = [panel for panel in STRUCTURE_PANELS if panel[0] in reference and panel[0] in sample]
@@ -282,43 +285,89 @@ def macrostate_scatter(groundtruth_tics, groundtruth_labels, model_tics, model_l
     plt.close(figure)
 
 
-def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: np.ndarray, values: Mapping,
+def placeholder(path, title: str, reason: str) -> None:
+    """A figure that says why it could not be drawn (the report shows it where the figure would be)."""
+    figure, ax = plt.subplots(figsize=(6, 2.2), dpi=110)
+    ax.axis("off")
+    ax.text(0.5, 0.5, f"{title}: not drawn\n{reason}", ha="center", va="center", wrap=True, fontsize=9)
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def draw_or_explain(path, name: str, draw: Callable[[], None], caveats: Caveats) -> None:
+    """Draw one figure; where the data cannot give it, a :func:`placeholder` with the reason, recorded in
+    ``caveats`` as ``figure/<name>``. A figure never costs the job its metrics: an unexpected error is logged
+    with its traceback and explained the same way."""
+    try:
+        draw()
+        return
+    except NotEstimable as exc:
+        reason = str(exc)
+    except Exception as exc:  # noqa: BLE001 (the metrics are written already; say why this figure is missing)
+        log.exception("figure %s could not be drawn", name)
+        reason = f"could not be drawn ({type(exc).__name__}: {exc})"
+    plt.close("all")
+    caveats.add(f"figure/{name}", reason)
+    placeholder(path, FIGURES.get(name, name), reason)
+
+
+def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: np.ndarray | None, values: Mapping,
                          labels: Mapping, settings: Mapping, label: str = "model",
-                         distributions: tuple[Mapping, Mapping] | None = None) -> dict[str, Path]:
+                         distributions: tuple[Mapping, Mapping] | None = None,
+                         caveats: Caveats | None = None) -> dict[str, Path]:
     """Every figure of one (protein, engine) into ``folder``; returns {name: path}.
 
-    ``weights`` are the model's frame weights, ``values`` the suite's scores (for the
-    contact map), ``labels`` the macrostate assignment of
+    ``weights`` are the model's frame weights (None: no weighting could be estimated; uniform
+    weights are drawn and the caveat recorded), ``values`` the suite's scores (for the contact
+    map), ``labels`` the macrostate assignment of
     :meth:`westbench.metrics.suite.MetricSuite.macrostates`, ``distributions`` the suite's
-    (reference, sample) per-frame values (computed here when not given).
+    (reference, sample) per-frame values (computed here when not given). A figure the data
+    cannot give is a placeholder saying why, recorded in ``caveats`` (``figure/<name>``).
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    caveats = Caveats() if caveats is None else caveats
     paths = {name: folder / f"{name}.png" for name in FIGURES}
     gt_tics = np.asarray(groundtruth["tics"], dtype=np.float64)
     model_tics = np.asarray(model["tics"], dtype=np.float64)
     gt_weights = normalized(groundtruth["weight"])
+    if weights is None:
+        weights = np.full(len(model_tics), 1.0 / len(model_tics))
+        caveats.add("figures", "no weighting of the model could be estimated: the figures use raw counts")
     settings = {**section_defaults("metrics"), "seed": 0, **settings}
     bins = settings["bins"]
     max_points, seed = settings["scatter_max_points"], settings["seed"]
-    tic_densities_1d(gt_tics, gt_weights, model_tics, weights, paths["tic_densities_1d"], bins,
-                     settings["density"], settings["kde_bandwidth"], label)
-    tic_densities_2d(gt_tics, gt_weights, model_tics, weights, paths["tic_densities_2d"], bins, label)
     iteration = np.asarray(model["iteration"]) if "iteration" in model else np.zeros(len(model_tics))
-    tic01_by_iteration(gt_tics, model_tics, iteration, paths["tic01_by_iteration"], max_points, seed, label,
-                       runs=model.get("traj"))
     if distributions is None:
         from westbench.metrics.suite import distributions as compute
 
         distributions = (compute(groundtruth), compute(model))
-    structure_distributions(distributions[0], distributions[1], gt_weights, weights, paths["structure_distributions"],
-                            bins, label)
     raw = model["weight"] if "weight" in model else np.ones(len(model_tics))
-    msm_reweighting(model_tics, model["traj"], raw, paths["msm_reweighting"], settings["msm_bins"],
-                    settings["msm_lag"], label)
-    contact_map_difference(values["contact_map_diff_A"], paths["contact_map_difference"], label)
-    macrostate_scatter(gt_tics, labels["groundtruth"], model_tics, labels["model"], paths["macrostates"], max_points,
-                       seed, label)
+
+    def contact_map():
+        if values.get("contact_map_diff_A") is None:
+            raise NotEstimable("the contact map of this weighting could not be estimated")
+        contact_map_difference(values["contact_map_diff_A"], paths["contact_map_difference"], label)
+
+    drawings = {
+        "tic_densities_1d": lambda: tic_densities_1d(gt_tics, gt_weights, model_tics, weights,
+                                                     paths["tic_densities_1d"], bins, settings["density"],
+                                                     settings["kde_bandwidth"], label),
+        "tic_densities_2d": lambda: tic_densities_2d(gt_tics, gt_weights, model_tics, weights,
+                                                     paths["tic_densities_2d"], bins, label),
+        "tic01_by_iteration": lambda: tic01_by_iteration(gt_tics, model_tics, iteration, paths["tic01_by_iteration"],
+                                                         max_points, seed, label, runs=model.get("traj")),
+        "structure_distributions": lambda: structure_distributions(distributions[0], distributions[1], gt_weights,
+                                                                   weights, paths["structure_distributions"], bins,
+                                                                   label),
+        "msm_reweighting": lambda: msm_reweighting(model_tics, model["traj"], raw, paths["msm_reweighting"],
+                                                   settings["msm_bins"], settings["msm_lag"], label),
+        "contact_map_difference": contact_map,
+        "macrostates": lambda: macrostate_scatter(gt_tics, labels["groundtruth"], model_tics, labels["model"],
+                                                  paths["macrostates"], max_points, seed, label),
+    }
+    for name in FIGURES:
+        draw_or_explain(paths[name], name, drawings[name], caveats)
     return paths
 
 

@@ -22,11 +22,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+import json
+from pathlib import Path
+
 import numpy as np
-from deeptime.clustering import KMeans
 import scipy.sparse
+from deeptime.clustering import KMeans, KMeansModel
 from deeptime.markov import TransitionCountModel
 from deeptime.markov.msm import MaximumLikelihoodMSM
+
+from westbench.metrics.estimability import NotEstimable
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +72,26 @@ def sliding_counts(states: np.ndarray, traj: np.ndarray, lag: int) -> Transition
 
 
 def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, reversible: bool = False) -> np.ndarray:
-    """Per-frame weights from the stationary distribution of an MSM over ``states``."""
+    """Per-frame weights from the stationary distribution of an MSM over ``states``.
+
+    Raises :class:`~westbench.metrics.estimability.NotEstimable` (with the reason) when the
+    frames give no MSM: no transitions at the lag within any continuous piece, or a largest
+    connected set of one state (no transition ever returns).
+    """
     symbols, states = np.unique(np.asarray(states), return_inverse=True)  # dense labels: empty cells are no states
-    largest = sliding_counts(states, traj, lag).submodel_largest()
-    msm = MaximumLikelihoodMSM(reversible=reversible, sparse=True).fit(largest).fetch_model()
+    counts = sliding_counts(states, traj, lag)
+    pieces = len(np.unique(np.asarray(traj)))
+    if counts.count_matrix.sum() == 0:
+        raise NotEstimable(f"no transitions at lag {lag} within any of the {pieces} continuous pieces "
+                           f"({len(states)} frames): every piece is shorter than the lag")
+    largest = counts.submodel_largest()
+    if largest.n_states < 2:
+        raise NotEstimable(f"the MSM's largest connected set is one state of {len(symbols)} occupied: no transition "
+                           f"between states is ever reversed in {pieces} pieces of {len(states)} frames")
+    try:
+        msm = MaximumLikelihoodMSM(reversible=reversible, sparse=True).fit(largest).fetch_model()
+    except (ValueError, RuntimeError) as exc:  # deeptime: no subset could be fit
+        raise NotEstimable(f"deeptime could not fit the MSM over {largest.n_states} states: {exc}") from exc
     pi = np.zeros(len(symbols))
     pi[largest.state_symbols] = msm.stationary_distribution
     weights = pi[states] / np.bincount(states, minlength=len(symbols))[states]
@@ -85,21 +106,41 @@ def grid_msm_weights(tics: np.ndarray, traj: np.ndarray, bins: int = 80, lag: in
 
 @dataclass
 class MacrostateModel:
-    """Cluster centres and the PCCA+ macrostate of each cluster (-1: outside the connected set)."""
+    """Cluster centres and the PCCA+ macrostate of each cluster (-1: outside the connected set).
 
-    clustering: object
+    One model per protein (rule ``macrostates``), saved with :meth:`save` and read with
+    :meth:`load`, so every engine's frames are assigned to the same ground-truth macrostates.
+    ``why`` says why there are none, when there are none.
+    """
+
+    centres: np.ndarray
     cluster_macrostate: np.ndarray
     dim: int
+    why: str = ""
 
     @property
     def n_macrostates(self) -> int:
         """Macrostates found (0 when no MSM could be fitted)."""
-        return int(self.cluster_macrostate.max()) + 1
+        return int(self.cluster_macrostate.max()) + 1 if len(self.cluster_macrostate) else 0
 
     def assign(self, tics: np.ndarray) -> np.ndarray:
         """Macrostate of every frame: its nearest cluster centre's macrostate."""
         data = np.ascontiguousarray(np.asarray(tics, dtype=np.float64)[:, : self.dim])
-        return self.cluster_macrostate[self.clustering.transform(data)]
+        if not len(self.centres):
+            return np.full(len(data), -1)
+        centres = np.ascontiguousarray(self.centres[:, : data.shape[1]])
+        return self.cluster_macrostate[KMeansModel(centres, metric="euclidean").transform(data)]
+
+    def save(self, path: str | Path, **facts) -> None:
+        """The model as ``.npz`` (centres, macrostate per cluster, dim) and ``facts`` (seed, settings) in its JSON."""
+        np.savez(path, centres=self.centres, cluster_macrostate=self.cluster_macrostate, dim=self.dim,
+                 facts=json.dumps({"why": self.why, **facts}, sort_keys=True))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "MacrostateModel":
+        with np.load(path) as data:
+            facts = json.loads(str(data["facts"]))
+            return cls(data["centres"], data["cluster_macrostate"], int(data["dim"]), facts.get("why", ""))
 
 
 class MacrostateEstimator:
@@ -132,22 +173,29 @@ class MacrostateEstimator:
 
     def fit(self, tics: np.ndarray, traj: np.ndarray) -> MacrostateModel:
         data = np.ascontiguousarray(np.asarray(tics, dtype=np.float64)[:, : self.dim])
+        if len(np.unique(data, axis=0)) < 2:
+            why = f"{len(data)} frames with {len(np.unique(data, axis=0))} distinct TIC values: nothing to cluster"
+            log.warning("macrostates: %s", why)
+            return MacrostateModel(data[:1], np.full(min(1, len(data)), -1), self.dim, why)
         stride = max(1, -(-len(data) // self.max_fit_frames))
         n_clusters = max(2, min(self.n_clusters, len(data) // self.min_frames_per_cluster, len(data[::stride])))
         clustering = KMeans(n_clusters=n_clusters, fixed_seed=self.seed, max_iter=self.max_iter).fit(
             data[::stride]).fetch_model()
         states = clustering.transform(data)
+        centres = np.asarray(clustering.cluster_centers)
         cluster_macrostate = np.full(clustering.n_clusters, -1)
         try:
             largest = sliding_counts(states, traj, self.lag).submodel_largest()
+            if largest.n_states < 2:
+                raise ValueError(f"the largest connected set of the cluster MSM has {largest.n_states} state")
             msm = MaximumLikelihoodMSM(reversible=True).fit(largest).fetch_model()
             pcca = msm.pcca(n_metastable_sets=min(self.n_macrostates, largest.n_states))
-        except ValueError as exc:  # deeptime: no connected set to fit, or too few states for PCCA+
-            log.warning("macrostates: no MSM over %d clusters of %d frames (%s); every frame gets -1",
-                        n_clusters, len(data), exc)
-            return MacrostateModel(clustering, cluster_macrostate, self.dim)
+        except (ValueError, RuntimeError) as exc:  # deeptime: no connected set to fit, or too few states for PCCA+
+            why = f"no MSM over {n_clusters} clusters of {len(data)} frames ({exc})"
+            log.warning("macrostates: %s; every frame gets -1", why)
+            return MacrostateModel(centres, cluster_macrostate, self.dim, why)
         cluster_macrostate[largest.state_symbols] = pcca.assignments
-        return MacrostateModel(clustering, cluster_macrostate, self.dim)
+        return MacrostateModel(centres, cluster_macrostate, self.dim)
 
 
 def macrostates(tics: np.ndarray, traj: np.ndarray, n_clusters: int = 100, n_macrostates: int = 5, lag: int = 1,

@@ -1,16 +1,22 @@
 """Score one engine's frames against the ground truth: ``metrics.json``, ``metrics.csv`` and the figures.
 
 The job of the ``metrics`` rule (one protein, one engine). The protein and the engine are
-data given by the caller (the rule's wildcards), written into both files.
+data given by the caller (the rule's wildcards), written into both files. The protein's
+macrostate model is the job of rule ``macrostates`` (:func:`fit_macrostate_model`), fitted
+once and shared by every engine.
 
 ``metrics.json`` keys: ``protein``, ``engine``, ``frames``, ``frames_left_out`` (segments of
-walkers a CG engine ended), ``groundtruth_frames``, ``discarded_iterations``,
+walkers a CG engine ended), ``nonfinite_frames_dropped`` (frames with non-finite coordinates
+dropped at import, ``on_nonfinite: drop``), ``groundtruth_frames``, ``discarded_iterations``,
 ``simulated_ps`` (``longest``, ``aggregate``), ``macrostates`` (``requested``, ``used``,
-``reduced``, ``why``), ``kl_tic01_by_bins`` (KL of TIC 0/1 at each of
-``kl_sensitivity_bins``: the sensitivity of a headline number to the binning), ``settings``,
-``figures`` (``weighting``, ``files``) and ``metrics`` (per weighting, see
-:meth:`westbench.metrics.suite.MetricSuite.score`). ``metrics.csv``: the tidy rows of every
-weighting plus the simulated time and the macrostate count, with ``protein`` and ``engine`` columns.
+``reduced``, ``why``), ``kl_tic01_by_bins`` (KL of TIC 0/1 at each of ``kl_sensitivity_bins``:
+the sensitivity of a headline number to the binning), ``resampling`` (what the bootstrap's
+units are), ``noise_floor`` (per metric and distribution: ``value``, ``low``, ``high``),
+``not_estimable`` ({key: reason}: what the data could not give, null where the number would
+be), ``settings``, ``figures`` (``weighting``, ``files``) and ``metrics`` (per weighting, see
+:meth:`westbench.metrics.suite.MetricSuite.score`). Every number is finite or null.
+``metrics.csv``: the tidy rows of every weighting plus the simulated time and the macrostate
+count, with ``protein`` and ``engine`` columns.
 
 Examples
 --------
@@ -20,13 +26,16 @@ Examples
 >>> centre = np.repeat(np.tile([0.0, 3.0], 4), 50)  # two states visited in turn
 >>> for name in ("gt", "model"):
 ...     write_frames(folder / f"{name}.h5", ca=np.cumsum(rng.normal(0, 0.2, (400, 6, 3)), axis=1),
-...                  weight=np.full(400, 1 / 400), traj=np.zeros(400, int), time_ps=np.arange(400.0),
+...                  weight=np.full(400, 1 / 400), traj=np.repeat(np.arange(8), 50), time_ps=np.arange(400.0),
 ...                  iteration=np.ones(400, int), tics=centre[:, None] + rng.normal(0, 0.3, (400, 4)))
->>> record = score_engine(folder / "gt.h5", folder / "model.h5", {"weightings": ["we"], "bootstrap": 0,
+>>> record = score_engine(folder / "gt.h5", folder / "model.h5", {"weightings": ["we"], "bootstrap": 50,
 ...     "macrostate_clusters": 10, "macrostates": 2, "seed": 1}, protein="p", engine="e",
 ...     json_path=folder / "metrics.json", csv_path=folder / "metrics.csv", figures_dir=folder / "figures")
 >>> record["protein"], record["engine"], record["frames"], sorted(record["metrics"])
 ('p', 'e', 400, ['we'])
+>>> interval = record["metrics"]["we"]["intervals"]["w1"]["tic0"]
+>>> bool(interval["low"] <= record["metrics"]["we"]["w1"]["tic0"] <= interval["high"])
+True
 >>> sorted(path.name for path in folder.glob("metrics.*")), len(record["figures"]["files"]) > 0
 (['metrics.csv', 'metrics.json'], True)
 """
@@ -34,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import logging
+import math
 import time
 from pathlib import Path
 from typing import Mapping
@@ -42,7 +52,9 @@ import pandas as pd
 
 from westbench.frames import ok_frames, read_frames
 from westbench.metrics.divergences import kl_2d
+from westbench.metrics.estimability import NotEstimable
 from westbench.metrics.figures import write_metric_figures
+from westbench.metrics.msm import MacrostateEstimator, MacrostateModel
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
 from westbench.workflow import write_json
 
@@ -50,10 +62,42 @@ log = logging.getLogger("westbench.metrics")
 
 REDUCED_MACROSTATES = ("the ground truth's cluster MSM resolves fewer metastable sets than requested "
                        "(too few frames or transitions); PCCA+ used the largest count it supports")
+#: The frames-file attribute with the count of frames dropped for non-finite coordinates (on_nonfinite: drop).
+NONFINITE_DROPPED = "nonfinite_frames_dropped"
+
+
+def fit_macrostate_model(groundtruth_frames: str | Path, settings: Mapping, seed: int, path: str | Path) -> MacrostateModel:
+    """The protein's ground-truth macrostate model (rule ``macrostates``): KMeans (``macrostate_clusters`` on the
+    first ``macrostate_dim`` TICs), a reversible MSM at ``msm_lag``, PCCA+ into ``macrostates`` sets; saved to
+    ``path`` (:meth:`MacrostateModel.save`) with the seed and settings.
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile
+    >>> from westbench.frames import write_frames
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> centre = np.repeat(np.tile([0.0, 3.0], 5), 100)
+    >>> write_frames(folder / "gt.h5", ca=np.zeros((1000, 3, 3)), time_ps=np.arange(1000.0), traj=np.zeros(1000, int),
+    ...              tics=centre[:, None] + np.random.default_rng(0).normal(0, 0.1, (1000, 2)))
+    >>> model = fit_macrostate_model(folder / "gt.h5", {"macrostate_clusters": 10, "macrostates": 2}, 1,
+    ...                              folder / "macrostates.npz")
+    >>> model.n_macrostates, MacrostateModel.load(folder / "macrostates.npz").n_macrostates
+    (2, 2)
+    """
+    s = {**DEFAULTS, **settings}
+    frames = read_frames(groundtruth_frames)
+    model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
+                                int(seed)).fit(frames["tics"], frames["traj"])
+    model.save(path, seed=int(seed), settings={k: s[k] for k in ("macrostate_clusters", "macrostates",
+                                                                  "macrostate_dim", "msm_lag")})
+    log.info("macrostates: %d of %d requested from %d ground-truth frames%s", model.n_macrostates, s["macrostates"],
+             len(frames["tics"]), f" ({model.why})" if model.why else "")
+    return model
 
 
 def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, settings: Mapping, *, protein: str,
-                 engine: str, json_path: str | Path, csv_path: str | Path, figures_dir: str | Path) -> dict:
+                 engine: str, json_path: str | Path, csv_path: str | Path, figures_dir: str | Path,
+                 macrostates: str | Path | None = None) -> dict:
     """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
     and the per-engine figures (into ``figures_dir``).
 
@@ -66,6 +110,8 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
         weighting is the figures' and the KL-sensitivity's.
     protein, engine : str
         Written into both files (the caller's identity of the job, not parsed from paths).
+    macrostates : path, optional
+        The protein's macrostate model (:func:`fit_macrostate_model`); fitted here when not given.
 
     Returns
     -------
@@ -80,50 +126,109 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
     left_out = len(exported["ca"]) - len(model["ca"])
     if left_out:
         log.warning("%d of %d frames left out: segments of walkers the engine ended", left_out, len(exported["ca"]))
-    suite = MetricSuite(read_frames(groundtruth_frames), model, settings)
-    log.info("%s %s: features of %d model and %d ground-truth frames in %.1f s", protein, engine,
-             len(suite.model["ca"]), len(suite.groundtruth["ca"]), time.perf_counter() - start)
+    dropped = int(getattr(exported, "attrs", {}).get(NONFINITE_DROPPED, 0) or 0)
+    shared = MacrostateModel.load(macrostates) if macrostates is not None else None
+    suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
+    if dropped:
+        suite.caveats.add("nonfinite", f"{dropped} frames with non-finite coordinates were dropped at import "
+                                       "(on_nonfinite: drop)")
+    log.info("%s %s: features of %d model and %d ground-truth frames in %.1f s; bootstrap units: ground truth %s, "
+             "model %s", protein, engine, len(suite.model["ca"]), len(suite.groundtruth["ca"]),
+             time.perf_counter() - start, suite.groundtruth_unit_kind, suite.model_unit_kind)
     labels = suite.macrostates()
     log.info("macrostates: %d (%.1f s so far)", labels["n_macrostates"], time.perf_counter() - start)
     results, tables = {}, []
     for weighting in weightings:
         values, table = suite.score(weighting)
-        log.info("weighting %s: W1(TIC 0) %.4g, KL(TIC 0/1) %.4g, coverage %.3f (%.1f s so far)", weighting,
-                 values["w1"].get("tic0", float("nan")), values["kl"]["tic01"], values["coverage"],
+        log.info("weighting %s: W1(TIC 0) %s, KL(TIC 0/1) %s, coverage %s (%.1f s so far)", weighting,
+                 _shown(values["w1"].get("tic0")), _shown(values["kl"].get("tic01")), _shown(values["coverage"]),
                  time.perf_counter() - start)
         values["macrostate_populations"] = suite.macrostate_populations(labels, weighting)
         results[weighting] = values
         tables += [table, pd.DataFrame([{"weighting": weighting, "distribution": "macrostates",
                                          "metric": "total_variation",
-                                         "value": values["macrostate_populations"]["total_variation"]}])]
+                                         "value": values["macrostate_populations"]["total_variation"],
+                                         "note": suite.caveats.reasons.get("macrostates", "")}])]
     longest, aggregate = simulated_time_ps(suite.model)
     tables.append(pd.DataFrame([
         {"weighting": "", "distribution": "time", "metric": "longest_simulated_ps", "value": longest},
         {"weighting": "", "distribution": "time", "metric": "aggregate_simulated_ps", "value": aggregate},
         {"weighting": "", "distribution": "macrostates", "metric": "n_used", "value": labels["n_macrostates"]}]))
-    table = pd.concat(tables, ignore_index=True)
+    table = pd.concat([t for t in tables if len(t)], ignore_index=True)
     table.insert(0, "engine", engine)
     table.insert(0, "protein", protein)
     table.to_csv(csv_path, index=False)
-    figure_weighting = weightings[0]
+    figure_weighting = next((w for w in weightings if w not in suite.caveats.reasons), weightings[0])
     s = suite.settings  # the given settings over the suite's defaults
-    paths = write_metric_figures(Path(figures_dir), suite.groundtruth, suite.model, suite.weights(figure_weighting),
+    figure_weights = suite.weights(figure_weighting) if figure_weighting not in suite.caveats.reasons else None
+    paths = write_metric_figures(Path(figures_dir), suite.groundtruth, suite.model, figure_weights,
                                  results[figure_weighting], labels, s, label=engine,
-                                 distributions=(suite.reference, suite.sample))
-    gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
-    kl_by_bins = {int(b): kl_2d(gt_tics, model_tics, suite.groundtruth_weights, suite.weights(figure_weighting), b,
-                                s["kl_floor"]) for b in s["kl_sensitivity_bins"]}
+                                 distributions=(suite.reference, suite.sample), caveats=suite.caveats)
+    kl_by_bins = {}
+    if figure_weights is not None:
+        gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
+        kl_by_bins = {int(b): _finite(kl_2d(gt_tics, model_tics, suite.groundtruth_weights, figure_weights, b,
+                                            s["kl_floor"])) for b in s["kl_sensitivity_bins"]}
     requested, used = s["macrostates"], labels["n_macrostates"]
     record = {"protein": protein, "engine": engine, "frames": len(suite.model["ca"]),
               "discarded_iterations": suite.discarded_iterations,
               "simulated_ps": {"longest": longest, "aggregate": aggregate},
               "macrostates": {"requested": requested, "used": used, "reduced": used < requested,
-                              "why": "" if used >= requested else REDUCED_MACROSTATES},
+                              "why": "" if used >= requested else (shared.why if shared is not None and shared.why
+                                                                   else REDUCED_MACROSTATES),
+                              "shared_model": macrostates is not None},
               "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
-              "frames_left_out": left_out, "groundtruth_frames": len(suite.groundtruth["ca"]),
+              "frames_left_out": left_out, NONFINITE_DROPPED: dropped,
+              "groundtruth_frames": len(suite.groundtruth["ca"]),
+              "resampling": {"groundtruth": suite.groundtruth_unit_kind, "model": suite.model_unit_kind,
+                             "replicates": int(s["bootstrap"]), "method": "BCa", "level": 0.95},
+              "noise_floor": noise_floor_record(suite),
+              "not_estimable": dict(sorted(suite.caveats.reasons.items())),
               "settings": settings,
               "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
               "metrics": results}
-    write_json(record, json_path)
+    write_json(finite_or_null(record), json_path)
+    if suite.caveats.reasons:
+        log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
     log.info("metrics and %d figures written in %.1f s", len(paths), time.perf_counter() - start)
-    return record
+    return finite_or_null(record)
+
+
+def noise_floor_record(suite: MetricSuite) -> dict:
+    """{metric: {distribution: {value, low, high}}, splits, units, of_units} of the suite's noise floor (empty when
+    not estimable; the reason is in the suite's caveats)."""
+    try:
+        floor = suite.noise_floor()
+    except NotEstimable as exc:
+        suite.caveats.add("noise_floor", str(exc))
+        return {}
+    out: dict = {"w1": {}, "kl": {}, "splits": floor.splits, "units": floor.units, "of_units": floor.of_units}
+    for i, (metric, name) in enumerate(suite.binned.keys):
+        out[metric][name] = {"value": _finite(floor.value[i]), "low": _finite(floor.low[i]),
+                             "high": _finite(floor.high[i])}
+    return out
+
+
+def finite_or_null(value):
+    """``value`` with every non-finite float replaced by None (JSON null, never NaN), recursively.
+
+    Examples
+    --------
+    >>> finite_or_null({"a": [1.0, float("nan")], "b": {"c": float("inf")}})
+    {'a': [1.0, None], 'b': {'c': None}}
+    """
+    if isinstance(value, dict):
+        return {k: finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_or_null(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _finite(value):
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+def _shown(value) -> str:
+    return "not estimable" if value is None else f"{value:.4g}"

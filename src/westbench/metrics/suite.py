@@ -1,26 +1,32 @@
 """The metric suite of one model (engine) against the ground truth, all on C-alpha frames.
 
-Distributions: TIC 0-3, radius of gyration, C-alpha bonds, angles, dihedrals
-(1-D: Wasserstein-1 and KL(ground truth || model)), TIC 0/1 (2-D W1 by exact
-optimal transport between histograms, POT, and 2-D KL). Also the contact-map
-difference, the share of bonds outside 3.5-4.5 A, and coverage.
-Model frame weights: ``we`` (the exported WE weights), ``msm`` (grid-MSM
-stationary weights) or ``counts`` (uniform).
+Distributions: TIC 0-3, radius of gyration and C-alpha bonds (Angstrom), C-alpha angles and
+dihedrals (degrees) (1-D: Wasserstein-1, circular for the dihedrals, and KL(ground truth ||
+model)), TIC 0/1 (2-D W1 by exact optimal transport between histograms, POT, and 2-D KL).
+Also the contact-map difference, the share of bonds outside 3.5-4.5 A, and coverage.
+Model frame weights: ``we`` (the exported WE weights), ``msm`` (grid-MSM stationary weights)
+or ``counts`` (uniform).
 
-Weight pooling: each WE iteration's weights sum to one, and the frames of all
-iterations are pooled with their weights as exported and normalized once over
-all frames, so every iteration counts equally, the first ones next to the basis
-state included. ``discard_iterations`` (a leading count, or a fraction of the
+Weight pooling: each WE iteration's weights sum to one, and the frames of all iterations are
+pooled with their weights as exported and normalized once over all frames, so every
+iteration counts equally. ``discard_iterations`` (a leading count, or a fraction of the
 iterations when below 1) drops the first iterations before any weighting.
 
-KL binning: ``bins`` shared bins over the union of both samples' ranges (per
-axis in 2-D); model bins empty where the ground truth has mass get
-``kl_floor`` before renormalizing.
+KL binning (:mod:`westbench.metrics.binning`): ``bins`` bins fixed from the ground truth's
+range (padded) plus an overflow bin on each side, the same for every engine of a protein;
+the dihedrals' bins span the circle. Model mass outside the ground truth's support is
+penalised, never rewarded; an empty model bin where the ground truth has mass p gets
+min(``kl_floor``, p).
 
-Uncertainty (``bootstrap`` replicates, seeded): ground-truth runs and model WE
-iterations (runs, for a model with one iteration) are resampled with
-replacement, as multiplicities on their frames' weights; the 95 % percentile
-interval of W1 and KL is reported.
+Uncertainty (:mod:`westbench.metrics.intervals`, :mod:`westbench.metrics.noise_floor`):
+``bootstrap`` replicates resample independent units (ground-truth runs; WE replicas, or
+``bootstrap_blocks`` blocks of contiguous iterations) for a BCa interval of every W1 and KL
+that always contains its estimate, with the bootstrap's bias. The noise floor of each is the
+ground truth against itself at the model's sample size; the verdict is *separated* when the
+interval lies above the floor's range, else *within noise*.
+
+What the data cannot give (an MSM without transitions, an interval from too few units) is
+null with its reason (:attr:`MetricSuite.caveats`), never an exception.
 
 Examples
 --------
@@ -43,14 +49,18 @@ import numpy as np
 import pandas as pd
 
 from westbench.config import section_defaults
-from westbench.features import pairwise_distances
 from westbench.coverage import CoverageGrid
 from westbench.errors import WestbenchError
-from westbench.metrics.divergences import Wasserstein1D, common_edges, kl_from_histograms, wasserstein_2d
-from westbench.metrics.msm import MacrostateEstimator, grid_msm_weights
+from westbench.features import pairwise_distances
 from westbench.geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D
+from westbench.metrics.estimability import Caveats, NotEstimable
+from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
+from westbench.metrics.msm import MacrostateEstimator, MacrostateModel, grid_msm_weights
+from westbench.metrics.noise_floor import NoiseFloor, noise_floor, verdict
+from westbench.metrics.resampling import BinnedDivergences, resampling_units
 from westbench.metrics.structure import distance_map, mean_distance_map, share_of_bonds_outside
-from westbench.metrics.weighted import histogram, histogram2d, normalized, weighted_mean
+from westbench.metrics.weighted import normalized, weighted_mean
 from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
@@ -59,6 +69,11 @@ WEIGHTINGS = ("we", "msm", "counts")
 #: The ``metrics`` section's schema defaults, plus the job's ``seed``; a caller without a config (tests,
 #: notebooks) skips the bootstrap, the workflow passes ``metrics.bootstrap``.
 DEFAULTS = {**section_defaults("metrics"), "seed": 0, "bootstrap": 0}
+#: Distributions on a circle: (low, high) of their period, in their units (degrees).
+PERIODS = {"dihedrals": (-180.0, 180.0)}
+#: The unit of each distribution's values (and so of its W1).
+UNITS = {"tic0": "", "tic1": "", "tic2": "", "tic3": "", "tic01": "", "rg": "Å", "bonds": "Å",
+         "angles": "degrees", "dihedrals": "degrees"}
 
 
 def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping, int]:
@@ -87,15 +102,9 @@ def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping
     return kept, n
 
 
-def resampling_groups(frames: Mapping) -> np.ndarray:
-    """Bootstrap units of a frame set: WE iterations when there are several, else continuous runs (``traj``)."""
-    if "iteration" in frames and len(np.unique(frames["iteration"])) > 1:
-        return np.unique(np.asarray(frames["iteration"]), return_inverse=True)[1]
-    return np.unique(np.asarray(frames["traj"]), return_inverse=True)[1]
-
-
 def model_weights(frames: Mapping, weighting: str, settings: Mapping) -> np.ndarray:
-    """Frame weights of the model under a weighting scheme."""
+    """Frame weights of the model under a weighting scheme (raises :class:`NotEstimable` for an MSM the data
+    cannot give)."""
     n = len(frames["ca"])
     if weighting == "we":
         return np.asarray(frames["weight"], dtype=np.float64)
@@ -107,11 +116,12 @@ def model_weights(frames: Mapping, weighting: str, settings: Mapping) -> np.ndar
 
 
 def distributions(frames: Mapping) -> dict[str, np.ndarray]:
-    """Per distribution: values (n_frames, k), k values per frame."""
+    """Per distribution: values (n_frames, k), k values per frame; Rg and bonds in Angstrom, angles and
+    dihedrals in degrees (:data:`UNITS`)."""
     ca = np.asarray(frames["ca"])
     out = {f"tic{i}": np.asarray(frames["tics"])[:, i : i + 1] for i in range(min(4, np.shape(frames["tics"])[1]))}
-    out.update(rg=radius_of_gyration(ca)[:, None], bonds=bond_lengths(ca), angles=bond_angles(ca),
-               dihedrals=dihedrals(ca))
+    out.update(rg=10.0 * radius_of_gyration(ca)[:, None], bonds=10.0 * bond_lengths(ca),
+               angles=np.degrees(bond_angles(ca)), dihedrals=np.degrees(dihedrals(ca)))
     return out
 
 
@@ -125,30 +135,107 @@ class MetricSuite:
         ``weight`` and ``traj`` (continuous pieces, for the MSM weighting).
     settings : mapping, optional
         The ``metrics`` config section (see :data:`DEFAULTS`).
+    macrostate_model : MacrostateModel, optional
+        The protein's ground-truth macrostates (rule ``macrostates``, one model shared by every
+        engine); fitted here on the ground truth when not given.
     """
 
-    def __init__(self, groundtruth: Mapping, model: Mapping, settings: Mapping | None = None):
+    def __init__(self, groundtruth: Mapping, model: Mapping, settings: Mapping | None = None,
+                 macrostate_model: MacrostateModel | None = None):
         self.settings = {**DEFAULTS, **(settings or {})}
         model, self.discarded_iterations = discard_leading_iterations(model, self.settings["discard_iterations"])
+        if not len(model["ca"]) or not len(groundtruth["ca"]):
+            raise WestbenchError(f"no frames to score: the model has {len(model['ca'])}, the ground truth "
+                                 f"{len(groundtruth['ca'])}")
         self.groundtruth, self.model = groundtruth, model
+        self.caveats = Caveats()
         self.groundtruth_weights = normalized(np.asarray(groundtruth["weight"], dtype=np.float64))
         self.reference, self.sample = distributions(groundtruth), distributions(model)
         self.names = [name for name in self.reference if name in self.sample]
-        bins = self.settings["bins"]
-        self.edges = {name: common_edges(self.reference[name], self.sample[name], bins) for name in self.names}
-        self.w1 = {name: Wasserstein1D(self.reference[name], self.sample[name]) for name in self.names}
+        self.w1 = {name: (CircularWasserstein1D(self.reference[name], self.sample[name], 360.0, -180.0)
+                          if name in PERIODS else Wasserstein1D(self.reference[name], self.sample[name]))
+                   for name in self.names}
+        self.groundtruth_units, self.groundtruth_unit_kind = resampling_units(groundtruth)
+        self.model_units, self.model_unit_kind = resampling_units(model, self.settings["bootstrap_blocks"])
         gt_tics, model_tics = np.asarray(groundtruth["tics"])[:, :2], np.asarray(model["tics"])[:, :2]
-        self.edges2d = tuple(common_edges(gt_tics[:, d], model_tics[:, d], bins) for d in range(2))
+        self.binned = BinnedDivergences(self.reference, self.sample, gt_tics, model_tics, self.groundtruth_units,
+                                        self.settings, PERIODS, self.groundtruth_weights)
         self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
         self.model_pair_distances = pairwise_distances(model["ca"])
         self.grid = CoverageGrid(gt_tics, self.settings["coverage_bins"])
+        self.macrostate_model = macrostate_model
         self._weights: dict[str, np.ndarray] = {}
+        self._floor: NoiseFloor | None = None
+
+    @property
+    def n_model_units(self) -> int:
+        return int(self.model_units.max()) + 1
+
+    @property
+    def n_groundtruth_units(self) -> int:
+        return int(self.groundtruth_units.max()) + 1
 
     def weights(self, weighting: str) -> np.ndarray:
-        """Model frame weights under ``weighting`` (we, msm, counts), normalized, cached."""
+        """Model frame weights under ``weighting`` (we, msm, counts), normalized, cached; raises
+        :class:`NotEstimable` when the weighting cannot be had from these frames."""
         if weighting not in self._weights:
-            self._weights[weighting] = normalized(model_weights(self.model, weighting, self.settings))
+            weights = model_weights(self.model, weighting, self.settings)
+            total = float(np.sum(weights))
+            if not np.isfinite(total) or total <= 0 or np.any(np.asarray(weights) < 0):
+                raise NotEstimable(f"the {weighting} weights are not a distribution (sum {total:.3g})")
+            self._weights[weighting] = normalized(weights)
         return self._weights[weighting]
+
+    def model_histograms(self, weights: np.ndarray) -> dict:
+        """Per-unit histograms of the model under ``weights`` on the suite's grids."""
+        return self.binned.histograms(self.sample, np.asarray(self.model["tics"])[:, :2], weights, self.model_units,
+                                      self.n_model_units)
+
+    def estimates(self, weights: np.ndarray) -> np.ndarray:
+        """Every statistic (:attr:`BinnedDivergences.keys` order) of the whole data: 1-D W1 exact, KL and 2-D W1 on
+        their grids."""
+        weights = normalized(weights)
+        gt_ones = np.ones((1, self.n_groundtruth_units))
+        model_ones = np.ones((1, self.n_model_units))
+        values = self.binned.statistic(self.model_histograms(weights))([gt_ones, model_ones])[:, 0]
+        for i, (metric, name) in enumerate(self.binned.keys):
+            if metric == "w1" and name in self.w1:
+                ref_w = np.repeat(self.groundtruth_weights, self.reference[name].shape[1])
+                mod_w = np.repeat(weights, self.sample[name].shape[1])
+                values[i] = self.w1[name](ref_w, mod_w)
+        return values
+
+    def divergences(self, weights: np.ndarray) -> dict:
+        """W1 and KL of every distribution under the model's frame ``weights``: {metric: {distribution: value}}."""
+        out: dict = {"w1": {}, "kl": {}}
+        for (metric, name), value in zip(self.binned.keys, self.estimates(weights)):
+            out[metric][name] = float(value)
+        return out
+
+    def noise_floor(self) -> NoiseFloor:
+        """The noise floor of every statistic (cached); raises :class:`NotEstimable` with the reason."""
+        if self._floor is None:
+            unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+            self._floor = noise_floor(self.binned.split_halves, unit_frames, len(self.model["ca"]),
+                                      int(self.settings["floor_splits"]),
+                                      derive_seed(int(self.settings["seed"]), "noise_floor"))
+        return self._floor
+
+    def intervals(self, weights: np.ndarray, estimates: np.ndarray):
+        """BCa intervals of every statistic (:class:`westbench.metrics.intervals.BootstrapResult`, shifted onto the
+        exact estimates); raises :class:`NotEstimable` when there are too few units or no replicates."""
+        replicates = int(self.settings["bootstrap"])
+        if replicates < 2:
+            raise NotEstimable(f"metrics.bootstrap is {replicates}: no intervals")
+        if self.n_groundtruth_units < MIN_UNITS or self.n_model_units < MIN_UNITS:
+            raise NotEstimable(f"an interval needs at least {MIN_UNITS} independent units on each side: the ground "
+                               f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind}")
+        result = unit_bootstrap(self.binned.statistic(self.model_histograms(weights)),
+                                [self.n_groundtruth_units, self.n_model_units], replicates,
+                                derive_seed(int(self.settings["seed"]), "bootstrap"))
+        shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
+        result.low, result.high, result.estimate = result.low + shift, result.high + shift, estimates
+        return result
 
     def score(self, weighting: str = "we") -> tuple[dict, pd.DataFrame]:
         """All metrics under one weighting.
@@ -156,110 +243,132 @@ class MetricSuite:
         Returns
         -------
         values : dict
-            ``w1`` and ``kl`` per distribution, ``kl_floor``, ``contact_map_mean_abs_diff_A``,
+            ``w1`` and ``kl`` per distribution (None where not estimable), ``intervals``
+            {metric: {distribution: {low, high, bias, extended}}}, ``verdicts`` {metric:
+            {distribution: verdict}}, ``kl_floor``, ``contact_map_mean_abs_diff_A``,
             ``contact_map_diff_A`` (matrix), ``bonds_outside_share``, ``coverage``,
-            ``discarded_iterations``, and ``ci95`` {metric: {distribution: (low, high)}} with ``bootstrap``.
+            ``discarded_iterations``. What could not be estimated is in :attr:`caveats`.
         table : DataFrame
-            Tidy rows: weighting, distribution, metric, value, ci_low, ci_high (W1 and KL rows).
+            Tidy rows: weighting, distribution, metric, value, ci_low, ci_high, bias, floor,
+            floor_low, floor_high, verdict, note.
         """
-        s, weights, gt_weights = self.settings, self.weights(weighting), self.groundtruth_weights
-        values: dict = {"weighting": weighting, "kl_floor": s["kl_floor"], **self.divergences(weights, gt_weights)}
+        s = self.settings
+        values: dict = {"weighting": weighting, "kl_floor": s["kl_floor"], "discarded_iterations":
+                        self.discarded_iterations}
+        try:
+            weights = self.weights(weighting)
+        except NotEstimable as exc:
+            self.caveats.add(weighting, str(exc))
+            return self._not_estimable(values, str(exc))
+        estimates = self.estimates(weights)
+        interval, floor = None, None
+        with self.caveats.guard(f"{weighting}/intervals"):
+            interval = self.intervals(weights, estimates)
+        with self.caveats.guard("noise_floor"):
+            floor = self.noise_floor()
+        values.update(w1={}, kl={}, intervals={"w1": {}, "kl": {}}, verdicts={"w1": {}, "kl": {}})
+        rows = []
+        for i, (metric, name) in enumerate(self.binned.keys):
+            estimate = _finite(estimates[i])
+            note = self.caveats.reasons.get(f"{weighting}/intervals", "") if interval is None else ""
+            if estimate is None:
+                note = "no model or ground-truth mass on this distribution's grid"
+                self.caveats.add(f"{weighting}/{metric}/{name}", note)
+            low = high = bias = None
+            if interval is not None and estimate is not None:
+                low, high, bias = (_finite(interval.low[i]), _finite(interval.high[i]), _finite(interval.bias[i]))
+                values["intervals"][metric][name] = {"low": low, "high": high, "bias": bias,
+                                                     "extended": bool(interval.extended[i])}
+                if interval.failed[i]:
+                    note = f"{int(interval.failed[i])} of {interval.replicates} bootstrap replicates failed"
+            floor_value = floor_low = floor_high = None
+            if floor is not None:
+                floor_value, floor_low, floor_high = (_finite(floor.value[i]), _finite(floor.low[i]),
+                                                      _finite(floor.high[i]))
+            elif not note:
+                note = self.caveats.reasons.get("noise_floor", "")
+            values[metric][name] = estimate
+            values["verdicts"][metric][name] = verdict(low, floor_high)
+            rows.append({"weighting": weighting, "distribution": name, "metric": metric, "value": estimate,
+                         "ci_low": low, "ci_high": high, "bias": bias, "floor": floor_value, "floor_low": floor_low,
+                         "floor_high": floor_high, "verdict": values["verdicts"][metric][name], "note": note})
         model_tics = np.asarray(self.model["tics"])[:, :2]
         difference = distance_map(weighted_mean(self.model_pair_distances, weights) * 10.0) - self.reference_distances
         values["contact_map_diff_A"] = difference.round(6).tolist()
-        values["contact_map_mean_abs_diff_A"] = float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean())
-        values["bonds_outside_share"] = share_of_bonds_outside(self.model["ca"], weights, bonds=self.sample["bonds"])
+        values["contact_map_mean_abs_diff_A"] = (float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean())
+                                                 if len(difference) > 1 else None)
+        values["bonds_outside_share"] = share_of_bonds_outside(self.model["ca"], weights,
+                                                               bonds=self.sample["bonds"] / 10.0)
         values["coverage"] = self.grid.fraction(model_tics[weights > 0])
-        values["discarded_iterations"] = self.discarded_iterations
-        intervals = self.bootstrap(weighting) if s["bootstrap"] else {}
-        if intervals:
-            values["ci95"] = intervals
-        rows = [{"weighting": weighting, "distribution": d, "metric": m, "value": v,
-                 "ci_low": intervals.get(m, {}).get(d, (np.nan, np.nan))[0],
-                 "ci_high": intervals.get(m, {}).get(d, (np.nan, np.nan))[1]}
-                for m in ("w1", "kl") for d, v in values[m].items()]
         rows += [{"weighting": weighting, "distribution": "contact_map", "metric": "mean_abs_diff_A",
                   "value": values["contact_map_mean_abs_diff_A"]},
                  {"weighting": weighting, "distribution": "bonds", "metric": "share_outside_3.5-4.5A",
                   "value": values["bonds_outside_share"]},
                  {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]}]
-        return values, pd.DataFrame(rows)
+        return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
-    def divergences(self, weights: np.ndarray, gt_weights: np.ndarray, w1_2d: bool = True) -> dict:
-        """W1 and KL of every distribution under given model and ground-truth frame weights."""
-        s = self.settings
-        out: dict = {"w1": {}, "kl": {}}
-        for name in self.names:
-            ref_values, ref_w = _flatten(self.reference[name], gt_weights)
-            mod_values, mod_w = _flatten(self.sample[name], weights)
-            out["w1"][name] = self.w1[name](ref_w, mod_w)
-            out["kl"][name] = kl_from_histograms(histogram(ref_values, self.edges[name], ref_w),
-                                                 histogram(mod_values, self.edges[name], mod_w), s["kl_floor"])
-        gt_tics, model_tics = np.asarray(self.groundtruth["tics"])[:, :2], np.asarray(self.model["tics"])[:, :2]
-        out["kl"]["tic01"] = kl_from_histograms(histogram2d(gt_tics, self.edges2d, gt_weights),
-                                                histogram2d(model_tics, self.edges2d, weights), s["kl_floor"])
-        if w1_2d:
-            out["w1"]["tic01"] = wasserstein_2d(gt_tics, model_tics, gt_weights, weights, s["w1_2d_bins"])
-        return out
-
-    def bootstrap(self, weighting: str, replicates: int | None = None, level: float = 0.95) -> dict:
-        """Percentile intervals of every W1 and KL: {metric: {distribution: (low, high)}}.
-
-        Each replicate draws ground-truth runs and model iterations (or runs) with replacement
-        (multinomial multiplicities on their frames' weights), seeded by ``seed``.
-        """
-        replicates = int(self.settings["bootstrap"] if replicates is None else replicates)
-        if replicates < 2:
-            return {}
-        rng = np.random.default_rng(derive_seed(int(self.settings["seed"]), "bootstrap"))
-        weights, gt_weights = self.weights(weighting), self.groundtruth_weights
-        gt_groups, model_groups = resampling_groups(self.groundtruth), resampling_groups(self.model)
-        samples: dict = {"w1": {}, "kl": {}}
-        for replicate in range(replicates):
-            if replicate and replicate % max(1, replicates // 5) == 0:
-                log.info("bootstrap %s: replicate %d of %d", weighting, replicate, replicates)
-            gt_m = rng.multinomial(gt_groups.max() + 1, np.full(gt_groups.max() + 1, 1.0 / (gt_groups.max() + 1)))
-            mod_m = rng.multinomial(model_groups.max() + 1,
-                                    np.full(model_groups.max() + 1, 1.0 / (model_groups.max() + 1)))
-            w, gw = weights * mod_m[model_groups], gt_weights * gt_m[gt_groups]
-            if w.sum() <= 0 or gw.sum() <= 0:
-                continue
-            for metric, by_name in self.divergences(w / w.sum(), gw / gw.sum()).items():
-                for name, value in by_name.items():
-                    samples[metric].setdefault(name, []).append(value)
-        tail = 100 * (1 - level) / 2
-        return {metric: {name: tuple(float(v) for v in np.nanpercentile(values, [tail, 100 - tail]))
-                         for name, values in by_name.items()} for metric, by_name in samples.items()}
+    def _not_estimable(self, values: dict, reason: str) -> tuple[dict, pd.DataFrame]:
+        """The score of a weighting that could not be had: every value None, every row's note the reason."""
+        keys = self.binned.keys
+        values.update(w1={name: None for metric, name in keys if metric == "w1"},
+                      kl={name: None for metric, name in keys if metric == "kl"}, intervals={"w1": {}, "kl": {}},
+                      verdicts={metric: {name: verdict(None, None) for m, name in keys if m == metric}
+                                for metric in ("w1", "kl")},
+                      contact_map_diff_A=None, contact_map_mean_abs_diff_A=None, bonds_outside_share=None,
+                      coverage=None)
+        rows = [{"weighting": values["weighting"], "distribution": name, "metric": metric, "value": None,
+                 "verdict": verdict(None, None), "note": reason} for metric, name in keys]
+        rows += [{"weighting": values["weighting"], "distribution": d, "metric": m, "value": None, "note": reason}
+                 for d, m in (("contact_map", "mean_abs_diff_A"), ("bonds", "share_outside_3.5-4.5A"),
+                              ("tic01", "coverage"))]
+        return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
     def macrostates(self) -> dict:
-        """Ground-truth macrostates (KMeans, MSM, PCCA+; seeded) and every frame's assignment.
+        """Ground-truth macrostates and every frame's assignment: the protein's shared model when given, else
+        fitted here (KMeans, MSM, PCCA+; seeded).
 
-        The macrostates are fitted on the ground truth; model frames are assigned to the
-        nearest ground-truth cluster, so populations compare state by state.
+        Model frames are assigned to the nearest ground-truth cluster, so populations compare
+        state by state.
         """
         s = self.settings
-        model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
-                                    s["seed"]).fit(self.groundtruth["tics"], self.groundtruth["traj"])
+        model = self.macrostate_model
+        if model is None:
+            model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
+                                        s["seed"]).fit(self.groundtruth["tics"], self.groundtruth["traj"])
+        if model.n_macrostates == 0:
+            self.caveats.add("macrostates", model.why or "no MSM could be fitted over the ground truth's clusters")
         return {"groundtruth": model.assign(self.groundtruth["tics"]), "model": model.assign(self.model["tics"]),
                 "n_macrostates": model.n_macrostates}
 
     def macrostate_populations(self, labels: Mapping, weighting: str = "we") -> dict:
-        """Weighted population of each macrostate (ground truth and model) and their total variation distance."""
+        """Weighted population of each macrostate (ground truth and model) and their total variation distance
+        (None when there are no macrostates or the weighting is not estimable)."""
         n = labels["n_macrostates"]
-        if n == 0:
-            return {"groundtruth": [], "model": [], "total_variation": float("nan")}
+        try:
+            weights = self.weights(weighting)
+        except NotEstimable:
+            weights = None
+        if n == 0 or weights is None:
+            return {"groundtruth": [], "model": [], "total_variation": None}
         reference = np.bincount(labels["groundtruth"][labels["groundtruth"] >= 0],
                                 self.groundtruth_weights[labels["groundtruth"] >= 0], minlength=n)
         inside = labels["model"] >= 0
-        model = np.bincount(labels["model"][inside], self.weights(weighting)[inside], minlength=n)
-        reference, model = reference / reference.sum(), model / max(model.sum(), 1e-300)
+        model = np.bincount(labels["model"][inside], weights[inside], minlength=n)
+        if reference.sum() <= 0 or model.sum() <= 0:
+            self.caveats.add(f"{weighting}/macrostates", "no weight in any macrostate")
+            return {"groundtruth": [], "model": [], "total_variation": None}
+        reference, model = reference / reference.sum(), model / model.sum()
         return {"groundtruth": reference.round(6).tolist(), "model": model.round(6).tolist(),
                 "total_variation": float(0.5 * np.abs(reference - model).sum())}
 
 
-def _flatten(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every element of every frame, each carrying its frame's weight."""
-    return values.ravel(), np.repeat(weights, values.shape[1])
+TABLE_COLUMNS = ["weighting", "distribution", "metric", "value", "ci_low", "ci_high", "bias", "floor", "floor_low",
+                 "floor_high", "verdict", "note"]
+
+
+def _finite(value) -> float | None:
+    """A float, or None when not finite (JSON null)."""
+    return float(value) if value is not None and np.isfinite(value) else None
 
 
 def compute_metrics(groundtruth: Mapping, model: Mapping, weighting: str = "we",

@@ -10,7 +10,8 @@ from westbench.frames import write_frames
 from westbench.metrics.score import score_engine
 
 KEYS = {"protein", "engine", "frames", "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins",
-        "frames_left_out", "groundtruth_frames", "settings", "figures", "metrics"}
+        "frames_left_out", "nonfinite_frames_dropped", "groundtruth_frames", "resampling", "noise_floor",
+        "not_estimable", "settings", "figures", "metrics"}
 
 
 @pytest.fixture(scope="module")

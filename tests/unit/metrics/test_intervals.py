@@ -1,0 +1,130 @@
+"""BCa intervals over independent units: against scipy, coverage of known values, containment, seeding, units."""
+
+import numpy as np
+import pytest
+import scipy.stats
+
+from westbench.errors import WestbenchError
+from westbench.metrics.intervals import unit_bootstrap
+from westbench.metrics.resampling import resampling_units
+from westbench.metrics.suite import MetricSuite, discard_leading_iterations
+
+
+def synthetic(n_groups, shift, seed, per_group=10, we=False):
+    """Frames of ``n_groups`` independent runs (or WE iterations with ``we``), TICs N(shift, 1)."""
+    rng = np.random.default_rng(seed)
+    n = n_groups * per_group
+    ca = np.cumsum(rng.normal(0, 0.2, size=(n, 5, 3)), axis=1).astype(np.float32)
+    groups = np.repeat(np.arange(n_groups), per_group)
+    frames = {"ca": ca, "tics": rng.normal(size=(n, 4)) + shift, "weight": np.full(n, 1.0 / n), "traj": groups}
+    if we:
+        frames.update(iteration=groups + 1, seg_id=np.tile(np.arange(per_group), n_groups),
+                      traj=np.arange(n))
+    return frames
+
+
+def weighted_mean_statistic(x):
+    def statistic(multiplicities):
+        (m,) = multiplicities
+        return (m @ x / m.sum(axis=1))[None, :]
+    return statistic
+
+
+def test_bca_agrees_with_scipy():
+    x = np.random.default_rng(3).exponential(1.0, 30)
+
+    def variance(multiplicities):
+        (m,) = multiplicities
+        mean = m @ x / m.sum(axis=1)
+        return ((m * (x[None, :] - mean[:, None]) ** 2).sum(axis=1) / m.sum(axis=1))[None, :]
+
+    ours = unit_bootstrap(variance, [30], replicates=20_000, seed=1)
+    theirs = scipy.stats.bootstrap((x,), lambda a, axis: np.var(a, axis=axis), n_resamples=20_000, method="BCa",
+                                   rng=2).confidence_interval
+    assert ours.low[0] == pytest.approx(theirs.low, abs=0.03) and ours.high[0] == pytest.approx(theirs.high, abs=0.05)
+
+
+def test_coverage_of_a_known_mean_at_the_stated_level():
+    """Over 400 seeds the 95 % interval of a mean holds the true mean 95 % of the time, within binomial error."""
+    hits = []
+    for seed in range(400):
+        x = np.random.default_rng(seed).normal(2.0, 1.0, 40)
+        result = unit_bootstrap(weighted_mean_statistic(x), [40], replicates=400, seed=seed + 10_000)
+        hits.append(result.low[0] <= 2.0 <= result.high[0])
+    error = 3 * np.sqrt(0.95 * 0.05 / len(hits))
+    assert abs(np.mean(hits) - 0.95) < error + 0.01  # BCa's small-sample under-coverage is about 1 %
+
+
+def test_coverage_of_a_known_w1_through_the_suite():
+    """W1 between N(0, 1) and N(1, 1) is 1: the suite's intervals over runs hold it at about the stated level."""
+    hits = []
+    for seed in range(60):
+        suite = MetricSuite(synthetic(20, 0.0, seed, per_group=15), synthetic(20, 1.0, seed + 500, per_group=15),
+                            {"bootstrap": 200, "seed": seed, "bins": 30, "w1_2d_bins": 4})  # 2-D W1 is not tested
+        values, _ = suite.score("counts")
+        interval = values["intervals"]["w1"]["tic0"]
+        hits.append(interval["low"] <= 1.0 <= interval["high"])
+    assert np.mean(hits) >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / len(hits)) - 0.02
+
+
+def test_an_interval_holds_its_estimate_even_when_every_replicate_lies_above_it():
+    """The ground truth against itself scores 0 and every resample scores more: the interval starts at 0."""
+    frames = synthetic(8, 0.0, 1)
+    values, table = MetricSuite(frames, frames, {"bootstrap": 100, "seed": 2}).score("counts")
+    for metric in ("w1", "kl"):
+        for name, interval in values["intervals"][metric].items():
+            assert interval["low"] <= values[metric][name] <= interval["high"], (metric, name)
+    assert values["intervals"]["w1"]["tic0"]["low"] == 0.0 and values["intervals"]["w1"]["tic0"]["extended"]
+    assert values["intervals"]["w1"]["tic0"]["bias"] > 0  # the bootstrap's upward bias is shown
+    rows = table[table["metric"].isin(["w1", "kl"])]
+    assert (rows["ci_low"] <= rows["value"]).all() and (rows["value"] <= rows["ci_high"]).all()
+
+
+@pytest.mark.parametrize("metric", ["w1", "kl"])
+def test_intervals_shrink_with_more_units(metric):
+    widths = []
+    for n_groups in (8, 256):
+        suite = MetricSuite(synthetic(n_groups, 0.0, 1, per_group=4), synthetic(n_groups, 0.5, 2, per_group=4),
+                            {"bootstrap": 100, "bins": 20, "seed": 3, "w1_2d_bins": 8})
+        interval = suite.score("we")[0]["intervals"][metric]["tic0"]
+        widths.append(interval["high"] - interval["low"])
+    assert widths[1] < 0.5 * widths[0]
+
+
+def test_intervals_are_seeded():
+    first = MetricSuite(synthetic(10, 0.0, 5), synthetic(10, 0.3, 4), {"bootstrap": 50, "seed": 1}).score("we")[0]
+    again = MetricSuite(synthetic(10, 0.0, 5), synthetic(10, 0.3, 4), {"bootstrap": 50, "seed": 1}).score("we")[0]
+    other = MetricSuite(synthetic(10, 0.0, 5), synthetic(10, 0.3, 4), {"bootstrap": 50, "seed": 2}).score("we")[0]
+    assert first["intervals"] == again["intervals"] and first["intervals"] != other["intervals"]
+
+
+def test_we_units_are_blocks_of_contiguous_iterations_or_replicas():
+    frames = synthetic(20, 0.0, 1, per_group=3, we=True)
+    units, description = resampling_units(frames, blocks=4)
+    assert description == "4 blocks of contiguous WE iterations"
+    assert np.all(np.diff(units) >= 0) and np.bincount(units).tolist() == [15, 15, 15, 15]
+    frames["replica"] = np.repeat([0, 1, 2], 20)
+    assert resampling_units(frames)[1] == "3 WE replicas"
+    assert resampling_units(synthetic(5, 0.0, 1))[1] == "5 runs"
+
+
+def test_too_few_units_give_no_interval_and_say_why():
+    """Two WE iterations are two units: no interval, the reason recorded, the estimate still there."""
+    suite = MetricSuite(synthetic(6, 0.0, 1), synthetic(2, 0.5, 2, we=True), {"bootstrap": 50, "seed": 1})
+    values, table = suite.score("we")
+    assert values["intervals"]["w1"] == {} and values["w1"]["tic0"] > 0
+    assert "2 blocks of contiguous WE iterations" in suite.caveats.reasons["we/intervals"]
+    assert (table[table["metric"] == "w1"]["verdict"] == "undetermined").all()
+
+
+def test_discard_iterations_by_count_and_fraction():
+    frames = synthetic(10, 0.0, 6, we=True)
+    kept, n = discard_leading_iterations(frames, 3)
+    assert n == 3 and kept["iteration"].min() == 4 and len(kept["ca"]) == 70
+    kept, n = discard_leading_iterations(frames, 0.25)
+    assert n == 2 and kept["iteration"].min() == 3
+    suite = MetricSuite(synthetic(10, 0.0, 7), frames, {"discard_iterations": 0.5})
+    assert suite.discarded_iterations == 5 and len(suite.model["ca"]) == 50
+    assert suite.score("counts")[0]["discarded_iterations"] == 5
+    with pytest.raises(WestbenchError, match="discard_iterations"):
+        discard_leading_iterations(frames, 10)
