@@ -1,10 +1,16 @@
 """Tables across proteins and engines in the published layout, and the compute to reach coverage.
 
-- W1 and KL tables: one row per (protein, engine, weighting), one column per distribution
-  (TIC 0-3, Rg, bonds, angles, dihedrals; KL adds the 2-D TIC 0/1), from the tidy
-  ``metrics.csv`` of every run.
-  With bootstrap intervals in the tidy rows, ``<distribution>_ci_low`` and
-  ``<distribution>_ci_high`` columns follow (95 % percentile interval).
+- W1 and KL tables (:func:`divergence_table`): one row per (protein, engine, weighting), one
+  column per distribution (TIC 0-3, Rg, bonds, angles, dihedrals, and ``tic01``: the 2-D TIC 0/1
+  value), from the tidy ``metrics.csv`` of every run. After the value columns, per distribution
+  (:data:`FIELDS`): ``<d>_ci_low`` / ``<d>_ci_high`` (the 95 % BCa interval over independent units),
+  ``<d>_bias`` (bootstrap mean minus estimate), ``<d>_floor`` / ``<d>_floor_low`` /
+  ``<d>_floor_high`` (the noise floor: the ground truth against itself at the model's sample size,
+  median and 2.5-97.5 % range), ``<d>_verdict`` ("separated", "within noise" or "undetermined")
+  and ``<d>_note`` (why a value, interval, floor or verdict is missing). Tidy rows of the older
+  format, without those columns, give the same table with them empty.
+- Verdict summary (:func:`verdict_summary`): per row of a divergence table, how many distributions
+  are separated from the noise floor, within it, or undetermined.
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
   TIC 0/1 plane, the longest and aggregate simulated time (ns), and for each threshold
   the WE iteration, segments, CPU seconds and GPU seconds at which the run first reached
@@ -22,7 +28,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -31,27 +37,114 @@ from westbench.simulation.platforms import is_gpu_platform
 
 DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals", "tic01")
 KEYS = ["protein", "engine", "weighting"]
+#: Columns carried per distribution after its value: ``<distribution>_<field>``, in this order.
+FIELDS = ("ci_low", "ci_high", "bias", "floor", "floor_low", "floor_high", "verdict", "note")
+#: Text fields (the others are numbers).
+TEXT_FIELDS = ("verdict", "note")
+#: The verdicts of the metric suite, in the order the summary counts them.
+VERDICTS = ("separated", "within noise", "undetermined")
 
 
 def read_tidy(paths: Iterable) -> pd.DataFrame:
-    """The tidy metric rows of many runs, one frame."""
-    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    """The tidy metric rows of many runs, one frame; ``verdict`` and ``note`` as text ("" where empty)."""
+    tidy = pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    for column in TEXT_FIELDS:
+        if column in tidy:
+            tidy[column] = tidy[column].astype(object).where(tidy[column].notna(), "").astype(str)
+    return tidy
 
 
 def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """``metric`` (w1 or kl) per (protein, engine, weighting) row and distribution column."""
+    """``metric`` (w1 or kl) per (protein, engine, weighting) row and distribution column, with the
+    interval, bias, noise floor, verdict and note of each value (:data:`FIELDS`; empty where the tidy
+    rows do not have them).
+
+    Examples
+    --------
+    >>> tidy = pd.DataFrame({"protein": ["p", "p"], "engine": ["e", "e"], "weighting": ["we", "we"],
+    ...                      "distribution": ["tic0", "rg"], "metric": ["w1", "w1"], "value": [0.5, None],
+    ...                      "ci_low": [0.4, None], "ci_high": [0.9, None], "floor": [0.1, None],
+    ...                      "floor_high": [0.3, None], "verdict": ["separated", "undetermined"],
+    ...                      "note": ["", "no ground-truth frame has a finite Rg"]})
+    >>> row = divergence_table(tidy, "w1").iloc[0]
+    >>> [float(row[c]) for c in ("tic0", "tic0_ci_low", "tic0_ci_high", "tic0_floor_high")], row["tic0_verdict"]
+    ([0.5, 0.4, 0.9, 0.3], 'separated')
+    >>> row["rg_verdict"], row["rg_note"]
+    ('undetermined', 'no ground-truth frame has a finite Rg')
+    >>> old = tidy[["protein", "engine", "weighting", "distribution", "metric", "value"]]  # the older format
+    >>> table = divergence_table(old, "w1")
+    >>> table["tic0"].tolist(), table["tic0_verdict"].tolist(), bool(table["tic0_ci_low"].isna().all())
+    ([0.5], [''], True)
+    """
     rows = tidy[tidy["metric"] == metric]
     table = rows.pivot_table(index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False,
                              dropna=False)
     columns = [d for d in DISTRIBUTIONS if d in table.columns] + [d for d in table.columns if d not in DISTRIBUTIONS]
-    table = table[columns]
-    if "ci_low" in rows and rows["ci_low"].notna().any():
-        for bound in ("ci_low", "ci_high"):
-            limits = rows.pivot_table(index=KEYS, columns="distribution", values=bound, aggfunc="first", sort=False,
-                                      dropna=False).reindex(index=table.index)
-            for name in columns:
-                table[f"{name}_{bound}"] = limits[name] if name in limits else np.nan
+    table = table[columns].astype(float)
+    index = pd.MultiIndex.from_frame(rows[KEYS]).unique()
+    table = table.reindex(index=index)
+    extra = {}
+    for name in columns:
+        of = rows[rows["distribution"] == name].drop_duplicates(KEYS).set_index(KEYS)
+        for part in FIELDS:
+            column = f"{name}_{part}"
+            if part not in of:
+                extra[column] = pd.Series("" if part in TEXT_FIELDS else np.nan, index=index)
+            elif part in TEXT_FIELDS:
+                extra[column] = of[part].reindex(index).astype("string").fillna("").astype(object)
+            else:
+                extra[column] = pd.to_numeric(of[part], errors="coerce").reindex(index)
+    table = pd.concat([table, pd.DataFrame(extra, index=index)], axis=1)
     return table.reset_index().rename_axis(columns=None)
+
+
+def distributions_of(table: pd.DataFrame) -> list[str]:
+    """The distribution columns of a divergence table (its value columns), in order.
+
+    Examples
+    --------
+    >>> distributions_of(pd.DataFrame(columns=["protein", "engine", "weighting", "tic0", "tic0_ci_low", "rg"]))
+    ['tic0', 'rg']
+    """
+    suffixes = tuple(f"_{part}" for part in FIELDS)
+    return [c for c in table.columns if c not in KEYS and not str(c).endswith(suffixes)]
+
+
+def verdict_summary(table: pd.DataFrame, by: Sequence[str] = tuple(KEYS)) -> pd.DataFrame:
+    """How many distributions of each row (or group ``by``) are separated, within noise, or undetermined.
+
+    Values without a verdict (tables from the older tidy format) are counted under ``no verdict``.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"protein": ["p", "p"], "engine": ["a", "b"], "weighting": ["we", "we"],
+    ...                       "tic0": [0.5, 0.1], "tic0_verdict": ["separated", "within noise"],
+    ...                       "rg": [None, 0.2], "rg_verdict": ["undetermined", "separated"]})
+    >>> verdict_summary(table).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'protein': 'p', 'engine': 'a', 'weighting': 'we', 'separated': 1, 'within noise': 0, 'undetermined': 1,
+      'no verdict': 0},
+     {'protein': 'p', 'engine': 'b', 'weighting': 'we', 'separated': 1, 'within noise': 1, 'undetermined': 0,
+      'no verdict': 0}]
+    >>> verdict_summary(table, by=["engine"])["separated"].tolist()
+    [1, 1]
+    """
+    by = list(by)
+    names = distributions_of(table)
+    records = []
+    for _, row in table.iterrows():
+        counts = dict.fromkeys((*VERDICTS, "no verdict"), 0)
+        for name in names:
+            verdict = row.get(f"{name}_verdict", "")
+            verdict = "" if pd.isna(verdict) else str(verdict)
+            if verdict in VERDICTS:
+                counts[verdict] += 1
+            elif pd.notna(row[name]):
+                counts["no verdict"] += 1
+        records.append({**{key: row[key] for key in by}, **counts})
+    summary = pd.DataFrame(records, columns=[*by, *VERDICTS, "no verdict"])
+    if by != [key for key in KEYS if key in table.columns]:
+        summary = summary.groupby(by, sort=False, as_index=False).sum()
+    return summary.astype({name: int for name in (*VERDICTS, "no verdict")})
 
 
 def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bool = False) -> pd.DataFrame:
