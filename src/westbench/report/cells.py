@@ -229,7 +229,7 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
                      + Markup("</span>"))
     if large_bias(e):
         parts.append(Markup('<br><span class="bias" title="bootstrap mean minus estimate, larger than half the '
-                            'interval">bias {}</span>').format(number(e.bias, max(places - 1, 0), sign=True)))
+                            'interval">bias {}</span>').format(number(e.bias, decimals(e.bias, 2), sign=True)))
     return Markup("").join(parts)
 
 

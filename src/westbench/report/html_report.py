@@ -40,7 +40,7 @@ from westbench.engines.kinds import GROUNDTRUTH
 from westbench.metrics.figure_list import FIGURES
 from westbench.metrics.tables import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 from westbench.report.captions import Captions
-from westbench.report.cells import LEGEND, Estimate, Footnotes, estimate_cell, missing, value_cell
+from westbench.report.cells import LEGEND, NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
 
 TEMPLATE = jinja2.Template("""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
@@ -203,16 +203,39 @@ def reasons(not_estimable: Mapping, *keys: str) -> str:
 
 def json_estimate(record: Mapping, weighting: str, metric: str, distribution: str) -> Estimate:
     """One divergence of a ``metrics.json`` (its value, interval, the noise floor and the verdict), with the
-    reasons of whatever is missing (from ``not_estimable``)."""
-    values = (record.get("metrics") or {}).get(weighting) or {}
-    value = (values.get(metric) or {}).get(distribution)
+    reasons of whatever is missing (from ``not_estimable``).
+
+    A value the record does not have at all (that distribution is not scored) is a blank cell; one it
+    holds as null is not estimable, with its reason.
+
+    Examples
+    --------
+    >>> record = {"metrics": {"we": {"w1": {"tic0": 0.5, "rg": None}, "intervals": {"w1": {"tic0": {
+    ...     "low": 0.4, "high": 0.7, "bias": 0.0}}}, "verdicts": {"w1": {"tic0": "separated"}}}},
+    ...     "noise_floor": {"w1": {"tic0": {"value": 0.1, "low": 0.0, "high": 0.3}}},
+    ...     "not_estimable": {"we/w1/rg": "no finite Rg"}}
+    >>> e = json_estimate(record, "we", "w1", "tic0")
+    >>> e.value, e.low, e.floor_high, e.verdict, e.note
+    (0.5, 0.4, 0.3, 'separated', '')
+    >>> json_estimate(record, "we", "w1", "rg").note, json_estimate(record, "we", "w1", "tic1").scored
+    ('no finite Rg', False)
+    """
+    values = (record.get("metrics") or {}).get(weighting)
+    ne = record.get("not_estimable") or {}
+    whole = reasons(ne, weighting)  # the whole weighting not estimable
+    if values is None:
+        return Estimate(None, note=whole or NO_REASON)
+    by_metric = values.get(metric) or {}
+    value = by_metric.get(distribution)
+    if value is None and distribution not in by_metric and not whole:
+        return Estimate(None)
     interval = ((values.get("intervals") or {}).get(metric) or {}).get(distribution) or {}
     floor = (((record.get("noise_floor") or {}).get(metric)) or {}).get(distribution) or {}
     verdict = ((values.get("verdicts") or {}).get(metric) or {}).get(distribution) or ""
-    ne = record.get("not_estimable") or {}
-    keys = [f"{weighting}/{metric}/{distribution}"]
     if missing(value):
-        keys.append(weighting)
+        return Estimate(None, verdict=verdict,
+                        note=reasons(ne, f"{weighting}/{metric}/{distribution}", weighting) or NO_REASON)
+    keys = [f"{weighting}/{metric}/{distribution}"]
     if missing(interval.get("low")) or missing(interval.get("high")):
         keys.append(f"{weighting}/intervals")
     if missing(floor.get("high")):
@@ -310,13 +333,13 @@ def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tu
     (['engine', 'Rg (Å)'], True, False)
     """
     notes = Footnotes(prefix)
-    shown = table[[key for key in KEYS if key in table]].copy()
-    for name in distributions_of(table):
-        heading = HEADINGS.get(name, name)
-        if units and name in UNITS:
-            heading = f"{heading} ({UNITS[name]})"
-        shown[heading] = [estimate_cell(csv_estimate(row, name), notes) for row in table.to_dict("records")]
-    return shown, notes
+    names = distributions_of(table)
+    headings = [f"{HEADINGS.get(n, n)} ({UNITS[n]})" if units and n in UNITS else HEADINGS.get(n, n) for n in names]
+    keys = [key for key in KEYS if key in table]
+    rows = []
+    for row in table.to_dict("records"):  # row by row: footnotes numbered in reading order
+        rows.append([row[key] for key in keys] + [estimate_cell(csv_estimate(row, n), notes) for n in names])
+    return pd.DataFrame(rows, columns=[*keys, *headings]), notes
 
 
 def divergence_html(table: pd.DataFrame, prefix: str, units: bool = True) -> Markup:
@@ -350,7 +373,8 @@ def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
     merged = parts[0]
     for part in parts[1:]:
         on = [key for key in KEYS if key in merged and key in part]
-        merged = merged.merge(part, on=on, how="outer", sort=False)
+        order = list(dict.fromkeys([*map(tuple, merged[on].values.tolist()), *map(tuple, part[on].values.tolist())]))
+        merged = merged.merge(part, on=on, how="outer").set_index(on).reindex(order).reset_index()
     counts = [c for c in merged.columns if c not in KEYS]
     return merged.astype({c: "Int64" for c in counts})
 
@@ -440,7 +464,8 @@ def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Seq
     if summary is not None:
         notes[verdicts] = Markup("<p>Per protein, engine and weighting: how many of the W1 and KL values "
                                  "(one per distribution, the tables below) are separated from the ground truth's "
-                                 "noise floor, within it, or undetermined. ") + LEGEND + Markup("</p>")
+                                 "noise floor (the interval's lower bound above the floor's upper bound), within "
+                                 "it, or undetermined (the interval or the floor not estimable).</p>")
     return frames, notes
 
 
