@@ -9,8 +9,8 @@
   median and 2.5-97.5 % range), ``<d>_verdict`` ("separated", "within noise" or "undetermined")
   and ``<d>_note`` (why a value, interval, floor or verdict is missing). Tidy rows of the older
   format, without those columns, give the same table with them empty.
-- Verdict summary (:func:`verdict_summary`): per row of a divergence table, how many distributions
-  are separated from the noise floor, within it, or undetermined.
+- Verdict summary (:func:`verdict_summary`, from :mod:`westbench.verdicts`): per row of a divergence
+  table, how many distributions are separated from the noise floor, within it, or undetermined.
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
   TIC 0/1 plane, the longest and aggregate simulated time (ns), and for each threshold
   the WE iteration, segments, CPU seconds and GPU seconds at which the run first reached
@@ -28,21 +28,17 @@ Examples
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from westbench.simulation.platforms import is_gpu_platform
+from westbench.verdicts import (DISTRIBUTIONS, FIELDS, KEYS, TEXT_FIELDS, VERDICTS,  # noqa: F401  (the tables' format)
+                                distributions_of, verdict_summary)
 
-DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals", "tic01")
-KEYS = ["protein", "engine", "weighting"]
-#: Columns carried per distribution after its value: ``<distribution>_<field>``, in this order.
-FIELDS = ("ci_low", "ci_high", "bias", "floor", "floor_low", "floor_high", "verdict", "note")
-#: Text fields (the others are numbers).
-TEXT_FIELDS = ("verdict", "note")
-#: The verdicts of the metric suite, in the order the summary counts them.
-VERDICTS = ("separated", "within noise", "undetermined")
+__all__ = ["DISTRIBUTIONS", "FIELDS", "KEYS", "TEXT_FIELDS", "VERDICTS", "add_speedups", "compute_to_coverage",
+           "coverage_table", "distributions_of", "divergence_table", "read_tidy", "verdict_summary"]
 
 
 def read_tidy(paths: Iterable) -> pd.DataFrame:
@@ -96,55 +92,6 @@ def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
                 extra[column] = pd.to_numeric(of[part], errors="coerce").reindex(index)
     table = pd.concat([table, pd.DataFrame(extra, index=index)], axis=1)
     return table.reset_index().rename_axis(columns=None)
-
-
-def distributions_of(table: pd.DataFrame) -> list[str]:
-    """The distribution columns of a divergence table (its value columns), in order.
-
-    Examples
-    --------
-    >>> distributions_of(pd.DataFrame(columns=["protein", "engine", "weighting", "tic0", "tic0_ci_low", "rg"]))
-    ['tic0', 'rg']
-    """
-    suffixes = tuple(f"_{part}" for part in FIELDS)
-    return [c for c in table.columns if c not in KEYS and not str(c).endswith(suffixes)]
-
-
-def verdict_summary(table: pd.DataFrame, by: Sequence[str] = tuple(KEYS)) -> pd.DataFrame:
-    """How many distributions of each row (or group ``by``) are separated, within noise, or undetermined.
-
-    Values without a verdict (tables from the older tidy format) are counted under ``no verdict``.
-
-    Examples
-    --------
-    >>> table = pd.DataFrame({"protein": ["p", "p"], "engine": ["a", "b"], "weighting": ["we", "we"],
-    ...                       "tic0": [0.5, 0.1], "tic0_verdict": ["separated", "within noise"],
-    ...                       "rg": [None, 0.2], "rg_verdict": ["undetermined", "separated"]})
-    >>> verdict_summary(table).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
-    [{'protein': 'p', 'engine': 'a', 'weighting': 'we', 'separated': 1, 'within noise': 0, 'undetermined': 1,
-      'no verdict': 0},
-     {'protein': 'p', 'engine': 'b', 'weighting': 'we', 'separated': 1, 'within noise': 1, 'undetermined': 0,
-      'no verdict': 0}]
-    >>> verdict_summary(table, by=["engine"])["separated"].tolist()
-    [1, 1]
-    """
-    by = list(by)
-    names = distributions_of(table)
-    records = []
-    for _, row in table.iterrows():
-        counts = dict.fromkeys((*VERDICTS, "no verdict"), 0)
-        for name in names:
-            verdict = row.get(f"{name}_verdict", "")
-            verdict = "" if pd.isna(verdict) else str(verdict)
-            if verdict in VERDICTS:
-                counts[verdict] += 1
-            elif pd.notna(row[name]):
-                counts["no verdict"] += 1
-        records.append({**{key: row[key] for key in by}, **counts})
-    summary = pd.DataFrame(records, columns=[*by, *VERDICTS, "no verdict"])
-    if by != [key for key in KEYS if key in table.columns]:
-        summary = summary.groupby(by, sort=False, as_index=False).sum()
-    return summary.astype({name: int for name in (*VERDICTS, "no verdict")})
 
 
 def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bool = False) -> pd.DataFrame:

@@ -35,7 +35,7 @@ import numbers
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 #: Short marks of the verdicts (legend: :data:`LEGEND`).
 MARKS = {"separated": "◆", "within noise": "≈", "undetermined": "?"}

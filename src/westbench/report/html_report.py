@@ -38,9 +38,9 @@ from markupsafe import Markup
 
 from westbench.engines.kinds import GROUNDTRUTH
 from westbench.metrics.figure_list import FIGURES
-from westbench.metrics.tables import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
+from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 
 TEMPLATE = jinja2.Template("""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
@@ -75,8 +75,8 @@ footnote and on hover) and the frames left out, for every metrics job:</p>
 <div class="scroll">{{ caveats }}</div>
 {% else %}<p>None: every metric of every engine was estimated, and no frame was dropped.</p>
 {% endif %}</div>
-<p class="note">W1: Wasserstein-1 (circular, period 360°, for dihedrals); KL: KL(ground truth || model) in nats, on bins
-fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
+<p class="note">W1: Wasserstein-1 (circular, period 360°, for dihedrals); KL: KL(ground truth || model) in nats,
+on bins fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
 truth's TIC 0/1 grid cells the model visited. Units: TICs dimensionless; radius of gyration (Rg), C-alpha bonds and
 contact-map distances in Å; angles and dihedrals in degrees. A W1 or KL value reads "estimate [low, high]": the 95 %
 BCa bootstrap interval over independent units, then its verdict, and under it "floor ≤" the upper bound of the

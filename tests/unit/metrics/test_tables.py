@@ -68,7 +68,8 @@ NEW_COLUMNS = ["protein", "engine", "weighting", "distribution", "metric", "valu
 
 def write_new_format(path):
     rows = [
-        ["chignolin", "cg_fulltrained", "we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise", ""],
+        ["chignolin", "cg_fulltrained", "we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise",
+         ""],
         ["chignolin", "cg_fulltrained", "we", "rg", "w1", 2.5, 2.1, 3.0, 0.6, 0.3, 0.1, 0.7, "separated", ""],
         ["chignolin", "cg_fulltrained", "we", "dihedrals", "w1", None, None, None, None, 4.0, 1.0, 9.0,
          "undetermined", "no model frame has four beads"],
