@@ -100,7 +100,14 @@ def number(value: float, places: int, rounding: str = ROUND_HALF_EVEN, sign: boo
 
 
 class Footnotes:
-    """The reasons of one table's missing values, numbered in order of first use (ids ``<prefix>-<n>``)."""
+    """The reasons of one table's missing values, numbered in order of first use (ids ``<prefix>-<n>``).
+
+    Examples
+    --------
+    >>> notes = Footnotes("kl")
+    >>> str(notes.mark("one state")), str(notes.mark("one frame")), str(notes.mark("one state"))
+    ('<sup><a href="#kl-1">1</a></sup>', '<sup><a href="#kl-2">2</a></sup>', '<sup><a href="#kl-1">1</a></sup>')
+    """
 
     def __init__(self, prefix: str):
         self.prefix, self.reasons = prefix, []
@@ -194,7 +201,16 @@ def large_bias(estimate: Estimate) -> bool:
 
 
 def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: int = 3) -> Markup:
-    """The HTML of one divergence cell (see the module's description)."""
+    """The HTML of one divergence cell (see the module's description).
+
+    Examples
+    --------
+    >>> cell = estimate_cell(Estimate(2.5, low=2.1, high=3.0, bias=0.6, floor_high=0.7, verdict="separated"))
+    >>> "2.50 [2.1, 3.0]" in cell, "◆" in cell, "floor ≤ 0.700" in cell, "bias +0.60" in cell
+    (True, True, True, True)
+    >>> str(estimate_cell(Estimate(0.3, low=0.2, high=0.5)))  # no verdict in the source: value and interval only
+    '<span class="estimate" title="estimate 0.3, 95 % interval [0.2, 0.5]">0.300 [0.20, 0.50]</span>'
+    """
     e = estimate
     if missing(e.value):
         return not_estimable(e.note, notes) if e.scored else Markup("")
@@ -205,7 +221,7 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
     if has_interval:
         bound = max(places - 1, 0)
         text += f" [{number(e.low, bound, ROUND_FLOOR)}, {number(e.high, bound, ROUND_CEILING)}]"
-        title = f"estimate {e.value:.6g}, 95 % BCa interval [{e.low:.6g}, {e.high:.6g}]"
+        title = f"estimate {e.value:.6g}, 95 % interval [{e.low:.6g}, {e.high:.6g}]"
         if e.extended:
             title += "; the estimate fell outside the BCa interval and the bound was moved to it"
         parts = [Markup('<span class="estimate" title="{}">{}</span>').format(title, text)]

@@ -257,6 +257,8 @@ def engine_table(record: Mapping, prefix: str) -> Markup:
     for name in [*listed, *ne]:  # a whole weighting not estimable: a row that says so
         if "/" not in name and name not in NOT_WEIGHTINGS and name not in by_weighting:
             by_weighting[name] = None
+    order = [name for name in listed if name in by_weighting]  # the configured order first
+    by_weighting = {name: by_weighting[name] for name in [*order, *(n for n in by_weighting if n not in order)]}
     rows = []
     for name, values in by_weighting.items():
         values = values or {}
@@ -312,7 +314,14 @@ def text(value) -> str:
 
 def csv_estimate(row: Mapping, name: str) -> Estimate:
     """Distribution ``name`` of one row of a W1/KL table (:func:`westbench.metrics.tables.divergence_table`);
-    the columns the older format lacks are None."""
+    the columns the older format lacks are None.
+
+    Examples
+    --------
+    >>> e = csv_estimate({"rg": 0.4, "rg_ci_low": 0.3, "rg_ci_high": 0.6, "rg_verdict": float("nan")}, "rg")
+    >>> e.value, e.low, e.high, e.floor_high, e.verdict, e.scored
+    (0.4, 0.3, 0.6, None, '', False)
+    """
     def get(part):
         value = row.get(f"{name}_{part}")
         return None if missing(value) else value
@@ -359,7 +368,20 @@ def read_divergence_table(path) -> pd.DataFrame:
 
 def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
     """Per protein, engine and weighting: how many W1 and KL values are separated, within noise or
-    undetermined; None when no table has verdicts (the older format)."""
+    undetermined; None when no table has verdicts (the older format).
+
+    Examples
+    --------
+    >>> w1 = pd.DataFrame({"engine": ["a", "b"], "tic0": [0.5, 0.1], "tic0_verdict": ["separated", "within noise"]})
+    >>> kl = pd.DataFrame({"engine": ["b"], "tic0": [None], "tic0_verdict": ["undetermined"]})
+    >>> verdict_table(w1, kl).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'engine': 'a', 'W1 separated': 1, 'W1 within noise': 0, 'W1 undetermined': 0, 'KL separated': None,
+      'KL within noise': None, 'KL undetermined': None},
+     {'engine': 'b', 'W1 separated': 0, 'W1 within noise': 1, 'W1 undetermined': 0, 'KL separated': 0,
+      'KL within noise': 0, 'KL undetermined': 1}]
+    >>> verdict_table(w1.drop(columns="tic0_verdict"), kl.iloc[0:0]) is None
+    True
+    """
     parts = []
     for label, table in (("W1", w1), ("KL", kl)):
         by = [key for key in KEYS if key in table]
@@ -373,8 +395,8 @@ def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
     merged = parts[0]
     for part in parts[1:]:
         on = [key for key in KEYS if key in merged and key in part]
-        order = list(dict.fromkeys([*map(tuple, merged[on].values.tolist()), *map(tuple, part[on].values.tolist())]))
-        merged = merged.merge(part, on=on, how="outer").set_index(on).reindex(order).reset_index()
+        rows = pd.concat([merged[on], part[on]]).drop_duplicates()  # every row once, in the tables' order
+        merged = rows.merge(merged, on=on, how="left").merge(part, on=on, how="left")
     counts = [c for c in merged.columns if c not in KEYS]
     return merged.astype({c: "Int64" for c in counts})
 
