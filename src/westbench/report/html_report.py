@@ -181,7 +181,7 @@ NOT_FOR_GROUNDTRUTH = {"contact_map_difference"}
 ENGINE_DIVERGENCES = (("w1", "tic0", "W1 TIC 0"), ("w1", "tic01", "W1 TIC 0/1"), ("w1", "rg", "W1 Rg (Å)"),
                       ("kl", "tic0", "KL TIC 0"), ("kl", "tic01", "KL TIC 0/1"))
 # Keys of metrics.json's not_estimable that are not weightings.
-NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "msm_model"}
+NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite"}
 
 
 def reasons(not_estimable: Mapping, *keys: str) -> str:
