@@ -1,10 +1,16 @@
 """Tables across proteins and engines in the published layout, and the compute to reach coverage.
 
-- W1 and KL tables: one row per (protein, engine, weighting), one column per distribution
-  (TIC 0-3, Rg, bonds, angles, dihedrals; KL adds the 2-D TIC 0/1), from the tidy
-  ``metrics.csv`` of every run.
-  With bootstrap intervals in the tidy rows, ``<distribution>_ci_low`` and
-  ``<distribution>_ci_high`` columns follow (95 % percentile interval).
+- W1 and KL tables (:func:`divergence_table`): one row per (protein, engine, weighting), one
+  column per distribution (TIC 0-3, Rg, bonds, angles, dihedrals, and ``tic01``: the 2-D TIC 0/1
+  value), from the tidy ``metrics.csv`` of every run. After the value columns, per distribution
+  (:data:`FIELDS`): ``<d>_ci_low`` / ``<d>_ci_high`` (the 95 % BCa interval over independent units),
+  ``<d>_bias`` (bootstrap mean minus estimate), ``<d>_floor`` / ``<d>_floor_low`` /
+  ``<d>_floor_high`` (the noise floor: the ground truth against itself at the model's sample size,
+  median and 2.5-97.5 % range), ``<d>_verdict`` ("separated", "within noise" or "undetermined")
+  and ``<d>_note`` (why a value, interval, floor or verdict is missing). Tidy rows of the older
+  format, without those columns, give the same table with them empty.
+- Verdict summary (:func:`verdict_summary`, from :mod:`westbench.verdicts`): per row of a divergence
+  table, how many distributions are separated from the noise floor, within it, or undetermined.
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
   TIC 0/1 plane, the longest and aggregate simulated time (ns), and for each threshold
   the WE iteration, segments, CPU seconds and GPU seconds at which the run first reached
@@ -28,29 +34,63 @@ import numpy as np
 import pandas as pd
 
 from westbench.simulation.platforms import is_gpu_platform
+from westbench.verdicts import (DISTRIBUTIONS, FIELDS, KEYS, TEXT_FIELDS, VERDICTS,  # noqa: F401  (the tables' format)
+                                distributions_of, verdict_summary)
 
-DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "rg", "bonds", "angles", "dihedrals", "tic01")
-KEYS = ["protein", "engine", "weighting"]
+__all__ = ["DISTRIBUTIONS", "FIELDS", "KEYS", "TEXT_FIELDS", "VERDICTS", "add_speedups", "compute_to_coverage",
+           "coverage_table", "distributions_of", "divergence_table", "read_tidy", "verdict_summary"]
 
 
 def read_tidy(paths: Iterable) -> pd.DataFrame:
-    """The tidy metric rows of many runs, one frame."""
-    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    """The tidy metric rows of many runs, one frame; ``verdict`` and ``note`` as text ("" where empty)."""
+    tidy = pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    for column in TEXT_FIELDS:
+        if column in tidy:
+            tidy[column] = tidy[column].astype(object).where(tidy[column].notna(), "").astype(str)
+    return tidy
 
 
 def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """``metric`` (w1 or kl) per (protein, engine, weighting) row and distribution column."""
+    """``metric`` (w1 or kl) per (protein, engine, weighting) row and distribution column, with the
+    interval, bias, noise floor, verdict and note of each value (:data:`FIELDS`; empty where the tidy
+    rows do not have them).
+
+    Examples
+    --------
+    >>> tidy = pd.DataFrame({"protein": ["p", "p"], "engine": ["e", "e"], "weighting": ["we", "we"],
+    ...                      "distribution": ["tic0", "rg"], "metric": ["w1", "w1"], "value": [0.5, None],
+    ...                      "ci_low": [0.4, None], "ci_high": [0.9, None], "floor": [0.1, None],
+    ...                      "floor_high": [0.3, None], "verdict": ["separated", "undetermined"],
+    ...                      "note": ["", "no ground-truth frame has a finite Rg"]})
+    >>> row = divergence_table(tidy, "w1").iloc[0]
+    >>> [float(row[c]) for c in ("tic0", "tic0_ci_low", "tic0_ci_high", "tic0_floor_high")], row["tic0_verdict"]
+    ([0.5, 0.4, 0.9, 0.3], 'separated')
+    >>> row["rg_verdict"], row["rg_note"]
+    ('undetermined', 'no ground-truth frame has a finite Rg')
+    >>> old = tidy[["protein", "engine", "weighting", "distribution", "metric", "value"]]  # the older format
+    >>> table = divergence_table(old, "w1")
+    >>> table["tic0"].tolist(), table["tic0_verdict"].tolist(), bool(table["tic0_ci_low"].isna().all())
+    ([0.5], [''], True)
+    """
     rows = tidy[tidy["metric"] == metric]
     table = rows.pivot_table(index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False,
                              dropna=False)
     columns = [d for d in DISTRIBUTIONS if d in table.columns] + [d for d in table.columns if d not in DISTRIBUTIONS]
-    table = table[columns]
-    if "ci_low" in rows and rows["ci_low"].notna().any():
-        for bound in ("ci_low", "ci_high"):
-            limits = rows.pivot_table(index=KEYS, columns="distribution", values=bound, aggfunc="first", sort=False,
-                                      dropna=False).reindex(index=table.index)
-            for name in columns:
-                table[f"{name}_{bound}"] = limits[name] if name in limits else np.nan
+    table = table[columns].astype(float)
+    index = pd.MultiIndex.from_frame(rows[KEYS]).unique()
+    table = table.reindex(index=index)
+    extra = {}
+    for name in columns:
+        of = rows[rows["distribution"] == name].drop_duplicates(KEYS).set_index(KEYS)
+        for part in FIELDS:
+            column = f"{name}_{part}"
+            if part not in of:
+                extra[column] = pd.Series("" if part in TEXT_FIELDS else np.nan, index=index)
+            elif part in TEXT_FIELDS:
+                extra[column] = of[part].reindex(index).astype("string").fillna("").astype(object)
+            else:
+                extra[column] = pd.to_numeric(of[part], errors="coerce").reindex(index)
+    table = pd.concat([table, pd.DataFrame(extra, index=index)], axis=1)
     return table.reset_index().rename_axis(columns=None)
 
 

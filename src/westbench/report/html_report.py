@@ -7,6 +7,12 @@ its identity (protein, engine or preset) as data, and the caption templates it d
 ``report(..., caption=...)``; captions are rendered as Snakemake's report renders them
 (:mod:`westbench.report.captions`), so both reports show the same text.
 
+What a reader needs to trust a number is beside it: every W1 and KL value with its 95 % BCa
+interval as ``value [low, high]`` (never "±"), its verdict against the noise floor and the floor's
+upper bound (:mod:`westbench.report.cells`); a value that could not be estimated says so where the
+number would be, with the reason; a "Caveats" box at the top lists every ``not_estimable`` entry of
+every ``metrics.json`` and every run that dropped non-finite frames (:func:`caveats`).
+
 Examples
 --------
 >>> import pandas as pd, tempfile, os
@@ -33,13 +39,15 @@ from markupsafe import Markup
 from westbench.engines.kinds import GROUNDTRUTH
 from westbench.metrics.figure_list import FIGURES
 from westbench.report.captions import Captions
+from westbench.report.cells import LEGEND, NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
+from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 
 TEMPLATE = jinja2.Template("""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 .scroll { overflow-x: auto; max-width: 100%; }
 figure { display: inline-block; margin: 0.5em; vertical-align: top; }
@@ -48,13 +56,32 @@ figure.wide { display: block; } figure.wide img { max-width: 100%; } figure.wide
 figure img.enlarged { position: fixed; inset: 2vh 2vw; max-width: 96vw; max-height: 96vh; margin: auto;
   background: white; box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.6); z-index: 10; cursor: zoom-out; }
 .note { color: #555; font-size: 0.9em; }
+.caveats { border: 2px solid #c77700; background: #fff8ec; padding: 0.25em 1em; margin: 1em 0; }
+.caveats td, .caveats th { text-align: left; }
+.estimate { white-space: nowrap; }
+.verdict { font-weight: bold; cursor: help; } .v-separated { color: #b00020; } .v-within-noise { color: #2e7d32; }
+.v-undetermined { color: #777; }
+.floor, .bias { font-size: 0.85em; color: #666; white-space: nowrap; } .bias { color: #8a4b00; }
+.not-estimable { font-style: italic; color: #8a4b00; cursor: help; }
+ol.footnotes { font-size: 0.8em; color: #555; margin-top: -1em; }
 </style>
 <script>document.addEventListener("click", e => { if (e.target.tagName === "IMG") e.target.classList.toggle("enlarged"); });</script>
 </head><body>
 <h1>{{ title }}</h1>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
-<p class="note">W1: Wasserstein-1; KL: KL(ground truth || model), empty model bins floored as stated; coverage:
-share of the ground truth's TIC 0/1 grid cells the model visited. Click a figure to enlarge it.</p>
+<div class="caveats"><h2>Caveats</h2>
+{% if caveats %}<p>What could not be estimated (shown as "not estimable" where the number would be, the reason in a
+footnote and on hover) and the frames left out, for every metrics job:</p>
+<div class="scroll">{{ caveats }}</div>
+{% else %}<p>None: every metric of every engine was estimated, and no frame was dropped.</p>
+{% endif %}</div>
+<p class="note">W1: Wasserstein-1 (circular, period 360°, for dihedrals); KL: KL(ground truth || model) in nats,
+on bins fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
+truth's TIC 0/1 grid cells the model visited. Units: TICs dimensionless; radius of gyration (Rg), C-alpha bonds and
+contact-map distances in Å; angles and dihedrals in degrees. A W1 or KL value reads "estimate [low, high]": the 95 %
+BCa bootstrap interval over independent units, then its verdict, and under it "floor ≤" the upper bound of the
+noise floor (the ground truth against itself at the model's sample size); the bootstrap's bias where it exceeds half
+the interval's width. {{ legend }} Click a figure to enlarge it.</p>
 {% for note in notes %}<p class="note">{{ note }}</p>
 {% endfor %}
 {% for name, table in tables.items() %}<h2>{{ name }}</h2>
@@ -72,6 +99,12 @@ share of the ground truth's TIC 0/1 grid cells the model visited. Click a figure
 {% endfor %}{% endfor %}
 </body></html>
 """, autoescape=True)
+
+#: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
+HEADINGS = {"tic0": "TIC 0", "tic1": "TIC 1", "tic2": "TIC 2", "tic3": "TIC 3", "rg": "Rg", "bonds": "bonds",
+            "angles": "angles", "dihedrals": "dihedrals", "tic01": "TIC 0/1"}
+UNITS = {"rg": "Å", "bonds": "Å", "angles": "°", "dihedrals": "°"}
+CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
 
 
 @dataclass
@@ -106,18 +139,35 @@ class ProteinSection:
 
 
 def html_table(frame: pd.DataFrame, digits: int = 4) -> Markup:
-    """A DataFrame as an HTML table (cells escaped by pandas), floats rounded, NaN shown as an empty cell."""
-    return Markup(frame.to_html(index=False, float_format=lambda x: f"{x:.{digits}g}", na_rep="", border=0, escape=True))
+    """A DataFrame as an HTML table: text escaped, :class:`~markupsafe.Markup` cells kept as they are (the
+    formatted divergences), numbers to ``digits`` significant digits, missing values as empty cells.
+
+    Examples
+    --------
+    >>> html = html_table(pd.DataFrame({"a": ["<b>"], "x": [0.123456], "n": [None]}))
+    >>> "<td>&lt;b&gt;</td><td>0.1235</td><td></td>" in html, "<th>a</th><th>x</th><th>n</th>" in html
+    (True, True)
+    """
+    head = Markup("").join(Markup("<th>{}</th>").format(column) for column in frame.columns)
+    rows = Markup("").join(
+        Markup("<tr>{}</tr>\n").format(Markup("").join(
+            Markup("<td>{}</td>").format(value if isinstance(value, Markup) else value_cell(value, digits=digits))
+            for value in row))
+        for row in frame.itertuples(index=False, name=None))
+    return Markup("<table>\n<thead><tr>{}</tr></thead>\n<tbody>\n{}</tbody>\n</table>").format(head, rows)
 
 
-def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.DataFrame],
+def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.DataFrame | Markup],
                  proteins: list[ProteinSection], notes: list[str] | tuple = (),
-                 table_notes: Mapping[str, str] | None = None) -> None:
-    """Write the report: ``summary`` (key/value), ``notes``, ``tables`` (name/DataFrame, an optional note
-    each), then each protein's section."""
+                 table_notes: Mapping[str, str] | None = None, caveats: pd.DataFrame | None = None) -> None:
+    """Write the report: ``summary`` (key/value), the ``caveats`` box (:func:`caveats`; none when empty),
+    ``notes``, ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's section."""
+    has_caveats = caveats is not None and len(caveats)
     html = TEMPLATE.render(title=title, summary=summary, proteins=proteins, notes=list(notes),
-                           table_notes=dict(table_notes or {}),
-                           tables={name: html_table(table) for name, table in tables.items()})
+                           table_notes=dict(table_notes or {}), legend=LEGEND,
+                           caveats=html_table(caveats) if has_caveats else "",
+                           tables={name: table if isinstance(table, Markup) else html_table(table)
+                                   for name, table in tables.items()})
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(html, encoding="utf-8")
 
@@ -127,59 +177,255 @@ WIDE = {"tic_densities_1d", "tic_densities_2d", "tic01_by_iteration", "structure
         "macrostates", "engines_tic01", "coverage_vs_compute"}
 # Figures that carry no information for the ground truth scored against itself.
 NOT_FOR_GROUNDTRUTH = {"contact_map_difference"}
+# The divergences of an engine's own table: (metric, distribution, heading).
+ENGINE_DIVERGENCES = (("w1", "tic0", "W1 TIC 0"), ("w1", "tic01", "W1 TIC 0/1"), ("w1", "rg", "W1 Rg (Å)"),
+                      ("kl", "tic0", "KL TIC 0"), ("kl", "tic01", "KL TIC 0/1"))
+# Keys of metrics.json's not_estimable that are not weightings.
+NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite"}
+
+
+def reasons(not_estimable: Mapping, *keys: str) -> str:
+    """The reasons ``not_estimable`` records under any of ``keys``, joined ("" when none).
+
+    Examples
+    --------
+    >>> reasons({"msm": "one state", "msm/w1/tic0": "one state", "noise_floor": "one run"}, "msm/w1/tic0", "msm",
+    ...         "noise_floor")
+    'one state; one run'
+    """
+    found = []
+    for key in keys:
+        reason = not_estimable.get(key)
+        if not missing(reason) and str(reason) not in found:
+            found.append(str(reason))
+    return "; ".join(found)
+
+
+def json_estimate(record: Mapping, weighting: str, metric: str, distribution: str) -> Estimate:
+    """One divergence of a ``metrics.json`` (its value, interval, the noise floor and the verdict), with the
+    reasons of whatever is missing (from ``not_estimable``).
+
+    A value the record does not have at all (that distribution is not scored) is a blank cell; one it
+    holds as null is not estimable, with its reason.
+
+    Examples
+    --------
+    >>> record = {"metrics": {"we": {"w1": {"tic0": 0.5, "rg": None}, "intervals": {"w1": {"tic0": {
+    ...     "low": 0.4, "high": 0.7, "bias": 0.0}}}, "verdicts": {"w1": {"tic0": "separated"}}}},
+    ...     "noise_floor": {"w1": {"tic0": {"value": 0.1, "low": 0.0, "high": 0.3}}},
+    ...     "not_estimable": {"we/w1/rg": "no finite Rg"}}
+    >>> e = json_estimate(record, "we", "w1", "tic0")
+    >>> e.value, e.low, e.floor_high, e.verdict, e.note
+    (0.5, 0.4, 0.3, 'separated', '')
+    >>> json_estimate(record, "we", "w1", "rg").note, json_estimate(record, "we", "w1", "tic1").scored
+    ('no finite Rg', False)
+    """
+    values = (record.get("metrics") or {}).get(weighting)
+    ne = record.get("not_estimable") or {}
+    whole = reasons(ne, weighting)  # the whole weighting not estimable
+    if values is None:
+        return Estimate(None, note=whole or NO_REASON)
+    by_metric = values.get(metric) or {}
+    value = by_metric.get(distribution)
+    if value is None and distribution not in by_metric and not whole:
+        return Estimate(None)
+    interval = ((values.get("intervals") or {}).get(metric) or {}).get(distribution) or {}
+    floor = (((record.get("noise_floor") or {}).get(metric)) or {}).get(distribution) or {}
+    verdict = ((values.get("verdicts") or {}).get(metric) or {}).get(distribution) or ""
+    if missing(value):
+        return Estimate(None, verdict=verdict,
+                        note=reasons(ne, f"{weighting}/{metric}/{distribution}", weighting) or NO_REASON)
+    keys = [f"{weighting}/{metric}/{distribution}"]
+    if missing(interval.get("low")) or missing(interval.get("high")):
+        keys.append(f"{weighting}/intervals")
+    if missing(floor.get("high")):
+        keys += [f"noise_floor/{metric}/{distribution}", "noise_floor"]
+    note = reasons(ne, *keys)
+    if verdict == "undetermined" and not note:
+        note = "the interval or the noise floor could not be estimated"
+    return Estimate(value, interval.get("low"), interval.get("high"), interval.get("bias"), floor.get("value"),
+                    floor.get("low"), floor.get("high"), verdict, note, bool(interval.get("extended")))
+
+
+def engine_table(record: Mapping, prefix: str) -> Markup:
+    """One engine's table, a row per weighting (``metrics.json``), and the footnotes of its missing values."""
+    notes = Footnotes(prefix)
+    ne = record.get("not_estimable") or {}
+    macro = record.get("macrostates") or {}
+    by_weighting = dict(record.get("metrics") or {})
+    listed = (record.get("settings") or {}).get("weightings") or []
+    for name in [*listed, *ne]:  # a whole weighting not estimable: a row that says so
+        if "/" not in name and name not in NOT_WEIGHTINGS and name not in by_weighting:
+            by_weighting[name] = None
+    order = [name for name in listed if name in by_weighting]  # the configured order first
+    by_weighting = {name: by_weighting[name] for name in [*order, *(n for n in by_weighting if n not in order)]}
+    rows = []
+    for name, values in by_weighting.items():
+        values = values or {}
+        row = {"weighting": name, "frames": record.get("frames"),
+               "coverage": value_cell(values.get("coverage"), reasons(ne, f"{name}/coverage", name), notes)}
+        for metric, distribution, heading in ENGINE_DIVERGENCES:
+            row[heading] = estimate_cell(json_estimate(record, name, metric, distribution), notes)
+        populations = values.get("macrostate_populations") or {}
+        row.update({
+            "|contact diff| (Å)": value_cell(values.get("contact_map_mean_abs_diff_A"),
+                                             reasons(ne, f"{name}/contact_map", f"{name}/contact_map_mean_abs_diff_A",
+                                                     name), notes),
+            "bonds outside 3.5-4.5 Å": value_cell(values.get("bonds_outside_share"),
+                                                  reasons(ne, f"{name}/bonds_outside_share", name), notes),
+            "macrostate TV": value_cell(populations.get("total_variation"),
+                                        reasons(ne, f"{name}/macrostate_populations", "macrostates", name), notes),
+            "macrostates used": value_cell(macro.get("used"), reasons(ne, "macrostates"), notes)})
+        rows.append(row)
+    return html_table(pd.DataFrame(rows)) + notes.html()
 
 
 def engine_section(protein: str, engine: str, metrics_json, captions: Captions) -> EngineSection:
     """One engine's table (a row per weighting) and figures, from its ``metrics.json`` and the ``figures/``
-    folder beside it (rule ``metrics``); the note is the caption of its metrics table (``report/metrics.rst``)."""
+    folder beside it (rule ``metrics``); the note is the caption of its metrics table (``report/metrics.rst``),
+    given what the job recorded (discarded iterations, the resampled units, the noise floor's splits)."""
     metrics = json.loads(Path(metrics_json).read_text())
     folder = Path(metrics_json).parent / "figures"
-    macro = metrics.get("macrostates", {})
-    rows = []
-    for name, values in metrics["metrics"].items():
-        rows.append({"weighting": name, "frames": metrics["frames"], "coverage": values["coverage"],
-                     "W1 TIC 0": values["w1"].get("tic0"), "W1 TIC 0/1": values["w1"].get("tic01"),
-                     "W1 Rg (nm)": values["w1"].get("rg"),
-                     "KL TIC 0/1": values["kl"].get("tic01"),
-                     "|contact diff| (Å)": values["contact_map_mean_abs_diff_A"],
-                     "bonds outside 3.5-4.5 Å": values["bonds_outside_share"],
-                     "macrostate TV": values["macrostate_populations"]["total_variation"],
-                     "macrostates used": macro.get("used")})
+    macro = metrics.get("macrostates") or {}
     wildcards = {"protein": protein, "engine": engine}
-    runtime = {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")} if macro else {}
+    runtime = {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")} \
+        if macro.get("used") is not None else {}
     names = [name for name in FIGURES if (folder / f"{name}.png").is_file()
              and not (engine == GROUNDTRUTH and name in NOT_FOR_GROUNDTRUTH)]
     figures = [Figure(folder / f"{name}.png", captions.html(name, wildcards, **runtime), wide=name in WIDE)
                for name in names]
-    note = captions.html(Path(metrics_json).stem, wildcards,  # metrics.json: the caption of metrics.csv beside it
-                         discarded_iterations=metrics.get("discarded_iterations", 0))
-    return EngineSection(engine, html_table(pd.DataFrame(rows)), figures, note=note)
+    recorded = {"discarded_iterations": metrics.get("discarded_iterations", 0)}
+    if metrics.get("resampling"):
+        recorded["resampling"] = metrics["resampling"]
+    floor = metrics.get("noise_floor") or {}
+    if floor.get("splits"):
+        recorded.update(floor_splits=floor["splits"], floor_units=floor.get("units"))
+    if metrics.get("nonfinite_frames_dropped"):
+        recorded["nonfinite_frames_dropped"] = metrics["nonfinite_frames_dropped"]
+    # metrics.json: the caption of metrics.csv beside it
+    note = captions.html(Path(metrics_json).stem, wildcards, **recorded)
+    return EngineSection(engine, engine_table(metrics, f"{protein}-{engine}"), figures, note=note)
 
 
-def with_intervals(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """W1/KL table for reading: each value rounded, as value ± half-width of its 95 % interval when there is one.
+def text(value) -> str:
+    """A text cell of a table read from CSV: "" where it is empty."""
+    return "" if missing(value) else str(value)
+
+
+def csv_estimate(row: Mapping, name: str) -> Estimate:
+    """Distribution ``name`` of one row of a W1/KL table (:func:`westbench.metrics.tables.divergence_table`);
+    the columns the older format lacks are None.
 
     Examples
     --------
-    >>> table = pd.DataFrame({"engine": ["a"], "tic0": [0.12345], "tic0_ci_low": [0.1], "tic0_ci_high": [0.2]})
-    >>> with_intervals(table).to_dict("records")
-    [{'engine': 'a', 'tic0': '0.123 ± 0.05'}]
+    >>> e = csv_estimate({"rg": 0.4, "rg_ci_low": 0.3, "rg_ci_high": 0.6, "rg_verdict": float("nan")}, "rg")
+    >>> e.value, e.low, e.high, e.floor_high, e.verdict, e.scored
+    (0.4, 0.3, 0.6, None, '', False)
     """
-    shown = table[[c for c in table.columns if not c.endswith(("_ci_low", "_ci_high"))]].copy()
-    for column in shown.columns:
-        if column in ("protein", "engine", "weighting"):
+    def get(part):
+        value = row.get(f"{name}_{part}")
+        return None if missing(value) else value
+    return Estimate(row.get(name), *(get(part) for part in FIELDS if part not in TEXT_FIELDS),
+                    verdict=text(row.get(f"{name}_verdict")), note=text(row.get(f"{name}_note")))
+
+
+def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tuple[pd.DataFrame, Footnotes]:
+    """A W1/KL table for reading: the keys, then per distribution one cell (:func:`estimate_cell`); headings
+    carry the distribution's unit when ``units`` (W1); the footnotes give the reasons of missing values.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"engine": ["a"], "rg": [0.375], "rg_ci_low": [0.21], "rg_ci_high": [0.9],
+    ...                       "rg_floor_high": [1.63], "rg_verdict": ["within noise"], "rg_note": [""]})
+    >>> cells, notes = divergence_cells(table, "w1")
+    >>> list(cells.columns), "0.375 [0.21, 0.90]" in cells.iloc[0, 1], "±" in cells.iloc[0, 1]
+    (['engine', 'Rg (Å)'], True, False)
+    """
+    notes = Footnotes(prefix)
+    names = distributions_of(table)
+    headings = [f"{HEADINGS.get(n, n)} ({UNITS[n]})" if units and n in UNITS else HEADINGS.get(n, n) for n in names]
+    keys = [key for key in KEYS if key in table]
+    rows = []
+    for row in table.to_dict("records"):  # row by row: footnotes numbered in reading order
+        rows.append([row[key] for key in keys] + [estimate_cell(csv_estimate(row, n), notes) for n in names])
+    return pd.DataFrame(rows, columns=[*keys, *headings]), notes
+
+
+def divergence_html(table: pd.DataFrame, prefix: str, units: bool = True) -> Markup:
+    """:func:`divergence_cells` as HTML, its footnotes below the table."""
+    cells, notes = divergence_cells(table, prefix, units)
+    return html_table(cells) + notes.html()
+
+
+def read_divergence_table(path) -> pd.DataFrame:
+    """A W1/KL CSV of rule ``metric_tables``: verdicts and notes as text ("" where empty)."""
+    table = pd.read_csv(path)
+    for column in table.columns:
+        if str(column).endswith(tuple(f"_{part}" for part in TEXT_FIELDS)):
+            table[column] = [text(value) for value in table[column]]
+    return table
+
+
+def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
+    """Per protein, engine and weighting: how many W1 and KL values are separated, within noise or
+    undetermined; None when no table has verdicts (the older format).
+
+    Examples
+    --------
+    >>> w1 = pd.DataFrame({"engine": ["a", "b"], "tic0": [0.5, 0.1], "tic0_verdict": ["separated", "within noise"]})
+    >>> kl = pd.DataFrame({"engine": ["b"], "tic0": [None], "tic0_verdict": ["undetermined"]})
+    >>> verdict_table(w1, kl).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'engine': 'a', 'W1 separated': 1, 'W1 within noise': 0, 'W1 undetermined': 0, 'KL separated': None,
+      'KL within noise': None, 'KL undetermined': None},
+     {'engine': 'b', 'W1 separated': 0, 'W1 within noise': 1, 'W1 undetermined': 0, 'KL separated': 0,
+      'KL within noise': 0, 'KL undetermined': 1}]
+    >>> verdict_table(w1.drop(columns="tic0_verdict"), kl.iloc[0:0]) is None
+    True
+    """
+    parts = []
+    for label, table in (("W1", w1), ("KL", kl)):
+        by = [key for key in KEYS if key in table]
+        summary = verdict_summary(table, by=by)
+        if summary.drop(columns=[*by, "no verdict"]).to_numpy().sum() == 0:
             continue
-        low, high = table.get(f"{column}_ci_low"), table.get(f"{column}_ci_high")
-        cells = []
-        for i, value in enumerate(table[column]):
-            if pd.isna(value):
-                cells.append("")
-            elif low is not None and pd.notna(low.iloc[i]):
-                cells.append(f"{value:.{digits}g} ± {(high.iloc[i] - low.iloc[i]) / 2:.2g}")
-            else:
-                cells.append(f"{value:.{digits}g}")
-        shown[column] = cells
-    return shown
+        summary = summary.drop(columns="no verdict") if not summary["no verdict"].any() else summary
+        parts.append(summary.rename(columns={c: f"{label} {c}" for c in summary.columns if c not in by}))
+    if not parts:
+        return None
+    merged = parts[0]
+    for part in parts[1:]:
+        on = [key for key in KEYS if key in merged and key in part]
+        rows = pd.concat([merged[on], part[on]]).drop_duplicates()  # every row once, in the tables' order
+        merged = rows.merge(merged, on=on, how="left").merge(part, on=on, how="left")
+    counts = [c for c in merged.columns if c not in KEYS]
+    return merged.astype({c: "Int64" for c in counts})
+
+
+def caveats(metrics: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
+    """Every ``not_estimable`` entry of every ``metrics.json`` (protein, engine, key, reason), and a row for
+    each run that dropped frames with non-finite coordinates (``nonfinite_frames_dropped`` > 0).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "metrics.json")
+    >>> _ = open(path, "w").write(json.dumps({"not_estimable": {"msm": "one grid cell"},
+    ...                                       "nonfinite_frames_dropped": 2}))
+    >>> caveats([("p", "explicit", path)]).values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['p', 'explicit', 'msm', 'one grid cell'],
+     ['p', 'explicit', 'nonfinite_frames_dropped', '2 frames with non-finite coordinates dropped before scoring']]
+    """
+    rows = []
+    for protein, engine, path in metrics:
+        record = json.loads(Path(path).read_text())
+        for key, reason in (record.get("not_estimable") or {}).items():
+            rows.append([protein, engine, key, text(reason) or "no reason recorded"])
+        dropped = record.get("nonfinite_frames_dropped") or 0
+        if dropped > 0:
+            rows.append([protein, engine, "nonfinite_frames_dropped",
+                         f"{dropped} frame{'s' if dropped != 1 else ''} with non-finite coordinates dropped "
+                         "before scoring"])
+    return pd.DataFrame(rows, columns=CAVEAT_COLUMNS)
 
 
 def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
@@ -187,8 +433,9 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
     (``metrics``: (protein, engine, metrics.json) records)."""
     for protein, engine, path in metrics:
         example = json.loads(Path(path).read_text()).get("kl_tic01_by_bins")
-        if engine != GROUNDTRUTH and example:
-            values = ", ".join(f"{bins} bins: {value:.3g}" for bins, value in example["values"].items())
+        if engine != GROUNDTRUTH and example and example.get("values"):
+            values = ", ".join(f"{bins} bins: {'not estimable' if missing(value) else f'{value:.3g}'}"
+                               for bins, value in example["values"].items())
             return (f"Binning sensitivity, once: KL(TIC 0/1) of {protein} / {engine} "
                     f"({example['weighting']} weights) is {values}.")
     return ""
@@ -196,35 +443,51 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
 
 def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]],
                    captions: Captions) -> tuple[dict, dict]:
-    """The report's tables ({heading: DataFrame}) and their notes, from the CSVs of rule ``metric_tables``
-    (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
+    """The report's tables ({heading: DataFrame or HTML}) and their notes, from the CSVs of rule
+    ``metric_tables`` (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
 
     A note is the caption the rules declare for that CSV (``report/tables/*.rst``), plus what only this
-    page shows: how intervals are written and, for KL, the binning-sensitivity example.
+    page shows: how a cell reads and, for KL, the binning-sensitivity example. When the tables carry
+    verdicts, a first table counts them per protein, engine and weighting.
     """
+    verdicts = "Verdicts against the noise floor"
     w1, kl = "Wasserstein-1 (W1)", "KL(ground truth || model)"
     coverage = "Coverage of the ground truth's TIC 0/1 plane and compute spent"
     reach = "Compute to reach each coverage threshold, and speed-up against the reference engine"
     throughput = "Ground-truth throughput"
     full = pd.read_csv(tables["coverage"])
     per_threshold = [c for c in full.columns if "_to_" in c]
+    w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
     # Split so that each table fits a 1,400 px window: totals, then the per-threshold compute.
-    frames = {w1: with_intervals(pd.read_csv(tables["w1"])), kl: with_intervals(pd.read_csv(tables["kl"])),
+    frames = {w1: divergence_html(w1_table, "w1"), kl: divergence_html(kl_table, "kl", units=False),
               coverage: full.drop(columns=per_threshold),
               reach: full[["protein", "engine", *per_threshold]],
               throughput: pd.read_csv(tables["throughput"])}
-    interval = ("Shown here as value ± half-width of the 95 % bootstrap interval (full precision and the bounds "
-                "in the CSV).") if settings["bootstrap"] else ""
+    summary = verdict_table(w1_table, kl_table)
+    if summary is not None:
+        frames = {verdicts: summary, **frames}
+    if settings["bootstrap"]:
+        reading = Markup("Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
+                         "units), its verdict and, under it, the noise floor's upper bound (hover for its median "
+                         "and range); the bias where it exceeds half the interval. Full precision, the bias and the "
+                         "floor's median and range are in the CSV. ").format(settings["bootstrap"]) + LEGEND
+    else:
+        reading = Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
 
-    def note(caption: str, *more: str) -> Markup:
-        extra = " ".join(text for text in more if text)
+    def note(caption: str, *more) -> Markup:
+        extra = Markup(" ").join(text for text in more if text)  # plain text is escaped, Markup kept
         return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
 
     name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
-    notes = {w1: note(name["w1"], interval), kl: note(name["kl"], kl_sensitivity(metrics), interval),
+    notes = {w1: note(name["w1"], reading), kl: note(name["kl"], kl_sensitivity(metrics), reading),
              coverage: note(name["coverage"]),
              reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
              throughput: note(name["throughput"])}
+    if summary is not None:
+        notes[verdicts] = Markup("<p>Per protein, engine and weighting: how many of the W1 and KL values "
+                                 "(one per distribution, the tables below) are separated from the ground truth's "
+                                 "noise floor (the interval's lower bound above the floor's upper bound), within "
+                                 "it, or undetermined (the interval or the floor not estimable).</p>")
     return frames, notes
 
 
@@ -272,4 +535,4 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
              f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
              f"{discard if discard else 'none'} (metrics.discard_iterations)."]
     build_report(path, title=title, summary=summary, tables=frames, proteins=list(sections.values()), notes=notes,
-                 table_notes=table_notes)
+                 table_notes=table_notes, caveats=caveats(metrics))

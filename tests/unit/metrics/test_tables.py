@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.metrics.tables import compute_to_coverage, coverage_table, divergence_table
+from westbench.metrics.tables import (FIELDS, compute_to_coverage, coverage_table, divergence_table, read_tidy,
+                                      verdict_summary)
 
 
 def tidy_rows():
@@ -22,11 +23,14 @@ def tidy_rows():
 
 def test_divergence_tables_have_one_row_per_run_and_published_column_order():
     w1 = divergence_table(tidy_rows(), "w1")
-    assert list(w1.columns) == ["protein", "engine", "weighting", "tic0", "rg", "dihedrals"]
+    values = ["tic0", "rg", "dihedrals"]
+    assert list(w1.columns) == ["protein", "engine", "weighting", *values,
+                                *(f"{d}_{part}" for d in values for part in FIELDS)]
     assert len(w1) == 8
     row = w1[(w1.protein == "trpcage") & (w1.engine == "implicit") & (w1.weighting == "counts")].iloc[0]
     assert (row["dihedrals"], row["tic0"], row["rg"]) == (7, 8, 9)
-    assert list(divergence_table(tidy_rows(), "kl").columns)[-1] == "tic01"
+    kl = divergence_table(tidy_rows(), "kl")
+    assert list(kl.columns)[3:7] == ["tic0", "rg", "dihedrals", "tic01"] and list(kl.columns)[-1] == "tic01_note"
 
 
 def cost(coverage):
@@ -55,3 +59,68 @@ def test_coverage_table_joins_metrics_and_costs():
     assert table.loc[("chignolin", "groundtruth"), "coverage"] == 1.0
     assert pd.isna(table.loc[("chignolin", "groundtruth"), "segments"])
     assert table.loc[("trpcage", "implicit"), "segments"] == pytest.approx(20)
+
+
+# The new tidy format (docs/outputs.md): interval, bias, noise floor, verdict and note per W1/KL row.
+NEW_COLUMNS = ["protein", "engine", "weighting", "distribution", "metric", "value", "ci_low", "ci_high", "bias",
+               "floor", "floor_low", "floor_high", "verdict", "note"]
+
+
+def write_new_format(path):
+    rows = [
+        ["chignolin", "cg_fulltrained", "we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise",
+         ""],
+        ["chignolin", "cg_fulltrained", "we", "rg", "w1", 2.5, 2.1, 3.0, 0.6, 0.3, 0.1, 0.7, "separated", ""],
+        ["chignolin", "cg_fulltrained", "we", "dihedrals", "w1", None, None, None, None, 4.0, 1.0, 9.0,
+         "undetermined", "no model frame has four beads"],
+        ["chignolin", "cg_fulltrained", "we", "tic01", "kl", 1.2, 0.9, 1.8, 0.1, 0.2, 0.05, 0.5, "separated", ""],
+        ["chignolin", "cg_fulltrained", "msm", "tic0", "w1", None, None, None, None, None, None, None,
+         "undetermined", "msm: no connected set at lag 1"],
+        ["chignolin", "cg_fulltrained", "we", "tic01", "coverage", 0.4, None, None, None, None, None, None, "", ""],
+    ]
+    pd.DataFrame(rows, columns=NEW_COLUMNS).to_csv(path, index=False)
+
+
+def test_new_format_tables_carry_bounds_floor_verdict_and_the_reason_of_a_missing_value(tmp_path):
+    write_new_format(tmp_path / "metrics.csv")
+    tidy = read_tidy([tmp_path / "metrics.csv"])
+    w1 = divergence_table(tidy, "w1").set_index(["weighting"])
+    we = w1.loc["we"]
+    assert (we["tic0"], we["tic0_ci_low"], we["tic0_ci_high"], we["tic0_bias"]) == (0.375, 0.21, 0.90, 0.05)
+    assert (we["tic0_floor"], we["tic0_floor_low"], we["tic0_floor_high"]) == (0.4, 0.1, 1.63)
+    assert we["tic0_verdict"] == "within noise" and we["rg_verdict"] == "separated" and we["tic0_note"] == ""
+    assert np.isnan(we["dihedrals"]) and we["dihedrals_floor_high"] == 9.0
+    assert we["dihedrals_verdict"] == "undetermined" and we["dihedrals_note"] == "no model frame has four beads"
+    assert np.isnan(w1.loc["msm", "tic0"]) and w1.loc["msm", "tic0_note"] == "msm: no connected set at lag 1"
+    assert "tic01" not in w1  # the 2-D TIC 0/1 row here is a KL row only
+    kl = divergence_table(tidy, "kl")
+    assert kl[["weighting", "tic01", "tic01_ci_high", "tic01_verdict"]].values.tolist() == [["we", 1.2, 1.8,
+                                                                                          "separated"]]
+    # Written and read back as the rule writes results/tables/w1.csv: the same cells.
+    w1.reset_index().to_csv(tmp_path / "w1.csv", index=False)
+    again = pd.read_csv(tmp_path / "w1.csv", keep_default_na=False, na_values={"tic0": [""]})
+    assert again.loc[0, "tic0_verdict"] == "within noise" and again.loc[0, "dihedrals_note"].startswith("no model")
+
+
+def test_old_format_tables_get_the_new_columns_empty(tmp_path):
+    old = tidy_rows().assign(ci_low=lambda t: t["value"] - 1, ci_high=lambda t: t["value"] + 1)
+    old.to_csv(tmp_path / "metrics.csv", index=False)
+    w1 = divergence_table(read_tidy([tmp_path / "metrics.csv"]), "w1")
+    assert (w1["tic0_ci_high"] - w1["tic0"]).eq(1).all()  # the intervals the old rows had
+    for part in ("bias", "floor", "floor_low", "floor_high"):
+        assert w1[f"tic0_{part}"].isna().all(), part
+    assert w1["tic0_verdict"].eq("").all() and w1["rg_note"].eq("").all()
+    summary = verdict_summary(w1)
+    assert summary[["separated", "within noise", "undetermined"]].eq(0).all().all()
+    assert summary["no verdict"].eq(3).all()
+
+
+def test_verdict_summary_counts_each_engine_s_verdicts(tmp_path):
+    write_new_format(tmp_path / "metrics.csv")
+    tidy = read_tidy([tmp_path / "metrics.csv"])
+    summary = verdict_summary(divergence_table(tidy, "w1")).set_index("weighting")
+    assert summary.loc["we", ["separated", "within noise", "undetermined", "no verdict"]].tolist() == [1, 1, 1, 0]
+    assert summary.loc["msm", ["separated", "within noise", "undetermined"]].tolist() == [0, 0, 1]
+    by_engine = verdict_summary(divergence_table(tidy, "w1"), by=["protein", "engine"])
+    assert by_engine.to_dict("records") == [{"protein": "chignolin", "engine": "cg_fulltrained", "separated": 1,
+                                             "within noise": 1, "undetermined": 2, "no verdict": 0}]
