@@ -30,8 +30,8 @@ import numpy as np
 #: start selection); ``groundtruth_run`` (start id); ``cg_train`` (preset; protein ``all`` for a
 #: model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
 #: (protein ``all``).
-STAGES = ("fix_structure", "build_system", "groundtruth_starts", "groundtruth_run", "cg_train", "we", "metrics",
-          "agents_leaderboard")
+STAGES = ("fix_structure", "build_system", "groundtruth_starts", "groundtruth_run", "cg_train", "we", "macrostates",
+          "metrics", "agents_leaderboard")
 
 
 def derive_seed(base: int, *keys: str | int) -> int:

@@ -279,7 +279,8 @@ def macrostate_scatter(groundtruth_tics, groundtruth_labels, model_tics, model_l
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("TIC 0")
     axes[0].set_ylabel("TIC 1")
-    axes[1].legend(markerscale=6, fontsize=7, loc="best")
+    if n_states > 0:
+        axes[1].legend(markerscale=6, fontsize=7, loc="best")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from westbench.metrics.estimability import NotEstimable
+from westbench.verdicts import VERDICTS
 
-SEPARATED, WITHIN_NOISE, UNDETERMINED = "separated", "within noise", "undetermined"
-VERDICTS = (SEPARATED, WITHIN_NOISE, UNDETERMINED)
+SEPARATED, WITHIN_NOISE, UNDETERMINED = VERDICTS  # the one vocabulary, shared with the report
 
 
 @dataclass

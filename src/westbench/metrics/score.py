@@ -64,6 +64,10 @@ REDUCED_MACROSTATES = ("the ground truth's cluster MSM resolves fewer metastable
                        "(too few frames or transitions); PCCA+ used the largest count it supports")
 #: The frames-file attribute with the count of frames dropped for non-finite coordinates (on_nonfinite: drop).
 NONFINITE_DROPPED = "nonfinite_frames_dropped"
+#: Every key of ``metrics.json``.
+RECORD_KEYS = ("protein", "engine", "frames", "frames_left_out", NONFINITE_DROPPED, "groundtruth_frames",
+               "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins", "resampling", "noise_floor",
+               "not_estimable", "settings", "figures", "metrics")
 
 
 def fit_macrostate_model(groundtruth_frames: str | Path, settings: Mapping, seed: int, path: str | Path) -> MacrostateModel:
@@ -127,6 +131,9 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
     if left_out:
         log.warning("%d of %d frames left out: segments of walkers the engine ended", left_out, len(exported["ca"]))
     dropped = int(getattr(exported, "attrs", {}).get(NONFINITE_DROPPED, 0) or 0)
+    if not len(model["ca"]):
+        return _nothing_to_score(protein, engine, weightings, settings, len(exported["ca"]), dropped,
+                                 json_path, csv_path, Path(figures_dir))
     shared = MacrostateModel.load(macrostates) if macrostates is not None else None
     suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
     if dropped:
@@ -192,6 +199,37 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
         log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
     log.info("metrics and %d figures written in %.1f s", len(paths), time.perf_counter() - start)
     return finite_or_null(record)
+
+
+def _nothing_to_score(protein: str, engine: str, weightings: list, settings: Mapping, exported: int, dropped: int,
+                      json_path, csv_path, figures_dir: Path) -> dict:
+    """The record of an engine with no frame left to score (every walker ended): every value null, the reason
+    recorded, every figure a placeholder that says why."""
+    from westbench.metrics.figures import FIGURES, placeholder
+
+    reason = (f"no frame to score: all {exported} exported frames belong to walkers the engine ended (exploded or "
+              "imploded)" if exported else "no frame to score: the engine exported none")
+    log.warning("%s %s: %s", protein, engine, reason)
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    for name, title in FIGURES.items():
+        placeholder(figures_dir / f"{name}.png", title, reason)
+    rows = [{"protein": protein, "engine": engine, "weighting": weighting, "distribution": "all", "metric": "all",
+             "value": None, "verdict": "undetermined", "note": reason} for weighting in weightings]
+    pd.DataFrame(rows).to_csv(csv_path, index=False)
+    record = {"protein": protein, "engine": engine, "frames": 0, "discarded_iterations": 0,
+              "simulated_ps": {"longest": 0.0, "aggregate": 0.0},
+              "macrostates": {"requested": settings.get("macrostates", DEFAULTS["macrostates"]), "used": 0,
+                              "reduced": True, "why": reason, "shared_model": False},
+              "kl_tic01_by_bins": {"weighting": weightings[0], "values": {}}, "frames_left_out": exported,
+              NONFINITE_DROPPED: dropped, "groundtruth_frames": None, "resampling": {}, "noise_floor": {},
+              "not_estimable": {"frames": reason}, "settings": settings,
+              "figures": {"weighting": weightings[0], "files": sorted(f"{name}.png" for name in FIGURES)},
+              "metrics": {weighting: {"weighting": weighting, "w1": {}, "kl": {}, "intervals": {}, "verdicts": {},
+                                      "coverage": None, "contact_map_mean_abs_diff_A": None,
+                                      "bonds_outside_share": None, "macrostate_populations": {}}
+                          for weighting in weightings}}
+    write_json(record, json_path)
+    return record
 
 
 def noise_floor_record(suite: MetricSuite) -> dict:
