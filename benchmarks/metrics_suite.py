@@ -1,10 +1,13 @@
-"""Time the metric suite on synthetic C-alpha frames of a chignolin-sized protein (issue 5 benchmark).
+"""Time the metric suite's job, what rule ``metrics`` runs, on synthetic C-alpha frames of a chignolin-sized protein.
 
-Default: 600,000 model frames (WE-like: segments of 10 frames, random weights) against
-300,000 ground-truth frames (trajectories of 1,000 frames), 10 beads, 10 TICs, every
-weighting of the default config (we, msm, counts), macrostates and every figure.
+Default: 600,000 model frames (WE-like: 600 iterations of segments of 10 frames, random
+weights) against 300,000 ground-truth frames (300 runs of 1,000 frames), 10 beads, 10 TICs,
+the schema's ``metrics`` defaults (every weighting, 200 BCa bootstrap replicates, 100
+noise-floor splits), the protein's macrostate model fitted once (rule ``macrostates``, timed
+apart) and every figure: :func:`westbench.metrics.score.score_engine` from frames files to
+``metrics.json``.
 
-    .venv/bin/python benchmarks/metrics_suite.py [--model-frames N] [--groundtruth-frames N]
+    .venv/bin/python benchmarks/metrics_suite.py [--model-frames N] [--groundtruth-frames N] [--bootstrap N]
 
 Writes benchmarks/results/metrics_suite.json with the wall time of each part.
 """
@@ -15,6 +18,7 @@ import argparse
 import cProfile
 import io
 import json
+import logging
 import os
 import platform
 import pstats
@@ -27,8 +31,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from westbench.metrics.figures import write_metric_figures  # noqa: E402
-from westbench.metrics.suite import MetricSuite  # noqa: E402
+from westbench.config import section_defaults  # noqa: E402
+from westbench.frames import write_frames  # noqa: E402
+from westbench.metrics.score import fit_macrostate_model, score_engine  # noqa: E402
 
 
 def synthetic_frames(n_frames: int, frames_per_traj: int, n_beads: int, shift: float, seed: int) -> dict:
@@ -43,6 +48,7 @@ def synthetic_frames(n_frames: int, frames_per_traj: int, n_beads: int, shift: f
     tics = np.cumsum(rng.normal(scale=0.05, size=(n_frames, 10)), axis=0) % 4.0 - 2.0 + shift
     weight = rng.random(n_frames)
     return {"ca": ca, "tics": tics.astype(np.float32), "weight": weight / weight.sum(), "traj": traj,
+            "time_ps": (np.arange(n_frames) % frames_per_traj).astype(np.float64),
             "iteration": traj // 100 + 1}
 
 
@@ -51,46 +57,47 @@ def main():
     parser.add_argument("--model-frames", type=int, default=600_000)
     parser.add_argument("--groundtruth-frames", type=int, default=300_000)
     parser.add_argument("--beads", type=int, default=10)
+    parser.add_argument("--bootstrap", type=int, default=None, help="replicates (default: the schema's)")
     parser.add_argument("--profile", action="store_true", help="print the top functions by cumulative time")
     parser.add_argument("--output", default=str(Path(__file__).parent / "results" / "metrics_suite.json"))
     args = parser.parse_args()
 
-    groundtruth = synthetic_frames(args.groundtruth_frames, 1000, args.beads, 0.0, seed=1)
-    model = synthetic_frames(args.model_frames, 10, args.beads, 0.2, seed=2)
-    settings = {"weightings": ["we", "msm", "counts"], "bins": 100, "kl_floor": 1e-8, "msm_bins": 80,
-                "msm_lag": 1, "coverage_bins": 100, "macrostate_clusters": 100, "macrostates": 5,
-                "macrostate_dim": 10, "seed": 2024}
+    settings = {**section_defaults("metrics"), "seed": 2024}
+    if args.bootstrap is not None:
+        settings["bootstrap"] = args.bootstrap
+    suite_settings = {key: settings[key] for key in settings
+                      if key not in ("macrostate_clusters", "macrostate_dim", "coverage_thresholds", "reference_engine")}
     timings = {}
-    profiler = cProfile.Profile() if args.profile else None
-    if profiler:
-        profiler.enable()
-    start = time.perf_counter()
-    suite = MetricSuite(groundtruth, model, settings)
-    timings["features_s"] = time.perf_counter() - start
-    for weighting in settings["weightings"]:
-        t0 = time.perf_counter()
-        suite.score(weighting)
-        timings[f"score_{weighting}_s"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    labels = suite.macrostates()
-    timings["macrostates_s"] = time.perf_counter() - t0
-    metrics_s = time.perf_counter() - start
-    t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        write_metric_figures(folder, groundtruth, model, suite.weights("we"), suite.score("we")[0], labels,
-                             settings)
-        figures = sorted(os.listdir(folder))
-    timings["figures_s"] = time.perf_counter() - t0
-    total = time.perf_counter() - start
-    if profiler:
-        profiler.disable()
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
-        print(out.getvalue())
+        folder = Path(folder)
+        groundtruth = synthetic_frames(args.groundtruth_frames, 1000, args.beads, 0.0, seed=1)
+        model = synthetic_frames(args.model_frames, 10, args.beads, 0.2, seed=2)
+        model["seg_id"] = model["traj"] % 100  # a WE export: 100 segments per iteration
+        write_frames(folder / "groundtruth.h5", **groundtruth)
+        write_frames(folder / "model.h5", **model)
+        del groundtruth, model
+        profiler = cProfile.Profile() if args.profile else None
+        if profiler:
+            profiler.enable()
+        start = time.perf_counter()
+        fit_macrostate_model(folder / "groundtruth.h5", settings, 2024, folder / "macrostates.npz")
+        timings["macrostates_rule_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        record = score_engine(folder / "groundtruth.h5", folder / "model.h5", suite_settings, protein="p",
+                              engine="e", json_path=folder / "metrics.json", csv_path=folder / "metrics.csv",
+                              figures_dir=folder / "figures", macrostates=folder / "macrostates.npz")
+        timings["metrics_rule_s"] = time.perf_counter() - start
+        if profiler:
+            profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+            print(out.getvalue())
     result = {"model_frames": args.model_frames, "groundtruth_frames": args.groundtruth_frames,
-              "beads": args.beads, "weightings": settings["weightings"], "figures": figures,
-              "metrics_s": round(metrics_s, 2), "total_s": round(total, 2),
-              "parts_s": {k: round(v, 2) for k, v in timings.items()},
+              "beads": args.beads, "weightings": settings["weightings"], "bootstrap": settings["bootstrap"],
+              "floor_splits": settings["floor_splits"], "resampling": record["resampling"],
+              "not_estimable": record["not_estimable"], "figures": record["figures"]["files"],
+              "metrics_rule_s": round(timings["metrics_rule_s"], 2),
+              "macrostates_rule_s": round(timings["macrostates_rule_s"], 2),
               "cpu_count": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine()}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
@@ -98,4 +105,5 @@ def main():
 
 
 if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     main()

@@ -50,6 +50,7 @@ from westbench.metrics.weighted import histogram, histogram2d, kde, normalized  
 log = logging.getLogger(__name__)
 
 TIC_PAIRS = ((0, 1), (1, 2), (2, 3))
+MAX_MATRIX_CELLS = 400  # rows and columns of the transition-matrix panel at most
 GROUNDTRUTH_COLOUR, MODEL_COLOUR = "0.25", "tab:orange"
 
 
@@ -207,17 +208,21 @@ def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: in
     edges = tuple(np.linspace(tics[:, d].min(), tics[:, d].max(), bins + 1) for d in range(2))
     cells = grid_states(tics, bins, edges)
     symbols, dense = np.unique(cells, return_inverse=True)
-    counts = sliding_counts(dense, np.asarray(traj), lag).count_matrix.toarray()
+    msm = grid_msm_weights(tics, traj, bins, lag, edges)  # NotEstimable: the figure says why instead
+    # The count matrix stays sparse; beyond MAX_MATRIX_CELLS occupied cells, neighbouring cells are grouped
+    # into blocks (an 80 x 80 grid has up to 6,400 cells: a dense image would be 41 million pixels).
+    block = max(1, -(-len(symbols) // MAX_MATRIX_CELLS))
+    counts = sliding_counts(dense // block, np.asarray(traj), lag).count_matrix.toarray()
     rows = counts.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_t = np.log10(np.where(counts > 0, counts / np.where(rows > 0, rows, 1), np.nan))
-    msm = grid_msm_weights(tics, traj, bins, lag, edges)
     raw = normalized(raw_weights)
     raw_cell, msm_cell = np.bincount(dense, raw, len(symbols)), np.bincount(dense, msm, len(symbols))
     figure, axes = plt.subplots(1, 4, figsize=(17, 3.8), dpi=110)
     image = axes[0].imshow(log_t, cmap="magma", interpolation="nearest", origin="upper")
     figure.colorbar(image, ax=axes[0], label="log10 transition probability")
-    axes[0].set_title(f"grid MSM: {len(symbols)} cells, lag {lag}", fontsize=9)
+    grouped = f", shown in blocks of {block} neighbouring cells" if block > 1 else ""
+    axes[0].set_title(f"grid MSM: {len(symbols)} cells, lag {lag}{grouped}", fontsize=9)
     figure.suptitle(f"{label}: MSM reweighting over TIC 0/1 ({bins} x {bins} grid)", fontsize=10)
     axes[0].set_xlabel("to cell")
     axes[0].set_ylabel("from cell")

@@ -32,21 +32,41 @@ from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D, TransportG
 from westbench.metrics.divergences import common_edges, kl_batch, w1_from_histograms
 
 TRANSPORT_CELLS = 1024  # cells of the fine grid on which replicates compute 1-D W1
+MAX_UNITS = 100  # more independent units are pooled into this many groups
 
 
-def resampling_units(frames: Mapping, blocks: int = 10) -> tuple[np.ndarray, str]:
-    """The independent unit (0..n-1) of every frame and a description of what a unit is."""
+def resampling_units(frames: Mapping, blocks: int = 10, max_units: int = MAX_UNITS) -> tuple[np.ndarray, str]:
+    """The independent unit (0..n-1) of every frame and a description of what a unit is.
+
+    More than ``max_units`` units are pooled into ``max_units`` groups of neighbouring units
+    (a group of independent units is itself independent of the others): the per-unit
+    histograms stay small for imports of thousands of trajectories.
+
+    Examples
+    --------
+    >>> units, description = resampling_units({"traj": np.arange(1000)}, max_units=100)
+    >>> int(units.max()) + 1, description
+    (100, '1000 runs, pooled into 100 groups')
+    """
     if "seg_id" in frames and "iteration" in frames:
         if "replica" in frames and len(np.unique(frames["replica"])) > 1:
             units = np.unique(np.asarray(frames["replica"]), return_inverse=True)[1]
-            return units, f"{units.max() + 1} WE replicas"
-        levels, rank = np.unique(np.asarray(frames["iteration"]), return_inverse=True)
-        n_blocks = max(1, min(int(blocks), len(levels)))
-        block_of_level = (np.arange(len(levels)) * n_blocks) // len(levels)
-        return block_of_level[rank], f"{n_blocks} block{'s' if n_blocks > 1 else ''} of contiguous WE iterations"
-    units = np.unique(np.asarray(frames["traj"]), return_inverse=True)[1]
+            description = f"{units.max() + 1} WE replicas"
+        else:
+            levels, rank = np.unique(np.asarray(frames["iteration"]), return_inverse=True)
+            n_blocks = max(1, min(int(blocks), len(levels)))
+            block_of_level = (np.arange(len(levels)) * n_blocks) // len(levels)
+            units = block_of_level[rank]
+            description = f"{n_blocks} block{'s' if n_blocks > 1 else ''} of contiguous WE iterations"
+    else:
+        units = np.unique(np.asarray(frames["traj"]), return_inverse=True)[1]
+        count = int(units.max()) + 1 if len(units) else 0
+        description = f"{count} run{'s' if count != 1 else ''}"
     count = int(units.max()) + 1 if len(units) else 0
-    return units, f"{count} run{'s' if count != 1 else ''}"
+    if count > max_units:
+        units = (units * max_units) // count
+        description += f", pooled into {max_units} groups"
+    return units, description
 
 
 def unit_histograms(cells: np.ndarray, weights: np.ndarray, units: np.ndarray, n_units: int,
