@@ -55,7 +55,8 @@ from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.devices import resolve_batch_walkers, worker_device
 from westbench.features import ca_atom_indices
-from westbench.simulation.platforms import create_context
+from westbench.config import section_defaults
+from westbench.simulation.platforms import context_record, create_context, is_gpu_platform
 from westbench.simulation.integration import make_integrator
 
 log = logging.getLogger(__name__)
@@ -105,9 +106,11 @@ class OpenMMEngine(Engine):
         self.ca = np.array(ca_atom_indices(app.PDBFile(str(topology_pdb)).topology))
         self.settings = dict(integrator or {})
         self.platform, self.threads = dict(platform or {}), threads
-        device = worker_device()
-        if device is not None and "device_index" not in self.platform:
-            self.platform["device_index"] = device
+        requested = {**section_defaults("platform"), **self.platform}["name"]
+        if is_gpu_platform(requested) and "device_index" not in self.platform:
+            device = worker_device()  # one WE worker per GPU present; None: no GPU seen, OpenMM picks
+            if device is not None:
+                self.platform["device_index"] = device
         self.periodic = self.system.usesPeriodicBoundaryConditions()
         self.batch_setting, self.max_walkers = batch_walkers, int(max_walkers)
         copies = dict(copies or {})
@@ -134,6 +137,19 @@ class OpenMMEngine(Engine):
             self.temperature = self.integrator.getTemperature()
             log.info("OpenMM context ready: %d atoms on %s", self.system.getNumParticles(), self.platform_name)
         return self._context
+
+    def runtime(self) -> dict:
+        """What the contexts made so far run on: the platform asked for, and per context the platform
+        it got with its properties (``DeviceIndex``, ``DeviceName``, ``Precision`` on CUDA)."""
+        contexts = {"single": self._context} if self._context is not None else {}
+        contexts.update({f"copies_{size}": entry[0] for size, entry in self._copies.items() if entry is not None})
+        records = {name: context_record(context) for name, context in contexts.items()}
+        requested = {**section_defaults("platform"), **self.platform}
+        used = sorted({r["platform"] for r in records.values()})
+        return {**super().runtime(), "requested_platform": requested["name"],
+                "device_index_requested": requested.get("device_index"), "platforms": used,
+                "fell_back": any(name != requested["name"] for name in used), "contexts": records,
+                "batch_walkers": self._batch}
 
     @property
     def batch_walkers(self) -> int:
