@@ -90,3 +90,26 @@ def test_copy_batches_repeat_and_continue(chignolin_files):
         assert np.abs(momentum).max() < 1e-6
     nxt = engine.propagate([r.final for r in first], 20, 10, [4, 5, 6], batch=(6, [0, 1, 2]))
     assert all(r.status == "ok" for r in nxt)
+
+
+def test_central_slots_fill_first():
+    """Small batches sit nearest the origin; every slot keeps the 2 C spacing."""
+    centers = copies.slot_centers(64, 5.0)
+    distance = np.linalg.norm(centers, axis=1)
+    assert np.all(np.diff(np.round(distance, 9)) >= 0)
+    gaps = np.linalg.norm(centers[:, None] - centers[None], axis=-1) + np.eye(64) * 1e9
+    assert gaps.min() == pytest.approx(10.0)
+    assert np.linalg.norm(copies.slot_centers(8, 5.0), axis=1).max() < distance.max()
+
+
+def test_force_check_passes_correct_copies_in_single_precision(chignolin_files):
+    """The CPU platform computes forces in single precision, as CUDA's mixed precision does: 64 copies out
+    to 26 nm from the origin, each compared with the single molecule at its own offset, stay far inside 1e-3
+    (a per-atom error against max(|F|, 1) with the molecule at the origin failed correct copies there)."""
+    engine = OpenMMEngine(*chignolin_files, platform={"name": "Reference"})
+    walkers = conformations(engine, 64)
+    check = copies.force_check(engine.system, walkers, engine.cutoff, platform="CPU")
+    assert check["platform"] == "CPU" and len(check["per_copy"]) == 64
+    assert check["max_rms_relative_error"] < 1e-3
+    exact = copies.force_check(engine.system, walkers[:3], engine.cutoff, platform="Reference")
+    assert exact["max_rms_relative_error"] < 1e-9
