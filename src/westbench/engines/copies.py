@@ -234,11 +234,17 @@ def violations(copies: np.ndarray, cutoff_nm: float) -> np.ndarray:
     >>> a = np.zeros((2, 1, 3)); a[1, 0, 0] = 4.0
     >>> violations(a, 5.0).tolist(), violations(2 * a, 5.0).tolist()
     ([True, True], [False, False])
+    >>> b = 2 * a; b[0, 0, 0] = np.nan
+    >>> violations(b, 5.0).tolist()
+    [True, False]
     """
     centroids, r = radii(copies)
+    finite = np.isfinite(r)
     bad = 2.0 * r >= cutoff_nm
     if len(copies) > 1:
         gap = np.linalg.norm(centroids[:, None] - centroids[None], axis=-1) - r[:, None] - r[None]
         np.fill_diagonal(gap, np.inf)
-        bad |= ~(gap > cutoff_nm).all(axis=1)  # NaN gaps count as too close
-    return bad | ~np.isfinite(r)
+        # A copy whose coordinates are not finite is flagged itself; it does not flag the others.
+        gap[:, ~finite] = np.inf
+        bad |= ~(gap > cutoff_nm).all(axis=1)
+    return bad | ~finite
