@@ -115,6 +115,9 @@ def download_wheels(folder: Path, python_version: str = "3.12") -> list[str]:
     for platform in PLATFORMS:
         command += ["--platform", platform]
     subprocess.run(command + WHEELS, check=True)
+    # pdbfixer has no wheel on PyPI (pure Python): build one (the stand-in bundle prepares with it).
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(folder), "pdbfixer==1.12.0"],
+                   check=True)
     return sorted(p.name for p in folder.glob("*.whl"))
 
 

@@ -187,7 +187,7 @@ class CGEngine(Engine):
         if self.deterministic:
             # cuBLAS reads its workspace setting when its handle is made: before the first matmul.
             os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-            torch.use_deterministic_algorithms(True)
+        torch.use_deterministic_algorithms(self.deterministic)  # process-wide: one engine per WE worker
         torch.cuda.set_device(device)  # capture streams and graphs belong to the current device
         log.info("CG engine on %s (%s)%s", device, torch.cuda.get_device_name(device),
                  ", deterministic algorithms" if self.deterministic else "")

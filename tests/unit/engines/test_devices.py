@@ -141,6 +141,8 @@ def test_cg_engine_makes_its_workers_gpu_current(cg_engine, machine, monkeypatch
     assert cuda.current == torch.device("cuda", expected)  # set_device before any capture stream is made
     assert cuda.deterministic == [True] and os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":4096:8"
     assert engine.capture  # cuda_graphs defaults to true
+    _ = cg_engine(device="cuda", deterministic=False).device
+    assert cuda.deterministic == [True, False]
 
 
 def test_cg_engine_refuses_a_gpu_it_cannot_have(cg_engine, machine, monkeypatch):
