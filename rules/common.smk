@@ -386,10 +386,10 @@ def we_run_input(wildcards):
 
 
 def we_engine_cgml(wildcards):
-    """What a CG engine reads of `cgml` (dynamics, explosion check, device); nothing for OpenMM engines."""
+    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for OpenMM engines."""
     if not is_cg_engine(wildcards.engine):
         return {}
-    return {key: config["cgml"][key] for key in ("langevin", "explosion", "device")}
+    return {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
 
 
 def we_engine_preparation(wildcards):

@@ -4,7 +4,9 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
-from westbench.resources import we_workers
+from westbench.config import section_defaults
+from westbench.engines.kinds import CG
+from westbench.resources import we_job_workers
 from westbench.we.pipeline import engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
@@ -14,10 +16,13 @@ def main(snakemake):
     engine = engine_spec(snakemake.params.kind, snakemake.input, protein=protein, settings=settings,
                          job_threads=snakemake.threads, preparation=snakemake.params.preparation,
                          platform=snakemake.params.platform, cgml=snakemake.params.cgml)
+    kind, cgml = snakemake.params.kind, snakemake.params.cgml or {}
+    workers = we_job_workers("torch" if kind == CG else "openmm", snakemake.threads, settings["work_manager"],
+                             snakemake.params.platform or {}, device=cgml.get("device", section_defaults("cgml")["device"]))
     summary = run_protein_we(snakemake.params.run_dir, protein=protein, engine=engine,
                              tica_model=str(Path(snakemake.input.tica).with_suffix("")),
                              groundtruth_frames=snakemake.input.groundtruth, settings=settings,
-                             seed=snakemake.params.seed, n_workers=we_workers(snakemake.threads, settings["work_manager"]))
+                             seed=snakemake.params.seed, n_workers=workers)
     write_json({**summary, "engine_name": snakemake.wildcards.engine}, snakemake.output.summary)
 
 

@@ -8,9 +8,20 @@ is drawn on the device from a counter-based generator keyed by its segment seed
 (:mod:`westbench.cg.noise`), so a walker's trajectory does not depend on the other walkers of the
 batch, and no Python code loops over walkers inside the step loop.
 
-The force call runs on CUDA as a CUDA graph captured per batch-size bucket (powers of two; the batch
-is padded with copies of its first walker, whose forces are dropped), eagerly on the CPU or when
-``capture`` is false (:class:`BucketedForces`).
+The force call runs on CUDA as a CUDA graph captured per batch-size bucket (:func:`bucket`: powers of
+two up to 64 walkers, then multiples of 64; the batch is padded with copies of its first walker, whose
+forces are dropped), eagerly on the CPU or when ``cuda_graphs`` is false (:class:`BucketedForces`). A
+capture that fails is an error (:class:`CaptureError`) unless ``cuda_graphs`` is ``"auto"``: then the
+engine logs the whole message and goes on eagerly, and :meth:`CGEngine.runtime` (the WE run's
+``run.json``) records it with the buckets captured.
+
+Devices: ``device: cuda`` in a numbered WESTPA worker means that worker's GPU
+(:func:`westbench.engines.devices.worker_device`); the engine makes it the current device
+(``torch.cuda.set_device``) before anything touches CUDA, and captures on a stream of that device.
+A GPU that is not there is an error (:class:`westbench.engines.devices.DeviceError`), never a quiet
+CPU run. With ``deterministic`` (on CUDA) the worker calls ``torch.use_deterministic_algorithms(True)``
+with ``CUBLAS_WORKSPACE_CONFIG=:4096:8``; see docs/engines.md for what that does and does not make
+repeatable.
 
 A walker ends when a step gives non-finite forces or positions ("exploded"), a bond longer than
 ``bond_max_angstrom`` ("exploded") or shorter than ``bond_min_angstrom`` ("imploded"), checked on the
@@ -40,6 +51,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -51,7 +63,8 @@ from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
 from westbench.cg.train import resolve_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
-from westbench.engines.devices import worker_device
+from westbench.engines.devices import DeviceError, worker_device
+from westbench.errors import WestbenchError
 
 log = logging.getLogger(__name__)
 
@@ -92,13 +105,20 @@ class CGEngine(Engine):
         ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.engines.devices.worker_device`).
     threads : int, optional
         torch CPU threads.
-    capture : bool
-        Capture the force call in CUDA graphs on CUDA (eager when false, and always on the CPU).
+    cuda_graphs : {True, False, "auto"}
+        ``cgml.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
+        :class:`CaptureError`); False: eager; ``"auto"``: capture, and run eagerly (logged, recorded)
+        where capture fails. Always eager on the CPU.
+    deterministic : bool
+        ``cgml.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
+    capture : bool, optional
+        Former name of ``cuda_graphs`` (False = ``cuda_graphs: false``).
     """
 
     def __init__(self, model: str | Path, protein: str, basis_pdb: str | Path | None = None, basis_positions=None,
                  langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = "auto",
-                 threads: int | None = None, bead_mass_amu: float | None = None, capture: bool = True):
+                 threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=True,
+                 deterministic: bool = True, capture: bool | None = None):
         langevin = {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 4.0, "bead_mass_amu": bead_mass_amu,
                     **dict(langevin or {})}
         explosion = {"bond_min_angstrom": 2.5, "bond_max_angstrom": 6.0, **dict(explosion or {})}
@@ -106,7 +126,11 @@ class CGEngine(Engine):
             torch.set_num_threads(int(threads))
         self.device_setting, self._device, self._model, self._masses = device, None, None, None
         self.model_path, self.protein = str(model), protein
-        self.capture, self._batch_forces = bool(capture), None
+        if capture is not None:
+            cuda_graphs = bool(capture) and cuda_graphs
+        if cuda_graphs not in (True, False, "auto"):
+            raise WestbenchError(f"cgml.cuda_graphs must be true, false or auto, not {cuda_graphs!r}")
+        self.cuda_graphs, self.deterministic, self._batch_forces = cuda_graphs, bool(deterministic), None
         if basis_pdb is not None:
             self.basis, masses = basis_from_pdb(basis_pdb)
         elif basis_positions is not None:
@@ -121,7 +145,8 @@ class CGEngine(Engine):
         self.dt = float(langevin["timestep_fs"]) / 1000.0
         self.friction = float(langevin["friction_per_ps"])
         self.bounds = (float(explosion["bond_min_angstrom"]) / 10.0, float(explosion["bond_max_angstrom"]) / 10.0)
-        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(device)}
+        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(device),
+                         "cuda_graphs": cuda_graphs, "deterministic": self.deterministic}
         log.info("CG engine: model %s for %s, %d beads, device %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model,
                  protein, len(self.basis), device, 1000 * self.dt, *self.bounds)
 
@@ -129,13 +154,44 @@ class CGEngine(Engine):
     # also builds the engine (basis-state pcoords) and forks its workers, and CUDA cannot be used in
     # a process forked after it was initialized.
     @property
+    def capture(self) -> bool:
+        """Whether the force call is captured in CUDA graphs (on CUDA, ``cuda_graphs`` true or auto)."""
+        return self.cuda_graphs in (True, "auto") and self.device.type == "cuda"
+
+    @property
     def device(self) -> torch.device:
         if self._device is None:
-            device = resolve_device(self.device_setting)
-            if device.type == "cuda" and device.index is None and worker_device() is not None:
-                device = torch.device("cuda", worker_device())  # one WE worker per GPU
-            self._device = device
+            self._device = self._choose_device()
         return self._device
+
+    def _choose_device(self) -> torch.device:
+        """The torch device of this worker; CUDA set up for it (current device, determinism) before first use."""
+        if self.device_setting == "cuda" and not torch.cuda.is_available():
+            raise DeviceError("cgml.device is 'cuda' but torch sees no CUDA device here (torch "
+                              f"{torch.__version__}, CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). "
+                              "Fix: run on a GPU node with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
+        device = resolve_device(self.device_setting)
+        if device.type != "cuda":
+            return device
+        if torch.cuda._is_in_bad_fork():
+            raise DeviceError("this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
+                              "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'.")
+        if device.index is None:
+            index = worker_device()  # one WE worker per GPU present
+            device = torch.device("cuda", 0 if index is None else index)
+        count = torch.cuda.device_count()
+        if device.index >= count:
+            raise DeviceError(f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
+                              f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
+                              "WE worker per GPU present (westbench.resources.we_job_workers).")
+        if self.deterministic:
+            # cuBLAS reads its workspace setting when its handle is made: before the first matmul.
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(self.deterministic)  # process-wide: one engine per WE worker
+        torch.cuda.set_device(device)  # capture streams and graphs belong to the current device
+        log.info("CG engine on %s (%s)%s", device, torch.cuda.get_device_name(device),
+                 ", deterministic algorithms" if self.deterministic else "")
+        return device
 
     @property
     def model(self):
@@ -174,10 +230,24 @@ class CGEngine(Engine):
     def batch_forces(self) -> "BucketedForces":
         """The force call used by :meth:`propagate`: captured per bucket on CUDA, eager elsewhere."""
         if self._batch_forces is None:
-            capture = self.capture and self.device.type == "cuda"
-            self._batch_forces = BucketedForces(self.forces, capture=capture, pad=capture)
+            capture = self.capture
+            self._batch_forces = BucketedForces(self.forces, capture=capture, pad=capture,
+                                                on_failure="eager" if self.cuda_graphs == "auto" else "raise")
             log.info("CG forces: %s", "CUDA graphs per batch-size bucket" if capture else "eager")
         return self._batch_forces
+
+    def runtime(self) -> dict:
+        """Device, CUDA-graph setting, buckets captured and run eagerly, and any capture failure."""
+        record = {**super().runtime(), "device_setting": self.device_setting, "cuda_graphs": self.cuda_graphs,
+                  "torch": torch.__version__}
+        if self._device is not None:
+            record["device"] = str(self._device)
+            if self._device.type == "cuda":
+                record["device_name"] = torch.cuda.get_device_name(self._device)
+                record["deterministic_algorithms"] = torch.are_deterministic_algorithms_enabled()
+        if self._batch_forces is not None:
+            record.update(self._batch_forces.summary())
+        return record
 
     def _problems(self, x: torch.Tensor, f: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Per walker, on the device: a code (0 fine, 1 non-finite, 2 bond too long, 3 too short) and the bond."""
@@ -260,15 +330,27 @@ class CGEngine(Engine):
         return results
 
 
+class CaptureError(WestbenchError):
+    """The CG force call could not be captured in a CUDA graph and ``cgml.cuda_graphs`` is true."""
+
+
+#: Bucket step above the powers of two (walkers): 147 walkers pad to 192, not 256.
+BUCKET_STEP = 64
+
+
 def bucket(n: int) -> int:
-    """Batch-size bucket of ``n`` walkers: the next power of two.
+    """Batch-size bucket of ``n`` walkers: the next power of two up to :data:`BUCKET_STEP`, then the
+    next multiple of it (padding at most 63 walkers, instead of up to n - 1).
 
     Examples
     --------
-    >>> [bucket(n) for n in (1, 2, 3, 120, 128, 1200)]
-    [1, 2, 4, 128, 128, 2048]
+    >>> [bucket(n) for n in (1, 2, 3, 33, 64, 65, 120, 128, 147, 1200)]
+    [1, 2, 4, 64, 64, 128, 128, 128, 192, 1216]
     """
-    return 1 << max(0, int(n) - 1).bit_length()
+    n = max(1, int(n))
+    if n <= BUCKET_STEP:
+        return 1 << (n - 1).bit_length()
+    return BUCKET_STEP * -(-n // BUCKET_STEP)
 
 
 class BucketedForces:
@@ -277,6 +359,11 @@ class BucketedForces:
     ``autograd.grad`` inside the graph). Padding rows repeat the first walker (valid positions, finite
     forces) and are dropped.
 
+    Capture runs with the input's device as the current device and on a side stream of that device
+    (``torch.cuda.graph``'s own default stream belongs to whichever device was current when it was
+    first made). ``on_failure``: ``"raise"`` turns a failed capture into :class:`CaptureError` with
+    the whole message; ``"eager"`` logs it and runs every later call eagerly (:meth:`summary` says so).
+
     Examples
     --------
     >>> import torch
@@ -284,12 +371,23 @@ class BucketedForces:
     >>> x = torch.randn(3, 5, 3)
     >>> torch.equal(padded(x), -2.0 * x), padded.sizes
     (True, [4])
+    >>> padded.summary()["captured_buckets"]
+    []
     """
 
-    def __init__(self, forces, capture: bool = False, pad: bool = False):
-        self.eager, self.capture, self.pad = forces, capture, pad or capture
+    def __init__(self, forces, capture: bool = False, pad: bool = False, on_failure: str = "raise"):
+        if on_failure not in ("raise", "eager"):
+            raise ValueError(f"on_failure must be 'raise' or 'eager', not {on_failure!r}")
+        self.eager, self.capture, self.pad, self.on_failure = forces, capture, pad or capture, on_failure
         self.graphs: dict[int, tuple] = {}
         self.sizes: list[int] = []
+        self.failure: str | None = None
+        self._streams: dict = {}
+
+    def summary(self) -> dict:
+        """Buckets seen, captured and run eagerly, and the capture failure (None if none)."""
+        return {"buckets": sorted(self.sizes), "captured_buckets": sorted(self.graphs),
+                "eager_buckets": sorted(set(self.sizes) - set(self.graphs)), "capture_failure": self.failure}
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         n = len(x)
@@ -304,10 +402,16 @@ class BucketedForces:
         if size not in self.graphs:
             try:
                 self.graphs[size] = self._capture(size, x)
-            except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes) runs eagerly
-                log.warning("CUDA graph capture failed (%s): eager force calls", str(error).splitlines()[0])
-                self.capture = self.pad = False
-                return self.eager(x)
+            except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes, a device mix-up)
+                message = f"CUDA graph capture of the CG force call for {size} walkers on {x.device} failed: " \
+                          f"{type(error).__name__}: {error}"
+                if self.on_failure == "raise":
+                    raise CaptureError(f"{message}. Fix: make the model capturable (no host synchronisation, "
+                                       "static shapes), or set cgml.cuda_graphs to auto (eager where capture "
+                                       "fails, recorded in run.json) or false.") from error
+                log.error("%s; cgml.cuda_graphs is auto: eager force calls from now on", message)
+                self.failure, self.capture = message, False
+                return self(x)
         graph, static_x, static_f = self.graphs[size]
         static_x[:n].copy_(x)
         if size > n:
@@ -316,15 +420,18 @@ class BucketedForces:
         return static_f[:n].clone()
 
     def _capture(self, size: int, x: torch.Tensor):
-        static_x = x[:1].expand(size, *x.shape[1:]).clone()
-        stream = torch.cuda.Stream(device=x.device)
-        stream.wait_stream(torch.cuda.current_stream(x.device))
-        with torch.cuda.stream(stream):
-            for _ in range(3):  # warm-up (autograd and cuBLAS workspaces) outside the graph
-                self.eager(static_x)
-        torch.cuda.current_stream(x.device).wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            static_f = self.eager(static_x)
-        log.info("captured the CG force call for %d walkers", size)
+        device = x.device
+        with torch.cuda.device(device):
+            static_x = x[:1].expand(size, *x.shape[1:]).clone()
+            stream = self._streams.setdefault(device, torch.cuda.Stream(device=device))
+            stream.wait_stream(torch.cuda.current_stream(device))
+            with torch.cuda.stream(stream):
+                for _ in range(3):  # warm-up (autograd and cuBLAS workspaces) outside the graph
+                    self.eager(static_x)
+            torch.cuda.current_stream(device).wait_stream(stream)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):
+                static_f = self.eager(static_x)
+            torch.cuda.current_stream(device).wait_stream(stream)
+        log.info("captured the CG force call for %d walkers on %s", size, device)
         return graph, static_x, static_f

@@ -16,6 +16,8 @@ Contract
   size ``B`` sets it; WESTPA's propagator then calls :meth:`Engine.propagate` once per batch with
   ``batch=(batch_seed, slots)`` (:func:`westbench.we.propagator.batches`). None: the engine takes any
   group of walkers and seeds each one itself.
+- :meth:`Engine.runtime` says what the engine actually ran on (platform, device, CUDA-graph buckets);
+  the propagator records it per worker and the WE run's ``run.json`` lists it (``engines_used``).
 
 Examples
 --------
@@ -78,6 +80,10 @@ class Engine(ABC):
     def propagate(self, starts: Sequence[WalkerState], n_steps: int, save_every: int,
                   seeds: Sequence[int]) -> list[SegmentResult]:
         """Advance every start by ``n_steps``; frames every ``save_every`` steps."""
+
+    def runtime(self) -> dict:
+        """What this engine ran on so far, JSON-ready (engines on accelerators add platform and device)."""
+        return {"engine": f"{type(self).__module__}:{type(self).__name__}"}
 
 
 def load_engine(spec: Mapping, namespace: Mapping | None = None) -> Engine:

@@ -55,7 +55,8 @@ from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.devices import resolve_batch_walkers, worker_device
 from westbench.features import ca_atom_indices
-from westbench.simulation.platforms import create_context
+from westbench.config import section_defaults
+from westbench.simulation.platforms import context_record, create_context, is_gpu_platform
 from westbench.simulation.integration import make_integrator
 
 log = logging.getLogger(__name__)
@@ -105,9 +106,11 @@ class OpenMMEngine(Engine):
         self.ca = np.array(ca_atom_indices(app.PDBFile(str(topology_pdb)).topology))
         self.settings = dict(integrator or {})
         self.platform, self.threads = dict(platform or {}), threads
-        device = worker_device()
-        if device is not None and "device_index" not in self.platform:
-            self.platform["device_index"] = device
+        requested = {**section_defaults("platform"), **self.platform}["name"]
+        if is_gpu_platform(requested) and "device_index" not in self.platform:
+            device = worker_device()  # one WE worker per GPU present; None: no GPU seen, OpenMM picks
+            if device is not None:
+                self.platform["device_index"] = device
         self.periodic = self.system.usesPeriodicBoundaryConditions()
         self.batch_setting, self.max_walkers = batch_walkers, int(max_walkers)
         copies = dict(copies or {})
@@ -134,6 +137,19 @@ class OpenMMEngine(Engine):
             self.temperature = self.integrator.getTemperature()
             log.info("OpenMM context ready: %d atoms on %s", self.system.getNumParticles(), self.platform_name)
         return self._context
+
+    def runtime(self) -> dict:
+        """What the contexts made so far run on: the platform asked for, and per context the platform
+        it got with its properties (``DeviceIndex``, ``DeviceName``, ``Precision`` on CUDA)."""
+        contexts = {"single": self._context} if self._context is not None else {}
+        contexts.update({f"copies_{size}": entry[0] for size, entry in self._copies.items() if entry is not None})
+        records = {name: context_record(context) for name, context in contexts.items()}
+        requested = {**section_defaults("platform"), **self.platform}
+        used = sorted({r["platform"] for r in records.values()})
+        return {**super().runtime(), "requested_platform": requested["name"],
+                "device_index_requested": requested.get("device_index"), "platforms": used,
+                "fell_back": any(name != requested["name"] for name in used), "contexts": records,
+                "batch_walkers": self._batch}
 
     @property
     def batch_walkers(self) -> int:
@@ -246,54 +262,73 @@ class OpenMMEngine(Engine):
         return np.where(self.masses[:, None] > 0, velocities - momentum, 0.0)
 
     def _run_copies(self, starts, seeds, slots, batch_seed, n_steps, save_every) -> list[SegmentResult]:
-        size, n_frames, n_atoms = self.batch_walkers, n_steps // save_every, len(self.masses)
         alone = [i for i, s in enumerate(starts) if not copy_scheme.fits(s.positions, self.cutoff, self.guard)]
         members = [i for i in range(len(starts)) if i not in alone]
         results: dict[int, SegmentResult] = {}
         if members:
-            context, integrator, centers = self._copy_context(size)
-            self._reseed(context, integrator, batch_seed)
-            basis = self.basis_state().positions
-            positions = np.concatenate([basis - basis.mean(0) + c for c in centers])
-            velocities = np.zeros_like(positions)
-            offsets = np.zeros((size, 3))
-            for i in members:
-                slot, start = slots[i], np.asarray(starts[i].positions)
-                offsets[slot] = centers[slot] - start.mean(0)
-                rows = slice(slot * n_atoms, (slot + 1) * n_atoms)
-                positions[rows] = start + offsets[slot]
-                given = starts[i].velocities
-                velocities[rows] = self._velocities(seeds[i]) if given is None else given
-            context.setPositions(positions)
-            context.setVelocities(velocities)
-            if any(starts[i].velocities is None for i in members):
-                context.applyVelocityConstraints(self.integrator.getConstraintTolerance())
-            occupied = np.array(sorted(slots[i] for i in members))
-            frames = np.empty((n_frames, size, len(self.ca), 3), dtype=np.float32)
-            broken = np.zeros(size, dtype=bool)
-            try:
-                for f in range(n_frames):
-                    integrator.step(save_every)
-                    now = context.getState(getPositions=True).getPositions(asNumpy=True)._value.reshape(size, n_atoms, 3)
-                    frames[f] = now[:, self.ca] - offsets[:, None]
-                    broken |= copy_scheme.violations(now, self.cutoff)
-                final = context.getState(getPositions=True, getVelocities=True)
-                end_x = final.getPositions(asNumpy=True)._value.reshape(size, n_atoms, 3)
-                end_v = final.getVelocities(asNumpy=True)._value.reshape(size, n_atoms, 3)
-            except openmm.OpenMMException as error:
-                log.warning("copy batch failed (%s): its walkers run alone", str(error).splitlines()[0])
-                broken[:] = True
-            for i in members:
-                slot = slots[i]
-                if broken[slot]:
-                    alone.append(i)
-                    continue
-                v = self._without_cm(end_v[slot]) if self.remove_cm else end_v[slot]
-                results[i] = SegmentResult(frames[:, slot].copy(), WalkerState(end_x[slot] - offsets[slot], v))
-            if broken[occupied].any():
-                log.info("%d walker(s) left the copy scheme's bounds (cutoff %.1f nm): rerun alone",
-                         int(broken[occupied].sum()), self.cutoff)
+            self._copy_pass(members, starts, seeds, slots, batch_seed, n_steps, save_every, results, alone)
         for i in sorted(alone):
             self._reseed(self.context, self.integrator, seeds[i])
             results[i] = self._run_one(starts[i], seeds[i], n_steps, save_every)
         return [results[i] for i in range(len(starts))]
+
+    def _copy_pass(self, members, starts, seeds, slots, batch_seed, n_steps, save_every, results, alone) -> None:
+        """Run ``members`` as copies (same batch seed, same slots); fill ``results``, add rule breakers to ``alone``.
+
+        When OpenMM raises (a walker's coordinates turned NaN), the batch is split in halves that run again
+        as copies, down to the walker that fails, which runs alone: one bad walker costs about 2 log2(B)
+        copy passes instead of B walkers run one after another. A walker keeps its slot, so its noise
+        (batch seed and slot) is unchanged; its trajectory equals the one in the batch without the failed
+        walker up to the constraint solver's tolerance (the solver iterates over the whole context), and
+        the split is the same in every run, so runs still repeat exactly.
+        """
+        size, n_frames, n_atoms = self.batch_walkers, n_steps // save_every, len(self.masses)
+        context, integrator, centers = self._copy_context(size)
+        self._reseed(context, integrator, batch_seed)
+        basis = self.basis_state().positions
+        positions = np.concatenate([basis - basis.mean(0) + c for c in centers])
+        velocities = np.zeros_like(positions)
+        offsets = np.zeros((size, 3))
+        for i in members:
+            slot, start = slots[i], np.asarray(starts[i].positions)
+            offsets[slot] = centers[slot] - start.mean(0)
+            rows = slice(slot * n_atoms, (slot + 1) * n_atoms)
+            positions[rows] = start + offsets[slot]
+            given = starts[i].velocities
+            velocities[rows] = self._velocities(seeds[i]) if given is None else given
+        context.setPositions(positions)
+        context.setVelocities(velocities)
+        if any(starts[i].velocities is None for i in members):
+            context.applyVelocityConstraints(self.integrator.getConstraintTolerance())
+        occupied = np.array(sorted(slots[i] for i in members))
+        frames = np.empty((n_frames, size, len(self.ca), 3), dtype=np.float32)
+        broken = np.zeros(size, dtype=bool)
+        try:
+            for f in range(n_frames):
+                integrator.step(save_every)
+                now = context.getState(getPositions=True).getPositions(asNumpy=True)._value.reshape(size, n_atoms, 3)
+                frames[f] = now[:, self.ca] - offsets[:, None]
+                broken |= copy_scheme.violations(now, self.cutoff)
+            final = context.getState(getPositions=True, getVelocities=True)
+            end_x = final.getPositions(asNumpy=True)._value.reshape(size, n_atoms, 3)
+            end_v = final.getVelocities(asNumpy=True)._value.reshape(size, n_atoms, 3)
+        except openmm.OpenMMException as error:
+            if len(members) == 1:
+                alone.extend(members)
+                return
+            half = len(members) // 2
+            log.warning("copy batch of %d walkers failed (%s): rerun as two batches of %d and %d", len(members),
+                        str(error).splitlines()[0], half, len(members) - half)
+            for part in (members[:half], members[half:]):
+                self._copy_pass(part, starts, seeds, slots, batch_seed, n_steps, save_every, results, alone)
+            return
+        for i in members:
+            slot = slots[i]
+            if broken[slot]:
+                alone.append(i)
+                continue
+            v = self._without_cm(end_v[slot]) if self.remove_cm else end_v[slot]
+            results[i] = SegmentResult(frames[:, slot].copy(), WalkerState(end_x[slot] - offsets[slot], v))
+        if broken[occupied].any():
+            log.info("%d walker(s) left the copy scheme's bounds (cutoff %.1f nm): rerun alone",
+                     int(broken[occupied].sum()), self.cutoff)

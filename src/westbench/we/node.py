@@ -6,13 +6,31 @@ building the run's engine and propagating the segments the master sends. On SLUR
 runs per allocated node (``srun --ntasks-per-node=1``, see :func:`westbench.we.run.node_command`).
 
     python -m westbench.we.node RUN_DIR --workers N
+
+A node holds no state (the master owns ``west.h5``), so it ends at once, with its workers:
+
+- on SIGTERM, SIGINT or SIGHUP (WESTPA's node ignores them, so a node used to outlive ``kill``);
+- when its master goes: the node watches its parent process (:func:`watch_parent`) and exits when it
+  is re-parented. (Not ``PR_SET_PDEATHSIG``: the kernel sends that signal when the parent *thread*
+  that started the node ends, and the master starts nodes from a short-lived launcher thread.)
+- its workers and their executors, forked by WESTPA, get the parent-death signal (SIGKILL) through
+  :func:`westbench.interrupt.children_exit_with_parent`, so they die with the node.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import multiprocessing
 import os
+import signal
+import threading
+import time
 from pathlib import Path
+
+from westbench.interrupt import STOP_SIGNALS, children_exit_with_parent
+
+log = logging.getLogger(__name__)
 
 
 def zmq_environment(run_dir: Path, mode: str, n_workers: int) -> dict[str, str]:
@@ -31,19 +49,64 @@ def zmq_environment(run_dir: Path, mode: str, n_workers: int) -> dict[str, str]:
     return env
 
 
+def end_node(reason: str, code: int) -> None:
+    """Kill this node's worker processes and exit with ``code`` (callable from any thread)."""
+    try:
+        os.write(2, f"westbench node {os.getpid()}: {reason}; stopping its workers\n".encode())
+        for child in multiprocessing.active_children():
+            if child.pid:
+                os.kill(child.pid, signal.SIGKILL)
+    finally:
+        os._exit(code)
+
+
+def watch_parent(parent: int | None = None, interval_s: float = 0.5) -> threading.Thread:
+    """Start a daemon thread that ends this process (:func:`end_node`) once ``parent`` is no longer its parent.
+
+    Examples
+    --------
+    A process told its parent is another one ends at once, with status 128 + SIGTERM:
+
+    >>> import subprocess, sys, westbench
+    >>> env = {**os.environ, "PYTHONPATH": str(Path(westbench.__file__).parents[1])}
+    >>> code = "import os, time; from westbench.we.node import watch_parent; watch_parent(os.getppid() + 1); time.sleep(30)"
+    >>> subprocess.run([sys.executable, "-c", code], env=env, stderr=subprocess.DEVNULL).returncode
+    143
+    """
+    parent = os.getppid() if parent is None else int(parent)
+
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                end_node(f"its master (pid {parent}) is gone", 128 + signal.SIGTERM)
+            time.sleep(interval_s)
+
+    thread = threading.Thread(target=watch, name="westbench-node-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def _stop_on_signal(signum, frame) -> None:
+    end_node(f"received {signal.Signals(signum).name}", 128 + signum)
+
+
 def serve(run_dir: str | Path, n_workers: int) -> None:
-    """Run this node's workers until the master shuts them down."""
+    """Run this node's workers until the master shuts them down, dies, or a stop signal arrives."""
     import westpa
     from westpa.cli.core import w_run
     from westpa.core import _rc
 
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _stop_on_signal)
+    watch_parent()
     run_dir = Path(run_dir).resolve()
     os.environ.update({"WEST_SIM_ROOT": str(run_dir), **zmq_environment(run_dir, "node", n_workers)})
     os.chdir(run_dir)
     westpa.rc = _rc.WESTRC()
     westpa.rc.read_config(str(run_dir / "west.cfg"))
     westpa.rc.process_config()
-    w_run.run_simulation()
+    with children_exit_with_parent():  # WESTPA's workers (and their executors) die with this node
+        w_run.run_simulation()
 
 
 def main(argv=None) -> None:

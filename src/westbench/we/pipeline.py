@@ -9,7 +9,9 @@ Examples
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Mapping
 
@@ -20,6 +22,8 @@ from westbench.coverage import CoverageGrid
 from westbench.we.coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
+
+log = logging.getLogger(__name__)
 
 #: Segments per propagator call of a batched engine: every segment of an iteration at once.
 BATCHED = 1_000_000
@@ -70,10 +74,13 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
     >>> spec["class"], spec["options"]["protein"], spec["block_size"]
     ('westbench.cg.engine:CGEngine', 'p', 1000000)
     """
+    defaults = section_defaults("cgml")
     return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
-                        "device": cgml.get("device", section_defaults("cgml")["device"]), "threads": threads}}
+                        "device": cgml.get("device", defaults["device"]), "threads": threads,
+                        "cuda_graphs": cgml.get("cuda_graphs", defaults["cuda_graphs"]),
+                        "deterministic": cgml.get("deterministic", defaults["deterministic"])}}
 
 
 def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
@@ -110,9 +117,10 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     (1, 74)
     """
     from westbench.engines.kinds import CG, OPENMM
-    from westbench.resources import engine_threads, we_workers
+    from westbench.resources import engine_threads, we_job_workers
 
-    workers = we_workers(job_threads, settings["work_manager"])
+    workers = we_job_workers("torch" if kind == CG else "openmm", job_threads, settings["work_manager"],
+                             platform or {}, device=(cgml or {}).get("device", section_defaults("cgml")["device"]))
     threads = engine_threads(job_threads, settings["work_manager"])
     share = max_walkers_per_worker(settings, workers)
     if kind == CG:
@@ -132,7 +140,15 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
     ``settings["coverage_bins"]``, the one coverage grid (``metrics.coverage_bins``), is given with a
     ``coverage_target`` (the stop reads it); without one, the per-iteration log line's coverage uses the
     schema's grid, so that changing the analysis grid reruns no WE run.
+
+    The summary's ``engines_used`` lists what each worker's engine of this job actually ran on
+    (OpenMM platform and its properties, torch device, CUDA-graph buckets; see
+    :func:`westbench.engines.devices.record_runtime`).
     """
+    from westbench.engines.devices import RUNTIME_DIR, collect_runtime, refuse_fork_after_cuda
+
+    refuse_fork_after_cuda(settings["work_manager"])
+    shutil.rmtree(Path(run_dir) / RUNTIME_DIR, ignore_errors=True)  # this job's workers write theirs
     bins = settings.get("coverage_bins", section_defaults("metrics")["coverage_bins"])
     grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], bins)
     engine = dict(engine)
@@ -153,5 +169,8 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
     summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
                    coverage_bins=bins,
                    engine=engine["class"], settings=dict(settings),
-                   ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments())
+                   ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments(),
+                   engines_used=collect_runtime(run_dir))
+    for record in summary["engines_used"]:
+        log.info("engine ran on: %s", record)
     return summary

@@ -17,6 +17,7 @@ from westpa.core.segment import Segment
 from westpa.core.states import InitialState
 
 from westbench.engines.base import load_engine
+from westbench.engines.devices import record_runtime
 from westbench.seeds import derive_seed
 from westbench.we.pcoord import load_pcoord
 from westbench.we.store import SegmentStore
@@ -66,6 +67,7 @@ class WestbenchPropagator(WESTPropagator):
         self.seed = int(self.options["seed"])
         self._engine = None
         self._pcoord = None
+        self._recorded = None
 
     @property
     def engine(self):
@@ -81,6 +83,14 @@ class WestbenchPropagator(WESTPropagator):
         if self._pcoord is None:
             self._pcoord = load_pcoord(self.options["pcoord"])
         return self._pcoord
+
+    def _record_runtime(self) -> None:
+        """What the engine ran on, written for the run's summary whenever it changes (a new bucket, a fallback)."""
+        runtime = getattr(self.engine, "runtime", None)
+        record = runtime() if callable(runtime) else None
+        if record and record != self._recorded:
+            record_runtime(record)
+            self._recorded = record
 
     def get_pcoord(self, state):
         """Progress coordinate of a basis or initial state: that of the engine's basis structure."""
@@ -106,6 +116,7 @@ class WestbenchPropagator(WESTPropagator):
                                         [seeds[i] for i in members], **({"batch": batch} if batch else {}))
             for i, result in zip(members, out):
                 results[i] = result
+        self._record_runtime()
         wall = (time.perf_counter() - wall) / len(segments)
         cpu = (time.process_time() - cpu) / len(segments)
         for segment, start, result in zip(segments, starts, results):

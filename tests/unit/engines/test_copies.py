@@ -90,3 +90,57 @@ def test_copy_batches_repeat_and_continue(chignolin_files):
         assert np.abs(momentum).max() < 1e-6
     nxt = engine.propagate([r.final for r in first], 20, 10, [4, 5, 6], batch=(6, [0, 1, 2]))
     assert all(r.status == "ok" for r in nxt)
+
+
+def test_central_slots_fill_first():
+    """Small batches sit nearest the origin; every slot keeps the 2 C spacing."""
+    centers = copies.slot_centers(64, 5.0)
+    distance = np.linalg.norm(centers, axis=1)
+    assert np.all(np.diff(np.round(distance, 9)) >= 0)
+    gaps = np.linalg.norm(centers[:, None] - centers[None], axis=-1) + np.eye(64) * 1e9
+    assert gaps.min() == pytest.approx(10.0)
+    assert np.linalg.norm(copies.slot_centers(8, 5.0), axis=1).max() < distance.max()
+
+
+def test_force_check_passes_correct_copies_in_single_precision(chignolin_files):
+    """The CPU platform computes forces in single precision, as CUDA's mixed precision does: 64 copies out
+    to 26 nm from the origin, each compared with the single molecule at its own offset, stay far inside 1e-3
+    (a per-atom error against max(|F|, 1) with the molecule at the origin failed correct copies there)."""
+    engine = OpenMMEngine(*chignolin_files, platform={"name": "Reference"})
+    walkers = conformations(engine, 64)
+    check = copies.force_check(engine.system, walkers, engine.cutoff, platform="CPU")
+    assert check["platform"] == "CPU" and len(check["per_copy"]) == 64
+    assert check["max_rms_relative_error"] < 1e-3
+    exact = copies.force_check(engine.system, walkers[:3], engine.cutoff, platform="Reference")
+    assert exact["max_rms_relative_error"] < 1e-9
+
+
+def test_a_walker_that_makes_openmm_raise_does_not_send_its_batch_to_run_alone(chignolin_files, caplog):
+    """Two overlapping atoms make OpenMM raise (NaN coordinates) on the CPU platform: the batch is split in
+    halves down to that walker, which alone ends "exploded"; the others stay copies, repeatably, and match the
+    batch without the bad walker (same slots, same batch seed) up to the constraint tolerance."""
+    engine = OpenMMEngine(*chignolin_files, platform={"name": "CPU", "deterministic": True}, batch_walkers=4)
+    basis = engine.basis_state()
+    clash = basis.positions.copy()
+    clash[5] = clash[4] + 1e-4
+    starts = [basis, basis, type(basis)(clash), basis]
+    with caplog.at_level("INFO", logger="westbench.engines.openmm_engine"):
+        first = engine.propagate(starts, 20, 10, [1, 2, 3, 4], batch=(9, [0, 1, 2, 3]))
+    assert [r.status for r in first] == ["ok", "ok", "exploded", "ok"]
+    assert "rerun as two batches of 2 and 2" in caplog.text and "rerun as two batches of 1 and 1" in caplog.text
+    again = engine.propagate(starts, 20, 10, [1, 2, 3, 4], batch=(9, [0, 1, 2, 3]))
+    assert all(np.array_equal(a.frames, b.frames) for a, b in zip(first, again))
+    without = engine.propagate([basis] * 3, 20, 10, [1, 2, 4], batch=(9, [0, 1, 3]))
+    for mine, theirs in zip([first[0], first[1], first[3]], without):
+        assert np.abs(mine.frames - theirs.frames).max() < 1e-3
+    alone = OpenMMEngine(*chignolin_files, platform={"name": "CPU", "deterministic": True}, batch_walkers=1)
+    assert not np.allclose(first[0].frames, alone.propagate([basis], 20, 10, [1])[0].frames, atol=1e-3)
+
+
+def test_a_non_finite_copy_flags_only_itself():
+    apart = np.zeros((3, 2, 3))
+    apart[1, :, 0], apart[2, :, 0] = 20.0, 40.0
+    apart[:, 1, 1] = 0.1
+    broken = apart.copy()
+    broken[1, 0, 0] = np.nan
+    assert copies.violations(broken, 5.0).tolist() == [False, True, False]

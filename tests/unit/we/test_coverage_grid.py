@@ -62,3 +62,5 @@ def test_stop_rule_cost_csv_and_coverage_column_count_the_same_frames_on_one_gri
     column = table.query("distribution == 'tic01' and metric == 'coverage'")["value"].item()
     assert column == values["coverage"] == cost["coverage"].iloc[-1]
     assert summary["coverage"] == cost["coverage"].iloc[-1] and summary["coverage_bins"] == BINS  # the stop rule's
+    # run.json says what ran: the serial worker's engine (here the toy chain) and where.
+    assert [r["engine"] for r in summary["engines_used"]] == ["tests.unit.we.toy:Chain"]

@@ -19,14 +19,14 @@ pytestmark = pytest.mark.slow
 BATCH = 4
 
 
-def run_we_in_a_fresh_interpreter(run_dir, cfg, **kwargs):
+def run_we_in_a_fresh_interpreter(run_dir, cfg, env=None, **kwargs):
     """run_we with a forking work manager, started from a clean interpreter as the rules start it: a fork of
     the pytest process would copy the threads and locks of every library earlier tests used (torch, OpenMM)."""
     from ...conftest import REPO, source_env
 
     script = (f"from westbench.we.run import run_we\n"
               f"run_we({str(run_dir)!r}, cfg={cfg!r}, **{kwargs!r})\n")
-    env = {k: v for k, v in source_env().items() if k != "CUDA_VISIBLE_DEVICES"}
+    env = {**{k: v for k, v in source_env().items() if k != "CUDA_VISIBLE_DEVICES"}, **(env or {})}
     result = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -86,15 +86,20 @@ def test_killed_batched_run_resumes_to_the_uninterrupted_run(cfg, reference, tmp
 
 
 def test_each_worker_gets_its_own_device(tmp_path):
-    """One worker per GPU: WESTPA numbers its workers and each one picks device index mod devices
-    (CPU workers standing in for GPUs here)."""
+    """One worker per GPU: WESTPA numbers its workers and each one picks device index mod the GPUs present
+    (CPU workers standing in for two GPUs that CUDA_VISIBLE_DEVICES describes); each worker records what it ran on."""
+    from westbench.engines.devices import collect_runtime
+
     from .test_we_toy import CFG
 
     records = tmp_path / "devices"
     records.mkdir()
     engine = {"class": "tests.unit.we.toy:DeviceDoubleWell",
               "options": {"record_dir": str(records), "barrier": 2.0, "dt": 2e-3}}
-    run_we_in_a_fresh_interpreter(tmp_path / "run", {**CFG, "engine": engine}, max_iterations=4,
-                                  work_manager="processes", n_workers=2)
+    run_we_in_a_fresh_interpreter(tmp_path / "run", {**CFG, "engine": engine}, env={"CUDA_VISIBLE_DEVICES": "0,1"},
+                                  max_iterations=4, work_manager="processes", n_workers=2)
     devices = sorted(int(p.read_text()) for p in records.glob("*.txt"))
     assert devices == [0, 1]
+    runtime = collect_runtime(tmp_path / "run")
+    assert sorted(r["worker"] for r in runtime) == ["0", "1"]
+    assert {r["engine"] for r in runtime} == {"tests.unit.we.toy:DeviceDoubleWell"}

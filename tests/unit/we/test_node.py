@@ -1,0 +1,80 @@
+"""ZeroMQ node processes end with their master: on SIGTERM, and when the master is killed outright
+(SIGKILL, as a scheduler or the OOM killer does); their workers go with them."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .conftest import processes
+from .test_we_toy import CFG
+
+pytestmark = pytest.mark.slow
+
+SLOW = {**CFG, "engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": CFG["engine"]["options"]}}
+
+
+def start_master(run_dir):
+    """A ZeroMQ master in its own interpreter with a local node of two workers, running long enough to be killed."""
+    from ...conftest import REPO, source_env
+
+    script = ("from westbench.we.run import run_we\n"
+              f"run_we({str(run_dir)!r}, cfg={SLOW!r}, segs_per_state=3, max_iterations=500, work_manager='zmq', "
+              "n_workers=2)\n")
+    env = {**source_env(), "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def node_and_workers(run_dir):
+    """pids of the node process (started by the master) and of every process of that node (workers, executors)."""
+    mine = {pid: info for pid, info in processes().items() if "westbench.we.node" in info[2] and str(run_dir) in info[2]}
+    nodes = [pid for pid, info in mine.items() if info[0] not in mine]
+    return nodes, set(mine)
+
+
+def wait_for_work(master, run_dir, timeout_s=120):
+    deadline = time.monotonic() + timeout_s
+    while not any((run_dir / "segments").glob("iter_000002/seg_*.npz")):
+        assert master.poll() is None, master.stderr.read()[-3000:]
+        assert time.monotonic() < deadline, "the ZeroMQ run did not get going"
+        time.sleep(0.1)
+    nodes, everyone = node_and_workers(run_dir)
+    assert len(nodes) == 1 and len(everyone) >= 3  # the node and its two workers (and their executors)
+    return nodes[0], everyone
+
+
+def wait_until_gone(pids, timeout_s=15):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        alive = pids & set(processes())
+        if not alive:
+            return set()
+        time.sleep(0.1)
+    return pids & set(processes())
+
+
+def test_a_node_ends_with_its_workers_on_sigterm(tmp_path):
+    run_dir = tmp_path / "zmq"
+    master = start_master(run_dir)
+    try:
+        node, everyone = wait_for_work(master, run_dir)
+        os.kill(node, signal.SIGTERM)
+        assert wait_until_gone(everyone) == set()
+    finally:
+        master.kill()
+        master.wait()
+
+
+def test_a_node_ends_with_its_workers_when_its_master_is_killed(tmp_path):
+    run_dir = tmp_path / "zmq"
+    master = start_master(run_dir)
+    try:
+        _, everyone = wait_for_work(master, run_dir)
+    finally:
+        master.kill()  # SIGKILL: the master runs no clean-up at all
+        master.wait()
+    assert wait_until_gone(everyone) == set()
