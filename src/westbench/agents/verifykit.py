@@ -224,3 +224,66 @@ def close(value, expected, rel: float = 1e-3, abs_: float = 1e-6) -> bool:
     """
     value, expected = float(value), float(expected)
     return abs(value - expected) <= max(rel * abs(expected), abs_)
+
+
+GROMACS_TOP_DIRS = ("/usr/share/gromacs/top", "/usr/local/gromacs/share/gromacs/top")
+_INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]')
+_CONDITIONAL = re.compile(r"^\s*#\s*(?:ifdef|ifndef)\s+(\w+)|^\s*#\s*if\s+.*?defined\s*\(?\s*(\w+)")
+
+
+def topology_includes(top: str, library_dirs=None) -> dict:
+    r"""Every ``#include`` of a GROMACS topology, in every ``#ifdef`` branch, resolved as grompp would.
+
+    A file is looked up next to the file that includes it, then in the topology's folder, then in
+    GROMACS's library (``GMXLIB``, then :data:`GROMACS_TOP_DIRS`). The topology's own files (those in
+    its folder tree) are followed recursively; library files are GROMACS's and not opened. Returns
+    ``included`` (resolved paths), ``missing`` ("<file>: #include <name>" for every include no file
+    answers, or that resolves outside both the topology's folder and the library) and ``defines``
+    (the macros the topology's own files test with ``#ifdef``/``#ifndef``/``defined``: run grompp with
+    them too, since an include under ``#ifdef POSRES`` is never opened without ``-DPOSRES``).
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(d, "topol.top"), "w").write('#include "ff.itp"\n#ifdef POSRES\n#include "posre.itp"\n#endif\n')
+    >>> _ = open(os.path.join(d, "ff.itp"), "w").write("[ defaults ]\n")
+    >>> found = topology_includes(os.path.join(d, "topol.top"), library_dirs=[])
+    >>> found["missing"], found["defines"]
+    (['topol.top: #include "posre.itp"'], ['POSRES'])
+    """
+    root = os.path.dirname(os.path.abspath(top))
+    library = [p for p in ([os.environ["GMXLIB"]] if os.environ.get("GMXLIB") else []) +
+               list(GROMACS_TOP_DIRS if library_dirs is None else library_dirs) if os.path.isdir(p)]
+    inside = lambda path: os.path.commonpath([root, os.path.abspath(path)]) == root
+    in_library = lambda path: any(os.path.commonpath([lib, os.path.abspath(path)]) == lib for lib in library)
+    included, missing, defines, queue, seen = [], [], [], [os.path.abspath(top)], set()
+    while queue:
+        current = queue.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        with open(current, errors="replace") as handle:
+            lines = handle.read().splitlines()
+        for line in lines:
+            condition = _CONDITIONAL.match(line)
+            if condition:
+                name = condition.group(1) or condition.group(2)
+                if name not in defines:
+                    defines.append(name)
+            match = _INCLUDE.match(line)
+            if not match:
+                continue
+            name = match.group(1)
+            candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(current), name),
+                                                               os.path.join(root, name)] + [os.path.join(lib, name) for lib in library]
+            found = next((c for c in candidates if os.path.isfile(c)), None)
+            label = f"{os.path.relpath(current, root)}: #include \"{name}\""
+            if found is None:
+                missing.append(label)
+            elif inside(found):
+                included.append(os.path.abspath(found))
+                queue.append(os.path.abspath(found))
+            elif in_library(found):
+                included.append(os.path.abspath(found))
+            else:
+                missing.append(label + f" (resolves to {found}, which is neither delivered nor part of GROMACS)")
+    return {"included": included, "missing": missing, "defines": defines}

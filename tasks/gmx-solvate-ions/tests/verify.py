@@ -7,7 +7,7 @@ import subprocess
 import sys
 import tempfile
 
-from verifykit import load_json, main
+from verifykit import load_json, main, topology_includes
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 
@@ -64,6 +64,20 @@ def verify(checks):
         shutil.copytree(OUT, copy)
         code, log = gmx("grompp", "-f", f"{INPUTS}/em.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "re.tpr", "-maxwarn", "0", cwd=copy)
         assert code == 0, log[-600:]
+    with checks.check("every file topol.top includes, in every #ifdef branch, is delivered or part of GROMACS"):
+        includes = topology_includes(f"{OUT}/topol.top")
+        assert not includes["missing"], ("not found: " + "; ".join(includes["missing"])
+                                         + " (deliver every included file, e.g. posre.itp, in /app/output)")
+    with checks.check("grompp -maxwarn 0 also accepts it with every define the topology tests (-DPOSRES ...)"):
+        defines = topology_includes(f"{OUT}/topol.top")["defines"]
+        restrained = os.path.join(work, "restrained")
+        shutil.copytree(OUT, restrained)
+        mdp = [l for l in open(f"{INPUTS}/em.mdp").read().splitlines() if not re.match(r"\s*define\s*=", l)]
+        open(os.path.join(restrained, "defines.mdp"), "w").write("\n".join(mdp + ["define = " + " ".join(f"-D{d}" for d in defines)]) + "\n")
+        code, log = gmx("grompp", "-f", "defines.mdp", "-c", "conf.gro", "-r", "conf.gro", "-p", "topol.top", "-o", "posre.tpr",
+                        "-maxwarn", "0", cwd=restrained)
+        assert code == 0, f"with define = {' '.join('-D' + d for d in defines)}: " + (
+            re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
     atoms, box = [], []
     with checks.check("conf.gro readable"):
         atoms, box = read_gro(f"{OUT}/conf.gro")
