@@ -59,7 +59,7 @@ def verify(checks):
     with checks.check("em.tpr passes gmx check"):
         code, log = gmx("check", "-s1", f"{OUT}/em.tpr")
         assert code == 0 and "Fatal error" not in log, log[-400:]
-    with checks.check("grompp accepts topol.top + conf.gro + em.mdp with -maxwarn 0 (includes present, neutral)"):
+    with checks.check("grompp accepts topol.top + conf.gro + em.mdp with -maxwarn 0 (includes present, neutral)", kind="science"):
         copy = os.path.join(work, "copy")
         shutil.copytree(OUT, copy)
         code, log = gmx("grompp", "-f", f"{INPUTS}/em.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "re.tpr", "-maxwarn", "0", cwd=copy)

@@ -53,7 +53,7 @@ def verify(checks):
     checks.require("pH is a physiological choice (7.0-7.5)", isinstance(ph, (int, float)) and 7.0 <= ph <= 7.5, f"pH {ph}")
     checks.require("force field is one pdb2pqr knows", forcefield in FORCEFIELDS, f"forcefield {result.get('forcefield')}")
     atoms, pdb2pqr_log = [], []
-    with checks.check("protein.pqr readable, every atom of 1PRB kept with hydrogens"):
+    with checks.check("protein.pqr readable, every atom of 1PRB kept with hydrogens", kind="science"):
         atoms = read_pqr("/app/output/protein.pqr")
         heavy = sum(1 for line in open("/app/inputs/1PRB.pdb") if line.startswith("ATOM") and line[76:78].strip() != "H")
         assert sum(1 for a in atoms if not a[2].startswith("H")) >= heavy and len(atoms) > heavy, f"{len(atoms)} atoms"

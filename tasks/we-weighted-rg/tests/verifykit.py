@@ -61,8 +61,8 @@ from contextlib import contextmanager
 
 KINDS = ("format", "science")
 # Names of checks that only look at a deliverable's presence or syntax (used when a check names no kind).
-_FORMAT_NAME = re.compile(r"\b(readable|exists?|written|present|parses?|parseable|loadable|contracted header|"
-                          r"valid json|well-formed|has the columns)\b", re.IGNORECASE)
+_FORMAT_NAME = re.compile(r"\b(readable|exists?|written|present|parses?|parseable|loadable|headers?|valid json|"
+                          r"well-formed|contracted (columns|keys|format))\b", re.IGNORECASE)
 
 
 def kind_of(name: str, kind: str | None = None) -> str:
@@ -70,6 +70,8 @@ def kind_of(name: str, kind: str | None = None) -> str:
 
     >>> kind_of("conf.gro readable"), kind_of("pka.csv has the contracted header"), kind_of("MBAR Delta F within 3 SE")
     ('format', 'format', 'science')
+    >>> kind_of("rg.csv has header frame,rg_nm"), kind_of("analysis.csv has the contracted columns")
+    ('format', 'format')
     >>> kind_of("file exists", "science")
     'science'
     """
