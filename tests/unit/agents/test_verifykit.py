@@ -67,3 +67,24 @@ def test_format_checks_earn_no_partial_credit(tmp_path):
     broken.require("out.json readable", False)
     broken.require("value A recomputed", True)
     assert broken.finish()["correctness"] == 0.0  # a missing or unparseable deliverable: no credit at all
+
+
+def test_every_include_of_a_topology_is_resolved_in_every_branch(tmp_path):
+    """The posre.itp that grompp without -DPOSRES never opens is still required; nested includes are followed."""
+    library = tmp_path / "share" / "top"
+    (library / "amber99sb-ildn.ff").mkdir(parents=True)
+    (library / "amber99sb-ildn.ff" / "forcefield.itp").write_text("[ defaults ]\n")
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "topol.top").write_text('#include "amber99sb-ildn.ff/forcefield.itp"\n#include "topol_Protein.itp"\n'
+                                   '#ifdef POSRES_WATER\n[ position_restraints ]\n#endif\n')
+    (out / "topol_Protein.itp").write_text('[ moleculetype ]\n#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n'
+                                           '#include "/etc/hostname"\n')
+    found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
+    assert found["defines"] == ["POSRES_WATER", "POSRES"]
+    assert found["missing"][0] == 'topol_Protein.itp: #include "posre_Protein.itp"'
+    assert "neither delivered nor part of GROMACS" in found["missing"][1]  # a file outside the deliverables
+    (out / "posre_Protein.itp").write_text("[ position_restraints ]\n")
+    (out / "topol_Protein.itp").write_text('#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n')
+    found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
+    assert found["missing"] == [] and len(found["included"]) == 3
