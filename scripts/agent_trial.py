@@ -23,8 +23,9 @@ def main(snakemake):
         record["near_miss_why"] = why.read_text().strip() if why.is_file() else ""
     import logging
 
-    logging.getLogger("westbench.agents").info("%s/%s/%s/%s: %s, correctness %.3f, %.1f s (overhead %.1f s) %s",
+    logging.getLogger("westbench.agents").info("%s/%s/%s/%s%s: %s, correctness %.3f, %.1f s (overhead %.1f s) %s",
                                                record["task"], record["agent"], record["model"], record["attempt"],
+                                               f" ({record['near_miss']})" if solution else "",
                                                record["status"], record["correctness"], record.get("wall_s") or 0,
                                                record.get("overhead_s") or 0, record.get("reason", ""))
     write_json(record, snakemake.output.trial)
