@@ -158,3 +158,19 @@ def test_the_gate_fails_a_task_whose_near_miss_scores_one_and_reports_the_catch_
     assert "not graded" in table.loc["broken", "reason"] and table.loc["broken", "near_miss_caught"] == 0
     assert table.loc["none", "near_misses"] == 0 and table.loc["none", "near_miss_missed"] == ""
     assert catch_rate(table.reset_index()) == {"near_misses": 5, "caught": 3, "catch_rate": 0.6, "tasks_with_near_misses": 3}
+
+
+def test_the_leaderboard_shows_the_fraction_of_all_checks_beside_science_correctness(tmp_path):
+    """Invented numbers in the right format: correctness 0 (science), the plain fraction of checks 0.5 beside it."""
+    from westbench.agents.leaderboard import read_trials
+
+    for name, rewards in (("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
+                          ("right", {"correctness": 1.0, "checks_fraction": 1.0})):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"task": name, "agent": "x", "model": "none", "attempt": 1,
+                                                           "status": "failed" if name == "made-up" else "passed",
+                                                           "correctness": rewards["correctness"], "rewards": rewards}))
+    trials = read_trials([tmp_path / "made-up.json", tmp_path / "right.json"], [])
+    board = leaderboard(complete_grid(trials, ["made-up", "right", "absent"], [("x", "none")], attempts=1), attempts=1)
+    row = board.loc[0]
+    assert row["mean_correctness"] == pytest.approx(1 / 3) and row["mean_checks_fraction"] == pytest.approx(0.5)
+    assert row["fc_avg_score"] == pytest.approx(100 / 3)  # FrontierChallenge's score from correctness: 0 for made-up
