@@ -298,7 +298,8 @@ def messages(criterion: Mapping, instruction: str, trajectory: str | Mapping[str
     if nonce in document:
         raise JudgeError("the evidence contains the judge's evidence marker: choose another nonce")
     note = ("" if not cuts else "NOTE: the evidence was too long for the judge's input and was cut (head and tail kept): "
-            + "; ".join(f"{c['part']}: {c['left_out']} of {c['chars']} characters left out" for c in cuts) + ".\n\n")
+            + "; ".join(f"{json.dumps(c['part'], ensure_ascii=True)}: {c['left_out']} of {c['chars']} characters left out"
+                        for c in cuts) + ".\n\n")  # part names (the agent's log file names) JSON-quoted: data too
     return [
         {"role": "system", "content": SYSTEM_PROMPT.format(nonce=nonce, scale=scale)},
         {"role": "user", "content": USER_PROMPT.format(note=note, instruction=kept["instruction"], nonce=nonce,
