@@ -47,6 +47,18 @@ def residues(atoms):
     return seen
 
 
+def restraint_count(itp):
+    """Entries of the [ position_restraints ] sections of an .itp file."""
+    count, inside = 0, False
+    for line in open(itp):
+        text = line.split(";")[0].strip()
+        if text.startswith("["):
+            inside = text.replace(" ", "") == "[position_restraints]"
+        elif inside and text and not text.startswith("#"):
+            count += 1
+    return count
+
+
 def verify(checks):
     work = tempfile.mkdtemp()
     reference = os.path.join(work, "reference")
@@ -78,6 +90,12 @@ def verify(checks):
                         "-maxwarn", "0", cwd=restrained)
         assert code == 0, f"with define = {' '.join('-D' + d for d in defines)}: " + (
             re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+    with checks.check("with -DPOSRES the heavy atoms pdb2gmx's posre.itp restrains are restrained (an empty posre.itp is not)"):
+        expected = restraint_count(os.path.join(reference, "ref_posre.itp"))
+        code, log = gmx("dump", "-s", os.path.join(work, "restrained", "posre.tpr"))
+        found = sum(int(n) for n in re.findall(r"Position Rest\.:\s*\n\s*nr:\s*(\d+)", log)) // 2
+        assert code == 0 and found >= expected, (f"{found} position restraints in the topology with -DPOSRES; pdb2gmx's "
+                                                 f"posre.itp restrains {expected} heavy atoms")
     atoms, box = [], []
     with checks.check("conf.gro readable"):
         atoms, box = read_gro(f"{OUT}/conf.gro")
