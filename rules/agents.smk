@@ -31,6 +31,34 @@ rule agent_trial:
         "../scripts/agent_trial.py"
 
 
+rule agent_near_miss:
+    """One near miss of a task (near_misses/<name>/solve.sh) run by the oracle agent as the reference solution."""
+    input:
+        agent_near_miss_files,
+    output:
+        trial="results/agents/near_misses/{task}/{near_miss}/trial.json",
+    wildcard_constraints:
+        task=AGENT_WILDCARDS["task"],
+        near_miss=AGENT_WILDCARDS["agent"],
+    params:
+        settings={key: AGENTS[key] for key in AGENT_TRIAL_KEYS},
+        run={"agent": {"id": "near-miss", "name": "oracle"}, "model": None},
+        root=workflow.basedir,
+        task_dir=agent_task_dir,
+        solution=agent_near_miss_dir,
+        job_dir=lambda wildcards: f"results/agents/harbor/{wildcards.task}/near-miss/{wildcards.near_miss}",
+    resources:
+        agent_trials=1,
+    log:
+        "results/agents/logs/near_miss_{task}_{near_miss}.log",
+    benchmark:
+        "results/agents/benchmarks/near_miss_{task}_{near_miss}.tsv"
+    conda:
+        "../envs/agents.yaml"
+    script:
+        "../scripts/agent_trial.py"
+
+
 rule agent_judge:
     """Process criteria of one trial (rubric.toml), judged through the endpoint in the environment, or not judged."""
     input:
@@ -54,9 +82,10 @@ rule agent_judge:
 
 
 rule agent_gate:
-    """Oracle gate: reference solution 1.0 and do-nothing agent 0.0 on every task."""
+    """Oracle gate: reference solution 1.0, do-nothing agent 0.0 and every near miss below 1.0 on every task."""
     input:
         trials=agent_gate_trials(),
+        near_misses=agent_near_miss_trials(),
     output:
         csv=report("results/agents/gate.csv", caption="../report/agents_gate.rst", category="Agents",
                    labels={"table": "oracle gate"}),
@@ -129,9 +158,10 @@ rule agent_suite:
 
 
 rule agents_task:
-    """Target: every trial (and judge) of one task, e.g. results/agents/tasks/we-weighted-rg.done."""
+    """Target: every trial (and judge) of one task and its near misses, e.g. results/agents/tasks/we-weighted-rg.done."""
     input:
         trials=lambda wildcards: agent_trials(tasks=[wildcards.task]),
+        near_misses=lambda wildcards: [agents_plan.near_miss_path(wildcards.task, n) for n in AGENT_NEAR_MISSES.get(wildcards.task, [])],
         judges=lambda wildcards: [p.replace("trial.json", "judge.json") for p in agent_trials(tasks=[wildcards.task])],
     output:
         touch("results/agents/tasks/{task}.done"),

@@ -3,6 +3,7 @@
 from westbench.agents import plan as agents_plan  # noqa: E402
 from westbench.agents.tasks import TaskError as AgentsTaskError, select_tasks as agents_select_tasks  # noqa: E402
 from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
+from westbench.agents.tasks import near_misses as agents_near_misses  # noqa: E402
 from westbench.agents.scoreboard import LEADERBOARD_KEYS  # noqa: E402
 from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
 
@@ -16,6 +17,9 @@ try:
     AGENT_TASKS = agents_select_tasks(agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else [],
                                       AGENTS["select"]["tasks"])
     AGENT_RUNS = [(agent, model) for agent, model, _ in agents_plan.runs(AGENTS)]
+    # Near misses (plausible wrong solutions) each task ships: run as the reference, gated below 1.
+    AGENT_NEAR_MISSES = {task: list(agents_near_misses(AGENT_TASKS_DIR / task)) if AGENTS["gate"]["near_misses"] else []
+                         for task in AGENT_TASKS}
 except (AgentsConfigError, AgentsTaskError) as exc:
     raise WorkflowError(str(exc)) from None
 AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
@@ -50,6 +54,20 @@ def agent_trials(tasks=None, runs=None):
 def agent_gate_trials(wildcards=None):
     gate = AGENTS["gate"]
     return [agents_plan.trial_path(t, a, "none", 1) for t in AGENT_TASKS for a in (gate["reference"], gate["null"])]
+
+
+def agent_near_miss_trials(wildcards=None):
+    return [agents_plan.near_miss_path(task, name) for task in AGENT_TASKS for name in AGENT_NEAR_MISSES[task]]
+
+
+def agent_near_miss_dir(wildcards):
+    return str(AGENT_TASKS_DIR / wildcards.task / "near_misses" / wildcards.near_miss)
+
+
+def agent_near_miss_files(wildcards):
+    """A near miss's trial reruns when the task or that near miss changes (not when another near miss does)."""
+    folder = Path(agent_near_miss_dir(wildcards))
+    return list(agents_task_files(AGENT_TASKS_DIR / wildcards.task)) + sorted(str(p) for p in folder.rglob("*") if p.is_file())
 
 
 def agents_leaderboard_seed():

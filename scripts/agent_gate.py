@@ -6,7 +6,7 @@ import json
 import logging
 from pathlib import Path
 
-from westbench.agents.gate import oracle_gate
+from westbench.agents.gate import catch_rate, oracle_gate
 from westbench.workflow import run_script, write_json
 
 
@@ -14,7 +14,16 @@ def main(snakemake):
     records = [json.loads(Path(p).read_text()) for p in snakemake.input.trials]
     extra = {r["task"]: {"verifier_mode": r.get("verifier_mode_declared"), "difficulty": r.get("difficulty"),
                          "category": r.get("category")} for r in records}
-    table = oracle_gate(records, snakemake.params.tasks, snakemake.params.reference, snakemake.params.null, extra)
+    near_misses = {}
+    for path in snakemake.input.near_misses:
+        record = json.loads(Path(path).read_text())
+        near_misses.setdefault(record["task"], []).append(record)
+    table = oracle_gate(records, snakemake.params.tasks, snakemake.params.reference, snakemake.params.null, extra,
+                        near_misses=near_misses)
+    rate = catch_rate(table)
+    logging.getLogger("westbench.agents").info("near misses: %d of %d caught (catch rate %s) over %d tasks",
+                                               rate["caught"], rate["near_misses"], rate["catch_rate"],
+                                               rate["tasks_with_near_misses"])
     for row in table.itertuples():
         if not row.passed:
             logging.getLogger("westbench.agents").warning("task %s fails the oracle gate and is left out of the leaderboard: %s",
@@ -25,7 +34,8 @@ def main(snakemake):
                 "verifies it in a fresh container with the agent's changed files copied in", row.task)
     table.to_csv(snakemake.output.csv, index=False)
     write_json({"passed": table.loc[table["passed"], "task"].tolist(),
-                "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"]))},
+                "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"])),
+                "near_miss_catch_rate": rate},
                snakemake.output.json)
 
 

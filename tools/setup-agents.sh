@@ -7,7 +7,8 @@
 #      (every task in tasks/ builds FROM one of them), made without pulling anything: debootstrap of Debian
 #      bookworm with the packages, then `docker import` (+ pinned wheels installed with pip --no-index);
 #   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
-#      under .venv-harbor/docker and in /usr/local/lib/docker/cli-plugins (where `docker compose` finds it);
+#      under .venv-harbor/docker and in /usr/local/lib/docker/cli-plugins (where `docker compose` finds it),
+#      and the suite as a Harbor dataset: .venv-harbor/registry.json (used by tools/harbor run -d westbench@<version>);
 #   5. with --podman (for agents.environment: podman): Debian's podman and catatonit (its init),
 #      podman-compose in .venv-harbor, the base image copied from Docker into Podman's storage, and
 #      .venv-harbor/podman/containers.conf where this machine refuses Podman's default rlimits.
@@ -187,4 +188,9 @@ if [ "$PODMAN" = 1 ]; then
 fi
 # 6. The PDB entries some tasks start from (never committed): ../shared/structures or the RCSB.
 if [ -x .venv/bin/python ]; then .venv/bin/python tools/task_structures.py; else PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" python3 tools/task_structures.py; fi
+# 6. The suite as a Harbor dataset: a registry with this checkout's task paths (westbench.agents.dataset), so
+#    `tools/harbor run -d westbench@<version> -a <agent>` (or harbor's own --registry-path) works offline.
+PYTHON_FOR_REGISTRY=python3; [ -x .venv/bin/python ] && PYTHON_FOR_REGISTRY=.venv/bin/python
+PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_FOR_REGISTRY" -m westbench.agents.dataset --tasks tasks \
+    --out .venv-harbor/registry.json | sed 's/^/[setup-agents] registry /'
 say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

@@ -167,11 +167,12 @@ def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
 
 
 def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: int, settings: Mapping, root: Path,
-                  job_dir: Path, make_environment_args=environment_args) -> dict:
+                  job_dir: Path, make_environment_args=environment_args, solution: Path | None = None) -> dict:
     """Run one trial and grade it; never raises for a task-, agent- or verifier-level failure.
 
     ``make_environment_args(environment, network)`` gives Harbor's environment options
     (:func:`environment_args`; the overhead benchmark passes Harbor's stock environment instead).
+    ``solution``: a near miss's folder, run by the oracle agent in place of the task's ``solution/``.
 
     Returns the trial record (see :func:`westbench.agents.grading.grade`) with the task's metadata,
     the wall time of the Harbor process and the overhead outside the agent and the verifier's checks.
@@ -199,7 +200,8 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
     from westbench.agents.isolation import stage_task
 
     try:  # verified in a fresh container whatever task.toml says (westbench.agents.isolation)
-        staged, added = stage_task(task, job_dir.parent / f"{job_dir.name}-task", engine in PLUGIN_ENVIRONMENTS)
+        staged, added = stage_task(task, job_dir.parent / f"{job_dir.name}-task", engine in PLUGIN_ENVIRONMENTS,
+                                   solution=solution)
     except TaskError as exc:
         return {**record, **grade(None, reason=f"task not runnable: {exc}")}
     record["artifacts_added"] = added

@@ -90,15 +90,22 @@ def dockerfile_workdir(dockerfile: Path) -> str:
     return workdir
 
 
-def stage_task(task: TaskInfo, destination: Path, plugin_environment: bool) -> tuple[Path, list[str]]:
+def stage_task(task: TaskInfo, destination: Path, plugin_environment: bool,
+               solution: Path | None = None) -> tuple[Path, list[str]]:
     """Copy ``task`` to ``destination/<task name>`` with its verifier forced into a fresh container.
 
+    The task's near misses are not copied; ``solution`` (a near miss's folder) replaces ``solution/`` in
+    the copy, so the oracle agent runs it as the reference solution (its ``why.md`` left out).
     Returns the staged folder and the artifacts westbench added (empty when the task declares its own).
     """
     staged = Path(destination) / task.path.name
     if staged.exists():
         shutil.rmtree(staged)
-    shutil.copytree(task.path, staged, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(task.path, staged, symlinks=False, ignore=lambda folder, names: [
+        n for n in names if n == "__pycache__" or (Path(folder) == task.path and n == "near_misses")])
+    if solution is not None:
+        shutil.rmtree(staged / "solution", ignore_errors=True)
+        shutil.copytree(solution, staged / "solution", symlinks=False, ignore=shutil.ignore_patterns("why.md", "__pycache__"))
     config = tomllib.loads((task.path / "task.toml").read_text())
     if config.get("steps"):
         raise TaskError(f"{task.path / 'task.toml'}: multi-step tasks ([[steps]]) are not supported by westbench's "

@@ -132,7 +132,9 @@ def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | P
         rows.append({key: trial.get(key) for key in TRIAL_COLUMNS}
                     | {"process": judge.get("process"), "process_mean": judge.get("process_mean"),
                        "all_criteria_passed": judge.get("all_passed"), "judged": bool(judge.get("judged", False)),
-                       "judge_cuts": len(judge.get("cuts") or [])})
+                       "judge_cuts": len(judge.get("cuts") or []),
+                       # the plain fraction of all checks (format checks included), beside correctness (science only)
+                       "checks_fraction": (trial.get("rewards") or {}).get("checks_fraction")})
     return pd.DataFrame(rows)
 
 
@@ -145,7 +147,8 @@ def complete_grid(trials: pd.DataFrame, tasks: Sequence[str], runs: Iterable[tup
     merged = keys.merge(trials, on=["task", "agent", "model", "attempt"], how="left")
     merged["status"] = merged["status"].fillna("missing")
     merged["correctness"] = pd.to_numeric(merged["correctness"], errors="coerce").fillna(0.0).astype(float)
-    for column in ("process", "process_mean", "all_criteria_passed", "tokens_in", "tokens_out", "cost_usd", "wall_s"):
+    for column in ("process", "process_mean", "all_criteria_passed", "tokens_in", "tokens_out", "cost_usd", "wall_s",
+                   "checks_fraction"):
         merged[column] = pd.to_numeric(merged[column], errors="coerce") if column in merged else np.nan
     if "process_mean" not in trials:  # records without it: the fraction met stands in
         merged["process_mean"] = merged["process"]
@@ -187,6 +190,10 @@ def _summary(group: pd.DataFrame, attempts: int, ks: Sequence[int], seed: int, r
             estimates = [pass_at_k(int(n), int(c), k) for n, c in zip(per_task["size"], per_task["sum"])]
             _mean(row, f"pass_at_{k}", pd.Series(estimates, dtype=float), seed, resamples)
     _mean(row, "mean_correctness", group["correctness"], seed, resamples)
+    # beside it, the fraction of *all* checks passed (format checks too; missing trials 0): how much of a
+    # fraction-of-checks score would be format-only credit that correctness does not give
+    fraction = group["checks_fraction"].where(group["checks_fraction"].notna(), group["correctness"])
+    row["mean_checks_fraction"] = float(fraction.mean()) if len(fraction) else np.nan
     _mean(row, "mean_process", group["process"], seed, resamples)
     _rate(row, "fc_pass_rate", group["fc_pass"])
     _mean(row, "fc_avg_score", group["fc_score"], seed, resamples)

@@ -87,3 +87,12 @@ def check_gate_agents(section: Mapping) -> None:
 
 def trial_path(task: str, agent: str, model: str, attempt: int, name: str = "trial.json") -> str:
     return f"{RESULTS}/trials/{task}/{agent}/{model}/{attempt}/{name}"
+
+
+def near_miss_path(task: str, near_miss: str, name: str = "trial.json") -> str:
+    """Where the trial of a task's near miss (run by the oracle agent as the reference) is recorded.
+
+    >>> near_miss_path("gmx-solvate-ions", "no-posre-itp")
+    'results/agents/near_misses/gmx-solvate-ions/no-posre-itp/trial.json'
+    """
+    return f"{RESULTS}/near_misses/{task}/{near_miss}/{name}"

@@ -79,6 +79,9 @@ def score_agents(trial_files: Sequence, judge_files: Sequence, gate_file, *, tas
     board = leaderboard(grid, settings["attempts"], ks, **options)
     board["gated_tasks"] = len(gated)
     board["excluded_tasks"] = ";".join(sorted(gate["failed"]))
+    rate = gate.get("near_miss_catch_rate") or {}
+    board["near_miss_catch_rate"] = rate.get("catch_rate")  # the suite's: near misses its verifiers catch
+    board["near_misses"] = rate.get("near_misses", 0)
     board.to_csv(outputs["leaderboard"], index=False)
     suite = suite_composition(tasks_dir)
     by_tag = tagged_grid(grid.drop(columns=["difficulty", "category"]), suite[suite["task"].isin(gated)])

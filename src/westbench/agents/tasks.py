@@ -123,9 +123,44 @@ def dockerfile_bases(dockerfile: Path) -> tuple[str, ...]:
     return tuple(bases)
 
 
+NEAR_MISSES = "near_misses"
+
+
 def task_files(path: Path) -> tuple[str, ...]:
-    """Every file of a task, sorted (a change to any of them reruns its trials)."""
-    return tuple(sorted(str(p) for p in Path(path).rglob("*") if p.is_file() and "__pycache__" not in p.parts))
+    """Every file of a task, sorted (a change to any of them reruns its trials); its near misses are not part
+    of it (:func:`near_misses`: they are graded by their own trials and never enter a container of the task's)."""
+    path = Path(path)
+    return tuple(sorted(str(p) for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                        and p.relative_to(path).parts[0] != NEAR_MISSES))
+
+
+def near_misses(path: str | Path) -> dict[str, Path]:
+    """The near-miss solutions a task ships, by name: ``near_misses/<name>/solve.sh`` with a one-line ``why.md``.
+
+    A near miss is a plausible wrong solution (an included file left out, invented numbers in the right
+    format, ...); the gate runs it as the reference solution and requires it to score below 1. A folder
+    without ``solve.sh`` or without a one-line ``why.md`` is a :class:`TaskError` naming the fix.
+
+    >>> import tempfile, pathlib
+    >>> task = pathlib.Path(tempfile.mkdtemp())
+    >>> (task / "near_misses" / "no-posre").mkdir(parents=True)
+    >>> _ = (task / "near_misses" / "no-posre" / "solve.sh").write_text("#!/bin/bash\\n")
+    >>> _ = (task / "near_misses" / "no-posre" / "why.md").write_text("Leaves out posre.itp.\\n")
+    >>> list(near_misses(task))
+    ['no-posre']
+    """
+    root = Path(path) / NEAR_MISSES
+    found = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        if not re.fullmatch(r"[A-Za-z0-9._-]+", folder.name):
+            raise TaskError(f"{folder}: a near miss's folder name may hold only letters, digits, '.', '_' and '-'")
+        if not (folder / "solve.sh").is_file():
+            raise TaskError(f"{folder / 'solve.sh'} not found: a near miss is a solve.sh run as the reference solution")
+        why = (folder / "why.md").read_text().strip() if (folder / "why.md").is_file() else ""
+        if not why or "\n" in why:
+            raise TaskError(f"{folder / 'why.md'}: write one line naming the mistake this near miss makes")
+        found[folder.name] = folder
+    return found
 
 
 def fingerprint(path: Path) -> str:

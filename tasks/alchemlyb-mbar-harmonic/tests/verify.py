@@ -1,4 +1,6 @@
-"""Compare with the exact answer, (3/2) ln(k1/k0), within the statistical error of the data, and recompute MBAR."""
+"""Compare with the exact answer, (3/2) ln(k1/k0), within the statistical error of the data, recompute MBAR, and
+redo the decorrelation with alchemlyb's own preprocessing: the per-window sample counts and both standard errors
+must be those of a real decorrelation of these windows, not numbers in the right range."""
 import glob
 import math
 import sys
@@ -8,7 +10,68 @@ import pandas as pd
 
 from verifykit import load_json, main
 
+WINDOWS = "/app/inputs/windows/lambda_*.csv.gz"
 EXACT = 1.5 * math.log(16.0)  # the windows are a 3-D harmonic oscillator whose spring constant goes 1 -> 16 (kT units)
+
+
+def decorrelations():
+    """alchemlyb's decorrelation of the windows under each standard choice of series and method: by name, the
+    samples kept per window and MBAR's and TI's (Delta F, error) on them."""
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    from alchemlyb.estimators import MBAR, TI
+    from alchemlyb.preprocessing import equilibrium_detection, statistical_inefficiency
+
+    windows = []
+    for path in sorted(glob.glob(WINDOWS)):
+        frame = pd.read_csv(path).rename(columns={"time_ps": "time", "fep_lambda": "fep-lambda"}).set_index(["time", "fep-lambda"])
+        u = frame.drop(columns="dHdl")
+        u.columns = [float(c) for c in u.columns]
+        windows.append((float(frame.index.get_level_values("fep-lambda")[0]), u, frame[["dHdl"]].rename(columns={"dHdl": "fep"})))
+    choices = {
+        "statistical inefficiency of u_nk at the window's lambda": (
+            lambda lam, u, d: statistical_inefficiency(u, u[lam]), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+        "statistical inefficiency of dHdl": (
+            lambda lam, u, d: statistical_inefficiency(u, d["fep"]), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+        "statistical inefficiency of the summed u_nk": (
+            lambda lam, u, d: statistical_inefficiency(u, u.sum(axis=1)), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+        "equilibrium detection": (
+            lambda lam, u, d: equilibrium_detection(u, u[lam]), lambda lam, u, d: equilibrium_detection(d, d["fep"])),
+    }
+    found = {}
+    for name, (pick_u, pick_d) in choices.items():
+        u_nk = [pick_u(lam, u, d) for lam, u, d in windows]
+        dhdl = [pick_d(lam, u, d) for lam, u, d in windows]
+        mbar, ti = MBAR().fit(pd.concat(u_nk)), TI().fit(pd.concat(dhdl))
+        found[name] = {"kept": [len(x) for x in u_nk], "kept_dhdl": [len(x) for x in dhdl],
+                       "mbar": (float(mbar.delta_f_.iloc[0, -1]), float(mbar.d_delta_f_.iloc[0, -1])),
+                       "ti": (float(ti.delta_f_.iloc[0, -1]), float(ti.d_delta_f_.iloc[0, -1]))}
+    from pymbar import timeseries  # pymbar's own subsampling (not conservative: N/g samples) is accepted too
+
+    found["pymbar"] = dict(found["statistical inefficiency of u_nk at the window's lambda"])
+    found["pymbar"]["kept"] = [round(len(u) / timeseries.statisticalInefficiency(u[lam].to_numpy())) for lam, u, _ in windows]
+    found["pymbar"]["kept_dhdl"] = [round(len(d) / timeseries.statisticalInefficiency(d["fep"].to_numpy())) for _, _, d in windows]
+    return found
+
+
+def verify_decorrelation(checks, result, number):
+    found = decorrelations()  # the verifier's own computation on the fixed inputs (a crash scores 0 with its reason)
+    with checks.check("samples_per_window is what alchemlyb's decorrelation keeps in each window (within 10 %)"):
+        kept = [int(k) for k in result["samples_per_window"]]
+        assert found and len(kept) == len(next(iter(found.values()))["kept"]), f"{len(kept)} windows reported"
+        low = [min(min(v["kept"][i], v["kept_dhdl"][i]) for v in found.values()) for i in range(len(kept))]
+        high = [max(max(v["kept"][i], v["kept_dhdl"][i]) for v in found.values()) for i in range(len(kept))]
+        off = [i for i, k in enumerate(kept) if not 0.9 * low[i] - 1 <= k <= 1.1 * high[i] + 1]
+        assert not off, "; ".join(f"window {i}: {kept[i]} kept, alchemlyb's statistical inefficiency / equilibrium "
+                                  f"detection keep {low[i]}-{high[i]} of its samples (pymbar's N/g included)" for i in off)
+    for method, key in (("MBAR", "mbar"), ("TI", "ti")):
+        with checks.check(f"{method} error is the one alchemlyb gives on decorrelated windows (within 25 %)"):
+            error = number(f"{key}_error_kt")
+            candidates = {name: v[key][1] for name, v in found.items() if name != "pymbar"}
+            assert candidates and any(abs(error - e) <= 0.25 * e for e in candidates.values()), (
+                f"{key}_error_kt {result.get(key + '_error_kt')} kT; alchemlyb's {method} on decorrelated samples gives "
+                + ", ".join(f"{e:.3f} ({name})" for name, e in candidates.items()))
 
 
 def verify(checks):
@@ -25,12 +88,12 @@ def verify(checks):
     checks.require("TI error is a decorrelated standard error (0.08-0.5 kT)", 0.08 <= number("ti_error_kt") <= 0.5, f"error {result.get('ti_error_kt')} kT")
     with checks.check("samples were decorrelated (at most 60 % kept overall, at least 10 per window)"):
         kept = result["samples_per_window"]
-        sizes = [len(pd.read_csv(p, usecols=[0])) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz"))]
+        sizes = [len(pd.read_csv(p, usecols=[0])) for p in sorted(glob.glob(WINDOWS))]
         assert len(kept) == len(sizes), f"{len(kept)} windows reported, {len(sizes)} in the input"
         assert all(10 <= int(k) <= n for k, n in zip(kept, sizes)) and sum(kept) <= 0.6 * sum(sizes), f"kept {kept} of {sizes}"
     with checks.check("MBAR result consistent with pymbar on the reported subsample sizes"):
         import pymbar
-        frames = [pd.read_csv(p) for p in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz"))]
+        frames = [pd.read_csv(p) for p in sorted(glob.glob(WINDOWS))]
         # every k-th sample with the agent's count per window: an independent MBAR estimate to compare against
         u, counts = [], []
         for frame, k in zip(frames, result["samples_per_window"]):
@@ -41,6 +104,7 @@ def verify(checks):
         mbar = pymbar.MBAR(np.vstack(u).T, np.array(counts))
         reference = mbar.getFreeEnergyDifferences(return_dict=True)["Delta_f"][0, -1]
         assert abs(number("mbar_delta_f_kt") - reference) <= 0.4, f"{result.get('mbar_delta_f_kt')} vs {reference:.3f} kT"
+    verify_decorrelation(checks, result, number)
 
 
 sys.exit(main(verify))

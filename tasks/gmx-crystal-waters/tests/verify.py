@@ -8,7 +8,7 @@ import tempfile
 
 import numpy as np
 
-from verifykit import main
+from verifykit import main, topology_includes
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 
@@ -27,6 +27,18 @@ def read_gro(path):
     return atoms, xyz, [float(x) for x in lines[2 + n].split()]
 
 
+def restraint_count(itp):
+    """Entries of the [ position_restraints ] sections of an .itp file."""
+    count, inside = 0, False
+    for line in open(itp):
+        text = line.split(";")[0].strip()
+        if text.startswith("["):
+            inside = text.replace(" ", "") == "[position_restraints]"
+        elif inside and text and not text.startswith("#"):
+            count += 1
+    return count
+
+
 def verify(checks):
     work = tempfile.mkdtemp()
     code, log = gmx("pdb2gmx", "-f", f"{INPUTS}/1PGA.pdb", "-o", "ref.gro", "-p", "ref.top", "-i", "ref_posre.itp",
@@ -39,6 +51,26 @@ def verify(checks):
         shutil.copytree(OUT, copy)
         code, log = gmx("grompp", "-f", f"{INPUTS}/em.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "re.tpr", "-maxwarn", "0", cwd=copy)
         assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+    with checks.check("every file topol.top includes, in every #ifdef branch, is delivered or part of GROMACS"):
+        includes = topology_includes(f"{OUT}/topol.top")
+        assert not includes["missing"], ("not found: " + "; ".join(includes["missing"])
+                                         + " (deliver every included file, e.g. posre.itp, in /app/output)")
+    with checks.check("grompp -maxwarn 0 also accepts it with every define the topology tests (-DPOSRES ...)"):
+        defines = topology_includes(f"{OUT}/topol.top")["defines"]
+        restrained = os.path.join(work, "restrained")
+        shutil.copytree(OUT, restrained)
+        mdp = [l for l in open(f"{INPUTS}/em.mdp").read().splitlines() if not re.match(r"\s*define\s*=", l)]
+        open(os.path.join(restrained, "defines.mdp"), "w").write("\n".join(mdp + ["define = " + " ".join(f"-D{d}" for d in defines)]) + "\n")
+        code, log = gmx("grompp", "-f", "defines.mdp", "-c", "conf.gro", "-r", "conf.gro", "-p", "topol.top", "-o", "posre.tpr",
+                        "-maxwarn", "0", cwd=restrained)
+        assert code == 0, f"with define = {' '.join('-D' + d for d in defines)}: " + (
+            re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+    with checks.check("with -DPOSRES the heavy atoms pdb2gmx's posre.itp restrains are restrained (an empty posre.itp is not)"):
+        expected = restraint_count(os.path.join(work, "ref_posre.itp"))
+        code, log = gmx("dump", "-s", os.path.join(work, "restrained", "posre.tpr"))
+        found = sum(int(n) for n in re.findall(r"Position Rest\.:\s*\n\s*nr:\s*(\d+)", log)) // 2
+        assert code == 0 and found >= expected, (f"{found} position restraints in the topology with -DPOSRES; pdb2gmx's "
+                                                 f"posre.itp restrains {expected} heavy atoms")
     with checks.check("em.tpr passes gmx check"):
         code, log = gmx("check", "-s1", f"{OUT}/em.tpr")
         assert code == 0 and os.path.isfile(f"{OUT}/em.tpr"), log[-300:]

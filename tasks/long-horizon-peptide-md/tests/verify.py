@@ -14,7 +14,8 @@ OUT = "/app/output"
 NAMES = ("minimized.pdb has all hydrogens (Amber14 templates match)", "minimized structure has low energy",
          "trajectory.dcd holds 10 frames of that topology", "frames are physical (bonds intact)",
          "analysis.csv has the contracted columns", "RMSD matches the trajectory", "Rg matches the trajectory",
-         "run.json records the settings", "report.md states the mean Rg")
+         "run.json records the settings", "report.md states the mean Rg",
+         "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)")
 
 
 def verify(checks):
@@ -39,6 +40,13 @@ def verify(checks):
         bonds = np.array([[b[0].index, b[1].index] for b in trajectory.topology.bonds])
         lengths = mdtraj.compute_distances(trajectory, bonds)
         assert lengths.max() < 0.2 and lengths.min() > 0.08, f"bond lengths {lengths.min():.3f}..{lengths.max():.3f} nm"
+    with checks.check(NAMES[9]):
+        start = mdtraj.load(f"{OUT}/minimized.pdb")
+        steps = [float(mdtraj.rmsd(trajectory[i], trajectory[i - 1])[0]) for i in range(1, trajectory.n_frames)]
+        steps.insert(0, float(mdtraj.rmsd(trajectory[0], start)[0]))
+        still = [i for i, value in enumerate(steps) if value < 0.01]
+        assert not still, (f"frames {still} barely differ from the frame before (RMSD {min(steps):.4f} nm): 0.2 ps of "
+                           "Langevin dynamics at 300 K moves the atoms more; was the MD run?")
     rows = None
     with checks.check(NAMES[4]):
         with open(f"{OUT}/analysis.csv") as handle:

@@ -2,8 +2,12 @@
 set -euo pipefail
 mkdir -p /app/output && cd /app/output
 pdb2pqr --ff AMBER --ffout AMBER --titration-state-method propka --with-ph 7.4 /app/inputs/1PRB.pdb protein.pqr
+# PROPKA 3 on the input itself: the pKa of every group near the chosen pH (pdb2pqr's run decides the states above)
+mkdir -p /tmp/propka && cp /app/inputs/1PRB.pdb /tmp/propka/ && (cd /tmp/propka && propka3 1PRB.pdb > /dev/null)
 python3 - <<'PY'
 import json
+summary = open("/tmp/propka/1PRB.pka").read().split("SUMMARY OF THIS PREDICTION")[1].split("-----")[0].splitlines()[2:]
+pka = {f"{f[0]} {f[1]}": float(f[3]) for f in (line.split() for line in summary) if len(f) >= 5 and abs(float(f[3]) - 7.4) <= 2.0}
 charge, histidines = 0.0, {}
 for line in open("/app/output/protein.pqr"):
     if line.startswith(("ATOM", "HETATM")):
@@ -14,7 +18,8 @@ for line in open("/app/output/protein.pqr"):
 json.dump({"ph": 7.4, "forcefield": "AMBER", "net_charge": round(charge), "histidines": histidines,
            "assumptions": ["Physiological conditions taken as pH 7.4 (blood plasma), 25-37 C; PROPKA 3 pKa values at that pH decide the states.",
                            "AMBER force-field naming and charges (pdb2pqr --ff AMBER --ffout AMBER), as for an Amber simulation.",
-                           "His52 (PROPKA pKa about 6.0) is neutral; its tautomer is the one pdb2pqr's hydrogen-bond optimization picks."]},
+                           "His52 (PROPKA pKa about 6.0) is neutral; its tautomer is the one pdb2pqr's hydrogen-bond optimization picks."],
+           "pka": pka},
           open("/app/output/protonation.json", "w"), indent=1)
 PY
 rm -f protein.log

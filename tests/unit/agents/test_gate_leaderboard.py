@@ -138,3 +138,39 @@ def test_judged_trials_join_on_the_agents_model_not_the_judges(tmp_path):
     rows = read_trials([tmp_path / "trial.json"], [tmp_path / "judge.json"])
     assert result["judge_model"] == "judge-1"
     assert rows.loc[0, "process"] == 1.0 and bool(rows.loc[0, "all_criteria_passed"]) and bool(rows.loc[0, "judged"])
+
+
+def test_the_gate_fails_a_task_whose_near_miss_scores_one_and_reports_the_catch_rate():
+    from westbench.agents.gate import catch_rate
+
+    records = [{"task": t, "agent": a, "attempt": 1, "status": s, "correctness": c}
+               for t in ("caught", "hole", "broken", "none")
+               for a, s, c in (("oracle", "passed", 1.0), ("nop", "failed", 0.0))]
+    misses = {"caught": [{"near_miss": "a", "status": "failed", "correctness": 0.8},
+                         {"near_miss": "b", "status": "agent_error", "correctness": 0.0}],
+              "hole": [{"near_miss": "no-posre", "status": "passed", "correctness": 1.0},
+                       {"near_miss": "c", "status": "failed", "correctness": 0.5}],
+              "broken": [{"near_miss": "d", "status": "environment_error", "correctness": 0.0, "reason": "no image"}]}
+    table = oracle_gate(records, ["caught", "hole", "broken", "none"], near_misses=misses).set_index("task")
+    assert table["passed"].tolist() == [True, False, False, True]
+    assert table.loc["caught", "near_miss_caught"] == 2 and table.loc["caught", "near_miss_max"] == 0.8
+    assert table.loc["hole", "near_miss_missed"] == "no-posre" and "does not catch it" in table.loc["hole", "reason"]
+    assert "not graded" in table.loc["broken", "reason"] and table.loc["broken", "near_miss_caught"] == 0
+    assert table.loc["none", "near_misses"] == 0 and table.loc["none", "near_miss_missed"] == ""
+    assert catch_rate(table.reset_index()) == {"near_misses": 5, "caught": 3, "catch_rate": 0.6, "tasks_with_near_misses": 3}
+
+
+def test_the_leaderboard_shows_the_fraction_of_all_checks_beside_science_correctness(tmp_path):
+    """Invented numbers in the right format: correctness 0 (science), the plain fraction of checks 0.5 beside it."""
+    from westbench.agents.leaderboard import read_trials
+
+    for name, rewards in (("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
+                          ("right", {"correctness": 1.0, "checks_fraction": 1.0})):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"task": name, "agent": "x", "model": "none", "attempt": 1,
+                                                           "status": "failed" if name == "made-up" else "passed",
+                                                           "correctness": rewards["correctness"], "rewards": rewards}))
+    trials = read_trials([tmp_path / "made-up.json", tmp_path / "right.json"], [])
+    board = leaderboard(complete_grid(trials, ["made-up", "right", "absent"], [("x", "none")], attempts=1), attempts=1)
+    row = board.loc[0]
+    assert row["mean_correctness"] == pytest.approx(1 / 3) and row["mean_checks_fraction"] == pytest.approx(0.5)
+    assert row["fc_avg_score"] == pytest.approx(100 / 3)  # FrontierChallenge's score from correctness: 0 for made-up

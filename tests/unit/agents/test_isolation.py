@@ -67,3 +67,20 @@ def test_the_plugin_rules_examples_hold():
     import doctest
 
     assert doctest.testmod(_changes_module()).failed == 0
+
+
+def test_a_near_miss_is_staged_as_the_solution_and_no_near_miss_enters_the_copy(tmp_path):
+    source = tmp_path / "task"
+    for name, text in {"task.toml": 'artifacts = ["/app/output"]\n[verifier]\nenvironment_mode = "separate"\n',
+                       "instruction.md": "Do it.", "environment/Dockerfile": "FROM debian:bookworm\n",
+                       "tests/test.sh": "exit 0\n", "solution/solve.sh": "echo reference\n", "solution/helper.py": "x = 1\n",
+                       "near_misses/made-up/solve.sh": "echo wrong\n", "near_misses/made-up/why.md": "Invents it.\n"}.items():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(text)
+    task = load_task(source)
+    staged, _ = stage_task(task, tmp_path / "plain", plugin_environment=True)
+    assert not (staged / "near_misses").exists() and (staged / "solution" / "solve.sh").read_text() == "echo reference\n"
+    staged, _ = stage_task(task, tmp_path / "miss", plugin_environment=True, solution=source / "near_misses" / "made-up")
+    assert sorted(p.name for p in (staged / "solution").iterdir()) == ["solve.sh"]  # the reference's files and why.md gone
+    assert (staged / "solution" / "solve.sh").read_text() == "echo wrong\n" and not (staged / "near_misses").exists()
+    assert (source / "solution" / "solve.sh").read_text() == "echo reference\n"  # the task's own folder is untouched

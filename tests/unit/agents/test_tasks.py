@@ -116,3 +116,38 @@ def test_a_foreign_task_is_not_shipped_and_selection_picks_tasks_by_name_or_patt
     assert select_tasks(names, ["we-w*"]) == ["we-weighted-rg"]
     with pytest.raises(TaskError, match="agents.select.tasks names 'nope'"):
         select_tasks(names, ["nope"])
+
+
+# The near misses as shipped: plausible wrong solutions the gate runs as the reference and requires below 1.
+SLIPPED = {("gmx-crystal-waters", "no-posre-itp"), ("gmx-solvate-ions", "no-posre-itp"),
+           ("alchemlyb-mbar-harmonic", "raw-samples-inflated-error"), ("underspecified-protonation", "propka-claimed-not-run")}
+
+
+def test_near_misses_are_well_formed_and_cover_the_three_slipped_cases(suite):
+    from westbench.agents.tasks import near_misses
+
+    shipped = {(task.name, name): folder for task in suite for name, folder in near_misses(task.path).items()}
+    assert SLIPPED <= set(shipped) and len(shipped) >= 35
+    for (task, name), folder in shipped.items():
+        script = (folder / "solve.sh").read_text()
+        assert script.startswith("#!/bin/bash\n"), f"{folder}/solve.sh"
+        assert script != (TASKS / task / "solution" / "solve.sh").read_text(), f"{folder} is the reference solution"
+        assert len((folder / "why.md").read_text().strip().splitlines()) == 1
+
+
+def test_a_near_miss_is_not_part_of_its_task_and_a_malformed_one_names_the_fix(tmp_path):
+    from westbench.agents.tasks import near_misses
+
+    (tmp_path / "task.toml").write_text("x = 1\n")
+    before = fingerprint(tmp_path)
+    folder = tmp_path / "near_misses" / "made-up"
+    folder.mkdir(parents=True)
+    (folder / "solve.sh").write_text("#!/bin/bash\necho 1\n")
+    assert fingerprint(tmp_path) == before  # editing a near miss reruns no trial of the task
+    with pytest.raises(TaskError, match="why.md: write one line"):
+        near_misses(tmp_path)
+    (folder / "why.md").write_text("Invents the numbers.\n")
+    assert list(near_misses(tmp_path)) == ["made-up"]
+    (tmp_path / "near_misses" / "empty").mkdir()
+    with pytest.raises(TaskError, match="solve.sh not found"):
+        near_misses(tmp_path)

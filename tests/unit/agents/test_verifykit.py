@@ -17,7 +17,8 @@ def test_failed_checks_lower_correctness_with_reasons(tmp_path):
         assert 1 == 2, "one is not two"
     checks.require("flag", False, "flag not set")
     reward = checks.finish()
-    assert reward == {"correctness": round(1 / 3, 6), "checks_passed": 1, "checks_total": 3}
+    assert reward == {"correctness": round(1 / 3, 6), "checks_fraction": round(1 / 3, 6), "checks_passed": 1,
+                      "checks_total": 3, "format_passed": 0, "format_total": 0, "science_passed": 1, "science_total": 3}
     detail = json.loads((tmp_path / "checks.json").read_text())
     reasons = [c["reason"] for c in detail["checks"]]
     assert reasons[0] == "" and reasons[1].startswith("AssertionError: one is not two") and reasons[2] == "flag not set"
@@ -43,3 +44,47 @@ def test_a_task_verifier_scores_zero_on_empty_deliverables(tmp_path):
     assert (tmp_path / "reward.json").is_file(), run.stderr[-2000:]
     reward = json.loads((tmp_path / "reward.json").read_text())
     assert reward["correctness"] == 0.0 and reward["checks_total"] == 5
+
+
+def test_format_checks_earn_no_partial_credit(tmp_path):
+    """Made-up numbers in the right format: every file parses, every recomputed number is wrong -> 0, not 0.5."""
+    checks = verifykit.Checks(str(tmp_path))
+    checks.require("free_energy.json readable", True)
+    checks.require("samples_per_window is a list of 11 ints", True, kind="format")
+    checks.require("MBAR Delta F within 3 standard errors", False, "12 kT")
+    checks.require("decorrelation matches alchemlyb's statistical inefficiency", False, "invented counts")
+    reward = checks.finish()
+    assert reward["correctness"] == 0.0 and reward["checks_fraction"] == 0.5
+    assert (reward["format_passed"], reward["format_total"], reward["science_passed"], reward["science_total"]) == (2, 2, 0, 2)
+    kinds = [c["kind"] for c in json.loads((tmp_path / "checks.json").read_text())["checks"]]
+    assert kinds == ["format", "format", "science", "science"]
+    half = verifykit.Checks(str(tmp_path))
+    half.require("out.json readable", True)
+    half.require("value A recomputed", True)
+    half.require("value B recomputed", False)
+    assert half.finish()["correctness"] == 0.5  # partial credit comes from science checks only
+    broken = verifykit.Checks(str(tmp_path))
+    broken.require("out.json readable", False)
+    broken.require("value A recomputed", True)
+    assert broken.finish()["correctness"] == 0.0  # a missing or unparseable deliverable: no credit at all
+
+
+def test_every_include_of_a_topology_is_resolved_in_every_branch(tmp_path):
+    """The posre.itp that grompp without -DPOSRES never opens is still required; nested includes are followed."""
+    library = tmp_path / "share" / "top"
+    (library / "amber99sb-ildn.ff").mkdir(parents=True)
+    (library / "amber99sb-ildn.ff" / "forcefield.itp").write_text("[ defaults ]\n")
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "topol.top").write_text('#include "amber99sb-ildn.ff/forcefield.itp"\n#include "topol_Protein.itp"\n'
+                                   '#ifdef POSRES_WATER\n[ position_restraints ]\n#endif\n')
+    (out / "topol_Protein.itp").write_text('[ moleculetype ]\n#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n'
+                                           '#include "/etc/hostname"\n')
+    found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
+    assert found["defines"] == ["POSRES_WATER", "POSRES"]
+    assert found["missing"][0] == 'topol_Protein.itp: #include "posre_Protein.itp"'
+    assert "neither delivered nor part of GROMACS" in found["missing"][1]  # a file outside the deliverables
+    (out / "posre_Protein.itp").write_text("[ position_restraints ]\n")
+    (out / "topol_Protein.itp").write_text('#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n')
+    found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
+    assert found["missing"] == [] and len(found["included"]) == 3
