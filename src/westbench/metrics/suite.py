@@ -194,7 +194,6 @@ class MetricSuite:
     def estimates(self, weights: np.ndarray) -> np.ndarray:
         """Every statistic (:attr:`BinnedDivergences.keys` order) of the whole data: 1-D W1 exact, KL and 2-D W1 on
         their grids."""
-        weights = normalized(weights)
         gt_ones = np.ones((1, self.n_groundtruth_units))
         model_ones = np.ones((1, self.n_model_units))
         values = self.binned.statistic(self.model_histograms(weights))([gt_ones, model_ones])[:, 0]
@@ -206,7 +205,8 @@ class MetricSuite:
         return values
 
     def divergences(self, weights: np.ndarray) -> dict:
-        """W1 and KL of every distribution under the model's frame ``weights``: {metric: {distribution: value}}."""
+        """W1 and KL of every distribution under the model's frame ``weights`` (normalized, as :meth:`weights`
+        gives them): {metric: {distribution: value}}."""
         out: dict = {"w1": {}, "kl": {}}
         for (metric, name), value in zip(self.binned.keys, self.estimates(weights)):
             out[metric][name] = float(value)
