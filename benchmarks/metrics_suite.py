@@ -82,11 +82,12 @@ def main():
         start = time.perf_counter()
         fit_macrostate_model(folder / "groundtruth.h5", settings, 2024, folder / "macrostates.npz")
         timings["macrostates_rule_s"] = time.perf_counter() - start
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         record = score_engine(folder / "groundtruth.h5", folder / "model.h5", suite_settings, protein="p",
                               engine="e", json_path=folder / "metrics.json", csv_path=folder / "metrics.csv",
                               figures_dir=folder / "figures", macrostates=folder / "macrostates.npz")
         timings["metrics_rule_s"] = time.perf_counter() - start
+        timings["metrics_rule_cpu_s"] = time.process_time() - cpu
         if profiler:
             profiler.disable()
             out = io.StringIO()
@@ -97,6 +98,8 @@ def main():
               "floor_splits": settings["floor_splits"], "resampling": record["resampling"],
               "not_estimable": record["not_estimable"], "figures": record["figures"]["files"],
               "metrics_rule_s": round(timings["metrics_rule_s"], 2),
+              "metrics_rule_cpu_s": round(timings["metrics_rule_cpu_s"], 2),
+              "load_average_1min_after": round(os.getloadavg()[0], 2),
               "macrostates_rule_s": round(timings["macrostates_rule_s"], 2),
               "cpu_count": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine()}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
