@@ -131,9 +131,34 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
         expected = wasserstein_distance(groundtruth["tics"][:, 0], model["tics"][:, 0], None, model["weight"])
         assert metrics["we"]["w1"]["tic0"] == pytest.approx(expected, rel=1e-6)
         rg = lambda ca: np.sqrt(((ca - ca.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))  # noqa: E731
-        assert metrics["counts"]["w1"]["rg"] == pytest.approx(
-            wasserstein_distance(rg(groundtruth["ca"]), rg(model["ca"])), rel=1e-4)
+        assert metrics["counts"]["w1"]["rg"] == pytest.approx(  # Rg in Angstrom
+            10 * wasserstein_distance(rg(groundtruth["ca"]), rg(model["ca"])), rel=1e-4)
         assert set(metrics) == {"we", "msm", "counts"}
+
+
+def test_every_engine_is_scored_and_every_missing_number_has_a_reason(default_run):
+    """Whatever trajectories this CPU produced: every engine's metrics.json exists, a null value or interval is
+    explained in not_estimable, every interval holds its estimate, and every verdict is one of the three."""
+    from westbench.verdicts import VERDICTS
+
+    protein = default_run / "results" / "chignolin"
+    for engine in ("implicit", "explicit", "cg_undertrained", "cg_fulltrained", "groundtruth"):
+        record = json.loads((protein / "metrics" / engine / "metrics.json").read_text(),
+                            parse_constant=lambda name: pytest.fail(f"{engine}: metrics.json holds {name}"))
+        reasons = record["not_estimable"]
+        for weighting, values in record["metrics"].items():
+            for metric in ("w1", "kl"):
+                for name, value in values[metric].items():
+                    assert values["verdicts"][metric][name] in VERDICTS
+                    if value is None:
+                        assert {weighting, f"{weighting}/{metric}/{name}"} & set(reasons), (engine, weighting, name)
+                        continue
+                    interval = values["intervals"][metric].get(name)
+                    if interval is None:
+                        assert f"{weighting}/intervals" in reasons or weighting in reasons, (engine, weighting)
+                    else:
+                        assert interval["low"] <= value <= interval["high"], (engine, weighting, metric, name)
+        assert record["noise_floor"] or "noise_floor" in reasons, engine
 
 
 @pytest.mark.slow
