@@ -249,7 +249,7 @@ def we_run_dir(protein_id, engine, replica=None):
 
 
 def we_job_run_dir(wildcards):
-    """The run folder of one we_run job (rule we_run: single run; rule we_run_replica: one replica)."""
+    """The run folder of one WE job: the single run (we_run) or one replica of several (we_run_replica)."""
     return we_run_dir(wildcards.protein, wildcards.engine, getattr(wildcards, "replica", None))
 
 
