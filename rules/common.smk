@@ -30,6 +30,7 @@ wildcard_constraints:
     solvent="|".join(SOLVENTS),
     start=r"[A-Za-z0-9_.-]+",
     engine=r"[A-Za-z0-9_-]+",
+    replica=r"[0-9]+",
 
 
 def protein(wildcards):
@@ -218,11 +219,47 @@ def we_max_iterations(engine):
     return config["we"]["max_iterations_by_engine"].get(engine, config["we"]["max_iterations"])
 
 
+def we_replicas(engine):
+    """Independent WE runs of one engine: its `we.replicas_by_engine` entry, else `we.replicas`."""
+    return config["we"]["replicas_by_engine"].get(engine, config["we"]["replicas"])
+
+
 # A per-engine override wins over the section's value: state once what each engine will run with, and why.
 for _engine in ENGINES:
     _overridden = _engine in config["we"]["max_iterations_by_engine"]
     _source = f"we.max_iterations_by_engine.{_engine}" if _overridden else "we.max_iterations"
     logger.info(f"we_run {_engine}: max_iterations {we_max_iterations(_engine)} (from {_source})")
+    if we_replicas(_engine) > 1:
+        _source = f"we.replicas_by_engine.{_engine}" if _engine in config["we"]["replicas_by_engine"] else "we.replicas"
+        logger.info(f"we_run {_engine}: {we_replicas(_engine)} replicas (from {_source})")
+
+
+def we_replica_ids(engine):
+    """The replica ids of an engine's WE runs: [None] for a single run (no replica folder), else 0..n-1."""
+    n = we_replicas(engine)
+    return [None] if n == 1 else list(range(n))
+
+
+def we_run_dir(protein_id, engine, replica=None):
+    """The one path pattern of a WE run's folder: results/{protein}/we/{engine} for an engine's single run,
+    results/{protein}/we/{engine}/replica_{replica} for replica k of several. Rules pass wildcard
+    patterns ("{protein}", "{engine}", "{replica}") for their output patterns."""
+    folder = f"results/{protein_id}/we/{engine}"
+    return folder if replica is None else f"{folder}/replica_{replica}"
+
+
+def we_job_run_dir(wildcards):
+    """The run folder of one WE job: the single run (we_run) or one replica of several (we_run_replica)."""
+    return we_run_dir(wildcards.protein, wildcards.engine, getattr(wildcards, "replica", None))
+
+
+def we_run_dirs(wildcards):
+    """Every run folder of an engine (one per replica), in replica order: what we_export pools."""
+    return [we_run_dir(wildcards.protein, wildcards.engine, k) for k in we_replica_ids(wildcards.engine)]
+
+
+def we_run_summaries(wildcards):
+    return [f"{folder}/run.json" for folder in we_run_dirs(wildcards)]
 
 
 def we_settings(wildcards):
@@ -237,7 +274,11 @@ def we_settings(wildcards):
 
 
 def we_seed(wildcards):
-    return job_seed(wildcards, "we", wildcards.engine)
+    """A WE run's seed: the engine's for a single run and replica 0, the replica's own for replica k >= 1."""
+    replica = int(getattr(wildcards, "replica", 0))
+    if replica == 0:
+        return job_seed(wildcards, "we", wildcards.engine)
+    return job_seed(wildcards, "we", wildcards.engine, replica)
 
 
 def we_outputs(protein_id):
@@ -300,6 +341,7 @@ def report_summary(wildcards=None):
            {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
         # Each engine's own cap (we.max_iterations_by_engine over we.max_iterations), as its we_run job reads it.
         "WE iterations (max)": ", ".join(f"{engine} {we_max_iterations(engine)}" for engine in ENGINES),
+        "WE replicas": ", ".join(f"{engine} {we_replicas(engine)}" for engine in ENGINES),
         "metric weightings": ", ".join(config["metrics"]["weightings"]),
         "KL floor": config["metrics"]["kl_floor"],
         "westbench": WESTBENCH_VERSION,

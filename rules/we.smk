@@ -1,15 +1,17 @@
 # Weighted ensemble with WESTPA, results/<protein>/we/<engine>/
 # west.h5 and the segment files are not declared outputs: a failed or killed run keeps them
 # and the rerun resumes from the last complete iteration.
+# One run per engine (we.replicas 1) lives in the engine's folder (rule we_run); with several replicas,
+# replica k runs in its replica_<k>/ subfolder (rule we_run_replica); we_run_dir() owns both paths.
 
 
 rule we_run:
     input:
         unpack(we_run_input),
     output:
-        summary="results/{protein}/we/{engine}/run.json",
+        summary=f"{we_run_dir('{protein}', '{engine}')}/run.json",
     params:
-        run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        run_dir=we_job_run_dir,
         kind=lambda wildcards: kind_of(wildcards.engine),  # westbench.engines.kinds decides, once
         # Only this engine's values (rules/common.smk): editing another engine or the engine list reruns nothing here.
         settings=we_settings,
@@ -30,9 +32,18 @@ rule we_run:
         "../scripts/we_run.py"
 
 
+use rule we_run as we_run_replica with:
+    output:
+        summary=f"{we_run_dir('{protein}', '{engine}', '{replica}')}/run.json",
+    log:
+        "results/{protein}/logs/we_run_{engine}_replica_{replica}.log",
+    benchmark:
+        "results/{protein}/benchmarks/we_run_{engine}_replica_{replica}.tsv"
+
+
 rule we_export:
     input:
-        summary="results/{protein}/we/{engine}/run.json",
+        summaries=we_run_summaries,  # one run.json per replica (one for a single run)
         tica="results/{protein}/tica/model.json",
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
     output:
@@ -45,7 +56,7 @@ rule we_export:
             labels={"protein": "{protein}", "engine": "{engine}", "table": "compute per iteration"},
         ),
     params:
-        run_dir=lambda wildcards: f"results/{wildcards.protein}/we/{wildcards.engine}",
+        run_dirs=we_run_dirs,
         coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
         save_every=config["we"]["save_every"],
         timestep_fs=we_timestep_fs,

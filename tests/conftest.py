@@ -65,6 +65,19 @@ def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeou
     return result
 
 
+def demo_we_run_dirs(root, engine, protein="chignolin"):
+    """The WE run folders of an engine in a run of the embedded demo, as rules/common.smk we_run_dir lays
+    them out: the engine's folder for one replica, its replica_<k>/ folders for several (we.replicas)."""
+    import yaml
+
+    from westbench.config import validate_config
+
+    we = validate_config(yaml.safe_load((REPO / "config" / "config.yaml").read_text()))["we"]
+    count = we["replicas_by_engine"].get(engine, we["replicas"])
+    folder = Path(root) / "results" / protein / "we" / engine
+    return [folder] if count == 1 else [folder / f"replica_{k}" for k in range(count)]
+
+
 @pytest.fixture(scope="session")
 def default_run(tmp_path_factory):
     """The embedded default DAG run once locally (several minutes on 2 cores), shared by every test reading it."""

@@ -3,7 +3,8 @@
 Datasets: ``ca`` (n, residues, 3) float32 nm; ``weight`` (n,) float64;
 ``traj`` (n,) int64 piece of continuous trajectory; ``time_ps`` (n,) float64;
 ``iteration`` (n,) int64; optional ``tics`` (n, k) float32, ``forces``
-(n, residues, 3) float32 kJ/mol/nm, ``energy`` (n,) float64 kJ/mol.
+(n, residues, 3) float32 kJ/mol/nm, ``energy`` (n,) float64 kJ/mol, ``replica`` (n,) int64
+(the independent WE run of a frame, when an export pools several: :mod:`westbench.we.replicas`).
 
 Examples
 --------
@@ -28,7 +29,7 @@ from westbench.atomic import atomic_path
 
 REQUIRED = ("ca", "weight", "traj", "time_ps", "iteration")
 DTYPES = {"ca": np.float32, "weight": np.float64, "traj": np.int64, "time_ps": np.float64, "iteration": np.int64,
-          "tics": np.float32, "forces": np.float32, "energy": np.float64}
+          "tics": np.float32, "forces": np.float32, "energy": np.float64, "replica": np.int64}
 
 
 class Frames(dict):

@@ -43,16 +43,17 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
     workdir = tmp_path / "run"
     shutil.copytree(default_run, workdir, symlinks=True)
     protein = workdir / "results" / "chignolin"
-    we_dir = protein / "we" / "implicit"
+    # A single WE run of the demo (implicit runs as 3 replicas, pooled in its export): explicit.
+    we_dir = protein / "we" / "explicit"
     segments = segment_files(we_dir, protein / "prepare" / "prepared.pdb", tmp_path / "westpa")
     shutil.copy(we_dir / "west.h5", tmp_path / "westpa" / "west.h5")
     config = write_config(tmp_path / "config.yaml", external={
-        "byo_implicit": {"kind": "westpa", "west_h5": str(tmp_path / "westpa" / "west.h5"), "segments": segments}})
+        "byo_explicit": {"kind": "westpa", "west_h5": str(tmp_path / "westpa" / "west.h5"), "segments": segments}})
     result = snakemake(workdir, "--cores", "2", "results/tables/w1.csv", "results/report/westbench.html",
                        configfile=config)
     assert result.returncode == 0, result.output[-3000:]
-    builtin = json.loads((protein / "metrics" / "implicit" / "metrics.json").read_text())
-    external = json.loads((protein / "metrics" / "byo_implicit" / "metrics.json").read_text())
+    builtin = json.loads((protein / "metrics" / "explicit" / "metrics.json").read_text())
+    external = json.loads((protein / "metrics" / "byo_explicit" / "metrics.json").read_text())
     assert external["frames"] == builtin["frames"] > 0
     for weighting, values in builtin["metrics"].items():
         for metric in ("w1", "kl"):
@@ -62,15 +63,15 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
         assert external["metrics"][weighting]["coverage"] == pytest.approx(values["coverage"])
     # One coverage grid and one definition: cost.csv's last coverage is the coverage column, for both exports.
     costs = {name: pd.read_csv(protein / kind / name / "cost.csv")
-             for kind, name in (("we", "implicit"), ("external", "byo_implicit"))}
-    assert costs["byo_implicit"]["coverage"].tolist() == pytest.approx(costs["implicit"]["coverage"].tolist())
-    assert costs["implicit"]["coverage"].iloc[-1] == pytest.approx(builtin["metrics"]["we"]["coverage"])
+             for kind, name in (("we", "explicit"), ("external", "byo_explicit"))}
+    assert costs["byo_explicit"]["coverage"].tolist() == pytest.approx(costs["explicit"]["coverage"].tolist())
+    assert costs["explicit"]["coverage"].iloc[-1] == pytest.approx(builtin["metrics"]["we"]["coverage"])
     w1 = pd.read_csv(workdir / "results" / "tables" / "w1.csv")
-    assert {"implicit", "byo_implicit"} <= set(w1["engine"])
+    assert {"explicit", "byo_explicit"} <= set(w1["engine"])
     coverage = pd.read_csv(workdir / "results" / "tables" / "coverage.csv").set_index("engine")
-    assert coverage.loc["byo_implicit", "segments"] == coverage.loc["implicit", "segments"]
+    assert coverage.loc["byo_explicit", "segments"] == coverage.loc["explicit", "segments"]
     report = (workdir / "results" / "report" / "westbench.html").read_text()
-    assert "byo_implicit" in report
+    assert "byo_explicit" in report
 
 
 def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default_run, tmp_path):

@@ -85,7 +85,8 @@ def test_ctrl_c_during_weighted_ensemble_with_worker_processes_stops_at_once_and
     we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
     shutil.rmtree(we)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config["we"].update(work_manager="processes", max_iterations_by_engine={"implicit": 3, "explicit": 2})
+    config["we"].update(work_manager="processes", max_iterations_by_engine={"implicit": 3, "explicit": 2},
+                        replicas_by_engine={})  # one implicit run, in we/implicit/
     configfile = tmp_path / "config.yaml"
     configfile.write_text(yaml.safe_dump(config))
     target = "results/chignolin/we/implicit/run.json"

@@ -147,3 +147,20 @@ def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finish
     assert [pair for pair in per_engine if pair[0] == "we_export"] == sorted(("we_export", e) for e in engines)
     assert {rule for rule, _ in per_engine} == {"we_export", "metrics"}  # no we_run
     assert {engine for rule, engine in per_engine if rule == "metrics"} >= set(engines)
+
+
+@pytest.mark.slow
+def test_one_more_replica_runs_only_the_new_replica_and_re_exports_that_engine(finished, tmp_path):
+    """we.replicas_by_engine: the replicas already run keep their folders, seeds and results."""
+    current = embedded()[1]["we"]["replicas_by_engine"].get("implicit", embedded()[1]["we"]["replicas"])
+
+    def more(raw, effective):
+        raw["we"].setdefault("replicas_by_engine", {})["implicit"] = current + 1
+
+    jobs = plan_after(finished, tmp_path, more)
+    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
+    new = range(current, current + 1) if current > 1 else range(2)  # from one run in we/implicit/ to replica folders
+    assert per_engine == sorted([("metrics", "implicit"), ("we_export", "implicit")]
+                                + [("we_run_replica", "implicit")] * len(new))
+    assert sorted(path for rule, outputs in jobs if rule == "we_run_replica" for path in outputs) == \
+        [f"results/chignolin/we/implicit/replica_{k}/run.json" for k in new]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 
-from ..conftest import REPO, snakemake
+from ..conftest import REPO, demo_we_run_dirs, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -95,22 +95,32 @@ def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tm
     caps = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["max_iterations_by_engine"]
     for engine in ("implicit", "explicit"):
         iterations = caps[engine]
-        run_dir = default_run / "results" / "chignolin" / "we" / engine
-        run = json.loads((run_dir / "run.json").read_text())
-        assert run["iterations"] == iterations and run["stopped_because"] == "max_iterations"
-        frames = read_frames(run_dir / "frames.h5")
+        export_dir = default_run / "results" / "chignolin" / "we" / engine
+        run_dirs = demo_we_run_dirs(default_run, engine)  # the demo runs implicit as 3 replicas (we.replicas_by_engine)
+        frames = read_frames(export_dir / "frames.h5")
         assert frames["tics"].shape[1] == 10 and frames["ca"].shape[1:] == (10, 3)
-        for n in range(1, iterations + 1):  # each iteration's segment weights sum to 1 (10 frames per segment)
+        # Each iteration's segment weights sum to 1 (10 frames per segment); replicas of equal length 1/n each.
+        for n in range(1, iterations + 1):
             assert frames["weight"][frames["iteration"] == n].sum() == pytest.approx(10.0)
-        cost = pd.read_csv(run_dir / "cost.csv")
+        cost = pd.read_csv(export_dir / "cost.csv")
         assert list(cost["iteration"]) == list(range(1, iterations + 1)) and cost["coverage"].is_monotonic_increasing
-        with h5py.File(run_dir / "west.h5", "r") as handle:  # frames carry the pcoord WESTPA binned
-            last = handle[f"iterations/iter_{iterations:08d}"]
-            rows = frames["iteration"] == iterations
-            assert np.allclose(frames["tics"][rows][frames["frame"][rows] == 10][:, :2],
-                               last["pcoord"][()][np.unique(frames["seg_id"][rows]), -1], atol=1e-4)
+        seeds = []
+        for replica, run_dir in enumerate(run_dirs):
+            run = json.loads((run_dir / "run.json").read_text())
+            assert run["iterations"] == iterations and run["stopped_because"] == "max_iterations"
+            seeds.append(run["seed"])
+            mine = frames["replica"] == replica if len(run_dirs) > 1 else np.ones(len(frames), bool)
+            with h5py.File(run_dir / "west.h5", "r") as handle:  # frames carry the pcoord WESTPA binned
+                last = handle[f"iterations/iter_{iterations:08d}"]
+                rows = mine & (frames["iteration"] == iterations)
+                assert np.allclose(frames["tics"][rows][frames["frame"][rows] == 10][:, :2],
+                                   last["pcoord"][()][np.unique(frames["seg_id"][rows]), -1], atol=1e-4)
+        assert len(set(seeds)) == len(run_dirs)  # independent replicas
+        if len(run_dirs) > 1:
+            assert sorted(set(frames["replica"].tolist())) == list(range(len(run_dirs)))
+            assert frames.attrs["seed"] == seeds[0]
     result = subprocess.run([sys.executable, "-m", "westpa.cli.tools.w_pdist", "-W", "west.h5", "-o", str(tmp_path / "p.h5")],
-                            cwd=default_run / "results" / "chignolin" / "we" / "implicit", capture_output=True, text=True)
+                            cwd=demo_we_run_dirs(default_run, "implicit")[0], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
 
 
@@ -228,7 +238,7 @@ def test_default_config_trains_both_cg_presets_and_runs_we_with_them(default_run
         groundtruth = torch.tensor(read_frames(protein / "tica" / "groundtruth_frames.h5")["ca"][:2])
         assert torch.isfinite(model(groundtruth)).all()
         engine = f"cg_{preset}"
-        run = json.loads((protein / "we" / engine / "run.json").read_text())
+        run = json.loads((demo_we_run_dirs(default_run, engine)[0] / "run.json").read_text())
         assert run["iterations"] == 10 and run["engine"] == "westbench.cg.engine:CGEngine"
         frames = read_frames(protein / "we" / engine / "frames.h5")
         assert frames["ca"].shape[1:] == (10, 3) and np.isfinite(frames["ca"]).all()
@@ -254,7 +264,10 @@ def test_default_config_tabulates_resource_requests_and_benchmarks_for_admins(de
         assert requests.loc[rule, "gpu"] == 1 and requests.loc[rule, "partition"] == "gpu", rule
     assert requests.loc["metric_tables", "gpu"] == 0
     measured = pd.read_csv(tables / "benchmarks_by_rule.csv").set_index("rule")
-    assert measured.loc["groundtruth_run", "jobs"] == 3 and measured.loc["we_run", "jobs"] == 4
+    we_runs = sum(len(demo_we_run_dirs(default_run, engine)) for engine in
+                  ("implicit", "explicit", "cg_undertrained", "cg_fulltrained"))
+    assert measured.loc["groundtruth_run", "jobs"] == 3
+    assert measured.reindex(["we_run", "we_run_replica"])["jobs"].fillna(0).sum() == we_runs
     assert (measured["wall_s_total"] > 0).all() and "we" not in measured.index
     assert set(measured.index) <= set(requests.index)  # every benchmark file attributed to a real rule
 
