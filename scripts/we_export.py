@@ -22,6 +22,7 @@ def main(snakemake):
         tica=TicaModel.load(snakemake.input.tica, protein=protein),
         coverage_grid=grid,
         attrs={"protein": protein, "source": engine, "seed": run["seed"]},
+        on_nonfinite=snakemake.params.on_nonfinite,
     )
 
 

@@ -45,7 +45,7 @@ def test_westpa_layout_weights_by_segment_id(prepared, tmp_path):
             "segments": str(tmp_path / "traj_segs" / "{iteration:06d}" / "{segment:06d}" / "seg.dcd")}
     summary = import_samples(spec, pdb, tmp_path / "frames.h5", tmp_path / "cost.csv", engine="ext", protein="p")
     frames = read_frames(tmp_path / "frames.h5")
-    assert summary == {"frames": 20, "iterations": 2}
+    assert summary == {"frames": 20, "iterations": 2, "nonfinite_frames_dropped": 0}
     assert frames["weight"][:8].tolist() == [0.25] * 4 + [0.75] * 4
     assert frames["iteration"].tolist() == [1] * 8 + [2] * 12 and frames["seg_id"][8:12].tolist() == [0] * 4
     expected = frames_of(top, 4, 21).xyz
