@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import openmm
@@ -126,8 +127,11 @@ def test_same_seed_same_numbers_other_seed_different(start_pdb, uninterrupted, t
     assert not np.allclose(other["ca"], reference["ca"])
 
 
-def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_path):
-    """SIGKILL the run once two chunks are on disk; the rerun continues and matches the uninterrupted run."""
+def test_killed_run_moved_elsewhere_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_path):
+    """SIGKILL the run once two chunks are on disk and move its folder; the rerun there continues and
+    matches the uninterrupted run (the restart rule compares settings and file contents, not paths)."""
+    import shutil
+
     folder = tmp_path / "killed"
     process = start_run_process(start_pdb, folder)
     deadline = time.monotonic() + 240
@@ -141,6 +145,7 @@ def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_pa
     process.wait()
     assert not (folder / "frames.h5").exists() and not (folder / "checkpoints" / "chunk_000003.npz").exists()
 
+    folder = Path(shutil.move(folder, tmp_path / "moved" / "elsewhere"))
     summary = run(start_pdb, folder)
     assert summary["resumed_from_step"] >= 100  # continued after at least two chunks of 50 steps
     resumed, reference = read_frames(folder / "frames.h5"), read_frames(uninterrupted[0] / "frames.h5")
