@@ -60,3 +60,21 @@ def test_a_run_that_makes_no_progress_is_an_error(tmp_path, monkeypatch):
         run_we(tmp_path, cfg=engine("DoubleWell"), segs_per_state=2, max_iterations=3)
     summary = run_we(tmp_path, cfg=engine("DoubleWell"), segs_per_state=2, max_iterations=3, max_wallclock_s=1e-6)
     assert summary["stopped_because"] == "wallclock"  # a wallclock stop is no error
+
+
+def test_frames_an_engine_returns_as_ok_with_nan_are_refused_at_export_or_dropped(tmp_path):
+    from westbench.errors import WestbenchError
+    from westbench.frames import read_frames
+    from westbench.we.export import export_run
+
+    run_we(tmp_path / "run", cfg=engine("ExplodingDoubleWell", limit=-0.9, status="ok"), segs_per_state=3,
+           max_iterations=2)
+    with pytest.raises(WestbenchError, match=r"iteration \d+ segment \d+ frame 5 has coordinate nan nm at "
+                                             r"C-alpha 0 .*status ok.*on_nonfinite: drop"):
+        export_run(tmp_path / "run", tmp_path / "frames.h5", tmp_path / "cost.csv", save_interval_ps=0.02)
+    assert not (tmp_path / "frames.h5").exists()
+    summary = export_run(tmp_path / "run", tmp_path / "frames.h5", tmp_path / "cost.csv", save_interval_ps=0.02,
+                         on_nonfinite="drop")
+    frames = read_frames(tmp_path / "frames.h5")
+    assert summary["nonfinite_frames_dropped"] == frames.attrs["nonfinite_frames_dropped"] > 0
+    assert np.isfinite(frames["ca"]).all() and frames.attrs["ended_nonfinite_frames_dropped"] == 0

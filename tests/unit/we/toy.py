@@ -91,11 +91,12 @@ class RaisingDoubleWell(DoubleWell):
 
 
 class ExplodingDoubleWell(DoubleWell):
-    """Ends every walker that crosses x > ``limit`` with status ``exploded`` and NaN frames, as a CG engine does."""
+    """Ends every walker that crosses x > ``limit`` with status ``exploded`` and NaN frames, as a CG engine does;
+    with ``status="ok"`` it returns the NaN frames as ok (a buggy engine the export must catch)."""
 
-    def __init__(self, limit: float = -0.8, **options):
+    def __init__(self, limit: float = -0.8, status: str = "exploded", **options):
         super().__init__(**options)
-        self.limit = limit
+        self.limit, self.status = limit, status
 
     def propagate(self, starts, n_steps, save_every, seeds):
         results = super().propagate(starts, n_steps, save_every, seeds)
@@ -103,5 +104,6 @@ class ExplodingDoubleWell(DoubleWell):
             if result.frames[-1, 0, 0] > self.limit:
                 frames = result.frames.copy()
                 frames[-1] = np.nan
-                results[i] = SegmentResult(frames, start, "exploded", "x beyond the limit")
+                results[i] = SegmentResult(frames, start if self.status != "ok" else result.final, self.status,
+                                           "x beyond the limit" if self.status != "ok" else "")
         return results
