@@ -173,7 +173,9 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinit
     """Frames (optional per-frame weights) and one cost row per file of plain trajectories."""
     files = trajectory_files(spec["trajectories"] or [], protein)
     if not files:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no file")
+        raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
+                                   f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
+                                   f"files ({{protein}} is replaced by the protein id)")
     names = [import_names([f])[0] for f in files]
     stride = spec["stride"]
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "keep")}
@@ -187,7 +189,9 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinit
                 weights = np.asarray(_weights_file(weights_path), dtype=np.float64).ravel()
             except Exception as exc:
                 raise ExternalSamplesError(f"external engine '{reader.engine}': weights {weights_path} cannot be "
-                                           f"read ({type(exc).__name__}: {exc})") from None
+                                           f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
+                                           f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
+                                           f"to null (equal weights)") from None
             try:
                 weights = check_weights(weights, source=str(weights_path), n_frames=n_full, trajectory=str(path))
             except BadFramesError as exc:
