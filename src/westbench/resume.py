@@ -130,7 +130,7 @@ def _changed(previous, current, prefix=""):
 
 
 def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str = "run",
-                              clear: Iterable[str] | None = None) -> list[str]:
+                              clear: Iterable[str] | None = None, record: str = RECORD) -> list[str]:
     """Record the run's identity in ``folder``; if another was recorded, clear the folder first.
 
     Parameters
@@ -144,6 +144,9 @@ def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str =
     clear : iterable of str, optional
         The entries of ``folder`` that hold the run's state (removed on a change); default every
         entry but the record (a WE folder also holds Snakemake outputs, which it keeps).
+    record : str
+        The record's file name (a job that checks its inputs before the run it starts checks its
+        settings, e.g. a ground-truth run's start structure, keeps its own record).
 
     Returns
     -------
@@ -151,7 +154,7 @@ def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str =
         The settings that changed (dotted keys), empty when the run resumes or is new.
     """
     folder = Path(folder)
-    record = folder / RECORD
+    record = folder / record
     current = run_identity(settings)
     changed = []
     if record.exists():
@@ -165,7 +168,7 @@ def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str =
                         what, folder, ", ".join(changed))
             names = None if clear is None else set(clear)
             for path in folder.iterdir():
-                if path.name == RECORD or (names is not None and path.name not in names):
+                if path.name == record.name or (names is not None and path.name not in names):
                     continue
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
     folder.mkdir(parents=True, exist_ok=True)

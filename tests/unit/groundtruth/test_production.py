@@ -216,3 +216,23 @@ def test_checkpoints_of_other_settings_are_not_resumed(start_pdb, uninterrupted,
     assert summary["resumed_from_step"] == 0 and "seed changed" in caplog.text
     other = read_frames(tmp_path / "frames.h5")
     assert not np.array_equal(other["ca"], read_frames(uninterrupted[0] / "frames.h5")["ca"])
+
+
+def test_a_new_start_structure_starts_the_run_over(start_pdb, uninterrupted, tmp_path, caplog):
+    """groundtruth_starts rerun with other starts: the run folder's checkpoints belong to the old start."""
+    import shutil
+
+    shutil.copytree(uninterrupted[0] / "checkpoints", tmp_path / "checkpoints")
+    moved = tmp_path / "start" / "s0000.pdb"
+    moved.parent.mkdir()
+    shutil.copy(start_pdb, moved)
+    with caplog.at_level("WARNING"):
+        summary = run(moved, tmp_path)  # the same content elsewhere: the finished run is adopted
+    assert "starting over" not in caplog.text and summary["resumed_from_step"] > 0
+    pdb = app.PDBFile(str(start_pdb))
+    positions = pdb.getPositions(asNumpy=True).value_in_unit(unit.nanometer) + 0.01
+    with open(moved, "w") as handle:
+        app.PDBFile.writeFile(pdb.topology, positions * unit.nanometer, handle, keepIds=True)
+    with caplog.at_level("WARNING"):
+        summary = run(moved, tmp_path)
+    assert "start changed" in caplog.text and summary["resumed_from_step"] == 0
