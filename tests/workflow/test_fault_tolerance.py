@@ -162,6 +162,7 @@ def test_killed_runs_moved_to_another_path_resume_where_they_stopped(default_run
     target = f"results/chignolin/groundtruth/runs/{start}/frames.h5"
     kill_when(start_snakemake(copy_of_default, target, "--cores", "1", configfile=configfile),
               runs / start / "checkpoints" / "chunk_000001.npz")
+    assert finish(start_snakemake(copy_of_default, target, "--unlock", configfile=configfile))[0] == 0
     kill_when(start_snakemake(copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "1",
                               configfile=configfile), we / "segments" / "iter_000003.frames.npz")
 

@@ -231,8 +231,8 @@ def _failures_raised(rc, run_dir: Path):
     returns normally. The sim manager's ``run`` and ``finalize_run`` are wrapped here to keep the
     exception, which is raised again once WESTPA has shut its work manager down.
     """
-    sim_manager = rc.get_sim_manager()
     caught: list[BaseException] = []
+    managers: list = []
 
     def keeping(method):
         def wrapper(*args, **kwargs):
@@ -243,15 +243,25 @@ def _failures_raised(rc, run_dir: Path):
                 raise
         return wrapper
 
-    sim_manager.run = keeping(sim_manager.run)
-    sim_manager.finalize_run = keeping(sim_manager.finalize_run)
+    get_sim_manager = rc.get_sim_manager
+
+    def wrapped_sim_manager():
+        # Wrapped when w_run asks for it, after it made its work manager (the sim manager keeps the one it finds).
+        sim_manager = get_sim_manager()
+        if sim_manager not in managers:
+            sim_manager.run = keeping(sim_manager.run)
+            sim_manager.finalize_run = keeping(sim_manager.finalize_run)
+            managers.append(sim_manager)
+        return sim_manager
+
+    rc.get_sim_manager = wrapped_sim_manager
     yield
     if not caught:
         return
     exc = caught[0]
     if not isinstance(exc, Exception):
         raise exc  # KeyboardInterrupt, an interrupt (SystemExit): as they came
-    n_iter = getattr(sim_manager, "n_iter", None)
+    n_iter = getattr(managers[0], "n_iter", None) if managers else None
     raise WERunError(
         f"WE run in {run_dir} failed in iteration {n_iter}: {type(exc).__name__}: {exc} (the engine, its progress "
         f"coordinate or the segment store raised; its traceback is in the job log above). Fix the cause and "
