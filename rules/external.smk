@@ -18,6 +18,7 @@ rule external_import:
     params:
         spec=lambda wildcards: config["external"][wildcards.engine],
         coverage_bins=config["metrics"]["coverage_bins"],
+        on_nonfinite=config["on_nonfinite"],
     log:
         "results/{protein}/logs/external_import_{engine}.log",
     benchmark:

@@ -106,6 +106,7 @@ if GROUNDTRUTH_IMPORT:
         params:
             # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
             settings={key: config["groundtruth"]["import"][key] for key in ("stride", "interval_ps")},
+            on_nonfinite=config["on_nonfinite"],
         log:
             "results/{protein}/logs/groundtruth_import_{start}.log",
         benchmark:

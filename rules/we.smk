@@ -60,6 +60,7 @@ rule we_export:
         coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
         save_every=config["we"]["save_every"],
         timestep_fs=we_timestep_fs,
+        on_nonfinite=config["on_nonfinite"],  # frames of walkers with status ok and bad coordinates: error or drop
     log:
         "results/{protein}/logs/we_export_{engine}.log",
     benchmark:

@@ -15,7 +15,7 @@ def main(snakemake):
     import_samples(snakemake.params.spec, snakemake.input.prepared, snakemake.output.frames, snakemake.output.cost,
                    engine=snakemake.wildcards.engine, protein=protein,
                    tica=TicaModel.load(snakemake.input.tica, protein=protein),
-                   coverage_grid=grid)
+                   coverage_grid=grid, on_nonfinite=snakemake.params.on_nonfinite)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -24,6 +24,7 @@ def main(snakemake):
         coverage_grid=grid,
         attrs={"protein": protein, "source": engine, "seed": seeds[0],
                **({"replica_seeds": seeds} if len(seeds) > 1 else {})},
+        on_nonfinite=snakemake.params.on_nonfinite,
     )
 
 

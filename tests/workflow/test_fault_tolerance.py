@@ -7,6 +7,7 @@ seeded everything), and the untouched outputs must keep their modification times
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -124,3 +125,58 @@ def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_r
             group = f"iterations/iter_{n_iter:08d}"
             assert np.array_equal(resumed[group]["pcoord"][()], reference[group]["pcoord"][()]), n_iter
             assert np.array_equal(resumed[group]["seg_index"]["weight"], reference[group]["seg_index"]["weight"])
+
+
+def test_an_engine_that_raises_fails_the_we_run_job_with_its_message(default_run, copy_of_default, tmp_path):
+    """The real we_run rule with an OpenMM engine whose platform cannot be had (HIP, no fallback): the context
+    is made on the first segment, inside WESTPA's loop; the job must fail with OpenMM's message in its log."""
+    we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
+    shutil.rmtree(we)
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["platform"] = {**config.get("platform", {}), "name": "HIP", "fallback": []}
+    configfile = tmp_path / "config.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    before = mtimes(copy_of_default / "results", exclude="implicit")
+    # mtime only: the platform change must not rerun the finished preparation and ground truth.
+    code, output = finish(start_snakemake(copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "2",
+                                          "--rerun-triggers", "mtime", configfile=configfile))
+    assert code != 0, output[-3000:]
+    log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_implicit.log").read_text()
+    assert "no OpenMM platform could be used: HIP" in log and "Traceback" in log  # the engine's message and traceback
+    assert re.search(r"WE run in \S+ failed in iteration 1: RuntimeError", log), log[-3000:]
+    assert not (we / "run.json").exists()
+    assert mtimes(copy_of_default / "results", exclude="implicit") == before
+
+
+def test_killed_runs_moved_to_another_path_resume_where_they_stopped(default_run, copy_of_default, tmp_path):
+    """Kill a WE run and a ground-truth run, move the whole results folder, rerun: both resume."""
+    protein = copy_of_default / "results" / "chignolin"
+    we, runs = protein / "we" / "implicit", protein / "groundtruth" / "runs"
+    start = sorted(p.name for p in runs.iterdir())[0]
+    shutil.rmtree(we)
+    shutil.rmtree(runs / start)
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["we"]["max_iterations_by_engine"] = {"implicit": 4, "explicit": 3}
+    configfile = tmp_path / "config.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+
+    target = f"results/chignolin/groundtruth/runs/{start}/frames.h5"
+    kill_when(start_snakemake(copy_of_default, target, "--cores", "1", configfile=configfile),
+              runs / start / "checkpoints" / "chunk_000001.npz")
+    assert finish(start_snakemake(copy_of_default, target, "--unlock", configfile=configfile))[0] == 0
+    kill_when(start_snakemake(copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "1",
+                              configfile=configfile), we / "segments" / "iter_000003.frames.npz")
+
+    moved = tmp_path / "elsewhere" / "run"
+    shutil.move(copy_of_default, moved)
+    for target in (target, "results/chignolin/we/implicit/run.json"):
+        code, output = rerun(moved, target, configfile=configfile)
+        assert code == 0, output[-3000:]
+    logs = moved / "results" / "chignolin" / "logs"
+    gt_log = (logs / f"groundtruth_run_{start}.log").read_text()
+    assert "resuming production from step" in gt_log and "starting over" not in gt_log, gt_log[-3000:]
+    we_log = (logs / "we_run_implicit.log").read_text()
+    resumed = re.search(r"resuming \S*west\.h5: (\d+) complete iterations", we_log)
+    assert resumed and int(resumed.group(1)) >= 2 and "starting over" not in we_log, we_log[-3000:]
+    with h5py.File(moved / "results" / "chignolin" / "we" / "implicit" / "west.h5", "r") as west:
+        assert west.attrs["west_current_iteration"] == 5  # four complete iterations

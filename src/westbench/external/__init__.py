@@ -16,6 +16,12 @@ Two layouts (config ``external.<engine>``, ``{protein}`` replaced in every path)
     counts equally; with them, each file's weights are used as given and the whole set
     is normalized. Each file is one "iteration" of the cost table.
 
+Samples are checked at the door: a C-alpha sequence (or count) other than the prepared protein's,
+a frame with a non-finite coordinate (or beyond 1e4 nm), a weight that is negative, NaN or all
+zero is an error naming the file, the frame and the atom and the fix; with the config's
+``on_nonfinite: drop`` bad frames are left out instead and counted in the frames file's attribute
+``nonfinite_frames_dropped`` (a piece is split at the gap).
+
 Both write the frames contract (:mod:`westbench.frames`, TICs filled) and a
 ``cost.csv`` with the columns of a WE export, so tables, figures and the report
 treat the engine like any other.
@@ -38,7 +44,7 @@ import numpy as np
 from westbench.costs import cost_table, coverage_by_iteration
 from westbench.errors import WestbenchError
 from westbench.features import ca_atom_indices, pairwise_distances
-from westbench.frames import write_frames
+from westbench.frames import DROPPED_ATTR, BadFramesError, check_weights, keep_valid_frames, split_at_gaps, write_frames
 from westbench.trajectories import ca_sequence, import_names, trajectory_files
 from westbench.westh5 import WestH5Error, iterations
 
@@ -72,9 +78,16 @@ class CAReader:
         ca = ca_atom_indices(top)
         found = ca_sequence(top, ca)
         if found != self.expected:
-            raise ExternalSamplesError(f"external engine '{self.engine}': {where} has C-alpha sequence {found}; the "
-                                       f"protein was prepared as {self.expected}")
+            raise ExternalSamplesError(
+                f"external engine '{self.engine}': {where} has C-alpha sequence {found} ({len(found)} C-alpha "
+                f"atoms); the protein was prepared as {self.expected} ({len(self.expected)}): give samples of the "
+                f"configured protein, with a topology (external.{self.engine}.topology) of their atoms")
         self.ca = ca
+
+    def atom_of(self, index: int) -> str:
+        """The C-alpha atom ``index`` (0-based) named with its residue, for messages."""
+        residue = self.expected[index] if index < len(self.expected) else "?"
+        return f"C-alpha {index} (residue {residue}{index + 1})"
 
     def read(self, path: str | Path) -> np.ndarray:
         path = Path(path)
@@ -90,22 +103,34 @@ class CAReader:
             raise
         except Exception as exc:
             raise ExternalSamplesError(f"external engine '{self.engine}': {path} cannot be read with topology "
-                                       f"{self.topology} ({type(exc).__name__}: {exc})") from None
+                                       f"{self.topology} ({type(exc).__name__}: {exc}): check that the file is "
+                                       f"intact and that the topology has its atoms (same count and order; "
+                                       f"external.{self.engine}.topology)") from None
+
+    def valid(self, ca: np.ndarray, path, on_nonfinite: str, frame_of=None) -> np.ndarray:
+        """The frames of ``ca`` to keep, or an error naming ``path``, the frame and the atom."""
+        try:
+            return keep_valid_frames(ca, source=f"external engine '{self.engine}': {path}", on_nonfinite=on_nonfinite,
+                                     frame_of=frame_of, atom_of=self.atom_of)
+        except BadFramesError as exc:
+            raise ExternalSamplesError(str(exc)) from None
 
 
-def read_westpa(spec: Mapping, reader: CAReader, protein: str) -> tuple[dict, list[dict]]:
-    """Frames and per-iteration cost of a finished WESTPA run."""
+def read_westpa(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = "error") -> tuple[dict, list[dict]]:
+    """Frames and per-iteration cost of a finished WESTPA run (bad frames refused or left out, ``keep``)."""
     west_h5 = Path(spec["west_h5"].format(protein=protein))
-    columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id")}
+    columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "keep")}
     costs, traj = [], 0
     try:
         for iteration in iterations(west_h5, last=spec.get("max_iterations") or None):
             n_iter, index = iteration.number, iteration.seg_index
             for seg_id in range(len(index)):  # seg_index row = segment id
-                ca = reader.read(segment_path(spec["segments"], n_iter, seg_id, protein))
-                if spec.get("drop_first_frame"):
-                    ca = ca[1:]
+                path = segment_path(spec["segments"], n_iter, seg_id, protein)
+                ca = reader.read(path)
+                first = 1 if spec.get("drop_first_frame") else 0
+                ca = ca[first:]
                 n = len(ca)
+                columns["keep"].append(reader.valid(ca, path, on_nonfinite, lambda row: f"frame {row + first}"))
                 columns["ca"].append(ca)
                 columns["weight"].append(np.full(n, index["weight"][seg_id]))
                 columns["traj"].append(np.full(n, traj))
@@ -120,7 +145,19 @@ def read_westpa(spec: Mapping, reader: CAReader, protein: str) -> tuple[dict, li
         raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
     if not costs:
         raise ExternalSamplesError(f"external engine '{reader.engine}': {west_h5} has no finished iteration")
-    return {k: np.concatenate(v) for k, v in columns.items()}, costs
+    return _kept({k: np.concatenate(v) for k, v in columns.items()}), costs
+
+
+def _kept(data: dict) -> dict:
+    """Leave out the frames not kept (``keep``), splitting their pieces; the count under DROPPED_ATTR."""
+    keep = data.pop("keep").astype(bool)
+    dropped = int((~keep).sum())
+    if dropped:
+        traj = split_at_gaps(data["traj"], keep)
+        data = {k: v[keep] for k, v in data.items()}
+        data["traj"] = traj
+    data[DROPPED_ATTR] = dropped
+    return data
 
 
 def _weights_file(path: Path) -> np.ndarray:
@@ -132,14 +169,16 @@ def _weights_file(path: Path) -> np.ndarray:
     return np.loadtxt(path)
 
 
-def read_trajectories(spec: Mapping, reader: CAReader, protein: str) -> tuple[dict, list[dict]]:
+def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = "error") -> tuple[dict, list[dict]]:
     """Frames (optional per-frame weights) and one cost row per file of plain trajectories."""
     files = trajectory_files(spec["trajectories"] or [], protein)
     if not files:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no file")
+        raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
+                                   f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
+                                   f"files ({{protein}} is replaced by the protein id)")
     names = [import_names([f])[0] for f in files]
     stride = spec["stride"]
-    columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration")}
+    columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "keep")}
     costs = []
     for number, (path, name) in enumerate(zip(files, names)):
         ca = reader.read(path)
@@ -150,14 +189,18 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str) -> tuple[di
                 weights = np.asarray(_weights_file(weights_path), dtype=np.float64).ravel()
             except Exception as exc:
                 raise ExternalSamplesError(f"external engine '{reader.engine}': weights {weights_path} cannot be "
-                                           f"read ({type(exc).__name__}: {exc})") from None
-            if len(weights) != n_full or (weights < 0).any():
-                raise ExternalSamplesError(f"external engine '{reader.engine}': weights {weights_path} hold "
-                                           f"{len(weights)} values; {path} has {n_full} frames (non-negative)")
+                                           f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
+                                           f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
+                                           f"to null (equal weights)") from None
+            try:
+                weights = check_weights(weights, source=str(weights_path), n_frames=n_full, trajectory=str(path))
+            except BadFramesError as exc:
+                raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
         else:
             weights = np.ones(n_full)
         ca, weights = ca[::stride], weights[::stride]
         n = len(ca)
+        columns["keep"].append(reader.valid(ca, path, on_nonfinite, lambda row: f"frame {row * stride}"))
         columns["ca"].append(ca)
         columns["weight"].append(weights)
         columns["traj"].append(np.full(n, number))
@@ -165,13 +208,17 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str) -> tuple[di
         columns["iteration"].append(np.full(n, number + 1))
         costs.append({"iteration": number + 1, "segments": 1, "ended_segments": 0,
                       "segment_wall_seconds": np.nan, "segment_cpu_seconds": np.nan})
-    data = {k: np.concatenate(v) for k, v in columns.items()}
-    data["weight"] = data["weight"] / data["weight"].sum()
+    data = _kept({k: np.concatenate(v) for k, v in columns.items()})
+    total = data["weight"].sum()
+    if not total > 0:
+        raise ExternalSamplesError(f"external engine '{reader.engine}': the frames kept of {spec['trajectories']!r} "
+                                   f"have total weight {total:g}: give weights above zero to some frames")
+    data["weight"] = data["weight"] / total
     return data, costs
 
 
 def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | Path, cost_path: str | Path, *,
-                   engine: str, protein: str, tica=None, coverage_grid=None) -> dict:
+                   engine: str, protein: str, tica=None, coverage_grid=None, on_nonfinite: str = "error") -> dict:
     """Write an external engine's ``frames.h5`` and ``cost.csv`` (see the module docstring).
 
     Parameters
@@ -185,20 +232,30 @@ def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | P
     coverage_grid : CoverageGrid, optional
         With ``tica``: adds the cumulative coverage after each iteration (file) to ``cost.csv``
         (:mod:`westbench.costs`: frames of weight above zero, as the metric suite's coverage counts).
+    on_nonfinite : {"error", "drop"}
+        Frames with non-finite coordinates: refused (default) or left out and counted.
     """
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
     topology = spec.get("topology")
     reader = CAReader(topology.format(protein=protein) if topology else None, expected, engine)
     if spec["kind"] == "westpa":
-        data, costs = read_westpa(spec, reader, protein)
+        data, costs = read_westpa(spec, reader, protein, on_nonfinite)
     else:
-        data, costs = read_trajectories(spec, reader, protein)
+        data, costs = read_trajectories(spec, reader, protein, on_nonfinite)
+    dropped = data.pop(DROPPED_ATTR)
+    if not len(data["ca"]):
+        raise ExternalSamplesError(f"external engine '{engine}': no frame is left ({dropped} had non-finite "
+                                   f"coordinates): give samples with finite C-alpha positions")
+    if dropped:
+        log.warning("external engine %s: %d frames with non-finite coordinates left out (on_nonfinite: drop)",
+                    engine, dropped)
     extra = {}
     if tica is not None:
         extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
     write_frames(frames_path, ca=data["ca"], weight=data["weight"], traj=data["traj"], time_ps=data["time_ps"],
-                 iteration=data["iteration"], attrs={"protein": protein, "source": engine, "kind": f"external/{spec['kind']}"},
+                 iteration=data["iteration"], attrs={"protein": protein, "source": engine, "kind": f"external/{spec['kind']}",
+                        DROPPED_ATTR: dropped},
                  **{k: v for k, v in data.items() if k == "seg_id"}, **extra)
     coverage = None
     if coverage_grid is not None and "tics" in extra:
@@ -206,4 +263,4 @@ def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | P
     cost = cost_table(costs, coverage)
     cost.to_csv(cost_path, index=False)
     log.info("external engine %s (%s): %d frames over %d iterations", engine, spec["kind"], len(data["ca"]), len(cost))
-    return {"frames": int(len(data["ca"])), "iterations": len(cost)}
+    return {"frames": int(len(data["ca"])), "iterations": len(cost), DROPPED_ATTR: dropped}

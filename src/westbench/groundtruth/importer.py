@@ -10,6 +10,11 @@ against the protein's prepared structure; mdtraj converts lengths to nm. Forces
 (frames, topology atoms, 3) (the C-alpha rows are then taken); without them the
 frames serve everything except CG training.
 
+Bad samples are refused at the door: a frame with a non-finite C-alpha coordinate (or one beyond
+1e4 nm) is an error naming the file, the frame and the atom, unless the config's
+``on_nonfinite`` is ``drop`` (the frame is left out, the run split at the gap, the count recorded
+in the frames file's attribute ``nonfinite_frames_dropped``); non-finite forces are an error.
+
 Examples
 --------
 >>> forces_path("/f/{protein}/{name}.npz", "chignolin", "run_a")
@@ -28,7 +33,7 @@ import numpy as np
 
 from westbench.trajectories import TrajectoryError, ca_sequence
 from westbench.features import ca_atom_indices
-from westbench.frames import write_frames
+from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +80,8 @@ def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms
 
 def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb: str | Path,
                outputs: Mapping[str, str | Path], *, protein: str, start: str, stride: int = 1,
-               forces: str | Path | None = None, interval_ps: float | None = None) -> dict:
+               forces: str | Path | None = None, interval_ps: float | None = None,
+               on_nonfinite: str = "error") -> dict:
     """Turn one trajectory into a ground-truth run (frames file, solute trajectory, topology, summary).
 
     Parameters
@@ -96,6 +102,8 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
         C-alpha (or all-atom) forces in kJ/mol/nm, one row per frame before the stride.
     interval_ps : float, optional
         Time between stored frames before the stride, for files without usable times.
+    on_nonfinite : {"error", "drop"}
+        Frames with non-finite C-alpha coordinates: refused (default) or left out and counted.
 
     Returns
     -------
@@ -145,18 +153,43 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
     force_array = None
     if forces is not None:
         force_array = read_forces(forces, n_full, ca, full.n_atoms, stride)
+        finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            atom = int(np.argwhere(~np.isfinite(force_array[row]))[0][0])
+            raise GroundTruthImportError(
+                f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
+                f"({full.topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
+                f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)")
+    ca_xyz = traj.xyz[:, ca]
+    try:
+        keep = keep_valid_frames(ca_xyz, source=f"imported trajectory {trajectory}", on_nonfinite=on_nonfinite,
+                                 frame_of=lambda row: f"frame {row * stride}",
+                                 atom_of=lambda j: f"C-alpha {j} ({full.topology.atom(int(ca[j])).residue})")
+    except BadFramesError as exc:
+        raise GroundTruthImportError(str(exc)) from None
+    dropped = int((~keep).sum())
+    if dropped == len(keep):
+        raise GroundTruthImportError(f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
+                                     f"import a trajectory with finite positions")
+    pieces = None
+    if dropped:
+        log.warning("%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)", protein,
+                    start, dropped, trajectory)
+        traj, times, ca_xyz = traj[np.flatnonzero(keep)], times[keep], ca_xyz[keep]
+        force_array = force_array[keep] if force_array is not None else None
+        pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
     traj.save(str(outputs["trajectory"]))
     traj[0].save_pdb(str(outputs["topology"]))
     attrs = {"protein": protein, "source": "import", "start": start, "imported_from": str(trajectory),
              "residue_names": [r.name for r in full.topology.residues], "stride": stride,
-             "force_units": "kJ/mol/nm" if force_array is not None else "none"}
-    ca_xyz = traj.xyz[:, ca]
-    write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, forces=force_array, attrs=attrs)
+             "force_units": "kJ/mol/nm" if force_array is not None else "none", DROPPED_ATTR: dropped}
+    write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, traj=pieces, forces=force_array, attrs=attrs)
     summary = {"protein": protein, "start": start, "source": "import", "trajectory": str(trajectory),
                "topology": str(topology) if topology else None, "forces": str(forces) if forces else None,
                "stride": stride, "platform": "imported", "residues": len(ca), "solute_atoms": full.n_atoms,
                "frames": len(traj), "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
-               "ns_per_day": None, "seed": None, "atoms": full.n_atoms}
+               "ns_per_day": None, "seed": None, "atoms": full.n_atoms, DROPPED_ATTR: dropped}
     log.info("%s/%s: imported %d frames (stride %d) from %s%s", protein, start, len(traj), stride, trajectory,
              "" if force_array is not None else "; no forces (CG training cannot use this run)")
     return summary

@@ -25,6 +25,7 @@ from openmm import app
 
 from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.frames import write_frames
+from westbench.resume import reset_if_settings_changed
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
 from westbench.simulation.systems import build_system
 
@@ -85,6 +86,10 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
         The summary written to ``outputs['summary']``.
     """
     workdir = Path(workdir)
+    # The start structure and the solvation settings make the run too (not only the MD settings that
+    # MDRun records): a new start (groundtruth_starts rerun) must not continue the old start's checkpoints.
+    reset_if_settings_changed(workdir, {"start": str(start_pdb), "preparation": dict(preparation), "seed": seed},
+                              what="ground-truth run", record="westbench-start.json")
     protein_topology = app.PDBFile(str(start_pdb)).topology
     n_residues = protein_topology.getNumResidues()
     system, topology, positions, parameters = _solvated(Path(start_pdb), workdir, preparation, seed)

@@ -50,7 +50,7 @@ from typing import Mapping
 
 import pandas as pd
 
-from westbench.frames import ok_frames, read_frames
+from westbench.frames import DROPPED_ATTR, ok_frames, read_frames
 from westbench.metrics.divergences import kl_2d
 from westbench.metrics.estimability import NotEstimable
 from westbench.metrics.figures import write_metric_figures
@@ -63,7 +63,7 @@ log = logging.getLogger("westbench.metrics")
 REDUCED_MACROSTATES = ("the ground truth's cluster MSM resolves fewer metastable sets than requested "
                        "(too few frames or transitions); PCCA+ used the largest count it supports")
 #: The frames-file attribute with the count of frames dropped for non-finite coordinates (on_nonfinite: drop).
-NONFINITE_DROPPED = "nonfinite_frames_dropped"
+NONFINITE_DROPPED = DROPPED_ATTR
 #: Every key of ``metrics.json``.
 RECORD_KEYS = ("protein", "engine", "frames", "frames_left_out", NONFINITE_DROPPED, "groundtruth_frames",
                "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins", "resampling", "noise_floor",

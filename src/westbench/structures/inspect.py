@@ -34,6 +34,12 @@ def read_structure(path: str | Path) -> PDBFixer:
     path = Path(path)
     if not path.is_file():
         raise StructureError(f"structure file {path} does not exist.")
+    if path.suffix.lower() in (".pdb", ".ent") and not any(
+            line.startswith(("ATOM  ", "HETATM")) for line in path.read_text(errors="replace").splitlines()):
+        raise StructureError(
+            f"{path} holds no atoms (no ATOM/HETATM records were read). "
+            "Check that it is a coordinate file in PDB or PDBx/mmCIF format."
+        )
     try:
         fixer = PDBFixer(filename=str(path))
     except Exception as exc:  # the readers raise bare ValueError/IndexError/KeyError

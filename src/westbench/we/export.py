@@ -3,6 +3,12 @@
 Weights are matched to frames by segment id (``seg_index`` row = segment id in
 WESTPA), never by file or directory order. west.h5 is read once, through
 :func:`westbench.westh5.iterations`.
+
+Frames with non-finite (or beyond ±1e4 nm) coordinates: those of a walker the engine ended
+(``exploded``) are the explosion itself, never samples, and are left out (counted in the attribute
+``ended_nonfinite_frames_dropped``); in a walker whose status is ``ok`` they are an engine bug, an
+error naming iteration, segment, frame and atom, unless ``on_nonfinite`` is ``drop`` (left out,
+counted in ``nonfinite_frames_dropped``). A piece with frames left out is split at the gap.
 """
 
 from __future__ import annotations
@@ -12,13 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from westbench.costs import cost_table, coverage_by_iteration
-from westbench.frames import write_frames
+from westbench.frames import DROPPED_ATTR, invalid_frames, keep_valid_frames, split_at_gaps, write_frames
 from westbench.we.store import SegmentStore
 from westbench.westh5 import iterations
 
 
 def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Path, *, save_interval_ps: float,
-               tica=None, coverage_grid=None, attrs: dict | None = None) -> dict:
+               tica=None, coverage_grid=None, attrs: dict | None = None, on_nonfinite: str = "error") -> dict:
     """Write ``frames.h5`` (frames contract plus ``seg_id``, ``frame``, ``status``) and ``cost.csv``.
 
     Parameters
@@ -32,6 +38,8 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
     coverage_grid : CoverageGrid, optional
         With ``tica``: adds the cumulative coverage after each iteration to ``cost.csv``, from the
         exported frames the metric suite's coverage column counts (:mod:`westbench.costs`).
+    on_nonfinite : {"error", "drop"}
+        What to do with non-finite frames of walkers whose status is ``ok`` (the config key).
     """
     from westbench.features import pairwise_distances
 
@@ -63,15 +71,31 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
                           "segment_wall_seconds": float(index["walltime"].sum()),
                           "segment_cpu_seconds": float(index["cputime"].sum())})
     data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in columns.items()}
+    data["status"] = data["status"].astype(bool)
+    bad, ok_rows = invalid_frames(data["ca"]), np.flatnonzero(data["status"])
+
+    def frame_of(row):
+        i = ok_rows[row]
+        return f"iteration {int(data['iteration'][i])} segment {int(data['seg_id'][i])} frame {int(data['frame'][i])}"
+
+    keep = ~bad  # ended walkers: their bad frames always go
+    keep[ok_rows] = keep_valid_frames(
+        data["ca"][ok_rows] if len(data["ca"]) else data["ca"], source=f"WE run {run_dir}", on_nonfinite=on_nonfinite,
+        frame_of=frame_of, fix=("The engine returned status ok for a walker with such positions: end such walkers "
+                                "with a non-ok status (the engine contract, docs/engines.md)"))
+    counts = {DROPPED_ATTR: int((~keep[ok_rows]).sum()), "ended_nonfinite_frames_dropped": int((bad & ~data["status"]).sum())}
+    if not keep.all():
+        data = {k: v[keep] for k, v in data.items()}
+        data["traj"] = split_at_gaps(np.concatenate(columns["traj"]), keep)
     extra = {}
     if tica is not None and len(data["ca"]):
         extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
     write_frames(frames_path, ca=data["ca"], weight=data["weight"], traj=data["traj"], time_ps=data["time_ps"],
-                 iteration=data["iteration"], attrs=attrs or {}, seg_id=data["seg_id"].astype(np.int64),
+                 iteration=data["iteration"], attrs={**(attrs or {}), **counts}, seg_id=data["seg_id"].astype(np.int64),
                  frame=data["frame"].astype(np.int64), ok=data["status"].astype(np.int8), **extra)
     coverage = None
     if coverage_grid is not None and "tics" in extra:
         coverage = coverage_by_iteration(coverage_grid, {**data, "tics": extra["tics"], "ok": data["status"]},
                                          [row["iteration"] for row in cost_rows])
     cost_table(cost_rows, coverage).to_csv(cost_path, index=False)
-    return {"iterations": len(cost_rows), "frames": int(len(data["ca"]))}
+    return {"iterations": len(cost_rows), "frames": int(len(data["ca"])), **counts}

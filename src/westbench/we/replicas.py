@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from westbench.costs import cost_table, coverage_by_iteration
-from westbench.frames import Frames, concatenate, read_frames, write_frames
+from westbench.frames import DROPPED_ATTR, Frames, concatenate, read_frames, write_frames
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,8 @@ def pool_cost_rows(replica_rows: Sequence[Sequence[Mapping]]) -> list[dict]:
 
 
 def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cost_path: str | Path, *,
-                    save_interval_ps: float, tica=None, coverage_grid=None, attrs: Mapping | None = None) -> dict:
+                    save_interval_ps: float, tica=None, coverage_grid=None, attrs: Mapping | None = None,
+                    on_nonfinite: str = "error") -> dict:
     """Export one engine's WE runs (one folder per replica, in replica order) as one ``frames.h5`` and ``cost.csv``.
 
     Parameters
@@ -137,8 +138,9 @@ def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cos
         (:func:`westbench.we.export.export_run`), unchanged.
     frames_path, cost_path : path
         The pooled export.
-    save_interval_ps, tica, attrs
-        As for :func:`~westbench.we.export.export_run`.
+    save_interval_ps, tica, attrs, on_nonfinite
+        As for :func:`~westbench.we.export.export_run`; the pooled file's ``nonfinite_frames_dropped`` is the
+        replicas' sum.
     coverage_grid : CoverageGrid, optional
         With ``tica``: ``cost.csv`` gets the cumulative coverage of the union of the replicas' frames.
 
@@ -153,31 +155,34 @@ def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cos
     run_dirs = [Path(folder) for folder in run_dirs]
     if len(run_dirs) == 1:
         summary = export_run(run_dirs[0], frames_path, cost_path, save_interval_ps=save_interval_ps, tica=tica,
-                             coverage_grid=coverage_grid, attrs=attrs)
+                             coverage_grid=coverage_grid, attrs=attrs, on_nonfinite=on_nonfinite)
         return {"replicas": 1, **summary}
-    parts, replica_rows, ids = [], [], []
+    parts, replica_rows, ids, dropped = [], [], [], 0
     Path(frames_path).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=Path(frames_path).parent, prefix=".replicas-") as scratch:
         for index, folder in enumerate(run_dirs):
             frames_k, cost_k = Path(scratch) / f"frames_{index}.h5", Path(scratch) / f"cost_{index}.csv"
-            summary = export_run(folder, frames_k, cost_k, save_interval_ps=save_interval_ps, tica=tica)
+            summary = export_run(folder, frames_k, cost_k, save_interval_ps=save_interval_ps, tica=tica,
+                                 on_nonfinite=on_nonfinite)
             log.info("replica %d (%s): %d iterations, %d frames", index, folder, summary["iterations"],
                      summary["frames"])
             if not summary["frames"]:
                 log.warning("replica %d (%s) has no finished iteration: left out of the export", index, folder)
                 continue
             parts.append(read_frames(frames_k))
+            dropped += int(parts[-1].attrs.get(DROPPED_ATTR, 0) or 0)
             replica_rows.append(pd.read_csv(cost_k).to_dict("records"))
             ids.append(index)
         if not parts:  # nothing to pool: the first replica's (empty) export, as a single run's would be
             return {"replicas": 0, **export_run(run_dirs[0], frames_path, cost_path,
-                                                save_interval_ps=save_interval_ps, tica=tica, attrs=attrs)}
+                                                save_interval_ps=save_interval_ps, tica=tica, attrs=attrs,
+                                                on_nonfinite=on_nonfinite)}
     data = pool_frames(parts, ids)
     rows = pool_cost_rows(replica_rows)
     coverage = None
     if coverage_grid is not None and "tics" in data:
         coverage = coverage_by_iteration(coverage_grid, data, [row["iteration"] for row in rows])
     required = {name: data.pop(name) for name in ("ca", "time_ps", "weight", "traj", "iteration")}
-    write_frames(frames_path, **required, attrs={**(attrs or {}), "replicas": ids}, **data)
+    write_frames(frames_path, **required, attrs={**(attrs or {}), "replicas": ids, DROPPED_ATTR: dropped}, **data)
     cost_table(rows, coverage).to_csv(cost_path, index=False)
     return {"replicas": len(parts), "iterations": len(rows), "frames": int(len(required["ca"]))}

@@ -4,21 +4,26 @@ The run directory holds west.cfg, west.h5 and the segment files; rerunning after
 a kill resumes: WESTPA redoes the incomplete iteration (segments already
 propagated keep their results, the others are propagated again with the same
 seeds), and the segment files of any later iteration are discarded first. A run
-whose settings or input files changed (``inputs.sha256``) starts over instead. An interrupt (Ctrl-C,
+whose settings or input files changed starts over instead (:mod:`westbench.resume`: the content of the
+files counts, not where they are, so a moved run folder resumes). An interrupt (Ctrl-C,
 SIGTERM) ends the run within seconds with ``west.h5`` closed and no worker process left
 (:mod:`westbench.interrupt`); the rerun resumes the same way.
 
 Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
 iteration never starts that would overrun), and ``coverage_target`` (fraction of
 ground-truth TIC 0/1 cells visited), checked every ``check_every`` iterations.
+
+Failures: an exception anywhere in propagation (the engine, the progress coordinate, the segment
+store; in this process or a worker) ends the run with :class:`WERunError`, the exception's message
+and traceback in the log, so the job fails (WESTPA's ``w_run`` alone logs it and returns); so does a
+round of ``w_run`` that finishes no iteration without a wallclock stop. A walker the engine ends
+(status ``exploded``) is data: the run goes on.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
-import json
 import logging
 import os
 import shutil
@@ -33,7 +38,9 @@ from typing import Mapping
 import h5py
 import numpy as np
 
+from westbench.errors import WestbenchError
 from westbench.interrupt import children_exit_with_parent
+from westbench.resume import reset_if_settings_changed
 from westbench.seeds import derive_seed
 from westbench.we.determinism import make_segment_order_deterministic
 from westbench.westh5 import finished_iterations
@@ -196,50 +203,69 @@ def is_initialized(west_h5: str | Path) -> bool:
         return False
 
 
-FINGERPRINT = "inputs.sha256"
+#: What a WE run folder holds of the run itself (cleared when the run's identity changed); the rest are outputs.
+RUN_STATE = ("west.h5", "west.cfg", "segments", "zmq_host_info.json", "inputs.sha256")
 
 
-def inputs_fingerprint(cfg: Mapping) -> str:
-    """SHA-256 of a run's settings and of the content of every file they name (model, system, TICA model).
-
-    Examples
-    --------
-    >>> inputs_fingerprint({"a": 1}) == inputs_fingerprint({"a": 1}) != inputs_fingerprint({"a": 2})
-    True
-    """
-    digest = hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode())
-
-    def files(value):
-        if isinstance(value, Mapping):
-            for item in value.values():
-                yield from files(item)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                yield from files(item)
-        elif isinstance(value, str) and len(value) < 4096:
-            for candidate in (Path(value), Path(value + ".npz")):
-                if candidate.is_file():
-                    yield candidate
-
-    for path in files(cfg):
-        digest.update(str(path).encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+class WERunError(WestbenchError):
+    """A WE run failed: an exception in propagation (engine, progress coordinate, segment store) or no progress."""
 
 
-def reset_if_inputs_changed(run_dir: Path, cfg: Mapping) -> None:
+def reset_if_inputs_changed(run_dir: Path, cfg: Mapping) -> list[str]:
     """Start over when the run's settings or input files (e.g. a retrained CG model) changed since it began.
 
-    A run with the same inputs resumes; one whose inputs changed would otherwise silently continue
-    an old run (west.h5 is kept across Snakemake reruns on purpose, to resume after a kill).
+    The restart rule of every run folder (:func:`westbench.resume.reset_if_settings_changed`): the
+    settings and the content of every file they name count, not where the files are, so a moved
+    run folder resumes. A run whose inputs changed would otherwise silently continue an old run
+    (west.h5 is kept across Snakemake reruns on purpose, to resume after a kill).
     """
-    wanted, record = inputs_fingerprint(cfg), run_dir / FINGERPRINT
-    if (run_dir / "west.h5").exists() and (not record.exists() or record.read_text().strip() != wanted):
-        log.warning("%s: inputs changed since this run began: starting a new run", run_dir)
-        for name in ("west.h5", "west.cfg"):
-            (run_dir / name).unlink(missing_ok=True)
-        shutil.rmtree(run_dir / "segments", ignore_errors=True)
-    record.write_text(wanted + "\n")
+    return reset_if_settings_changed(run_dir, cfg, what="WE run", clear=RUN_STATE)
+
+
+@contextlib.contextmanager
+def _failures_raised(rc, run_dir: Path):
+    """Make an exception inside WESTPA's simulation loop end the run with an error.
+
+    ``w_run.run_simulation`` catches every exception of ``sim_manager.run`` (a raising engine,
+    progress coordinate or segment store, here or in a worker), logs it with its traceback and
+    returns normally. The sim manager's ``run`` and ``finalize_run`` are wrapped here to keep the
+    exception, which is raised again once WESTPA has shut its work manager down.
+    """
+    caught: list[BaseException] = []
+    managers: list = []
+
+    def keeping(method):
+        def wrapper(*args, **kwargs):
+            try:
+                return method(*args, **kwargs)
+            except BaseException as exc:
+                caught.append(exc)
+                raise
+        return wrapper
+
+    get_sim_manager = rc.get_sim_manager
+
+    def wrapped_sim_manager():
+        # Wrapped when w_run asks for it, after it made its work manager (the sim manager keeps the one it finds).
+        sim_manager = get_sim_manager()
+        if sim_manager not in managers:
+            sim_manager.run = keeping(sim_manager.run)
+            sim_manager.finalize_run = keeping(sim_manager.finalize_run)
+            managers.append(sim_manager)
+        return sim_manager
+
+    rc.get_sim_manager = wrapped_sim_manager
+    yield
+    if not caught:
+        return
+    exc = caught[0]
+    if not isinstance(exc, Exception):
+        raise exc  # KeyboardInterrupt, an interrupt (SystemExit): as they came
+    n_iter = getattr(managers[0], "n_iter", None) if managers else None
+    raise WERunError(
+        f"WE run in {run_dir} failed in iteration {n_iter}: {type(exc).__name__}: {exc} (the engine, its progress "
+        f"coordinate or the segment store raised; its traceback is in the job log above). Fix the cause and "
+        f"rerun: completed iterations are kept and the run resumes from the last one.") from exc
 
 
 def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_manager: str = "serial",
@@ -306,10 +332,16 @@ def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterat
         target = min(max_iterations, done + check_every) if coverage_target is not None else max_iterations
         write_west_cfg(run_dir / "west.cfg", max_iterations=target, **{**cfg, "max_wallclock_s": remaining})
         nodes = _zmq_nodes(run_dir, n_workers) if work_manager == "zmq" else contextlib.nullcontext()
-        with _westpa_session(run_dir, work_manager, n_workers), nodes:
-            w_run.run_simulation()
+        with _westpa_session(run_dir, work_manager, n_workers) as rc, nodes:
+            with _failures_raised(rc, run_dir):
+                w_run.run_simulation()
         if completed_iterations(west_h5) == done:
-            reason = "wallclock" if remaining else "no progress"
-            break
+            if remaining:
+                reason = "wallclock"  # WESTPA starts no iteration that would overrun the wallclock
+                break
+            raise WERunError(f"WE run in {run_dir} made no progress: WESTPA ran and returned with {done} complete "
+                             f"iterations of {target} asked, without a wallclock or coverage stop. Read the job "
+                             f"log for WESTPA's reason (e.g. no segments to propagate, a plugin error); "
+                             f"delete {west_h5} to start the run over.")
     return {"iterations": completed_iterations(west_h5), "stopped_because": reason,
             "seconds": round(time.monotonic() - started, 3)}

@@ -108,3 +108,30 @@ def test_timeless_formats_need_the_interval(generated, start_pdb, tmp_path):  # 
     imported(generated, start_pdb, tmp_path / "b", trajectory=tmp_path / "run.dcd", interval_ps=0.04)
     frames, original = read_frames(tmp_path / "b" / "frames.h5"), read_frames(generated / "frames.h5")
     assert np.allclose(frames["time_ps"], original["time_ps"]) and np.allclose(frames["ca"], original["ca"], atol=6e-4)
+
+
+def test_non_finite_coordinates_are_refused_or_dropped_and_counted(generated, start_pdb, tmp_path):  # noqa: F811
+    import mdtraj
+
+    traj = mdtraj.load(str(generated / "trajectory.xtc"), top=str(generated / "topology.pdb"))
+    ca = traj.topology.select("name CA")
+    traj.xyz[3, ca[4], 1] = np.nan
+    traj.save_hdf5(str(tmp_path / "bad.h5"))
+    with pytest.raises(GroundTruthImportError, match=r"bad\.h5: frame 3 has coordinate nan nm at C-alpha 4 "
+                                                     r"\(GLU5\).*on_nonfinite: drop"):
+        imported(generated, start_pdb, tmp_path / "refused", trajectory=tmp_path / "bad.h5", topology=None)
+    assert not (tmp_path / "refused" / "frames.h5").exists()
+    summary = imported(generated, start_pdb, tmp_path / "dropped", trajectory=tmp_path / "bad.h5", topology=None,
+                       on_nonfinite="drop")
+    frames = read_frames(tmp_path / "dropped" / "frames.h5")
+    assert summary["frames"] == len(frames) == traj.n_frames - 1 and frames.attrs["nonfinite_frames_dropped"] == 1
+    assert np.isfinite(frames["ca"]).all() and sorted(set(frames["traj"].tolist())) == [0, 1]
+    assert np.isclose(frames["weight"].sum(), 1.0)
+
+
+def test_non_finite_forces_name_the_file_and_frame(generated, start_pdb, tmp_path):  # noqa: F811
+    forces = read_frames(generated / "frames.h5")["forces"].copy()
+    forces[5, 2, 0] = np.inf
+    np.savez(tmp_path / "forces.npz", forces=forces)
+    with pytest.raises(GroundTruthImportError, match=r"forces\.npz: frame 5 has a non-finite force on C-alpha 2"):
+        imported(generated, start_pdb, tmp_path / "out", forces=tmp_path / "forces.npz")

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import openmm
@@ -126,8 +127,11 @@ def test_same_seed_same_numbers_other_seed_different(start_pdb, uninterrupted, t
     assert not np.allclose(other["ca"], reference["ca"])
 
 
-def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_path):
-    """SIGKILL the run once two chunks are on disk; the rerun continues and matches the uninterrupted run."""
+def test_killed_run_moved_elsewhere_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_path):
+    """SIGKILL the run once two chunks are on disk and move its folder; the rerun there continues and
+    matches the uninterrupted run (the restart rule compares settings and file contents, not paths)."""
+    import shutil
+
     folder = tmp_path / "killed"
     process = start_run_process(start_pdb, folder)
     deadline = time.monotonic() + 240
@@ -141,6 +145,7 @@ def test_killed_run_resumes_from_its_checkpoint(start_pdb, uninterrupted, tmp_pa
     process.wait()
     assert not (folder / "frames.h5").exists() and not (folder / "checkpoints" / "chunk_000003.npz").exists()
 
+    folder = Path(shutil.move(folder, tmp_path / "moved" / "elsewhere"))
     summary = run(start_pdb, folder)
     assert summary["resumed_from_step"] >= 100  # continued after at least two chunks of 50 steps
     resumed, reference = read_frames(folder / "frames.h5"), read_frames(uninterrupted[0] / "frames.h5")
@@ -211,3 +216,23 @@ def test_checkpoints_of_other_settings_are_not_resumed(start_pdb, uninterrupted,
     assert summary["resumed_from_step"] == 0 and "seed changed" in caplog.text
     other = read_frames(tmp_path / "frames.h5")
     assert not np.array_equal(other["ca"], read_frames(uninterrupted[0] / "frames.h5")["ca"])
+
+
+def test_a_new_start_structure_starts_the_run_over(start_pdb, uninterrupted, tmp_path, caplog):
+    """groundtruth_starts rerun with other starts: the run folder's checkpoints belong to the old start."""
+    import shutil
+
+    shutil.copytree(uninterrupted[0] / "checkpoints", tmp_path / "checkpoints")
+    moved = tmp_path / "start" / "s0000.pdb"
+    moved.parent.mkdir()
+    shutil.copy(start_pdb, moved)
+    with caplog.at_level("WARNING"):
+        summary = run(moved, tmp_path)  # the same content elsewhere: the finished run is adopted
+    assert "starting over" not in caplog.text and summary["resumed_from_step"] > 0
+    pdb = app.PDBFile(str(start_pdb))
+    positions = pdb.getPositions(asNumpy=True).value_in_unit(unit.nanometer) + 0.01
+    with open(moved, "w") as handle:
+        app.PDBFile.writeFile(pdb.topology, positions * unit.nanometer, handle, keepIds=True)
+    with caplog.at_level("WARNING"):
+        summary = run(moved, tmp_path)
+    assert "start changed" in caplog.text and summary["resumed_from_step"] == 0

@@ -5,7 +5,7 @@ import numpy as np
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.double_well import DoubleWell
 
-__all__ = ["DoubleWell", "SlowDoubleWell", "DeviceDoubleWell", "Chain"]
+__all__ = ["DoubleWell", "SlowDoubleWell", "DeviceDoubleWell", "Chain", "RaisingDoubleWell", "ExplodingDoubleWell"]
 
 
 class SlowDoubleWell(DoubleWell):
@@ -73,4 +73,37 @@ class Chain(Engine):
                 if step % save_every == 0:
                     frames.append(x.copy())
             results.append(SegmentResult(np.array(frames, dtype=np.float32), WalkerState(x)))
+        return results
+
+
+class RaisingDoubleWell(DoubleWell):
+    """Propagates ``fail_after`` calls (of this process) normally, then raises: a crashed engine."""
+
+    def __init__(self, fail_after: int = 1, **options):
+        super().__init__(**options)
+        self.fail_after, self.calls = fail_after, 0
+
+    def propagate(self, starts, n_steps, save_every, seeds):
+        self.calls += 1
+        if self.calls > self.fail_after:
+            raise FloatingPointError(f"toy engine crashed on call {self.calls}: integrator blew up")
+        return super().propagate(starts, n_steps, save_every, seeds)
+
+
+class ExplodingDoubleWell(DoubleWell):
+    """Ends every walker that crosses x > ``limit`` with status ``exploded`` and NaN frames, as a CG engine does;
+    with ``status="ok"`` it returns the NaN frames as ok (a buggy engine the export must catch)."""
+
+    def __init__(self, limit: float = -0.8, status: str = "exploded", **options):
+        super().__init__(**options)
+        self.limit, self.status = limit, status
+
+    def propagate(self, starts, n_steps, save_every, seeds):
+        results = super().propagate(starts, n_steps, save_every, seeds)
+        for i, (start, result) in enumerate(zip(starts, results)):
+            if result.frames[-1, 0, 0] > self.limit:
+                frames = result.frames.copy()
+                frames[-1] = np.nan
+                results[i] = SegmentResult(frames, start if self.status != "ok" else result.final, self.status,
+                                           "x beyond the limit" if self.status != "ok" else "")
         return results
