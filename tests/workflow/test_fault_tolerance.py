@@ -49,9 +49,11 @@ def kill_when(process, path, timeout=600):
 
 
 def mtimes(folder, exclude):
-    """Modification times of every file under ``folder`` except the rerun job's own (``exclude`` in its path)."""
+    """Modification times of every file under ``folder`` except the rerun job's own (any of ``exclude``, a string
+    or a tuple, in its path)."""
+    excludes = (exclude,) if isinstance(exclude, str) else tuple(exclude)
     return {p: p.stat().st_mtime_ns for p in folder.rglob("*")
-            if p.is_file() and exclude not in str(p.relative_to(folder))}
+            if p.is_file() and not any(part in str(p.relative_to(folder)) for part in excludes)}
 
 
 @pytest.fixture
@@ -130,22 +132,24 @@ def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_r
 def test_an_engine_that_raises_fails_the_we_run_job_with_its_message(default_run, copy_of_default, tmp_path):
     """The real we_run rule with an OpenMM engine whose platform cannot be had (HIP, no fallback): the context
     is made on the first segment, inside WESTPA's loop; the job must fail with OpenMM's message in its log."""
-    we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
+    # explicit: the demo's one single-run engine (implicit runs as replicas, rule we_run_replica)
+    we = copy_of_default / "results" / "chignolin" / "we" / "explicit"
     shutil.rmtree(we)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["platform"] = {**config.get("platform", {}), "name": "HIP", "fallback": []}
     configfile = tmp_path / "config.yaml"
     configfile.write_text(yaml.safe_dump(config))
-    before = mtimes(copy_of_default / "results", exclude="implicit")
+    job = ("we/explicit", "we_run_explicit")
+    before = mtimes(copy_of_default / "results", exclude=job)
     # mtime only: the platform change must not rerun the finished preparation and ground truth.
-    code, output = finish(start_snakemake(copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "2",
+    code, output = finish(start_snakemake(copy_of_default, "results/chignolin/we/explicit/run.json", "--cores", "2",
                                           "--rerun-triggers", "mtime", configfile=configfile))
     assert code != 0, output[-3000:]
-    log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_implicit.log").read_text()
-    assert "no OpenMM platform could be used: HIP" in log and "Traceback" in log  # the engine's message and traceback
-    assert re.search(r"WE run in \S+ failed in iteration 1: RuntimeError", log), log[-3000:]
+    log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_explicit.log").read_text()
+    assert "OpenMM platform HIP (platform.name) cannot be used" in log and "Traceback" in log  # message, traceback
+    assert re.search(r"WE run in \S+ failed in iteration 1: PlatformError", log), log[-3000:]
     assert not (we / "run.json").exists()
-    assert mtimes(copy_of_default / "results", exclude="implicit") == before
+    assert mtimes(copy_of_default / "results", exclude=job) == before
 
 
 def test_killed_runs_moved_to_another_path_resume_where_they_stopped(default_run, copy_of_default, tmp_path):
