@@ -93,9 +93,6 @@ class ReferenceGrid2D:
         points = np.asarray(points, dtype=np.float64)
         return self.axes[0].index(points[:, 0]) * self.axes[1].n_cells + self.axes[1].index(points[:, 1])
 
-    def histogram(self, points: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        return np.bincount(self.index(points), weights, minlength=self.n_cells).astype(np.float64)
-
 
 @dataclass(frozen=True)
 class TransportGrid:
@@ -135,7 +132,3 @@ class TransportGrid:
             span = self.edges[-1] - self.edges[0]
             values = self.edges[0] + np.mod(values - self.edges[0], span)
         return np.clip(np.searchsorted(self.edges, values, side="right") - 1, 0, self.n_cells - 1)
-
-    def histogram(self, values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        return np.bincount(self.index(np.ravel(values)), None if weights is None else np.ravel(weights),
-                           minlength=self.n_cells).astype(np.float64)

@@ -118,7 +118,6 @@ class BinnedDivergences:
         self._centres = centres
         self.keys = [(metric, name) for name in self.names for metric in ("w1", "kl")] + \
             [("kl", "tic01"), ("w1", "tic01")]
-        self.reference, self.sample = reference, sample
         self.reference_tics, self.sample_tics = np.asarray(reference_tics), np.asarray(sample_tics)
         self.reference_units = np.asarray(reference_units)
         self.n_reference_units = int(self.reference_units.max()) + 1 if len(self.reference_units) else 0

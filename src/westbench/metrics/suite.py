@@ -191,12 +191,13 @@ class MetricSuite:
         return self.binned.histograms(self.sample, np.asarray(self.model["tics"])[:, :2], weights, self.model_units,
                                       self.n_model_units)
 
-    def estimates(self, weights: np.ndarray) -> np.ndarray:
+    def estimates(self, weights: np.ndarray, histograms: dict | None = None) -> np.ndarray:
         """Every statistic (:attr:`BinnedDivergences.keys` order) of the whole data: 1-D W1 exact, KL and 2-D W1 on
-        their grids."""
+        their grids (``histograms``: the model's :meth:`model_histograms` under ``weights``, when already made)."""
         gt_ones = np.ones((1, self.n_groundtruth_units))
         model_ones = np.ones((1, self.n_model_units))
-        values = self.binned.statistic(self.model_histograms(weights))([gt_ones, model_ones])[:, 0]
+        histograms = self.model_histograms(weights) if histograms is None else histograms
+        values = self.binned.statistic(histograms)([gt_ones, model_ones])[:, 0]
         for i, (metric, name) in enumerate(self.binned.keys):
             if metric == "w1" and name in self.w1:
                 ref_w = np.repeat(self.groundtruth_weights, self.reference[name].shape[1])
@@ -221,7 +222,7 @@ class MetricSuite:
                                       derive_seed(int(self.settings["seed"]), "noise_floor"))
         return self._floor
 
-    def intervals(self, weights: np.ndarray, estimates: np.ndarray):
+    def intervals(self, weights: np.ndarray, estimates: np.ndarray, histograms: dict | None = None):
         """BCa intervals of every statistic (:class:`westbench.metrics.intervals.BootstrapResult`, shifted onto the
         exact estimates); raises :class:`NotEstimable` when there are too few units or no replicates."""
         replicates = int(self.settings["bootstrap"])
@@ -230,7 +231,8 @@ class MetricSuite:
         if self.n_groundtruth_units < MIN_UNITS or self.n_model_units < MIN_UNITS:
             raise NotEstimable(f"an interval needs at least {MIN_UNITS} independent units on each side: the ground "
                                f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind}")
-        result = unit_bootstrap(self.binned.statistic(self.model_histograms(weights)),
+        histograms = self.model_histograms(weights) if histograms is None else histograms
+        result = unit_bootstrap(self.binned.statistic(histograms),
                                 [self.n_groundtruth_units, self.n_model_units], replicates,
                                 derive_seed(int(self.settings["seed"]), "bootstrap"))
         shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
@@ -260,10 +262,11 @@ class MetricSuite:
         except NotEstimable as exc:
             self.caveats.add(weighting, str(exc))
             return self._not_estimable(values, str(exc))
-        estimates = self.estimates(weights)
+        histograms = self.model_histograms(weights)  # once per weighting: the estimates and every replicate use them
+        estimates = self.estimates(weights, histograms)
         interval, floor = None, None
         with self.caveats.guard(f"{weighting}/intervals"):
-            interval = self.intervals(weights, estimates)
+            interval = self.intervals(weights, estimates, histograms)
         with self.caveats.guard("noise_floor"):
             floor = self.noise_floor()
         values.update(w1={}, kl={}, intervals={"w1": {}, "kl": {}}, verdicts={"w1": {}, "kl": {}})
