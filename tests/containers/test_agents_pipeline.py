@@ -54,8 +54,8 @@ def test_oracle_scores_one_and_nop_zero_on_every_task(suite_run):
     gate = pd.read_csv(suite_run / "results" / "agents" / "gate.csv")
     assert len(gate) == len(list((REPO / "tasks").glob("*/task.toml"))) >= 12
     assert gate["passed"].all(), gate.loc[~gate["passed"], ["task", "reason"]].to_string()
-    # every near miss a task ships ran as the reference and scored below 1 (caught); the suite ships at least 16
-    assert (gate["near_miss_caught"] == gate["near_misses"]).all() and gate["near_misses"].sum() >= 16
+    # every near miss a task ships ran as the reference and scored below 1 (caught); the suite ships at least 68
+    assert (gate["near_miss_caught"] == gate["near_misses"]).all() and gate["near_misses"].sum() >= 68
     rate = json.loads((suite_run / "results" / "agents" / "gate.json").read_text())["near_miss_catch_rate"]
     assert rate["catch_rate"] == 1.0 and rate["near_misses"] == gate["near_misses"].sum()
     records = trials(suite_run)

@@ -4,6 +4,7 @@ House rules apply to westbench's own tasks (``[task].name`` in the ``westbench/`
 written elsewhere and dropped into tasks/ has to be a valid Harbor task, nothing more.
 """
 
+import os
 import tomllib
 
 import pytest
@@ -127,12 +128,31 @@ def test_near_misses_are_well_formed_and_cover_the_three_slipped_cases(suite):
     from westbench.agents.tasks import near_misses
 
     shipped = {(task.name, name): folder for task in suite for name, folder in near_misses(task.path).items()}
-    assert SLIPPED <= set(shipped) and len(shipped) >= 35
+    assert SLIPPED <= set(shipped) and len(shipped) >= 68
     for (task, name), folder in shipped.items():
         script = (folder / "solve.sh").read_text()
         assert script.startswith("#!/bin/bash\n"), f"{folder}/solve.sh"
         assert script != (TASKS / task / "solution" / "solve.sh").read_text(), f"{folder} is the reference solution"
         assert len((folder / "why.md").read_text().strip().splitlines()) == 1
+
+
+# Near misses a task must ship, by difficulty (docs/agents.md, "Near misses"; CONTRIBUTING.md).
+MIN_NEAR_MISSES = {"easy": 1, "medium": 2, "hard": 2}
+
+
+def test_every_task_ships_its_near_misses_each_an_executable_solve_sh_and_a_why_md(suite):
+    from westbench.agents.tasks import near_misses
+
+    short = {}
+    for task in suite:
+        found = near_misses(task.path)
+        if len(found) < MIN_NEAR_MISSES[task.difficulty]:
+            short[task.name] = f"{task.difficulty}: {len(found)} of {MIN_NEAR_MISSES[task.difficulty]}"
+        for name, folder in found.items():
+            solve = folder / "solve.sh"
+            assert solve.stat().st_size and os.access(solve, os.X_OK), f"{solve}: not executable (chmod +x) or empty"
+            assert (folder / "why.md").read_text().strip(), f"{folder}/why.md is empty"
+    assert not short, f"tasks short of near misses (easy >= 1, medium and hard >= 2): {short}"
 
 
 def test_a_near_miss_is_not_part_of_its_task_and_a_malformed_one_names_the_fix(tmp_path):

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Near miss: the right refusal, the evidence from the wrong data. The smallest progress coordinate is taken over
+# each segment's final point only (where WESTPA bins the walkers), not over every point a segment reached.
+set -euo pipefail
+mkdir -p /app/output
+python3 - <<'PY'
+import json
+
+import h5py
+import numpy as np
+
+with h5py.File("/app/inputs/west.h5", "r") as h5:
+    groups = [h5["iterations"][n] for n in sorted(h5["iterations"])]
+    recycled = sum(float(g["seg_index"]["weight"][g["seg_index"]["endpoint_type"] == 3].sum()) for g in groups)
+    min_pcoord = min(float(g["pcoord"][:, -1].min()) for g in groups)  # the segments' endpoints
+    n = len(groups)
+status = "rate" if recycled > 0 else "insufficient_data"
+json.dump({"status": status, "rate_per_ps": None, "rate_stderr_per_ps": None, "n_iterations": n,
+           "recycled_weight_total": recycled, "min_pcoord": min_pcoord,
+           "reason": f"In {n} iterations no segment reached the target state (pcoord < 1.0): the recycled weight is "
+                     f"{recycled} and the smallest progress coordinate reached is {min_pcoord:.2f}, on the unfolded side of "
+                     "the barrier. With zero observed flux there is no steady state to estimate a rate from; a rate of zero "
+                     "or an upper bound presented as a rate would be wrong.",
+           "recommendation": "Continue the run (more iterations) and/or refine the binning across the barrier region "
+                             "(pcoord 1-6) with more walkers per bin until flux into the target is observed and "
+                             "reaches a steady state; then compute the rate from the steady-state iterations."},
+          open("/app/output/response.json", "w"), indent=1)
+PY

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Near miss: the wrong water model. Modeller's solvent geometry keyword "tip3p" carried over to the force field:
+# amber14/tip3p.xml (plain TIP3P) instead of the TIP3P-FB file the task asks for; everything else as the reference.
+set -euo pipefail
+mkdir -p /app/output
+python3 - <<'EOF'
+import json
+
+import openmm
+from openmm import app, unit
+
+pdb = app.PDBFile("/app/inputs/peptide.pdb")
+forcefield = app.ForceField("amber14-all.xml", "amber14/tip3p.xml")
+modeller = app.Modeller(pdb.topology, pdb.positions)
+modeller.addSolvent(forcefield, model="tip3p", padding=1.0 * unit.nanometer, ionicStrength=0.1 * unit.molar,
+                    positiveIon="Na+", negativeIon="Cl-", neutralize=True)
+system = forcefield.createSystem(modeller.topology, nonbondedMethod=app.PME, nonbondedCutoff=1.0 * unit.nanometer,
+                                 constraints=app.HBonds)
+with open("/app/output/system.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(system))
+with open("/app/output/solvated.pdb", "w") as handle:
+    app.PDBFile.writeFile(modeller.topology, modeller.positions, handle)
+names = [r.name for r in modeller.topology.residues()]
+box = modeller.topology.getPeriodicBoxVectors()
+json.dump({"waters": names.count("HOH"), "sodium": names.count("NA"), "chloride": names.count("CL"),
+           "box_nm": [box[i][i].value_in_unit(unit.nanometer) for i in range(3)]}, open("/app/output/build.json", "w"))
+EOF

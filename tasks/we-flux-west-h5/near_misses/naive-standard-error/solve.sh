@@ -1,0 +1,28 @@
+#!/bin/bash
+# Near miss: an ad-hoc error bar. The standard error treats every steady-state iteration as independent
+# (std / sqrt(N) over the iterations) instead of the contract's 6 consecutive blocks; the rate itself is right.
+set -euo pipefail
+mkdir -p /app/output
+python3 - <<'PY'
+import json
+
+import h5py
+import numpy as np
+
+tau = json.load(open("/app/inputs/west.json"))["tau_ps"]
+with h5py.File("/app/inputs/west.h5", "r") as h5:
+    names = sorted(h5["iterations"])
+    flux = []
+    for name in names:
+        seg = h5["iterations"][name]["seg_index"][:]
+        flux.append(float(seg["weight"][seg["endpoint_type"] == 3].sum()))
+iterations = [int(n.split("_")[1]) for n in names]
+with open("/app/output/flux.csv", "w") as handle:
+    handle.write("iteration,flux\n" + "".join(f"{i},{f:.12g}\n" for i, f in zip(iterations, flux)))
+n = len(flux)
+steady = np.array(flux[n - n // 2:])
+blocks = np.array([b.mean() for b in np.array_split(steady, 6)])
+json.dump({"first_iteration": iterations[n - n // 2], "last_iteration": iterations[-1], "mean_flux": float(steady.mean()),
+           "rate_per_ps": float(steady.mean() / tau), "rate_stderr_per_ps": float(steady.std(ddof=1) / np.sqrt(len(steady)) / tau),
+           "n_iterations": n}, open("/app/output/rate.json", "w"), indent=1)
+PY
