@@ -27,6 +27,7 @@ include: "rules/we.smk"
 include: "rules/external.smk"
 include: "rules/cgml.smk"
 include: "rules/metrics.smk"
+include: "rules/calibration.smk"
 include: "rules/report.smk"
 include: "rules/agents.smk"
 

@@ -69,6 +69,7 @@ def all_outputs():
         + cg_outputs()
         + ["results/tables/w1.csv", "results/tables/kl.csv", "results/tables/coverage.csv",
            "results/report/westbench.html", "results/tables/resource_requests.csv"]
+        + calibration_outputs()
     )
 
 
@@ -297,6 +298,13 @@ def metrics_model_frames(wildcards):
     return engine_output(wildcards.protein, wildcards.engine, "frames.h5")
 
 
+def metrics_training_record(wildcards):
+    """A trained CG engine's model record (its training summary goes into metrics.json); nothing for other engines."""
+    if kind_of(wildcards.engine) != CG:
+        return []
+    return [f"{cg_model_dir(wildcards.protein, cg_preset(wildcards.engine))}/model.json"]
+
+
 def metric_records(protein_ids=None):
     """[protein, engine] of every metrics job (the scored engines, then the ground-truth sanity check), in the
     order of all_metrics_json: the HTML report receives these identities instead of parsing paths."""
@@ -461,7 +469,7 @@ MACROSTATE_KEYS = ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_
 # What the HTML report's own notes read of `metrics` (the captions' keys: html_report_caption_config).
 REPORT_METRIC_KEYS = ("bootstrap", "discard_iterations")
 # What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).
-GROUNDTRUTH_RUN_KEYS = ("equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
+GROUNDTRUTH_RUN_KEYS = ("solvent", "equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
                         "minimize_max_iterations", "force_mapping")
 # What generating starts reads of `groundtruth.starts` (the count is per protein: param n_starts).
 STARTS_KEYS = ("source", "temperature_k", "runs", "length_ps", "save_interval_ps", "tica_lag_frames")
@@ -548,7 +556,7 @@ def protein_figures(wildcards=None):
 
 # The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
 HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures", "metric_tables",
-                             "groundtruth_throughput")
+                             "groundtruth_throughput", "calibration_table")
 
 
 def declared_captions(wildcards=None):
@@ -580,9 +588,112 @@ def html_report_caption_config(wildcards=None):
 def report_records(wildcards=None):
     """Identity of each file of the HTML report's inputs, in input order (protein, engine or preset)."""
     return {"metrics": metric_records(), "densities": PROTEINS, "training_curves": cg_model_records(),
-            "protein_figures": protein_figure_records()}
+            "protein_figures": protein_figure_records(), "calibration": list(calibration_report_inputs())}
 
 
 def benchmark_patterns(wildcards=None):
     """{rule: its benchmark: pattern}: compute_tables attributes each benchmark file to the rule that wrote it."""
     return {rule.name: str(rule.benchmark) for rule in workflow.rules if rule.benchmark}
+
+
+# The calibration study (rules/calibration.smk): a reference potential, its own ground truth, engines with known
+# verdicts; results/calibration/<study>/. westbench.calibration.study owns the engine list and each engine's dynamics.
+
+from westbench.calibration import study as wb_calibration
+
+CALIBRATION = config["calibration"]
+try:
+    CALIBRATION_ENGINES = wb_calibration.engines(CALIBRATION) if CALIBRATION["enabled"] else []
+except ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+for _preset in CALIBRATION["presets"] if CALIBRATION["enabled"] else []:
+    if _preset not in config["cgml"]["presets"]:
+        raise WorkflowError(f"calibration.presets: no preset '{_preset}' in cgml.presets "
+                            f"({', '.join(sorted(config['cgml']['presets']))}).")
+# What the study's WE runs read of `we` besides calibration.we (the study sets iterations and segment length).
+CALIBRATION_WE_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "max_wallclock_s", "coverage_target",
+                       "coverage_check_every", "work_manager", "keep_restarts")
+# What building the reference potential reads of `calibration.reference`.
+CALIBRATION_REFERENCE_KEYS = ("epsilon_kj_mol", "contact_cutoff_angstrom", "min_separation", "contact_tolerance",
+                              "folded_q")
+
+
+def calibration_dir(wildcards=None):
+    """The one path pattern of the study's folder: results/calibration/<study> (its name: calibration.protein)."""
+    return f"results/calibration/{CALIBRATION['protein']}"
+
+
+def calibration_runs():
+    """Run ids of the study's ground truth."""
+    return [f"r{i:04d}" for i in range(CALIBRATION["groundtruth"]["runs"])]
+
+
+def calibration_seed(wildcards, stage, *more):
+    from westbench.seeds import stage_seed
+
+    return stage_seed(config["seed"], CALIBRATION["protein"], stage, *more)
+
+
+def calibration_native_input(wildcards=None):
+    """A native structure given as a file is an input (editing it rebuilds the study); a built-in entry is not."""
+    from westbench.cg.native import BUILTIN
+
+    native = CALIBRATION["native"]
+    return [] if native.removeprefix("builtin:").upper() in BUILTIN else [native]
+
+
+def calibration_model_path(engine):
+    """The energy model a study engine runs: the reference (or its perturbed copy), or a trained preset's model."""
+    folder = calibration_dir()
+    if wb_calibration.is_reference_model(CALIBRATION, engine):
+        return f"{folder}/models/{engine}/model.pt"
+    return f"{folder}/cg/{wb_calibration.trained_preset(engine)}/model.pt"
+
+
+def calibration_we_input(wildcards):
+    folder = calibration_dir()
+    return {"model": calibration_model_path(wildcards.engine), "basis": f"{folder}/native.pdb",
+            "tica": f"{folder}/tica/model.json", "groundtruth": f"{folder}/tica/groundtruth_frames.h5"}
+
+
+def calibration_we_settings(wildcards):
+    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **CALIBRATION["we"]}
+
+
+def calibration_engine_cgml(wildcards):
+    """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature."""
+    return {"langevin": wb_calibration.engine_langevin(CALIBRATION, wildcards.engine),
+            **{key: config["cgml"][key] for key in ("explosion", "device", "cuda_graphs", "deterministic")}}
+
+
+def calibration_training_params(wildcards):
+    folder = calibration_dir()
+    return {wildcards.protein: {"frames": [f"{folder}/groundtruth/runs/{r}/frames.h5" for r in calibration_runs()],
+                                "topology": f"{folder}/native.pdb"}}
+
+
+def calibration_training_settings(wildcards):
+    """Training as for the main study, the prior fitted at the study temperature."""
+    settings = cg_training_settings(wildcards)
+    return {**settings, "training": {**settings["training"], **CALIBRATION["training"]},
+            "langevin": {**settings["langevin"], "temperature_k": CALIBRATION["temperature_k"]}}
+
+
+def calibration_metrics_json(wildcards=None):
+    return [f"{calibration_dir()}/metrics/{engine}/metrics.json" for engine in CALIBRATION_ENGINES]
+
+
+def calibration_outputs():
+    if not CALIBRATION["enabled"]:
+        return []
+    return ["results/tables/calibration.csv", f"{calibration_dir()}/figures/resolution.png",
+            f"{calibration_dir()}/figures/convergence.png"]
+
+
+def calibration_report_inputs(wildcards=None):
+    """The study's files the HTML report shows first (none when the study is off)."""
+    if not CALIBRATION["enabled"]:
+        return {}
+    folder = calibration_dir()
+    return {"table": "results/tables/calibration.csv", "summary": f"{folder}/calibration.json",
+            "resolution": f"{folder}/figures/resolution.png", "convergence": f"{folder}/figures/convergence.png"}

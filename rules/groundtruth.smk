@@ -1,4 +1,4 @@
-# Ground truth: starting points and explicit-solvent production runs, results/<protein>/groundtruth/
+# Ground truth: starting points and production runs (explicit solvent; groundtruth.solvent), results/<protein>/groundtruth/
 
 
 rule groundtruth_starts:
@@ -39,7 +39,7 @@ rule groundtruth_run:
         # failed job resumes from its last checkpoint instead of restarting.
         workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/checkpoints",
         groundtruth={key: config["groundtruth"][key] for key in GROUNDTRUTH_RUN_KEYS},
-        preparation=system_settings(solvent="explicit"),  # the run solvates its start like the explicit system
+        preparation=system_settings(solvent=config["groundtruth"]["solvent"]),  # the start in the ground truth's solvent
         platform=platform_settings(),
         seed=run_seed,
     threads: openmm_threads()

@@ -29,6 +29,7 @@ rule metrics:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
         model=metrics_model_frames,
         macrostates="results/{protein}/tica/macrostates.npz",
+        training=metrics_training_record,  # trained CG engines: their model.json (failure to learn is reported)
     output:
         json="results/{protein}/metrics/{engine}/metrics.json",
         csv=report(

@@ -86,6 +86,7 @@ rule html_report:
         throughput="results/tables/groundtruth_throughput_by_protein.csv",
         training_curves=training_curves,
         protein_figures=protein_figures,
+        calibration=lambda wildcards: list(calibration_report_inputs().values()),  # the study, shown first
     output:
         "results/report/westbench.html",
     params:

@@ -1,4 +1,4 @@
-"""Snakemake entry point: one explicit-solvent ground-truth run (resumes from its checkpoint)."""
+"""Snakemake entry point: one ground-truth run (explicit solvent, or groundtruth.solvent) (resumes from its checkpoint)."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 

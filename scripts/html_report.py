@@ -19,7 +19,17 @@ def main(snakemake):
                                                            strict=True)],
         protein_figures=[(*ids, path) for ids, path in zip(records["protein_figures"], inputs.protein_figures,
                                                            strict=True)],
-        captions=snakemake.params.captions, caption_config=snakemake.params.caption_config)
+        captions=snakemake.params.captions, caption_config=snakemake.params.caption_config,
+        calibration=_calibration(records["calibration"], inputs.calibration))
+
+
+def _calibration(roles, files):
+    """The study's files by role (table, summary, resolution, convergence, in that order), or None when it is off."""
+    if not roles:
+        return None
+    found = dict(zip(roles, [files] if isinstance(files, str) else files, strict=True))
+    return {"table": found["table"], "summary": found["summary"],
+            "figures": [found["resolution"], found["convergence"]]}
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -14,7 +14,15 @@ def main(snakemake):
                  protein=snakemake.wildcards.protein, engine=snakemake.wildcards.engine,
                  json_path=snakemake.output.json, csv_path=snakemake.output.csv,
                  figures_dir=Path(snakemake.output.tic_densities_1d).parent,
-                 macrostates=snakemake.input.macrostates)
+                 macrostates=snakemake.input.macrostates,
+                 training_record=_one(snakemake.input.get("training")))
+
+
+def _one(files):
+    """The one file of an input that is empty or one file (a string, or a list of one)."""
+    if not files:
+        return None
+    return files if isinstance(files, str) else files[0]
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

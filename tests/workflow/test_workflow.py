@@ -306,6 +306,18 @@ def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
     assert counts["cg_train"] == 18 and counts["we_run"] == 27  # implicit and two CG presets per protein
 
 
+def test_calibration_paper_config_plans_the_all_atom_null_test(tmp_path, shared_structures):
+    """config/calibration-paper.yaml: implicit-solvent WE against an implicit-solvent ground truth (docs/cluster.md)."""
+    result = snakemake(tmp_path, "-n", "--cores", "2", "--config", f"structures_dir={shared_structures}",
+                       configfile=REPO / "config" / "calibration-paper.yaml")
+    assert result.returncode == 0, result.output[-2000:]
+    counts = job_counts(result.output)
+    assert counts["groundtruth_run"] == 372 and counts["we_run"] == 1 and counts["metrics"] == 2
+    assert counts["calibration_we_run"] == 8 and counts["calibration_table"] == 1
+    config = yaml.safe_load((REPO / "config" / "calibration-paper.yaml").read_text())
+    assert config["groundtruth"]["solvent"] == "implicit" and config["we"]["engines"] == ["implicit"]
+
+
 def test_unknown_protein_in_a_target(tmp_path):
     result = snakemake(tmp_path, "-n", "results/nosuch/prepare/summary.json")
     assert result.returncode != 0

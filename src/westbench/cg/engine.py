@@ -219,7 +219,10 @@ class CGEngine(Engine):
         return np.asarray(state.positions)
 
     def forces(self, x: torch.Tensor) -> torch.Tensor:
-        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager)."""
+        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager): the model's own closed-form
+        ``forces`` when it has one (e.g. :class:`westbench.cg.reference.GoModel`), else minus the autograd gradient."""
+        if hasattr(self.model, "forces"):
+            return self.model.forces(x).to(x.dtype)
         x = x.detach().requires_grad_(True)
         with torch.enable_grad():
             energy = self.model(x)

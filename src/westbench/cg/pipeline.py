@@ -45,6 +45,8 @@ def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *,
     model, history, summary = train_model(
         datasets, network=cgml["model"], prior=cgml["prior"], training=preset_training(cgml, preset), seed=seed,
         temperature_k=cgml["langevin"]["temperature_k"], dtype=cgml["model"]["dtype"], device=cgml["device"])
+    floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
+    summary["force_noise_floor"] = floor
     save_model(model, model_path, extra={
         "preset": preset, "proteins": list(proteins), "seed": seed, "data_sha256": summary["data_sha256"],
         "training_summary": summary, "torch": torch.__version__,
@@ -52,9 +54,9 @@ def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *,
         "priors": {p: model.priors[p].describe() for p in model.priors}})
     Path(history_path).parent.mkdir(parents=True, exist_ok=True)
     history.to_csv(history_path, index=False)
-    floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
     frames = sum(f["used"] for f in summary["frames"].values())
     plot_training_curve(history, figure_path, noise_floor=floor,
                         title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
-                              f"{summary['training']['lr_schedule']} LR)")
+                              f"{summary['training']['lr_schedule']} LR)"
+                              + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"))
     return summary

@@ -62,12 +62,14 @@ def preset_training(cgml: Mapping, preset: str) -> dict:
 
 
 def resolve_device(name: str = "auto") -> torch.device:
-    """``auto``: CUDA when present, else CPU."""
+    """``auto``: CUDA when present, else CPU; ``cuda`` where torch sees no GPU is an error, never a quiet CPU run."""
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        log.warning("device 'cuda' requested but CUDA is not available: using the CPU")
-        return torch.device("cpu")
+    if str(name).startswith("cuda") and not torch.cuda.is_available():
+        from westbench.engines.devices import DeviceError
+
+        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}). "
+                          "Fix: train on a GPU node with a CUDA build of torch, or set cgml.device to auto or cpu.")
     return torch.device(name)
 
 
@@ -198,9 +200,31 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
                "stopped_because": stopped, "device": str(run_device), "data_sha256": data_hash(datasets),
                "seconds": round(time.perf_counter() - started, 3), "training": settings,
                "parameters": sum(p.numel() for p in parameters)}
+    summary["learned"] = learned(summary)
     log.info("trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch,
              stopped)
+    if not summary["learned"]:
+        log.error("failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
+                  "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
+                  "(cgml.training, cgml.presets)", best_epoch, best, rows[0]["validation_loss"])
     return model, history, summary
+
+
+def learned(summary: Mapping) -> bool:
+    """Whether a training run learned: it kept an epoch after 0, with a validation loss below the start's.
+
+    A run that keeps epoch 0 is the untrained network on its prior: reported as a failure to learn (log, the
+    model's record, ``metrics.json`` and the report), not scored as a trained model.
+
+    Examples
+    --------
+    >>> learned({"best_epoch": 0, "best_validation_loss": 5.0, "initial_validation_loss": 5.0})
+    False
+    >>> learned({"best_epoch": 12, "best_validation_loss": 2.0, "initial_validation_loss": 5.0})
+    True
+    """
+    return bool(int(summary.get("best_epoch", 0)) > 0
+                and float(summary["best_validation_loss"]) < float(summary["initial_validation_loss"]))
 
 
 def plot_training_curve(history: pd.DataFrame, path, title: str = "", noise_floor: float | None = None) -> None:

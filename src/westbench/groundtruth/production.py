@@ -1,4 +1,6 @@
-"""One explicit-solvent ground-truth run from one starting structure.
+"""One ground-truth run from one starting structure, in explicit solvent (the published ground truth) or, with
+``groundtruth.solvent: implicit``, in the implicit solvent of the prepared implicit system (the calibration
+study's all-atom null test: implicit-solvent WE against an implicit-solvent ground truth).
 
 Solvate with the preparation settings, minimize (bounded), equilibrate NPT,
 produce with checkpoints (:mod:`westbench.simulation.md`), then write the solute
@@ -24,6 +26,7 @@ import openmm
 from openmm import app
 
 from westbench.features import ca_atom_indices, residue_atom_groups
+from westbench.config import section_defaults
 from westbench.frames import write_frames
 from westbench.resume import reset_if_settings_changed
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
@@ -44,12 +47,12 @@ def md_settings(groundtruth: Mapping, preparation: Mapping) -> MDSettings:
     )
 
 
-def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int):
-    """The solvated system of a start, built once and reloaded on resume (so a checkpoint always fits it)."""
+def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, solvent: str = "explicit"):
+    """The system of a start in ``solvent``, built once and reloaded on resume (so a checkpoint always fits it)."""
     system_xml, solvated_pdb, solvation = workdir / "system.xml", workdir / "solvated.pdb", workdir / "solvation.json"
     if not (system_xml.exists() and solvated_pdb.exists() and solvation.exists()):
         start = app.PDBFile(str(start_pdb))
-        system, modeller, parameters = build_system("explicit", start.topology, start.positions, preparation, seed=seed)
+        system, modeller, parameters = build_system(solvent, start.topology, start.positions, preparation, seed=seed)
         workdir.mkdir(parents=True, exist_ok=True)
         with open(solvated_pdb, "w") as handle:
             app.PDBFile.writeFile(modeller.topology, modeller.positions, handle, keepIds=True)
@@ -92,7 +95,8 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
                               what="ground-truth run", record="westbench-start.json")
     protein_topology = app.PDBFile(str(start_pdb)).topology
     n_residues = protein_topology.getNumResidues()
-    system, topology, positions, parameters = _solvated(Path(start_pdb), workdir, preparation, seed)
+    solvent = {**section_defaults("groundtruth"), **groundtruth}["solvent"]
+    system, topology, positions, parameters = _solvated(Path(start_pdb), workdir, preparation, seed, solvent)
     ca = ca_atom_indices(protein_topology)
     mapping = groundtruth["force_mapping"]
     groups = [[i] for i in ca] if mapping == "ca" else residue_atom_groups(topology, n_residues)
@@ -108,20 +112,21 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
     solute = mdtraj.Topology.from_openmm(protein_topology)
     box = frames["box"]
     a, b, c, alpha, beta, gamma = mdtraj.utils.box_vectors_to_lengths_and_angles(box[:, 0], box[:, 1], box[:, 2])
+    periodic = system.usesPeriodicBoundaryConditions()  # implicit solvent: no box
     trajectory = mdtraj.Trajectory(frames["solute"], solute, time=frames["time_ps"],
-                                   unitcell_lengths=np.column_stack([a, b, c]),
-                                   unitcell_angles=np.column_stack([alpha, beta, gamma]))
+                                   unitcell_lengths=np.column_stack([a, b, c]) if periodic else None,
+                                   unitcell_angles=np.column_stack([alpha, beta, gamma]) if periodic else None)
     trajectory.save(str(outputs["trajectory"]))
     trajectory[0].save_pdb(str(outputs["topology"]))
 
     attrs = {"protein": protein, "source": "groundtruth", "start": start, "seed": seed,
              "residue_names": [r.name for r in protein_topology.residues()], "force_mapping": mapping,
-             "force_units": "kJ/mol/nm", "openmm_version": openmm.__version__}
+             "force_units": "kJ/mol/nm", "openmm_version": openmm.__version__, "solvent": solvent}
     write_frames(outputs["frames"], ca=frames["ca"], time_ps=frames["time_ps"], forces=frames["forces"],
                  energy=frames["energy"], attrs=attrs)
     ns_per_day = throughput_ns_per_day(frames["steps"], settings.timestep_fs, frames["wall_seconds"])
     summary = {
-        "protein": protein, "start": start, "seed": seed, "platform": info["platform"],
+        "protein": protein, "start": start, "seed": seed, "platform": info["platform"], "solvent": solvent,
         "openmm_version": openmm.__version__, "force_mapping": mapping,
         "atoms": system.getNumParticles(), "solute_atoms": protein_topology.getNumAtoms(), "residues": n_residues,
         "frames": len(frames["ca"]), "production_ns": frames["steps"] * settings.timestep_fs * 1e-6,

@@ -99,9 +99,22 @@ def fit_macrostate_model(groundtruth_frames: str | Path, settings: Mapping, seed
     return model
 
 
+def _training(record_path) -> dict | None:
+    """What metrics.json says of a trained engine's training (None for engines that are not trained)."""
+    if not record_path:
+        return None
+    import json
+
+    summary = json.loads(Path(record_path).read_text()).get("training_summary", {})
+    keys = ("best_epoch", "epochs", "initial_validation_loss", "best_validation_loss", "force_noise_floor",
+            "stopped_because")
+    # Training decides whether it learned (westbench.cg.train.learned) and records it; a record without it is older.
+    return {"learned": bool(summary.get("learned", False)), **{k: summary.get(k) for k in keys}}
+
+
 def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, settings: Mapping, *, protein: str,
                  engine: str, json_path: str | Path, csv_path: str | Path, figures_dir: str | Path,
-                 macrostates: str | Path | None = None) -> dict:
+                 macrostates: str | Path | None = None, training_record: str | Path | None = None) -> dict:
     """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
     and the per-engine figures (into ``figures_dir``).
 
@@ -116,6 +129,9 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
         Written into both files (the caller's identity of the job, not parsed from paths).
     macrostates : path, optional
         The protein's macrostate model (:func:`fit_macrostate_model`); fitted here when not given.
+    training_record : path, optional
+        A trained CG engine's model record (``model.json``): its training summary goes into ``metrics.json``
+        (``training``), and a run that kept epoch 0 is reported as a failure to learn (``not_estimable.training``).
 
     Returns
     -------
@@ -136,6 +152,10 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
                                  json_path, csv_path, Path(figures_dir))
     shared = MacrostateModel.load(macrostates) if macrostates is not None else None
     suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
+    training = _training(training_record)
+    if training and not training["learned"]:
+        suite.caveats.add("training", f"failure to learn: training kept epoch {training['best_epoch']} (the untrained "
+                                      "network on its prior); its scores are the prior's, not a trained model's")
     if dropped:
         suite.caveats.add("nonfinite", f"{dropped} frames with non-finite coordinates were dropped at import "
                                        "(on_nonfinite: drop)")
@@ -190,6 +210,7 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
               "resampling": {"groundtruth": suite.groundtruth_unit_kind, "model": suite.model_unit_kind,
                              "replicates": int(s["bootstrap"]), "method": "BCa", "level": 0.95},
               "noise_floor": noise_floor_record(suite),
+              **({"training": training} if training else {}),
               "not_estimable": dict(sorted(suite.caveats.reasons.items())),
               "settings": settings,
               "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},

@@ -69,6 +69,7 @@ ol.footnotes { font-size: 0.8em; color: #555; margin-top: -1em; }
 </head><body>
 <h1>{{ title }}</h1>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
+{% if calibration %}{{ calibration }}{% endif %}
 <div class="caveats"><h2>Caveats</h2>
 {% if caveats %}<p>What could not be estimated (shown as "not estimable" where the number would be, the reason in a
 footnote and on hover) and the frames left out, for every metrics job:</p>
@@ -159,11 +160,12 @@ def html_table(frame: pd.DataFrame, digits: int = 4) -> Markup:
 
 def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.DataFrame | Markup],
                  proteins: list[ProteinSection], notes: list[str] | tuple = (),
-                 table_notes: Mapping[str, str] | None = None, caveats: pd.DataFrame | None = None) -> None:
+                 table_notes: Mapping[str, str] | None = None, caveats: pd.DataFrame | None = None,
+                 calibration: Markup | str = "") -> None:
     """Write the report: ``summary`` (key/value), the ``caveats`` box (:func:`caveats`; none when empty),
     ``notes``, ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's section."""
     has_caveats = caveats is not None and len(caveats)
-    html = TEMPLATE.render(title=title, summary=summary, proteins=proteins, notes=list(notes),
+    html = TEMPLATE.render(title=title, summary=summary, proteins=proteins, notes=list(notes), calibration=calibration,
                            table_notes=dict(table_notes or {}), legend=LEGEND,
                            caveats=html_table(caveats) if has_caveats else "",
                            tables={name: table if isinstance(table, Markup) else html_table(table)
@@ -181,7 +183,7 @@ NOT_FOR_GROUNDTRUTH = {"contact_map_difference"}
 ENGINE_DIVERGENCES = (("w1", "tic0", "W1 TIC 0"), ("w1", "tic01", "W1 TIC 0/1"), ("w1", "rg", "W1 Rg (Å)"),
                       ("kl", "tic0", "KL TIC 0"), ("kl", "tic01", "KL TIC 0/1"))
 # Keys of metrics.json's not_estimable that are not weightings.
-NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite"}
+NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "training"}
 
 
 def reasons(not_estimable: Mapping, *keys: str) -> str:
@@ -495,7 +497,7 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
                  metrics: Sequence[tuple[str, str, object]], densities: Sequence[tuple[str, object]] = (),
                  training_curves: Sequence[tuple[str, str, object]] = (),
                  protein_figures: Sequence[tuple[str, str, object]] = (),
-                 captions: Mapping[str, str], caption_config: Mapping) -> None:
+                 captions: Mapping[str, str], caption_config: Mapping, calibration: Mapping | None = None) -> None:
     """The HTML report of one configuration (rule ``html_report``), every file given with its identity.
 
     Parameters
@@ -512,6 +514,8 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     captions : {figure or table name (the output file's stem): caption template}, as the rules declare them;
         each file's caption is found by its name.
     caption_config : the part of the config the captions read (:func:`westbench.report.captions.caption_config`).
+    calibration : the calibration study's ``table`` (CSV), ``summary`` (JSON) and ``figures`` (PNGs), shown first;
+        None when the study is off.
     """
     captions = Captions(captions, caption_config)
     sections: dict[str, ProteinSection] = {}
@@ -534,5 +538,17 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     notes = [f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
              f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
              f"{discard if discard else 'none'} (metrics.discard_iterations)."]
+    study = ""
+    if calibration:
+        from westbench.report.calibration import calibration_html
+
+        figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
+        study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
     build_report(path, title=title, summary=summary, tables=frames, proteins=list(sections.values()), notes=notes,
-                 table_notes=table_notes, caveats=caveats(metrics))
+                 table_notes=table_notes, caveats=caveats(metrics), calibration=study)
+
+
+def figure_html(figure: Figure) -> Markup:
+    """One figure as the template draws it."""
+    return Markup('<figure{}><img src="data:image/png;base64,{}" alt="{}">\n<figcaption>{}</figcaption></figure>').format(
+        Markup(' class="wide"') if figure.wide else Markup(""), figure.data, figure.alt, figure.caption)

@@ -60,3 +60,15 @@ def test_trained_model_reproduces_the_bond_length_distribution_of_a_harmonic_cha
     model_bonds, reference_bonds = bond_lengths(frames).ravel(), bond_lengths(positions).ravel()
     assert model_bonds.mean() == pytest.approx(reference_bonds.mean(), abs=0.003)
     assert model_bonds.std() == pytest.approx(reference_bonds.std(), rel=0.15)
+
+
+def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
+    import torch
+
+    from westbench.cg.train import resolve_device
+    from westbench.engines.devices import DeviceError
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(DeviceError, match="cgml.device"):
+        resolve_device("cuda")
+    assert resolve_device("auto").type == "cpu"

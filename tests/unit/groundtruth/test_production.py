@@ -236,3 +236,18 @@ def test_a_new_start_structure_starts_the_run_over(start_pdb, uninterrupted, tmp
     with caplog.at_level("WARNING"):
         summary = run(moved, tmp_path)
     assert "start changed" in caplog.text and summary["resumed_from_step"] == 0
+
+
+def test_an_implicit_solvent_ground_truth_has_no_water_and_no_box(start_pdb, tmp_path):
+    groundtruth = {**GROUNDTRUTH, "solvent": "implicit", "length_ps": 0.2, "checkpoint_interval_ps": 0.2}
+    preparation = {}  # the schema's implicit solvent (GBn2)
+    summary = run_groundtruth(start_pdb, tmp_path / "checkpoints", outputs(tmp_path), protein="chignolin",
+                              start="s0000", groundtruth=groundtruth, preparation=preparation, platform=PLATFORM,
+                              seed=3)
+    solute = app.PDBFile(str(start_pdb)).topology.getNumAtoms()
+    assert summary["solvent"] == "implicit" and summary["atoms"] == solute  # nothing added around the protein
+    frames = read_frames(tmp_path / "frames.h5")
+    assert frames.attrs["solvent"] == "implicit" and len(frames) == 5 and np.isfinite(frames["forces"]).all()
+    import mdtraj
+
+    assert mdtraj.load(str(tmp_path / "trajectory.xtc"), top=str(tmp_path / "topology.pdb")).unitcell_lengths is None

@@ -1,0 +1,55 @@
+"""Exact predictions of the calibration study: the ground truth reweighted to each engine's equilibrium.
+
+The reference energy ``U`` and an engine's potential ``U'`` at its temperature ``T'`` are known at every
+ground-truth frame, so ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` turns the ground truth into the perturbed
+equilibrium; :mod:`westbench.calibration.table` scores it as the suite scores an engine.
+
+Examples
+--------
+>>> import numpy as np, torch
+>>> class Harmonic(torch.nn.Module):
+...     def forward(self, x):
+...         return (x ** 2).sum((-1, -2))
+>>> x = np.random.default_rng(0).normal(size=(1000, 1, 1))
+>>> w = reweighting_weights(x, Harmonic(), Harmonic(), 300.0, 300.0)
+>>> bool(np.allclose(w, 1e-3))
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+
+def reweighting_weights(positions: np.ndarray, reference, perturbed, temperature_k: float,
+                        perturbed_temperature_k: float) -> np.ndarray:
+    """Normalized weights that turn ground-truth frames of ``reference`` at ``temperature_k`` into the equilibrium of
+    ``perturbed`` at ``perturbed_temperature_k`` (energy models; positions (n, beads, 3) nm)."""
+    import torch
+
+    from westbench.cg.geometry import kt
+
+    with torch.no_grad():
+        x = torch.as_tensor(np.asarray(positions), dtype=torch.float64)
+        u = reference(x).double().numpy()
+        u_perturbed = perturbed(x).double().numpy()
+    log_w = -u_perturbed / kt(perturbed_temperature_k) + u / kt(temperature_k)
+    w = np.exp(log_w - log_w.max())
+    return w / w.sum()
+
+
+def write_reweighting(groundtruth_frames, models: Mapping[str, str | Path], temperatures: Mapping[str, float],
+                      reference: str, path) -> None:
+    """One weight vector per engine in ``models`` (the null's is uniform) over the ground-truth frames, as ``.npz``."""
+    from westbench.cg.model import load_energy_model
+    from westbench.frames import read_frames
+
+    positions = read_frames(groundtruth_frames)["ca"]
+    base = load_energy_model(models[reference])
+    weights = {engine: reweighting_weights(positions, base, load_energy_model(model), temperatures[reference],
+                                           temperatures[engine]) for engine, model in models.items()}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **weights)

@@ -1,0 +1,211 @@
+"""The calibration study's verdicts against the known answers: table, checks and the two figures.
+
+Every engine of the study (:mod:`westbench.calibration.study`) was scored by the normal metric suite
+against the reference's own ground truth. Here each W1 of TIC 0, TIC 1 and Rg (with its interval, the
+ground truth's noise floor and the suite's verdict) is set beside the verdict its perturbation predicts:
+
+- *predicted divergence*: the ground truth reweighted to the perturbed equilibrium, exactly, since the
+  reference energy ``U`` and the perturbed ``U'`` at temperature ``T'`` are known at every ground-truth
+  frame: ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` (:mod:`westbench.calibration.reweighting`); its W1 against the ground
+  truth is the divergence an engine with infinite sampling would show (the null's is 0);
+- *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` times the floor's upper
+  bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
+  ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);
+- trained engines (``cg_<preset>``) have no exact prediction: the checks ask that both presets learned
+  (best epoch after 0, validation loss below its start), that the fully-trained reached the lower loss,
+  and that it scores closer to the ground truth than the under-trained on most distributions.
+
+Examples
+--------
+>>> expected_verdict(0.0, floor_high=0.1), expected_verdict(0.5, 0.1), expected_verdict(0.12, 0.1)
+('within noise', 'separated', 'either')
+>>> agrees("separated", "either"), agrees("within noise", "separated"), agrees("undetermined", "within noise")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from westbench.metrics.noise_floor import SEPARATED, UNDETERMINED, WITHIN_NOISE
+
+log = logging.getLogger(__name__)
+
+#: The distributions the study's verdicts are read on (the issue's known-answer tests).
+DISTRIBUTIONS = ("tic0", "tic1", "rg")
+#: A prediction this many times the floor's upper bound must come out separated.
+CLEAR = 1.5
+#: A prediction below this share of the floor's upper bound must come out within noise.
+NEGLIGIBLE = 0.5
+EITHER = "either"
+COLUMNS = ["study", "engine", "kind", "temperature_scale", "contact_scale", "distribution", "metric", "value",
+           "ci_low", "ci_high", "floor", "floor_low", "floor_high", "verdict", "predicted", "expected", "agrees"]
+
+
+def expected_verdict(predicted: float, floor_high: float) -> str:
+    """The verdict a perturbation of predicted divergence ``predicted`` must get against a floor of upper bound ``floor_high``."""
+    if not np.isfinite(predicted) or not np.isfinite(floor_high):
+        return UNDETERMINED
+    if predicted > CLEAR * floor_high:
+        return SEPARATED
+    if predicted < NEGLIGIBLE * floor_high:
+        return WITHIN_NOISE
+    return EITHER
+
+
+def agrees(verdict: str, expected: str) -> bool:
+    """Whether an observed verdict matches the expected one (``either`` accepts both; undetermined never agrees)."""
+    if verdict not in (SEPARATED, WITHIN_NOISE):
+        return False
+    return expected == EITHER or verdict == expected
+
+
+def kish_ess(weights: np.ndarray) -> float:
+    """Kish's effective sample size of weights: (sum w)^2 / sum w^2."""
+    w = np.asarray(weights, dtype=np.float64)
+    return float(w.sum() ** 2 / np.sum(w ** 2))
+
+
+def predicted_divergences(groundtruth: Mapping, weights: np.ndarray) -> dict[str, float]:
+    """W1 of each :data:`DISTRIBUTIONS` between the ground truth and the ground truth reweighted by ``weights``,
+    computed as the metric suite computes W1 (its distributions, its exact 1-D W1)."""
+    from westbench.metrics.divergences import Wasserstein1D
+    from westbench.metrics.suite import distributions
+
+    values = distributions(groundtruth)
+    uniform = np.full(len(groundtruth["ca"]), 1.0 / len(groundtruth["ca"]))
+    out = {}
+    for name in DISTRIBUTIONS:
+        v = values[name]
+        out[name] = float(Wasserstein1D(v, v)(np.repeat(uniform, v.shape[1]), np.repeat(weights, v.shape[1])))
+    return out
+
+
+def engine_rows(study: str, engine: str, kind: str, change: Mapping, record: Mapping, weighting: str,
+                predicted: Mapping | None) -> list[dict]:
+    """One table row per distribution of one engine's metrics.json (W1)."""
+    values = (record.get("metrics", {}).get(weighting) or {})
+    floor = (record.get("noise_floor") or {}).get("w1", {})
+    rows = []
+    for name in DISTRIBUTIONS:
+        interval = (values.get("intervals") or {}).get("w1", {}).get(name) or {}
+        bound = floor.get(name) or {}
+        verdict = (values.get("verdicts") or {}).get("w1", {}).get(name, UNDETERMINED)
+        floor_high = bound.get("high", np.nan)
+        guess = np.nan if predicted is None else predicted.get(name, np.nan)
+        expected = "" if predicted is None else expected_verdict(guess, floor_high if floor_high is not None else np.nan)
+        rows.append({"study": study, "engine": engine, "kind": kind, **change, "distribution": name, "metric": "w1",
+                     "value": (values.get("w1") or {}).get(name), "ci_low": interval.get("low"),
+                     "ci_high": interval.get("high"), "floor": bound.get("value"), "floor_low": bound.get("low"),
+                     "floor_high": floor_high, "verdict": verdict, "predicted": guess, "expected": expected,
+                     "agrees": agrees(verdict, expected) if expected else None})
+    return rows
+
+
+def _monotone(table: pd.DataFrame, kind_of_change: str) -> dict:
+    """Per distribution, whether W1 grows with the perturbation's size |scale - 1| (null included at 0)."""
+    column = f"{kind_of_change}_scale"
+    other = "contact_scale" if kind_of_change == "temperature" else "temperature_scale"
+    rows = table[(table["kind"].isin(["null", "perturbation"])) & (table[other] == 1.0)]
+    rows = rows.assign(size=(rows[column] - 1.0).abs())
+    out = {}
+    for name, group in rows.groupby("distribution"):
+        group = group.sort_values("size")
+        if group["size"].nunique() < 3:
+            continue
+        out[name] = bool(np.all(np.diff(group["value"].astype(float).to_numpy()) > 0))
+    return out
+
+
+def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
+    """The study's pass/fail checks (what the README states the study proves)."""
+    result: dict = {}
+    null = table[table["kind"] == "null"]
+    result["null_within_noise"] = bool(len(null) and (null["verdict"] == WITHIN_NOISE).all())
+    for change in ("temperature", "contact"):
+        column = f"{change}_scale"
+        other = "contact_scale" if change == "temperature" else "temperature_scale"
+        rows = table[(table["kind"] == "perturbation") & (table[other] == 1.0) & (table[column] != 1.0)]
+        if rows.empty:
+            continue
+        strongest = rows.loc[(rows[column] - 1.0).abs() == (rows[column] - 1.0).abs().max()]
+        result[f"strongest_{change}_separated"] = bool((strongest["verdict"] == SEPARATED).all())
+        result[f"{change}_monotone"] = _monotone(table, change)
+    judged = table[table["expected"].astype(str).ne("")]
+    result["agreement"] = {"rows": int(len(judged)), "agree": int(judged["agrees"].fillna(False).astype(bool).sum())}
+    if training:
+        result["training"] = {engine: {"learned": bool(r.get("learned")), "best_epoch": r.get("best_epoch"),
+                                       "initial_validation_loss": r.get("initial_validation_loss"),
+                                       "best_validation_loss": r.get("best_validation_loss"),
+                                       "force_noise_floor": r.get("force_noise_floor")}
+                              for engine, r in training.items()}
+        presets = {e.removeprefix("cg_"): e for e in training}
+        if {"undertrained", "fulltrained"} <= set(presets):
+            under, full = training[presets["undertrained"]], training[presets["fulltrained"]]
+            result["fulltrained_lower_loss"] = bool(full.get("best_validation_loss", np.inf)
+                                                    < under.get("best_validation_loss", -np.inf))
+            result["fulltrained_closer"] = training_comparison(table, presets["fulltrained"], presets["undertrained"])
+    return result
+
+
+def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:
+    """On how many distributions ``better`` has the smaller W1 than ``worse`` (and whether that is most)."""
+    a = table[table["engine"] == better].set_index("distribution")["value"].astype(float)
+    b = table[table["engine"] == worse].set_index("distribution")["value"].astype(float)
+    closer = int((a < b).sum())
+    return {"closer_on": closer, "of": int(len(a)), "most": bool(closer > len(a) / 2)}
+
+
+def calibration_table(study: str, engines: Sequence[str], metrics_paths: Sequence[str | Path], groundtruth_path,
+                      reweighting_path, reference_engine: str, trained_records: Mapping[str, str | Path],
+                      perturbations: Mapping[str, Mapping], null_frames_path, table_path, summary_path,
+                      resolution_path, convergence_path, weighting: str = "we", discard_iterations: float = 0.0) -> dict:
+    """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
+
+    ``reweighting_path``: the ground truth's weights per reference-model engine
+    (:func:`westbench.calibration.reweighting.write_reweighting`)."""
+    from westbench.frames import read_frames
+
+    groundtruth = read_frames(groundtruth_path)
+    predictions = dict(np.load(reweighting_path))
+    rows, ess = [], {}
+    for engine, path in zip(engines, metrics_paths):
+        record = json.loads(Path(path).read_text())
+        change = {"temperature_scale": float(perturbations[engine]["temperature_scale"]),
+                  "contact_scale": float(perturbations[engine]["contact_scale"])}
+        if engine in predictions:
+            weights = predictions[engine]
+            ess[engine] = kish_ess(weights)
+            predicted = predicted_divergences(groundtruth, weights)
+            kind = "null" if engine == reference_engine else "perturbation"
+        else:
+            predicted, kind = None, "trained"
+        rows += engine_rows(study, engine, kind, change, record, weighting, predicted)
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    Path(table_path).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(table_path, index=False)
+    training = {}
+    for engine, path in trained_records.items():
+        summary = json.loads(Path(path).read_text()).get("training_summary", {})
+        training[engine] = summary
+    result = checks(table, training)
+    result["reweighting_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
+    result["groundtruth_frames"] = int(len(groundtruth["ca"]))
+    Path(summary_path).parent.mkdir(parents=True, exist_ok=True)
+    Path(summary_path).write_text(json.dumps(result, indent=2, sort_keys=True, default=float) + "\n")
+    from westbench.calibration.figures import convergence_figure, resolution_figure
+
+    resolution_figure(table, resolution_path, title=f"{study}: resolution of the metric suite")
+    floors = {name: float(table[(table["kind"] == "null") & (table["distribution"] == name)]["floor_high"].iloc[0])
+              for name in DISTRIBUTIONS if not table[(table["kind"] == "null") & (table["distribution"] == name)].empty}
+    convergence_figure(groundtruth, read_frames(null_frames_path), floors, convergence_path,
+                       title=f"{study}: the null engine ({reference_engine}) against WE iterations",
+                       discard=discard_iterations)
+    log.info("calibration %s: %s", study, json.dumps({k: v for k, v in result.items() if k != "training"}, default=float))
+    return result

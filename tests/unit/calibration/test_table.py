@@ -1,0 +1,93 @@
+"""The calibration study's known answers: exact reweighting, expected verdicts, and the checks."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+from westbench.cg.geometry import kt
+from westbench.calibration.reweighting import reweighting_weights
+from westbench.calibration.table import COLUMNS, agrees, checks, expected_verdict, kish_ess, training_comparison
+
+
+class Harmonic(torch.nn.Module):
+    """U = k |x|^2 over every coordinate (kJ/mol, nm)."""
+
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def forward(self, x):
+        return self.k * (x ** 2).sum((-1, -2))
+
+
+@settings(max_examples=10, deadline=None)
+@given(scale=st.floats(1.02, 1.3), seed=st.integers(0, 1000))
+def test_reweighting_to_a_hotter_temperature_gives_its_variance(scale, seed):
+    k, temperature = 500.0, 300.0
+    sigma2 = kt(temperature) / (2 * k)  # exp(-k x^2 / kT): variance kT / 2k
+    x = np.random.default_rng(seed).normal(0, np.sqrt(sigma2), (40000, 1, 1))
+    w = reweighting_weights(x, Harmonic(k), Harmonic(k), temperature, scale * temperature)
+    variance = float(np.sum(w * x[:, 0, 0] ** 2))
+    assert variance == pytest.approx(scale * sigma2, rel=0.05)
+
+
+def test_reweighting_to_the_same_model_is_uniform():
+    x = np.random.default_rng(0).normal(size=(100, 3, 3))
+    w = reweighting_weights(x, Harmonic(3.0), Harmonic(3.0), 300.0, 300.0)
+    assert np.allclose(w, 1 / 100) and kish_ess(w) == pytest.approx(100)
+
+
+@given(floor=st.floats(1e-3, 10.0), share=st.floats(0.0, 5.0))
+def test_expected_verdicts_follow_the_prediction_against_the_floor(floor, share):
+    verdict = expected_verdict(share * floor, floor)
+    if share > 1.5:
+        assert verdict == "separated"
+    elif share < 0.5:
+        assert verdict == "within noise"
+    else:
+        assert verdict == "either"
+    assert expected_verdict(float("nan"), floor) == "undetermined"
+
+
+def test_an_undetermined_verdict_never_agrees():
+    assert not agrees("undetermined", "either") and not agrees("", "within noise")
+    assert agrees("within noise", "within noise") and not agrees("separated", "within noise")
+
+
+def _row(engine, kind, temperature=1.0, contacts=1.0, distribution="tic0", value=0.1, verdict="within noise",
+         expected="within noise"):
+    return {**dict.fromkeys(COLUMNS), "study": "s", "engine": engine, "kind": kind, "temperature_scale": temperature,
+            "contact_scale": contacts, "distribution": distribution, "metric": "w1", "value": value,
+            "verdict": verdict, "expected": expected, "agrees": agrees(verdict, expected) if expected else None}
+
+
+def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
+    rows = [_row("reference", "null", value=0.05)]
+    for scale, value in ((1.05, 0.1), (1.1, 0.3), (1.2, 0.6)):
+        rows.append(_row(f"t{scale}", "perturbation", temperature=scale, value=value, verdict="separated",
+                         expected="separated"))
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert result["null_within_noise"] and result["strongest_temperature_separated"]
+    assert result["temperature_monotone"] == {"tic0": True}
+    assert result["agreement"] == {"rows": 4, "agree": 4}
+    rows[2]["value"] = 0.05  # +10 % below the null: not monotone
+    rows[0]["verdict"] = "separated"  # a null that comes out separated fails the study
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert not result["null_within_noise"] and result["temperature_monotone"] == {"tic0": False}
+
+
+def test_the_trained_comparison_counts_distributions():
+    rows = [_row("cg_fulltrained", "trained", distribution=d, value=v, expected="") for d, v in
+            (("tic0", 0.1), ("tic1", 0.2), ("rg", 0.5))]
+    rows += [_row("cg_undertrained", "trained", distribution=d, value=v, expected="") for d, v in
+             (("tic0", 0.3), ("tic1", 0.1), ("rg", 0.9))]
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    assert training_comparison(table, "cg_fulltrained", "cg_undertrained") == {"closer_on": 2, "of": 3, "most": True}
+    training = {"cg_undertrained": {"best_epoch": 0, "best_validation_loss": 5.0, "initial_validation_loss": 5.0,
+                                    "learned": False},
+                "cg_fulltrained": {"best_epoch": 9, "best_validation_loss": 1.0, "initial_validation_loss": 5.0,
+                                   "learned": True}}
+    result = checks(table, training)
+    assert result["fulltrained_lower_loss"] and not result["training"]["cg_undertrained"]["learned"]

@@ -1,0 +1,75 @@
+"""The known-answer calibration study in the default DAG (fixed seeds): the scoring tells the reference from its
+perturbations, in order, and both CG presets learn from the reference's forces (docs/calibration.md)."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from westbench.calibration.table import DISTRIBUTIONS
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def study(default_run):
+    folder = default_run / "results" / "calibration" / "chignolin"
+    table = pd.read_csv(default_run / "results" / "tables" / "calibration.csv")
+    return table, json.loads((folder / "calibration.json").read_text()), folder
+
+
+def verdicts(table, engine):
+    rows = table[table["engine"] == engine].set_index("distribution")
+    return {name: rows.loc[name, "verdict"] for name in DISTRIBUTIONS}
+
+
+def test_the_null_engine_is_within_noise_on_every_distribution(study):
+    table, result, _ = study
+    assert verdicts(table, "reference") == dict.fromkeys(DISTRIBUTIONS, "within noise")
+    assert result["null_within_noise"]
+
+
+def test_the_strongest_perturbations_are_separated(study):
+    table, result, _ = study
+    assert verdicts(table, "temperature_120") == dict.fromkeys(DISTRIBUTIONS, "separated")
+    assert verdicts(table, "contacts_80") == dict.fromkeys(DISTRIBUTIONS, "separated")
+    assert result["strongest_temperature_separated"] and result["strongest_contact_separated"]
+
+
+def test_divergence_grows_with_the_perturbation(study):
+    table, result, _ = study
+    for engines in (["reference", "temperature_105", "temperature_110", "temperature_120"],
+                    ["reference", "contacts_90", "contacts_80"]):
+        for name in DISTRIBUTIONS:
+            rows = table[table["distribution"] == name].set_index("engine")
+            values = [rows.loc[e, "value"] for e in engines]
+            assert values == sorted(values), (name, engines, values)
+    assert all(result["temperature_monotone"].values()) and all(result["contact_monotone"].values())
+
+
+def test_every_expected_verdict_is_met(study):
+    table, result, _ = study
+    judged = table[table["kind"] != "trained"]
+    assert judged["agrees"].astype(str).eq("True").all(), judged[["engine", "distribution", "verdict", "expected"]]
+    assert result["agreement"]["agree"] == result["agreement"]["rows"] == len(judged)
+
+
+def test_both_cg_presets_learn_and_the_fully_trained_learns_more(study):
+    _, result, folder = study
+    for engine in ("cg_undertrained", "cg_fulltrained"):
+        training = result["training"][engine]
+        assert training["learned"] and training["best_epoch"] > 0
+        assert training["best_validation_loss"] < training["initial_validation_loss"]
+        metrics = json.loads((folder / "metrics" / engine / "metrics.json").read_text())
+        assert metrics["training"]["learned"] and "training" not in metrics["not_estimable"]
+    assert result["fulltrained_lower_loss"]
+    curve = pd.read_csv(folder / "cg" / "fulltrained" / "training.csv")
+    assert curve["validation_loss"].min() < curve["validation_loss"].iloc[0]
+
+
+def test_the_report_shows_the_study_first(study, default_run):
+    html = (default_run / "results" / "report" / "westbench.html").read_text()
+    assert "Calibration: does the benchmark tell a correct engine from wrong ones?" in html
+    assert html.index("Calibration:") < html.index("Caveats")
+    for name in ("resolution.png", "convergence.png"):
+        assert (study[2] / "figures" / name).stat().st_size > 10_000
