@@ -158,7 +158,7 @@ build_layer_image() {  # IMAGE DOCKERFILE-DIR CHECK-COMMAND
     docker run --rm --network none "$image" sh -c "$check" || { say "$image lacks its packages ($check failed)"; exit 1; }
 }
 build_layer_image "$CHEM_IMAGE" docker/chem-base \
-    "python3 -c 'import pyscf, MDRestraintsGenerator.restraints, MDAnalysis, alchemlyb; from MDAnalysisTests.datafiles import PSF, DCD'"
+    "python3 -c 'import pyscf, MDRestraintsGenerator.restraints, MDAnalysis, alchemlyb; from MDAnalysisTests.datafiles import PSF, DCD' && antechamber -h >/dev/null && command -v tleap parmchk2 sqm >/dev/null"
 
 if [ -n "$harbor_pid" ]; then
     wait "$harbor_pid" || { say "installing Harbor failed (output above)"; exit 1; }
