@@ -94,9 +94,11 @@ def verify(checks):
             got = (int(field(text, "calc-lambda-neighbors")), int(field(text, "nstdhdl")), field(text, "dhdl-derivatives"),
                    field(text, "separate-dhdl-file"))
             assert got[0] == -1 and got[1] > 0 and got[2] == "yes" and got[3] == "yes", f"state {i}: {got}"
-    with checks.check("production settings: sd at 298.15 K, the same run in every state (nsteps, dt)"):
+    with checks.check("production settings: sd at 298.15 K, 500 ps, the same run in every state"):
         runs = {(field(t, "integrator"), field(t, "nsteps"), field(t, "dt")) for t in dumps}
         assert len(runs) == 1 and next(iter(runs))[0] == "sd", f"{runs}"
+        _, nsteps, dt = next(iter(runs))
+        assert abs(int(nsteps) * float(dt) - 500.0) <= 1e-6, f"{nsteps} steps of {dt} ps, not 500 ps"
         assert all(re.search(r"ref-t:\s+298\.15\s*$", t, re.M) for t in dumps), "ref-t not 298.15"
     with checks.check("grompp -maxwarn 0 accepts every state's mdp with the shipped conf.gro and topol.top"):
         with tempfile.TemporaryDirectory() as tmp:
