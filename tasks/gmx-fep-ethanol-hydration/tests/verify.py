@@ -1,0 +1,117 @@
+"""Check the 13-state decoupling of ethanol with GROMACS itself: gmx dump of every state's tpr, grompp -maxwarn 0
+rerun on every state's mdp, the test run's dhdl.xvg.
+
+Tolerances: lambda values 1e-4; soft-core and temperature as contracted (1e-6 relative).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from verifykit import main
+
+OUT = "/app/output"
+N = 13
+COUL = [0, 0.25, 0.5, 0.75, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+VDW = [0, 0, 0, 0, 0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1]
+ENV = dict(os.environ, OMP_NUM_THREADS="1")
+
+
+def dump(tpr):
+    run = subprocess.run(["gmx", "-quiet", "dump", "-s", tpr], capture_output=True, text=True, env=ENV)
+    assert run.returncode == 0, f"gmx dump {tpr} failed: {run.stderr[-300:]}"
+    return run.stdout
+
+
+def field(text, name):
+    m = re.search(rf"^\s*{re.escape(name)}\s*=\s*(\S+)", text, re.M)
+    assert m, f"{name} not in the tpr"
+    return m.group(1)
+
+
+def lambdas(text, name):
+    m = re.search(rf"all-lambdas:.*?^\s*{name}-lambdas\s*=([^\n]*)", text, re.M | re.S)
+    assert m, f"{name}-lambdas not in the tpr"
+    return [float(x) for x in m.group(1).split()]
+
+
+def mdp(path):
+    values = {}
+    for line in open(path):
+        line = line.split(";")[0]
+        if "=" in line:
+            key, value = line.split("=", 1)
+            values[key.strip().lower().replace("_", "-")] = value.strip()
+    return values
+
+
+def verify(checks):
+    dirs = [f"{OUT}/lambda_{i:02d}" for i in range(N)]
+    with checks.check("13 state folders lambda_00..lambda_12 with prod.mdp and prod.tpr present"):
+        missing = [f"{d}/{f}" for d in dirs for f in ("prod.mdp", "prod.tpr") if not os.path.isfile(f"{d}/{f}")]
+        assert not missing, f"missing {missing[:4]}"
+    with checks.check("test_run/ has the test run's dhdl file present", kind="format"):
+        xvgs = [f for f in os.listdir(f"{OUT}/test_run") if f.endswith(".xvg")] if os.path.isdir(f"{OUT}/test_run") else []
+        assert xvgs, "no .xvg in test_run/"
+    dumps, mdps = [], []
+    with checks.check("gmx dump reads every state's tpr"):
+        dumps = [dump(f"{d}/prod.tpr") for d in dirs]
+        mdps = [mdp(f"{d}/prod.mdp") for d in dirs]
+    if len(dumps) < N:
+        return
+    with checks.check("every tpr has free-energy on and its own init-lambda-state (0..12) of 13 states"):
+        for i, text in enumerate(dumps):
+            assert field(text, "free-energy") == "yes", f"state {i}: free-energy {field(text, 'free-energy')}"
+            assert int(field(text, "init-lambda-state")) == i, f"lambda_{i:02d}: init-lambda-state {field(text, 'init-lambda-state')}"
+            assert int(field(text, "n-lambdas")) == N, f"state {i}: n-lambdas {field(text, 'n-lambdas')}"
+    with checks.check("schedule: charges off in states 0-4, then Lennard-Jones in 5-12 (coul/vdw lambdas of every tpr)"):
+        for i, text in enumerate(dumps):
+            coul, vdw = lambdas(text, "coul"), lambdas(text, "vdw")
+            assert len(coul) == N and max(abs(a - b) for a, b in zip(coul, COUL)) <= 1e-4, f"state {i}: coul-lambdas {coul}"
+            assert len(vdw) == N and max(abs(a - b) for a, b in zip(vdw, VDW)) <= 1e-4, f"state {i}: vdw-lambdas {vdw}"
+    with checks.check("ethanol is the decoupled molecule: full charges in A, none in B, only ETH perturbed (tpr)"):
+        atoms = re.findall(r"atom\[\s*\d+\]=\{type=\s*(\d+), typeB=\s*(\d+),.*?q=\s*(\S+),.*?qB=\s*(\S+),", dumps[0])
+        eth = atoms[:9]
+        assert len(eth) == 9 and all(float(q.rstrip(",")) != 0 and float(qb.rstrip(",")) == 0 for _, _, q, qb in eth), \
+            "ethanol's B-state charges are not zero"
+        rest = atoms[9:]
+        assert all(t == tb and q == qb for t, tb, q, qb in rest), "a water atom is perturbed"
+    with checks.check("decoupling from vdw-q (A) to none (B) of moltype ETH (mdp)"):
+        for i, values in enumerate(mdps):
+            got = (values.get("couple-moltype"), values.get("couple-lambda0", "").lower(), values.get("couple-lambda1", "").lower())
+            assert got == ("ETH", "vdw-q", "none"), f"state {i}: couple-moltype/lambda0/lambda1 {got}"
+    with checks.check("intramolecular interactions kept at full strength (couple-intramol = no: LJC pairs in the tpr)"):
+        for i, values in enumerate(mdps):
+            assert values.get("couple-intramol", "no").lower() == "no", f"state {i}: couple-intramol {values.get('couple-intramol')}"
+        assert "LJC Pairs NB:" in dumps[0] and re.search(r"type=\d+ \(LJC_NB\)", dumps[0]), "no LJC_NB pairs in the tpr"
+    with checks.check("soft-core on the LJ decoupling: sc-alpha 0.5, sc-power 1, sc-sigma 0.3, sc-coul off (tpr)"):
+        for i, text in enumerate(dumps):
+            got = (float(field(text, "sc-alpha")), int(field(text, "sc-power")), float(field(text, "sc-sigma")), field(text, "sc-coul"))
+            assert got[:3] == (0.5, 1, 0.3) and got[3] in ("false", "no"), f"state {i}: sc-alpha/power/sigma/coul {got}"
+    with checks.check("every state's energy in the dhdl output, for MBAR: calc-lambda-neighbors -1, nstdhdl > 0, dH/dl, own file"):
+        for i, text in enumerate(dumps):
+            got = (int(field(text, "calc-lambda-neighbors")), int(field(text, "nstdhdl")), field(text, "dhdl-derivatives"),
+                   field(text, "separate-dhdl-file"))
+            assert got[0] == -1 and got[1] > 0 and got[2] == "yes" and got[3] == "yes", f"state {i}: {got}"
+    with checks.check("production settings: sd at 298.15 K, 500 ps, the same run in every state"):
+        runs = {(field(t, "integrator"), field(t, "nsteps"), field(t, "dt")) for t in dumps}
+        assert len(runs) == 1 and next(iter(runs))[0] == "sd", f"{runs}"
+        _, nsteps, dt = next(iter(runs))
+        assert abs(int(nsteps) * float(dt) - 500.0) <= 1e-6, f"{nsteps} steps of {dt} ps, not 500 ps"
+        assert all(re.search(r"ref-t:\s+298\.15\s*$", t, re.M) for t in dumps), "ref-t not 298.15"
+    with checks.check("grompp -maxwarn 0 accepts every state's mdp with the shipped conf.gro and topol.top"):
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, d in enumerate(dirs):
+                run = subprocess.run(["gmx", "-quiet", "grompp", "-f", f"{d}/prod.mdp", "-c", "/app/inputs/conf.gro",
+                                      "-p", "/app/inputs/topol.top", "-o", f"{tmp}/s.tpr", "-po", f"{tmp}/out.mdp",
+                                      "-maxwarn", "0"], capture_output=True, text=True, cwd=tmp, env=ENV)
+                assert run.returncode == 0, f"state {i}: {run.stderr.strip().splitlines()[-3:]}"
+    with checks.check("test run's dhdl.xvg: dH/dl and the energy difference to all 13 states, at least 10 samples"):
+        xvg = open(f"{OUT}/test_run/{sorted(xvgs)[0]}").read()
+        targets = re.findall(r'legend ".*?to \(', xvg)
+        rows = [l for l in xvg.splitlines() if l and l[0] not in "#@"]
+        assert len(targets) == N and "dH/d" in xvg and len(rows) >= 10, f"{len(targets)} foreign states, {len(rows)} samples"
+
+
+sys.exit(main(verify))

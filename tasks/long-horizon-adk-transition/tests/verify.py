@@ -1,0 +1,91 @@
+"""Recompute the AdK transition analysis with MDAnalysis and compare.
+
+Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.005, the PC1 projection correlated
+with MDAnalysis's at r >= 0.999 (either sign accepted in the correlations' check only through the contract: the
+last frame's projection above the first's), correlations 0.01; frames exact.
+"""
+import csv
+import sys
+import warnings
+
+import numpy as np
+
+from verifykit import close, load_json, main
+
+warnings.filterwarnings("ignore")
+HEADER = ["frame", "rmsd_closed_A", "rmsd_open_A", "theta_nmp_deg", "theta_lid_deg", "rg_A", "pc1"]
+ATOMS = " and (backbone or name CB)"
+
+
+def reference():
+    import MDAnalysis as mda
+    from MDAnalysis.analysis import pca, rms
+    from MDAnalysisTests.datafiles import DCD, PDB_closed, PDB_small, PSF
+    u = mda.Universe(PSF, DCD)
+    ref = {"rmsd_closed_A": rms.RMSD(u, mda.Universe(PDB_closed), select="name CA").run().results.rmsd[:, 2],
+           "rmsd_open_A": rms.RMSD(u, mda.Universe(PDB_small), select="name CA").run().results.rmsd[:, 2]}
+
+    def angle(a, b, c):
+        A, B, C = (u.select_atoms(s + ATOMS).center_of_geometry() for s in (a, b, c))
+        ba, bc = A - B, C - B
+        return np.degrees(np.arccos(np.dot(ba, bc) / np.linalg.norm(ba) / np.linalg.norm(bc)))
+
+    nmp, lid, rg = [], [], []
+    for _ in u.trajectory:
+        nmp.append(angle("resid 35:55", "resid 90:100", "resid 115:125"))
+        lid.append(angle("resid 125:153", "resid 115:125", "resid 179:185"))
+        rg.append(u.atoms.radius_of_gyration())
+    ref.update(theta_nmp_deg=np.array(nmp), theta_lid_deg=np.array(lid), rg_A=np.array(rg))
+    p = pca.PCA(u, select="name CA", align=True).run()
+    proj = p.transform(u.select_atoms("name CA"), n_components=1)[:, 0]
+    ref["pc1"] = proj if proj[-1] > proj[0] else -proj
+    ref["pc1_variance_fraction"] = float(p.results.variance[0] / p.results.variance.sum())
+    return ref
+
+
+def halfway(x):
+    mid = (x[0] + x[-1]) / 2
+    return int(np.argmax(x >= mid)) if x[-1] > x[0] else int(np.argmax(x <= mid))
+
+
+def verify(checks):
+    rows, summary = [], {}
+    with checks.check("transition.csv has the contracted header and one row per frame"):
+        with open("/app/output/transition.csv") as handle:
+            reader = csv.DictReader(handle)
+            assert reader.fieldnames == HEADER, f"header {reader.fieldnames}"
+            rows = list(reader)
+        assert [int(r["frame"]) for r in rows] == list(range(98)), f"{len(rows)} rows, 98 frames"
+    with checks.check("summary.json readable"):
+        summary = load_json("/app/output/summary.json")
+    ref = reference()
+    got = {k: np.array([float(r[k]) for r in rows]) for k in HEADER[1:]} if rows else {}
+    for key, tol, what in (("rmsd_closed_A", 0.01, "CA RMSD to closed 1AKE after superposition (0.01 A)"),
+                           ("rmsd_open_A", 0.01, "CA RMSD to open 4AKE after superposition (0.01 A)"),
+                           ("theta_nmp_deg", 0.1, "NMP-CORE angle per frame (0.1 deg)"),
+                           ("theta_lid_deg", 0.1, "LID-CORE angle per frame (0.1 deg)"),
+                           ("rg_A", 0.01, "radius of gyration per frame (0.01 A)")):
+        with checks.check(what):
+            diff = np.abs(got[key] - ref[key]).max()
+            assert diff <= tol, f"{key}: max difference {diff:.3g}"
+    with checks.check("PC1 projection is MDAnalysis's aligned CA PCA (r >= 0.999, last frame above the first)"):
+        r = np.corrcoef(got["pc1"], ref["pc1"])[0, 1]
+        assert r >= 0.999, f"correlation with the reference projection {r:.4f}"
+    with checks.check("PC1 variance fraction (0.005)"):
+        assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.005, \
+            f"{summary['pc1_variance_fraction']} vs {ref['pc1_variance_fraction']:.4f}"
+    with checks.check("correlations of PC1 with the two angles (0.01)"):
+        for key, angle in (("r_pc1_theta_nmp", "theta_nmp_deg"), ("r_pc1_theta_lid", "theta_lid_deg")):
+            want = np.corrcoef(ref["pc1"], ref[angle])[0, 1]
+            assert abs(float(summary[key]) - want) <= 0.01, f"{key} {summary[key]} vs {want:.3f}"
+    crossing = int(np.argmax(ref["rmsd_open_A"] < ref["rmsd_closed_A"]))
+    checks.require("crossing frame: first frame closer to open than to closed", summary.get("crossing_frame") == crossing,
+                   f"{summary.get('crossing_frame')} vs {crossing}")
+    h_nmp, h_lid = halfway(ref["theta_nmp_deg"]), halfway(ref["theta_lid_deg"])
+    checks.require("halfway frames of both angles", (summary.get("halfway_frame_nmp"), summary.get("halfway_frame_lid")) == (h_nmp, h_lid),
+                   f"{summary.get('halfway_frame_nmp')}, {summary.get('halfway_frame_lid')} vs {h_nmp}, {h_lid}")
+    checks.require("the domain that moves first", summary.get("first_domain") == ("LID" if h_lid < h_nmp else "NMP"),
+                   f"{summary.get('first_domain')}")
+
+
+sys.exit(main(verify))

@@ -1,0 +1,85 @@
+"""Recompute the stated interaction energy with pyscf (the stated method, basis and counterpoise choice).
+
+Tolerances: total energies 2e-5 hartree, the interaction energy 0.02 kcal/mol of the recomputed one, and within
+1.5 kcal/mol of the S22 CCSD(T)/CBS benchmark (-4.92 kcal/mol) for the choice to count as a sound one.
+"""
+import sys
+
+from verifykit import load_json, main
+
+HARTREE = 627.509
+BENCHMARK = -4.92
+KEYS = ("method", "basis", "counterpoise", "e_dimer_hartree", "e_monomer_a_hartree", "e_monomer_b_hartree",
+        "interaction_energy_kcal_mol", "justification")
+LINES = open("/app/inputs/water_dimer.xyz").read().splitlines()[2:8]
+
+
+def molecule(atoms, basis):
+    from pyscf import gto
+    return gto.M(atom="\n".join(atoms), basis=basis, verbose=0)
+
+
+def energy(atoms, basis, method):
+    from pyscf import dft, mp, scf
+    mol = molecule(atoms, basis)
+    if method == "hf":
+        return scf.RHF(mol).run().e_tot
+    if method == "mp2":
+        mf = scf.RHF(mol).run()
+        return mf.e_tot + mp.MP2(mf).run().e_corr
+    mf = dft.RKS(mol)
+    mf.xc = method
+    return mf.run().e_tot
+
+
+def monomer(keep, counterpoise):
+    if not counterpoise:
+        return [LINES[i] for i in sorted(keep)]
+    return [l if i in keep else "ghost-" + l.split()[0] + " " + " ".join(l.split()[1:]) for i, l in enumerate(LINES)]
+
+
+def verify(checks):
+    data = {}
+    with checks.check("binding.json readable with the contracted keys"):
+        data = load_json("/app/output/binding.json")
+        missing = [k for k in KEYS if k not in data]
+        assert not missing, f"missing keys {missing}"
+        assert isinstance(data["counterpoise"], bool), "counterpoise must be true or false"
+    method, basis = str(data.get("method", "")).lower(), str(data.get("basis", ""))
+    ok = False
+    with checks.check("method and basis are ones pyscf runs, the dimer below 250 basis functions"):
+        from pyscf import dft
+        if method not in ("hf", "mp2"):
+            dft.libxc.parse_xc(method)
+        n = molecule(LINES, basis).nao_nr()
+        assert n < 250, f"{n} basis functions"
+        ok = True
+    ref = {}
+    if ok:
+        ref["e_dimer_hartree"] = energy(LINES, basis, method)
+        ref["e_monomer_a_hartree"] = energy(monomer({0, 1, 2}, data["counterpoise"]), basis, method)
+        ref["e_monomer_b_hartree"] = energy(monomer({3, 4, 5}, data["counterpoise"]), basis, method)
+    with checks.check("dimer energy is the stated method/basis's (pyscf, 2e-5 hartree)"):
+        assert ok, "method or basis not runnable"
+        assert abs(float(data["e_dimer_hartree"]) - ref["e_dimer_hartree"]) <= 2e-5, \
+            f"{data['e_dimer_hartree']} vs {ref['e_dimer_hartree']:.6f}"
+    with checks.check("monomer energies match the stated counterpoise choice (pyscf, 2e-5 hartree)"):
+        assert ok, "method or basis not runnable"
+        for key in ("e_monomer_a_hartree", "e_monomer_b_hartree"):
+            assert abs(float(data[key]) - ref[key]) <= 2e-5, f"{key} {data[key]} vs {ref[key]:.6f}"
+    with checks.check("interaction energy is the recomputed one (0.02 kcal/mol)"):
+        assert ok, "method or basis not runnable"
+        e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
+        assert abs(float(data["interaction_energy_kcal_mol"]) - e_int) <= 0.02, \
+            f"{data['interaction_energy_kcal_mol']} vs {e_int:.3f} kcal/mol"
+    with checks.check("the choice gives a sound number (within 1.5 kcal/mol of the CCSD(T)/CBS -4.92)"):
+        assert ok, "method or basis not runnable"
+        e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
+        assert abs(e_int - BENCHMARK) <= 1.5, f"{method}/{basis} gives {e_int:.2f} kcal/mol"
+    text = str(data.get("justification", "")).lower()
+    checks.require("justification states the BSSE treatment",
+                   len(text) >= 40 and any(k in text for k in ("counterpoise", "bsse", "superposition", "ghost")),
+                   "the justification does not discuss the basis-set superposition error")
+
+
+sys.exit(main(verify))
