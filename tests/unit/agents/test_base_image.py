@@ -32,7 +32,8 @@ def test_every_task_builds_from_one_of_the_base_images():
     assert bases == images
 
 
-def test_wheels_are_pinned_by_hash():
-    lines = [l for l in (REPO / "docker" / "analysis-base" / "requirements.txt").read_text().splitlines()
+@pytest.mark.parametrize("image", ["analysis-base", "gromacs-base"])
+def test_wheels_are_pinned_by_hash(image):
+    lines = [l for l in (REPO / "docker" / image / "requirements.txt").read_text().splitlines()
              if l.strip() and not l.startswith("#")]
     assert lines and all(re.match(r"^[\w.-]+==[\w.]+ --hash=sha256:[0-9a-f]{64}$", l) for l in lines)
