@@ -42,7 +42,7 @@ MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # tmux, asciinema: Harbor's Terminus agents drive the task through tmux and record it (they cannot install them offline).
 PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml,tmux,asciinema
 # Keep in step with docker/gromacs-base/Dockerfile and docker/analysis-base/Dockerfile (+ their requirements.txt).
-GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
+GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-2}
 GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,packmol,python3-pip,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
 ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
