@@ -73,7 +73,7 @@ def verify(checks):
         assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
         values = mdp_values(os.path.join(work, "out.mdp"))
         code, diff = gmx("check", "-s1", f"{OUT}/ee.tpr", "-s2", os.path.join(work, "re.tpr"))
-        differing = [l for l in diff.splitlines() if re.match(r"\s*\S.* \(.*\) - .* \(.*\)", l) and "seed" not in l.lower()]
+        differing = [l for l in diff.splitlines() if l.startswith("inputrec->") and "seed" not in l.lower()]
         assert code == 0 and not differing, "ee.tpr differs from grompp's ee.mdp: " + "; ".join(differing[:3])
     with checks.check("the 11-state path: Coulomb off first (coul-lambdas), then Lennard-Jones (vdw-lambdas)"):
         coul, vdw = numbers(values.get("coul-lambdas", "")), numbers(values.get("vdw-lambdas", ""))
