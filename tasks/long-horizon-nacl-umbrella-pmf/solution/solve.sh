@@ -22,7 +22,7 @@ pull-coord1-dim      = Y Y Y
 pull-coord1-start    = no
 pull-coord1-init     = $1
 pull-coord1-rate     = 0
-pull-coord1-k        = 3000
+pull-coord1-k        = 10000
 pull-nstxout         = 50
 pull-nstfout         = 50
 MDP
@@ -48,7 +48,7 @@ inside = [r for r in rows if r[0] <= 0.34]
 x, g = min(inside, key=lambda r: r[1])
 json.dump({"windows": [{"window": i, "center_nm": float(c), "tpr": f"windows/w{i}.tpr", "pullx": f"windows/w{i}_pullx.xvg",
                         "xtc": f"windows/w{i}.xtc"} for i, c in enumerate(sys.argv[1:])],
-           "force_constant_kj_mol_nm2": 3000.0, "contact_minimum_nm": x, "contact_minimum_kj_mol": g}, open("pmf.json", "w"), indent=1)
+           "force_constant_kj_mol_nm2": 10000.0, "contact_minimum_nm": x, "contact_minimum_kj_mol": g}, open("pmf.json", "w"), indent=1)
 print(open("pmf.json").read()[-200:])
 PY
 rm -f ./\#* windows/\#*

@@ -14,7 +14,7 @@ from verifykit import load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 CENTERS = [round(0.25 + 0.05 * i, 6) for i in range(9)]
-K = 3000.0
+K = 10000.0
 WHAM = ["-unit", "kJ", "-b", "2", "-zprof0", "0.6", "-temp", "300"]
 RERUN_TOL_NM = 0.002   # pullx against the rerun of the window's own xtc (xtc precision 0.001 nm)
 MEAN_TOL_NM = 0.05     # a window's mean distance (after 2 ps) against its centre
@@ -66,7 +66,7 @@ def verify(checks):
         with checks.check(f"window {i}: tpr, pullx and xtc present"):
             for key in ("tpr", "pullx", "xtc"):
                 assert os.path.isfile(os.path.join(OUT, str(w.get(key, "")))), f"{key} {w.get(key)} missing"
-        with checks.check(f"window {i}: umbrella on the 3-D Na-Cl distance at {center} nm, k 3000, rate 0, 10 ps (gmx dump)"):
+        with checks.check(f"window {i}: umbrella on the 3-D Na-Cl distance at {center} nm, k 10000, rate 0, 10 ps (gmx dump)"):
             pull = dump_pull(os.path.join(OUT, w["tpr"]))
             assert (pull["type"], pull["geometry"], pull["dim"]) == ("umbrella", "distance", [1, 1, 1]), f"{pull}"
             assert pull["groups"] == ions, f"pull groups {pull['groups']}; the ions are atoms {ions}"
@@ -114,6 +114,12 @@ def verify(checks):
         x, g = inside[np.argmin(inside[:, 1])]
         assert abs(float(spec["contact_minimum_nm"]) - x) <= 0.005 and abs(float(spec["contact_minimum_kj_mol"]) - g) <= PMF_TOL, \
             f"pmf.json {spec['contact_minimum_nm']} nm, {spec['contact_minimum_kj_mol']} kJ/mol; the PMF's minimum {x:.3f} nm, {g:.2f}"
+
+    with checks.check("the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol above it (0.32-0.42 nm)"):
+        contact = profile[(profile[:, 0] >= 0.24) & (profile[:, 0] <= 0.34)]
+        x, g = contact[np.argmin(contact[:, 1])]
+        barrier = profile[(profile[:, 0] >= 0.32) & (profile[:, 0] <= 0.42), 1].max()
+        assert 0.26 <= x <= 0.31 and barrier - g >= 3.0, f"minimum {g:.2f} kJ/mol at {x:.3f} nm, barrier {barrier:.2f} kJ/mol"
 
 
 sys.exit(main(verify))
