@@ -41,9 +41,9 @@ MIRROR=${WESTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Keep in step with docker/md-base/Dockerfile (the same image built from a registry).
 # tmux, asciinema: Harbor's Terminus agents drive the task through tmux and record it (they cannot install them offline).
 PACKAGES=python3,python3-numpy,python3-simtk,libopenmm-plugins,python3-mdtraj,python3-pdbfixer,python3-h5py,python3-yaml,tmux,asciinema
-# Keep in step with docker/gromacs-base/Dockerfile and docker/analysis-base/Dockerfile (+ its requirements.txt).
-GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-1}
-GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,tmux,asciinema
+# Keep in step with docker/gromacs-base/Dockerfile and docker/analysis-base/Dockerfile (+ their requirements.txt).
+GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-2}
+GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,packmol,python3-pip,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
 ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
 # A thin layer on analysis-base (no second debootstrap): docker/chem-base/Dockerfile with its pinned requirements.txt.
@@ -137,7 +137,9 @@ for alias in $ALIASES; do
         || docker tag "$IMAGE" "$alias"
 done
 # The toolchain images of the other task families (tasks/*/environment/Dockerfile FROM them), built FROM nothing too.
-build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" "gmx --version >/dev/null && python3 -c 'import parmed, openmm, numpy'"
+build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" \
+    "gmx --version >/dev/null && python3 -c 'import parmed, openmm, numpy, insane' && insane -h >/dev/null && command -v packmol >/dev/null" \
+    docker/gromacs-base/requirements.txt
 build_image "$ANALYSIS_IMAGE" "$ANALYSIS_PACKAGES" \
     "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj, westpa' && xtb --version >/dev/null && w_assign --help >/dev/null" \
     docker/analysis-base/requirements.txt

@@ -32,7 +32,7 @@ def test_every_task_builds_from_one_of_the_base_images():
     assert bases == images
 
 
-@pytest.mark.parametrize("image", ["analysis-base", "chem-base"])
+@pytest.mark.parametrize("image", ["analysis-base", "chem-base", "gromacs-base"])
 def test_wheels_are_pinned_by_hash(image):
     lines = [l for l in (REPO / "docker" / image / "requirements.txt").read_text().splitlines()
              if l.strip() and not l.startswith("#")]

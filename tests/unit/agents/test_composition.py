@@ -40,7 +40,7 @@ def test_suite_meets_the_composition_targets(suite):
         assert table["package", package] >= 1, package
     for category in ("negative", "underspecified", "long-horizon"):
         assert table["category", category] >= 3, category
-    assert set(suite["image"]) == {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-1",
+    assert set(suite["image"]) == {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-2",
                                    "westbench/analysis-base:bookworm-1", "westbench/chem-base:bookworm-1"}
 
 

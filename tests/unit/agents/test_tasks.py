@@ -46,7 +46,7 @@ def test_every_task_isolates_its_verifier_and_has_no_network(suite):
         assert task.agent_timeout_s and task.verifier_timeout_s <= 300 and task.cpus and task.memory_mb, task.name
 
 
-PROJECT_IMAGES = {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-1", "westbench/analysis-base:bookworm-1",
+PROJECT_IMAGES = {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-2", "westbench/analysis-base:bookworm-1",
                   "westbench/chem-base:bookworm-1"}
 
 

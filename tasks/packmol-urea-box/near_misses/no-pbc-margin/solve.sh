@@ -1,0 +1,40 @@
+#!/bin/bash
+# Conventions chosen and stated: molarity (mol per litre of the box), a 4.0 nm cube, the density of 1 M aqueous urea
+# (1.015 g/cm^3) for the water count, packmol's tolerance 2.0 A, and a 1 A margin at every box face so that no
+# two molecules overlap across the periodic boundaries.
+set -euo pipefail
+mkdir -p /app/output && cd /app/output
+read n_urea n_water <<< "$(python3 -c '
+N_A, L_nm = 6.02214076e23, 4.0
+V_cm3 = (L_nm * 1e-7) ** 3
+urea = round(1.0 * N_A * V_cm3 / 1000)
+water = round((1.015 * V_cm3 * N_A - urea * 60.056) / 18.015)
+print(urea, water)')"
+cat > packmol.inp <<INP
+tolerance 2.0
+filetype pdb
+output packed.pdb
+seed 2025
+structure /app/inputs/urea.pdb
+  number $n_urea
+  inside box 0. 0. 0. 40. 40. 40.
+end structure
+structure /app/inputs/water.pdb
+  number $n_water
+  inside box 0. 0. 0. 40. 40. 40.
+end structure
+INP
+packmol < packmol.inp > packmol.log
+grep -q "Success" packmol.log
+{ printf 'CRYST1%9.3f%9.3f%9.3f%7.2f%7.2f%7.2f P 1           1\n' 40 40 40 90 90 90; grep -E '^(ATOM|HETATM)' packed.pdb; echo END; } > box.pdb
+rm packed.pdb
+gmx -quiet editconf -f box.pdb -o box.gro
+python3 - "$n_urea" "$n_water" <<'PY'
+import json, sys
+urea, water = int(sys.argv[1]), int(sys.argv[2])
+N_A, V_cm3 = 6.02214076e23, (4.0e-7) ** 3
+json.dump({"convention": "molar", "concentration": urea / (N_A * V_cm3 / 1000), "unit": "mol/L",
+           "box_nm": [4.0, 4.0, 4.0], "n_urea": urea, "n_water": water, "tolerance_angstrom": 2.0,
+           "density_g_cm3": (urea * 60.056 + water * 18.015) / (N_A * V_cm3)}, open("build.json", "w"), indent=1)
+print(open("build.json").read())
+PY

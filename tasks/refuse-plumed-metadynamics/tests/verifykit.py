@@ -1,0 +1,291 @@
+"""Deterministic checks of a task's deliverables, and a reward that is always written.
+
+This module is the one verifier helper of the task suite. It uses the standard library
+only, because it runs inside the task image (Debian's Python 3.11); ``tools/sync-verifykit.py``
+copies it into every ``tasks/<task>/tests/verifykit.py`` and a unit test keeps the copies
+identical to this file.
+
+A verifier lists checks; each check passes or fails with a reason, and an exception inside
+a check fails that check only. :meth:`Checks.finish` writes
+
+* ``reward.json``: ``{"correctness": ..., "checks_passed": n, "checks_total": m, ...}`` (the flat map
+  of name -> number Harbor reads);
+* ``checks.json``: every check with its kind, outcome and reason (the per-check detail file), the
+  checks' time and the verifier process's time.
+
+Every check has a ``kind``: ``format`` (a deliverable is there and parses: no science in it) or
+``science`` (a number or structure the verifier recomputed or checked against the tools). Format
+checks earn no partial credit: ``correctness`` is the fraction of *science* checks passed, and 0 while
+any format check fails (a task without science checks scores the fraction of its format checks). So
+made-up numbers in the right format score 0, not the share of checks that only read the files. The
+plain fraction of all checks is kept as ``checks_fraction``. A check's kind is given
+(``check(name, kind=...)``) or read from its name (:func:`kind_of`).
+
+If the verifier itself crashes, :func:`main` still writes a reward of 0 with the reason.
+
+Examples
+--------
+>>> import json, tempfile
+>>> out = tempfile.mkdtemp()
+>>> checks = Checks(out)
+>>> with checks.check("two plus two"):
+...     assert 2 + 2 == 4
+>>> with checks.check("file exists"):
+...     raise FileNotFoundError("/app/output/x.pdb")
+>>> checks.finish()["correctness"]  # a deliverable missing: no partial credit
+0.0
+>>> [(c["kind"], c["passed"]) for c in json.load(open(out + "/checks.json"))["checks"]]
+[('science', True), ('format', False)]
+
+Made-up values in the right format: the files parse, the numbers are wrong.
+
+>>> checks = Checks(out)
+>>> checks.require("result.json readable", True)
+True
+>>> checks.require("Delta F within 3 standard errors", False, "12.0 kT, exact 4.2 kT")
+False
+>>> reward = checks.finish()
+>>> reward["correctness"], reward["checks_fraction"], reward["format_passed"], reward["science_passed"]
+(0.0, 0.5, 1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+import traceback
+from contextlib import contextmanager
+
+KINDS = ("format", "science")
+# Names of checks that only look at a deliverable's presence or syntax (used when a check names no kind).
+_FORMAT_NAME = re.compile(r"\b(readable|exists?|written|present|parses?|parseable|loadable|headers?|valid json|"
+                          r"well-formed|contracted (columns|keys|format))\b", re.IGNORECASE)
+
+
+def kind_of(name: str, kind: str | None = None) -> str:
+    """The kind of a check: ``kind`` when given, else ``format`` for a name about presence or syntax.
+
+    >>> kind_of("conf.gro readable"), kind_of("pka.csv has the contracted header"), kind_of("MBAR Delta F within 3 SE")
+    ('format', 'format', 'science')
+    >>> kind_of("rg.csv has header frame,rg_nm"), kind_of("analysis.csv has the contracted columns")
+    ('format', 'format')
+    >>> kind_of("file exists", "science")
+    'science'
+    """
+    if kind is not None:
+        if kind not in KINDS:
+            raise ValueError(f"check kind must be one of {KINDS}, got {kind!r}")
+        return kind
+    return "format" if _FORMAT_NAME.search(name) else "science"
+
+
+def score(results: list[dict]) -> dict:
+    """Correctness and the counts per kind of a list of check results (see the module docstring).
+
+    >>> score([{"kind": "format", "passed": True}, {"kind": "science", "passed": True},
+    ...        {"kind": "science", "passed": False}])["correctness"]
+    0.5
+    >>> score([{"kind": "format", "passed": False}, {"kind": "science", "passed": True}])["correctness"]
+    0.0
+    """
+    counts = {f"{kind}_{what}": 0 for kind in KINDS for what in ("passed", "total")}
+    for result in results:
+        counts[f"{result['kind']}_total"] += 1
+        counts[f"{result['kind']}_passed"] += bool(result["passed"])
+    total, passed = len(results), sum(bool(r["passed"]) for r in results)
+    if not total:
+        correctness = 0.0
+    elif counts["format_passed"] < counts["format_total"]:
+        correctness = 0.0
+    elif counts["science_total"]:
+        correctness = counts["science_passed"] / counts["science_total"]
+    else:
+        correctness = counts["format_passed"] / counts["format_total"]
+    return {"correctness": round(correctness, 6), "checks_fraction": round(passed / total, 6) if total else 0.0,
+            "checks_passed": passed, "checks_total": total, **counts}
+
+
+LOG_DIR = os.environ.get("WESTBENCH_VERIFIER_DIR", "/logs/verifier")  # the variable serves tests outside a container
+
+
+class Checks:
+    """An ordered list of named checks and their outcomes.
+
+    Parameters
+    ----------
+    out_dir : str
+        Where ``reward.json`` and ``checks.json`` go (``/logs/verifier`` in a container).
+    """
+
+    def __init__(self, out_dir: str = LOG_DIR):
+        self.out_dir = out_dir
+        self.results: list[dict] = []
+        self.started = time.monotonic()
+
+    @contextmanager
+    def check(self, name: str, kind: str | None = None):
+        """Run the body as check ``name`` (of ``kind``, see :func:`kind_of`): it passes unless the body raises."""
+        kind = kind_of(name, kind)
+        try:
+            yield
+        except Exception as exc:  # a failed check, never a crashed verifier
+            reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            self.results.append({"name": name, "kind": kind, "passed": False, "reason": reason})
+        else:
+            self.results.append({"name": name, "kind": kind, "passed": True, "reason": ""})
+
+    def require(self, name: str, condition: bool, reason: str = "", kind: str | None = None) -> bool:
+        """Record a check from a boolean; returns it."""
+        self.results.append({"name": name, "kind": kind_of(name, kind), "passed": bool(condition),
+                             "reason": "" if condition else reason})
+        return bool(condition)
+
+    def finish(self, error: str | None = None) -> dict:
+        """Write reward.json and checks.json; return the reward."""
+        reward = score(self.results)
+        if error is not None:
+            reward = {**reward, "correctness": 0.0, "checks_fraction": 0.0, "checks_passed": 0}
+        os.makedirs(self.out_dir, exist_ok=True)
+        detail = {"checks": self.results, "error": error, "elapsed_s": round(time.monotonic() - self.started, 3),
+                  "process_elapsed_s": process_elapsed()}
+        _write(os.path.join(self.out_dir, "checks.json"), detail)
+        _write(os.path.join(self.out_dir, "reward.json"), reward)
+        return reward
+
+
+def process_elapsed() -> float | None:
+    """Seconds since this process started (interpreter start and imports included), from /proc.
+
+    The verifier's own time in the per-trial overhead benchmark; None where /proc is missing.
+
+    >>> 0.0 <= process_elapsed() < 3600.0
+    True
+    """
+    try:
+        with open("/proc/self/stat") as handle:
+            started_ticks = int(handle.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+        with open("/proc/uptime") as handle:
+            uptime = float(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return round(max(uptime - started_ticks / os.sysconf("SC_CLK_TCK"), 0.0), 2)
+
+
+def _write(path: str, data) -> None:
+    temporary = path + ".part"
+    with open(temporary, "w") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")
+    os.replace(temporary, path)
+
+
+def main(verify, out_dir: str = LOG_DIR) -> int:
+    """Run ``verify(checks)`` and always write a reward: a crash scores 0 with its reason.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> def broken(checks):
+    ...     raise RuntimeError("no inputs")
+    >>> main(broken, out)
+    1
+    >>> json.load(open(out + "/reward.json"))["correctness"], json.load(open(out + "/checks.json"))["error"]
+    (0.0, 'verifier crashed: RuntimeError: no inputs')
+    """
+    checks = Checks(out_dir)
+    try:
+        verify(checks)
+    except BaseException as exc:  # noqa: BLE001 - even SystemExit must leave a reward
+        print(traceback.format_exc(), file=sys.stderr)
+        checks.finish(error=f"verifier crashed: {type(exc).__name__}: {exc}")
+        return 1
+    reward = checks.finish()
+    for result in checks.results:
+        print(("PASS " if result["passed"] else "FAIL ") + result["name"] + ("" if result["passed"] else f": {result['reason']}"))
+    print(f"correctness {reward['correctness']} ({reward['checks_passed']}/{reward['checks_total']})")
+    return 0
+
+
+def load_json(path: str) -> dict:
+    """Read a JSON deliverable; a clear error names the file."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"deliverable {path} was not written")
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def close(value, expected, rel: float = 1e-3, abs_: float = 1e-6) -> bool:
+    """Whether two numbers agree within a relative or absolute tolerance.
+
+    >>> close(1.0004, 1.0), close(1.1, 1.0)
+    (True, False)
+    """
+    value, expected = float(value), float(expected)
+    return abs(value - expected) <= max(rel * abs(expected), abs_)
+
+
+GROMACS_TOP_DIRS = ("/usr/share/gromacs/top", "/usr/local/gromacs/share/gromacs/top")
+_INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]')
+_CONDITIONAL = re.compile(r"^\s*#\s*(?:ifdef|ifndef)\s+(\w+)|^\s*#\s*if\s+.*?defined\s*\(?\s*(\w+)")
+
+
+def topology_includes(top: str, library_dirs=None) -> dict:
+    r"""Every ``#include`` of a GROMACS topology, in every ``#ifdef`` branch, resolved as grompp would.
+
+    A file is looked up next to the file that includes it, then in the topology's folder, then in
+    GROMACS's library (``GMXLIB``, then :data:`GROMACS_TOP_DIRS`). The topology's own files (those in
+    its folder tree) are followed recursively; library files are GROMACS's and not opened. Returns
+    ``included`` (resolved paths), ``missing`` ("<file>: #include <name>" for every include no file
+    answers, or that resolves outside both the topology's folder and the library) and ``defines``
+    (the macros the topology's own files test with ``#ifdef``/``#ifndef``/``defined``: run grompp with
+    them too, since an include under ``#ifdef POSRES`` is never opened without ``-DPOSRES``).
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(d, "topol.top"), "w").write('#include "ff.itp"\n#ifdef POSRES\n#include "posre.itp"\n#endif\n')
+    >>> _ = open(os.path.join(d, "ff.itp"), "w").write("[ defaults ]\n")
+    >>> found = topology_includes(os.path.join(d, "topol.top"), library_dirs=[])
+    >>> found["missing"], found["defines"]
+    (['topol.top: #include "posre.itp"'], ['POSRES'])
+    """
+    root = os.path.dirname(os.path.abspath(top))
+    library = [p for p in ([os.environ["GMXLIB"]] if os.environ.get("GMXLIB") else []) +
+               list(GROMACS_TOP_DIRS if library_dirs is None else library_dirs) if os.path.isdir(p)]
+    inside = lambda path: os.path.commonpath([root, os.path.abspath(path)]) == root
+    in_library = lambda path: any(os.path.commonpath([lib, os.path.abspath(path)]) == lib for lib in library)
+    included, missing, defines, queue, seen = [], [], [], [os.path.abspath(top)], set()
+    while queue:
+        current = queue.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        with open(current, errors="replace") as handle:
+            lines = handle.read().splitlines()
+        for line in lines:
+            condition = _CONDITIONAL.match(line)
+            if condition:
+                name = condition.group(1) or condition.group(2)
+                if name not in defines:
+                    defines.append(name)
+            match = _INCLUDE.match(line)
+            if not match:
+                continue
+            name = match.group(1)
+            candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(current), name),
+                                                               os.path.join(root, name)] + [os.path.join(lib, name) for lib in library]
+            found = next((c for c in candidates if os.path.isfile(c)), None)
+            label = f"{os.path.relpath(current, root)}: #include \"{name}\""
+            if found is None:
+                missing.append(label)
+            elif inside(found):
+                included.append(os.path.abspath(found))
+                queue.append(os.path.abspath(found))
+            elif in_library(found):
+                included.append(os.path.abspath(found))
+            else:
+                missing.append(label + f" (resolves to {found}, which is neither delivered nor part of GROMACS)")
+    return {"included": included, "missing": missing, "defines": defines}
