@@ -87,7 +87,7 @@ use rule macrostates as calibration_macrostates with:
 
 use rule cg_train as calibration_cg_train with:
     input:
-        frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
+        frames=calibration_training_frames,
         topologies="results/calibration/{protein}/native.pdb",
     output:
         model="results/calibration/{protein}/cg/{preset}/model.pt",

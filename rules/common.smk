@@ -666,9 +666,15 @@ def calibration_engine_cgml(wildcards):
             **{key: config["cgml"][key] for key in ("explosion", "device", "cuda_graphs", "deterministic")}}
 
 
+def calibration_training_frames(wildcards=None):
+    """The ground-truth runs the study's CG models train on: the first calibration.training_runs."""
+    runs = calibration_runs()[: CALIBRATION["training_runs"]]
+    return [f"{calibration_dir()}/groundtruth/runs/{r}/frames.h5" for r in runs]
+
+
 def calibration_training_params(wildcards):
     folder = calibration_dir()
-    return {wildcards.protein: {"frames": [f"{folder}/groundtruth/runs/{r}/frames.h5" for r in calibration_runs()],
+    return {wildcards.protein: {"frames": calibration_training_frames(),
                                 "topology": f"{folder}/native.pdb"}}
 
 

@@ -108,18 +108,34 @@ def engine_rows(study: str, engine: str, kind: str, change: Mapping, record: Map
     return rows
 
 
-def _monotone(table: pd.DataFrame, kind_of_change: str) -> dict:
-    """Per distribution, whether W1 grows with the perturbation's size |scale - 1| (null included at 0)."""
-    column = f"{kind_of_change}_scale"
-    other = "contact_scale" if kind_of_change == "temperature" else "temperature_scale"
+def _family(table: pd.DataFrame, change: str) -> pd.DataFrame:
+    """The null and the perturbations of one family (``temperature`` or ``contact``), with their size |scale - 1|."""
+    column = f"{change}_scale"
+    other = "contact_scale" if change == "temperature" else "temperature_scale"
     rows = table[(table["kind"].isin(["null", "perturbation"])) & (table[other] == 1.0)]
-    rows = rows.assign(size=(rows[column] - 1.0).abs())
+    return rows.assign(size=(rows[column] - 1.0).abs())
+
+
+def _monotone(table: pd.DataFrame, change: str) -> dict:
+    """Per distribution, whether W1 grows with the perturbation's size (point estimates, null included at 0)."""
     out = {}
-    for name, group in rows.groupby("distribution"):
+    for name, group in _family(table, change).groupby("distribution"):
         group = group.sort_values("size")
-        if group["size"].nunique() < 3:
+        if group["size"].nunique() >= 3:
+            out[name] = bool(np.all(np.diff(group["value"].astype(float).to_numpy()) > 0))
+    return out
+
+
+def _ordered(table: pd.DataFrame, change: str) -> dict:
+    """Per distribution, whether no larger perturbation scores significantly below a smaller one (its interval's
+    upper bound under the smaller's lower bound): the ordering the intervals can vouch for."""
+    out = {}
+    for name, group in _family(table, change).groupby("distribution"):
+        group = group.sort_values("size")
+        if group["size"].nunique() < 2:
             continue
-        out[name] = bool(np.all(np.diff(group["value"].astype(float).to_numpy()) > 0))
+        low, high = group["ci_low"].astype(float).to_numpy(), group["ci_high"].astype(float).to_numpy()
+        out[name] = bool(all(high[j] >= low[i] for i in range(len(group)) for j in range(i + 1, len(group))))
     return out
 
 
@@ -135,8 +151,12 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
         if rows.empty:
             continue
         strongest = rows.loc[(rows[column] - 1.0).abs() == (rows[column] - 1.0).abs().max()]
-        result[f"strongest_{change}_separated"] = bool((strongest["verdict"] == SEPARATED).all())
+        result[f"strongest_{change}"] = {row["distribution"]: row["verdict"] for _, row in strongest.iterrows()}
+        # Separated wherever the exact prediction says a perturbation of that size must be.
+        must = strongest[strongest["expected"] == SEPARATED]
+        result[f"strongest_{change}_separated"] = bool(len(must) and (must["verdict"] == SEPARATED).all())
         result[f"{change}_monotone"] = _monotone(table, change)
+        result[f"{change}_ordered"] = _ordered(table, change)
     judged = table[table["expected"].astype(str).ne("")]
     result["agreement"] = {"rows": int(len(judged)), "agree": int(judged["agrees"].fillna(False).astype(bool).sum())}
     if training:

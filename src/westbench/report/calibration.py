@@ -35,10 +35,13 @@ def headline(result: Mapping) -> str:
         if key in result:
             parts.append(f"the strongest {label} perturbation came out "
                          + ("separated" if result[key] else "within noise on some distribution"))
-        ordered = result.get(f"{change}_monotone")
-        if ordered:
-            good = [name for name, ok in ordered.items() if ok]
-            parts.append(f"{label} divergence grows with the perturbation on {len(good)} of {len(ordered)} distributions")
+        strictly, ordered = result.get(f"{change}_monotone"), result.get(f"{change}_ordered")
+        if strictly:
+            good = [name for name, ok in strictly.items() if ok]
+            parts.append(f"{label} divergence grows with the perturbation on {len(good)} of {len(strictly)} distributions")
+        if ordered and not all(ordered.values()):
+            parts.append(f"a larger {label} perturbation scores significantly below a smaller one on "
+                         + ", ".join(name for name, ok in ordered.items() if not ok))
     if "fulltrained_closer" in result:
         closer = result["fulltrained_closer"]
         parts.append(f"the fully-trained CG model is closer than the under-trained on {closer['closer_on']} of "

@@ -72,10 +72,15 @@ def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
     assert result["null_within_noise"] and result["strongest_temperature_separated"]
     assert result["temperature_monotone"] == {"tic0": True}
     assert result["agreement"] == {"rows": 4, "agree": 4}
+    for row in rows:
+        row["ci_low"], row["ci_high"] = row["value"] * 0.8, row["value"] * 1.2
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"tic0": True}
     rows[2]["value"] = 0.05  # +10 % below the null: not monotone
     rows[0]["verdict"] = "separated"  # a null that comes out separated fails the study
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
     assert not result["null_within_noise"] and result["temperature_monotone"] == {"tic0": False}
+    rows[2]["ci_low"], rows[2]["ci_high"] = 0.04, 0.06  # and significantly so: its interval under the null's
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"tic0": False}
 
 
 def test_the_trained_comparison_counts_distributions():
