@@ -11,7 +11,8 @@ from westbench import config as wb_config
 from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
 from westbench import resources as wb_resources
-from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, SOLVENTS, cg_preset_of, engine_kind
+from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, OPENMM, SOLVENTS, USER, cg_preset_of, engine_kind
+from westbench.engines import user as wb_user_engines
 
 try:
     config = wb_config.validate_config(
@@ -182,7 +183,9 @@ def torch_gpus(wildcards=None):
 
 
 def engine_work(engine):
-    """What a WE engine runs: torch for CG models, OpenMM otherwise."""
+    """What a WE engine runs: torch for CG models, OpenMM for the OpenMM engines, a user engine's `work`."""
+    if kind_of(engine) == USER:
+        return USER_ENGINES[engine]["work"]
     return "torch" if is_cg_engine(engine) else "openmm"
 
 
@@ -198,7 +201,19 @@ def we_gpus(wildcards):
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
 
 
-ENGINES = config["we"]["engines"]
+# we.engines items are names of built-in engines or entries naming a user's class ({name, class, options, ...}):
+# ENGINES holds the names; USER_ENGINES the entries, each imported and checked against the engine contract here.
+ENGINES = [wb_user_engines.engine_name(item) for item in config["we"]["engines"]]
+USER_ENGINES = {item["name"]: item for item in config["we"]["engines"] if wb_user_engines.is_user_entry(item)}
+_repeated = sorted({name for name in ENGINES if ENGINES.count(name) > 1})
+if _repeated:
+    raise WorkflowError(f"we.engines names {_repeated} more than once; give each engine one entry.")
+for _index, _item in enumerate(config["we"]["engines"]):
+    if wb_user_engines.is_user_entry(_item):
+        try:
+            wb_user_engines.check_engine_entry(_item, _index)
+        except ConfigError as exc:
+            raise WorkflowError(str(exc)) from None
 # Engine kind external (rules/external.smk): samples produced elsewhere, scored like the WE engines.
 EXTERNAL_ENGINES = list(config["external"])
 _clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, GROUNDTRUTH})
@@ -268,7 +283,7 @@ def we_settings(wildcards):
     settings["max_iterations"] = we_max_iterations(wildcards.engine)
     if config["we"]["coverage_target"] is not None:  # the stop reads the one grid; without it the grid reruns no WE run
         settings["coverage_bins"] = config["metrics"]["coverage_bins"]
-    if not is_cg_engine(wildcards.engine):
+    if kind_of(wildcards.engine) == OPENMM:
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
     return settings
 
@@ -354,7 +369,7 @@ def report_summary(wildcards=None):
 def kind_of(engine):
     """The kind of an engine name (openmm, cg, external, groundtruth): westbench.engines.kinds decides it."""
     try:
-        return engine_kind(engine, external=EXTERNAL_ENGINES)
+        return engine_kind(engine, external=EXTERNAL_ENGINES, user=USER_ENGINES)
     except ConfigError as exc:
         raise WorkflowError(str(exc)) from None
 
@@ -415,10 +430,17 @@ def cg_training_seed(wildcards):
 
 
 def we_run_input(wildcards):
-    """OpenMM engines read the prepared system; CG engines the trained model and the basis structure."""
+    """OpenMM engines read the prepared system; CG engines the trained model and the basis structure; a user
+    engine its entry's prepared system and the basis structure (the files its option placeholders name)."""
     protein_id = wildcards.protein
     common = {"tica": f"results/{protein_id}/tica/model.json",
               "groundtruth": f"results/{protein_id}/tica/groundtruth_frames.h5"}
+    if kind_of(wildcards.engine) == USER:
+        system = USER_ENGINES[wildcards.engine]["system"]
+        return {**common, "system": f"results/{protein_id}/prepare/{system}.xml",
+                "state": f"results/{protein_id}/prepare/{system}_state.xml",
+                "topology": f"results/{protein_id}/prepare/{system}.pdb",
+                "basis": f"results/{protein_id}/prepare/implicit.pdb"}
     if is_cg_engine(wildcards.engine):
         return {**common, "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
                 "basis": f"results/{protein_id}/prepare/implicit.pdb"}
@@ -427,21 +449,30 @@ def we_run_input(wildcards):
             "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb"}
 
 
+def we_engine_user(wildcards):
+    """A user engine's entry (class, options, python_path, ...); nothing for the built-in engines."""
+    return USER_ENGINES.get(wildcards.engine, {})
+
+
 def we_engine_cgml(wildcards):
-    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for OpenMM engines."""
+    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for
+    OpenMM engines; a user engine of work torch: the device (its GPU request and workers)."""
+    if kind_of(wildcards.engine) == USER:
+        return {"device": config["cgml"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
     if not is_cg_engine(wildcards.engine):
         return {}
     return {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
 
 
 def we_engine_preparation(wildcards):
-    """The integrator keys an OpenMM engine reads of `preparation`; nothing for CG engines."""
-    return {} if is_cg_engine(wildcards.engine) else integrator_settings()
+    """The integrator keys an OpenMM engine reads of `preparation`; nothing for CG and user engines."""
+    return integrator_settings() if kind_of(wildcards.engine) == OPENMM else {}
 
 
 def we_engine_platform(wildcards):
-    """The `platform` section for OpenMM engines; nothing for CG engines (their device is `cgml.device`)."""
-    return {} if is_cg_engine(wildcards.engine) else platform_settings()
+    """The `platform` section for OpenMM engines and user engines of work openmm (their workers and GPU);
+    nothing for CG engines (their device is `cgml.device`)."""
+    return platform_settings() if engine_work(wildcards.engine) == "openmm" else {}
 
 
 def cg_training_settings(wildcards):
@@ -491,6 +522,8 @@ def integrator_settings(wildcards=None):
 
 
 def we_timestep_fs(wildcards):
+    if kind_of(wildcards.engine) == USER and USER_ENGINES[wildcards.engine]["timestep_fs"] is not None:
+        return USER_ENGINES[wildcards.engine]["timestep_fs"]
     if is_cg_engine(wildcards.engine):
         return config["cgml"]["langevin"]["timestep_fs"]
     return config["preparation"]["timestep_fs"]
