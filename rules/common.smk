@@ -378,12 +378,67 @@ def is_cg_engine(engine):
     return kind_of(engine) == CG
 
 
+# A user's CG model (cgml.models.<name>, engine cg_<name>): read from its path, never trained or written here.
+USER_MODELS = config["cgml"]["models"]
+_clash = sorted(set(USER_MODELS) & set(config["cgml"]["presets"]))
+if _clash:
+    raise WorkflowError(f"cgml.models {_clash} share a name with cgml.presets: engine cg_<name> would be both a "
+                        "trained preset and your model; rename the model.")
+for _name, _entry in USER_MODELS.items():
+    if Path(_entry["path"]).resolve().is_relative_to(Path("results").resolve()):
+        raise WorkflowError(f"cgml.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
+                            "writes (cg_train writes results/.../model.pt). Fix: keep your model outside results/, "
+                            "e.g. models/.")
+
+
+def cg_user_model(engine):
+    """The cgml.models entry a CG engine runs, or None for a trained preset."""
+    return USER_MODELS.get(cg_preset_of(engine)) if is_cg_engine(engine) else None
+
+
 def cg_preset(engine):
     preset = cg_preset_of(engine)
     if preset not in config["cgml"]["presets"]:
+        models = f"; cgml.models: {', '.join(sorted(USER_MODELS))}" if USER_MODELS else ""
         raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cgml.presets "
-                            f"({', '.join(sorted(config['cgml']['presets']))}).")
+                            f"({', '.join(sorted(config['cgml']['presets']))}) and no model '{preset}' in "
+                            f"cgml.models{models}. Fix: add a preset, or your model under cgml.models.{preset} "
+                            "(docs/bring-your-own.md).")
     return preset
+
+
+def cg_user_model_dir(protein_id, engine):
+    """Where westbench's files about a user's model go (its check, its fitted prior): never the model itself."""
+    return f"results/{protein_id}/cg/model_{cg_preset_of(engine)}"
+
+
+def cg_user_model_file(protein_id, engine):
+    return cg_user_model(engine)["path"].replace("{protein}", protein_id)
+
+
+def user_model_files(protein_id, engine):
+    """A user's model file, the basis structure it is checked on and, with prior: fitted, westbench's prior."""
+    files = {"model": cg_user_model_file(protein_id, engine), "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+    if cg_user_model(engine)["prior"] == "fitted":
+        files["prior"] = f"{cg_user_model_dir(protein_id, engine)}/prior.pt"
+    return files
+
+
+def cg_model_check_input(wildcards):
+    return user_model_files(wildcards.protein, f"{CG_PREFIX}{wildcards.name}")
+
+
+def cg_model_check_params(wildcards):
+    """The model's cgml.models entry (what loading and checking it reads)."""
+    engine = f"{CG_PREFIX}{wildcards.name}"
+    if cg_user_model(engine) is None:
+        raise WorkflowError(f"no model '{wildcards.name}' in cgml.models")
+    return cg_user_model(engine)
+
+
+def cg_prior_settings(wildcards):
+    """What fitting westbench's prior for a user's model reads of `cgml`."""
+    return {"prior": config["cgml"]["prior"], "langevin": {"temperature_k": config["cgml"]["langevin"]["temperature_k"]}}
 
 
 def cg_model_dir(protein_id, preset):
@@ -393,7 +448,7 @@ def cg_model_dir(protein_id, preset):
 
 def cg_model_records():
     """[protein, preset] of every CG model (protein "all" for one model over every protein, cgml.scope all)."""
-    presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e)})
+    presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e) and cg_user_model(e) is None})
     proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
     return [[p, preset] for p in proteins for preset in presets]
 
@@ -441,6 +496,9 @@ def we_run_input(wildcards):
                 "state": f"results/{protein_id}/prepare/{system}_state.xml",
                 "topology": f"results/{protein_id}/prepare/{system}.pdb",
                 "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+    if cg_user_model(wildcards.engine) is not None:  # a user's model: read in place, checked first
+        return {**user_model_files(protein_id, wildcards.engine), **common,
+                "check": f"{cg_user_model_dir(protein_id, wildcards.engine)}/check.json"}
     if is_cg_engine(wildcards.engine):
         return {**common, "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
                 "basis": f"results/{protein_id}/prepare/implicit.pdb"}
@@ -461,7 +519,10 @@ def we_engine_cgml(wildcards):
         return {"device": config["cgml"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
     if not is_cg_engine(wildcards.engine):
         return {}
-    return {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
+    settings = {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
+    if cg_user_model(wildcards.engine) is not None:
+        settings["user_model"] = cg_user_model(wildcards.engine)
+    return settings
 
 
 def we_engine_preparation(wildcards):

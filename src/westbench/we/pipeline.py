@@ -80,7 +80,20 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
                         "device": cgml.get("device", defaults["device"]), "threads": threads,
                         "cuda_graphs": cgml.get("cuda_graphs", defaults["cuda_graphs"]),
-                        "deterministic": cgml.get("deterministic", defaults["deterministic"])}}
+                        "deterministic": cgml.get("deterministic", defaults["deterministic"]),
+                        **({"model_spec": user_model_options(cgml["user_model"])} if cgml.get("user_model") else {})}}
+
+
+def user_model_options(entry: Mapping) -> dict:
+    """The CG engine's ``model_spec`` of a user's model (``cgml.models`` entry, :mod:`westbench.cg.user`):
+    how to load it, its units, and the absolute paths WESTPA's run folder needs (python_path, fitted prior)."""
+    spec = {key: entry[key] for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
+            if key in entry}
+    if entry.get("python_path"):
+        spec["python_path"] = os.path.abspath(entry["python_path"])
+    if entry.get("prior_path"):
+        spec["prior_path"] = os.path.abspath(entry["prior_path"])
+    return spec
 
 
 def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
@@ -129,6 +142,9 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     share = max_walkers_per_worker(settings, workers)
     if kind == CG:
         # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
+        given = dict(inputs.items())  # a mapping, or Snakemake's named input list
+        if cgml.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
+            cgml = {**cgml, "user_model": {**cgml["user_model"], "prior_path": given["prior"]}}
         return cg_engine_spec(inputs["model"], protein, inputs["basis"], cgml, threads=threads,
                               **({"block_size": share} if workers > 1 else {}))
     if kind == OPENMM:
