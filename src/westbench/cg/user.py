@@ -58,6 +58,14 @@ LENGTH_NM = {"nm": 1.0, "angstrom": 0.1}
 ENERGY_KJ_MOL = {"kj/mol": 1.0, "kcal/mol": 4.184}
 
 
+def with_defaults(spec: Mapping) -> dict:
+    """A ``cgml.models`` entry with the schema's defaults of the keys it leaves out (the one owner of them)."""
+    from westbench.config import load_schema
+
+    node = load_schema()["properties"]["cgml"]["properties"]["models"]["additionalProperties"]["properties"]
+    return {**{key: value["default"] for key, value in node.items() if "default" in value}, **dict(spec)}
+
+
 class ModelContractError(ConfigError):
     """A user's CG model (``cgml.models.<name>``) cannot be loaded or does not meet the model contract."""
 
@@ -142,6 +150,7 @@ def load_user_model(spec: Mapping, protein: str, device="cpu", prior_path=None, 
     from westbench.cg.model import load_energy_model
 
     where = where or "cgml.models entry"
+    spec = with_defaults(spec)
     module = _load_module(spec, model_path(spec, protein), where)
     if hasattr(module, "for_protein"):
         try:
@@ -150,8 +159,8 @@ def load_user_model(spec: Mapping, protein: str, device="cpu", prior_path=None, 
             raise ModelContractError(f"{where}: for_protein({protein!r}) failed: {exc}. Fix: a model of this "
                                      "protein, or one without for_protein.") from None
     prior = load_energy_model(prior_path, protein=protein) if prior_path else None
-    model = UserModel(module, returns=spec.get("returns", "energy"), length_unit=spec.get("length_unit", "nm"),
-                      energy_unit=spec.get("energy_unit", "kj/mol"), prior=prior)
+    model = UserModel(module, returns=spec["returns"], length_unit=spec["length_unit"],
+                      energy_unit=spec["energy_unit"], prior=prior)
     return model.to(device).eval()
 
 
@@ -175,6 +184,7 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
         Naming the entry ``cgml.models.<name> (engine cg_<name>)``, what is wrong and the fix.
     """
     where = f"cgml.models.{name} (engine cg_{name}, protein {protein})"
+    spec = with_defaults(spec)
     model = load_user_model(spec, protein, prior_path=prior_path, where=where)
     basis = np.asarray(basis_positions, dtype=np.float64)
     n_beads = len(basis)
@@ -189,12 +199,12 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
     except Exception as exc:
         raise ModelContractError(f"{where}: forward(x) raised {type(exc).__name__}: {exc} for x of shape "
                                  f"{tuple(x.shape)} ({dtype}, C-alpha positions of the prepared structure in "
-                                 f"{spec.get('length_unit', 'nm')}). Fix: the contract is forward(x) with x "
+                                 f"{spec['length_unit']}). Fix: the contract is forward(x) with x "
                                  f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads.") from None
     if not isinstance(out, torch.Tensor) or tuple(out.shape) != expected:
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
         raise ModelContractError(f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
-                                 f"contract (returns: {spec.get('returns', 'energy')}) is {what}. Fix: return "
+                                 f"contract (returns: {spec['returns']}) is {what}. Fix: return "
                                  f"{'energy.sum over beads, one value per frame' if not model.returns_forces else 'one force vector per bead'}, "
                                  "or set `returns` to what the model gives.")
     if not torch.isfinite(out).all():
@@ -223,8 +233,8 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
     path = model_path(spec, protein)
     record = {"engine": f"cg_{name}", "protein": protein, "path": str(Path(path).resolve()),
               "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(), "format": spec["format"],
-              "returns": spec.get("returns", "energy"), "length_unit": spec.get("length_unit", "nm"),
-              "energy_unit": spec.get("energy_unit", "kj/mol"), "prior": "fitted" if prior_path else "none",
+              "returns": spec["returns"], "length_unit": spec["length_unit"],
+              "energy_unit": spec["energy_unit"], "prior": "fitted" if prior_path else "none",
               "n_beads": n_beads, "dtype": str(dtype).replace("torch.", ""),
               "energy_kj_mol": None if energy is None else float(energy[0]),
               "max_force_kj_mol_nm": largest, "warnings": warnings_found}

@@ -36,8 +36,9 @@ westbench.errors.ConfigError: we.engines[0] (toy): westbench.engines.double_well
 
 from __future__ import annotations
 
-import contextlib
 import importlib
+import importlib.machinery
+import importlib.util
 import inspect
 import os
 import sys
@@ -61,29 +62,38 @@ def engine_name(item) -> str:
     return item["name"] if is_user_entry(item) else item
 
 
-@contextlib.contextmanager
-def on_path(folder):
-    """``folder`` (absolute or relative to the working directory) first on ``sys.path`` while importing."""
+def import_module_from(name: str, folder=None):
+    """Import module ``name`` (``package.module``), its top-level package looked up in ``folder`` first.
+
+    ``folder``: absolute or relative to the working directory; None imports from the environment's path.
+    ``sys.path`` is left as it is: the top-level package (or module) is loaded from ``folder`` and its
+    submodules through the package, so the user's code uses relative imports (``from . import helpers``)
+    for its other modules.
+    """
     if not folder:
-        yield
-        return
+        return importlib.import_module(name)
+    top = name.partition(".")[0]
     folder = os.path.abspath(folder)
-    added = folder not in sys.path
-    if added:
-        sys.path.insert(0, folder)
-    try:
-        yield
-    finally:
-        if added and folder in sys.path:
-            sys.path.remove(folder)
+    loaded = sys.modules.get(top)
+    origin = getattr(loaded, "__file__", None) or ""
+    if loaded is None or not os.path.abspath(origin).startswith(folder + os.sep):
+        spec = importlib.machinery.PathFinder.find_spec(top, [folder])
+        if spec is None:
+            raise ModuleNotFoundError(f"No module named {top!r} in {folder}", name=top)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[top] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(top, None)
+            raise
+    return importlib.import_module(name)
 
 
 def import_class(spec: str, python_path=None):
-    """The class named ``module:Class``, imported with ``python_path`` on ``sys.path``."""
+    """The class named ``module:Class``, its module imported from ``python_path`` (:func:`import_module_from`)."""
     module_name, _, class_name = spec.partition(":")
-    with on_path(python_path):
-        module = importlib.import_module(module_name)
-    return getattr(module, class_name)
+    return getattr(import_module_from(module_name, python_path), class_name)
 
 
 def contract_problems(cls) -> list[str]:
@@ -114,7 +124,7 @@ def check_engine_entry(entry: Mapping, index: int):
         cls = import_class(spec, python_path)
     except ModuleNotFoundError as exc:
         raise ConfigError(f"{where}: class {spec!r} cannot be imported: {exc} ({searched}). Fix: set the entry's "
-                          "`python_path` to the folder holding the module (relative to the working directory), "
+                          "`python_path` to the folder holding the module's top-level package (relative to the working directory), "
                           "install the module in the workflow's environment, or correct `class` "
                           "(\"package.module:Class\").") from None
     except AttributeError:
