@@ -92,7 +92,7 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
     entry = {"path": str(tmp_path / "sd.pt"), "format": "state_dict", "class": "usermodels_pkg.nets:Bonds",
              "kwargs": {"k": 1.0}, "python_path": str(tmp_path / "lib")}
     model = load_user_model(entry, "p")
-    assert float(model.module.k) == 2.0  # the file's weights, not the constructor's
+    assert float(model.module.k.detach()) == 2.0  # the file's weights, not the constructor's
     with pytest.raises(ModelContractError, match=r"cgml\.models\.mine .*does not load into usermodels_pkg.nets:Bonds"):
         torch.save({"other": torch.zeros(1)}, tmp_path / "bad.pt")
         check_user_model({**entry, "path": str(tmp_path / "bad.pt")}, "mine", BASIS, "p")
