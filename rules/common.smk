@@ -285,6 +285,8 @@ def we_settings(wildcards):
         settings["coverage_bins"] = config["metrics"]["coverage_bins"]
     if kind_of(wildcards.engine) == OPENMM:
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
+    if kind_of(wildcards.engine) == USER:  # a user engine's entry: editing it restarts its runs, no other engine's
+        settings["user_engine"] = USER_ENGINES[wildcards.engine]
     return settings
 
 
@@ -505,11 +507,6 @@ def we_run_input(wildcards):
     return {**common, "system": f"results/{protein_id}/prepare/{wildcards.engine}.xml",
             "state": f"results/{protein_id}/prepare/{wildcards.engine}_state.xml",
             "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb"}
-
-
-def we_engine_user(wildcards):
-    """A user engine's entry (class, options, python_path, ...); nothing for the built-in engines."""
-    return USER_ENGINES.get(wildcards.engine, {})
 
 
 def we_engine_cgml(wildcards):

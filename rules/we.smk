@@ -18,7 +18,6 @@ rule we_run:
         preparation=we_engine_preparation,
         platform=we_engine_platform,
         cgml=we_engine_cgml,
-        user=we_engine_user,
         seed=we_seed,
     threads: we_threads
     resources:

@@ -16,9 +16,9 @@ def main(snakemake):
     engine = engine_spec(snakemake.params.kind, snakemake.input, protein=protein, settings=settings,
                          job_threads=snakemake.threads, preparation=snakemake.params.preparation,
                          platform=snakemake.params.platform, cgml=snakemake.params.cgml,
-                         user=snakemake.params.user)
+                         user=settings.get("user_engine"))
     kind, cgml = snakemake.params.kind, snakemake.params.cgml or {}
-    work = snakemake.params.user["work"] if kind == USER else "torch" if kind == CG else "openmm"
+    work = settings["user_engine"]["work"] if kind == USER else "torch" if kind == CG else "openmm"
     workers = we_job_workers(work, snakemake.threads, settings["work_manager"],
                              snakemake.params.platform or {}, device=cgml.get("device", section_defaults("cgml")["device"]))
     summary = run_protein_we(snakemake.params.run_dir, protein=protein, engine=engine,
