@@ -179,8 +179,9 @@ def user_engine_spec(entry: Mapping, protein: str, inputs: Mapping, block_size: 
     ``python_path`` made absolute (WESTPA runs in the run folder) and ``block_size`` rounded up to whole
     batches when the class packs walkers in batches (``batch_walkers``)."""
     cls = import_class(entry["class"], entry.get("python_path"))
-    batch = getattr(cls, "batch_walkers", None)
-    block = int(block_size) if not batch else int(batch) * -(-int(block_size) // int(batch))
+    batch = getattr(cls, "batch_walkers", None)  # a class attribute; a property is decided per instance
+    batch = batch if isinstance(batch, int) and batch > 0 else None
+    block = int(block_size) if not batch else batch * -(-int(block_size) // batch)
     spec = {"class": entry["class"], "block_size": max(1, block),
             "options": fill_placeholders(dict(entry.get("options") or {}), placeholders(protein, inputs))}
     if entry.get("python_path"):

@@ -85,3 +85,50 @@ def test_a_class_from_the_users_folder_is_checked_and_built_in_a_worker(user_fol
 def test_an_entry_that_cannot_run_is_a_clear_error_naming_it_and_the_fix(user_folder, changes, message):
     with pytest.raises(ConfigError, match=message):
         check_engine_entry(entry(**changes), 3)
+
+
+def test_the_pages_ml_potential_class_runs_with_a_stand_in_potential(tmp_path, monkeypatch):
+    """docs/bring-your-own.md's ANI2x class, as written, with a fake openmmml whose createSystem returns a
+    system this test builds (amber14 in vacuum): the all-atom ML route's wiring without the weights."""
+    import re
+    import types
+
+    from openmm import app
+
+    from ...conftest import REPO
+    from .systems import prepare_chignolin
+
+    page = (REPO / "docs" / "bring-your-own.md").read_text()
+    code = re.search(r"^```python file=byo/my_engines/ani.py\n(.*?)^```", page, re.S | re.M).group(1)
+    package = tmp_path / "byo" / "userengines_ml"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "ani.py").write_text(code)
+    built = []
+
+    class MLPotential:
+        def __init__(self, name):
+            self.name = name
+
+        def createSystem(self, topology):
+            built.append(self.name)
+            return app.ForceField("amber14-all.xml").createSystem(topology, nonbondedMethod=app.NoCutoff,
+                                                                   constraints=app.HBonds)
+
+    monkeypatch.setitem(sys.modules, "openmmml", types.SimpleNamespace(MLPotential=MLPotential))
+    monkeypatch.chdir(tmp_path)
+    files = prepare_chignolin(tmp_path)
+    entry = {"name": "ani2x", "class": "userengines_ml.ani:ANI2x", "python_path": "byo", "work": "openmm",
+             "options": {"system_xml": "{system_xml}", "state_xml": "{state_xml}", "topology_pdb": "{topology_pdb}",
+                         "integrator": {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 1.0},
+                         "platform": {"name": "CPU"}, "batch_walkers": 1}}
+    try:
+        check_engine_entry(entry, 0)
+        spec = user_engine_spec(entry, "chignolin", dict(zip(("system", "state", "topology"), files)), block_size=2)
+        engine = load_engine(spec)
+        results = engine.propagate([engine.basis_state()] * 2, 20, 10, [1, 2])
+    finally:
+        for name in [name for name in sys.modules if name.partition(".")[0] == "userengines_ml"]:
+            del sys.modules[name]
+    assert built == ["ani2x"] and [r.status for r in results] == ["ok", "ok"]
+    assert results[0].frames.shape == (2, 10, 3)
