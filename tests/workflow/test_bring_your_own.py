@@ -101,3 +101,26 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
     dry = outputs["Recipe 5"]
     assert "cg_model_check" in dry and "trpcage" in dry
     assert re.search(r"gpu=4", dry) and "slurm_partition=gpu" in dry
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"we": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine", "python_path": "byo"}]}},
+     r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported.*Fix: set the entry's `python_path`"),
+    ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
+    ({"we": {"engines": ["cg_mine"]}, "cgml": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
+                                                                   "format": "torchscript"}}}},
+     r"cgml\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix"),
+    ({"we": {"engines": ["cg_fulltrained"]}, "cgml": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}}},
+     r"cgml\.models \['fulltrained'\] share a name with cgml\.presets"),
+    ({"we": {"engines": ["cg_yours"]}}, r"no preset 'yours' in cgml\.presets .* and no model 'yours' in cgml\.models"),
+])
+def test_a_wrong_entry_stops_the_dry_run_with_its_name_and_the_fix(tmp_path, extra, message):
+    import yaml
+
+    from ..conftest import snakemake
+
+    (tmp_path / "mine.yaml").write_text(yaml.safe_dump(extra))
+    result = snakemake(tmp_path, "-n", "--cores", "1", "--configfile", REPO / "config" / "config.yaml",
+                       tmp_path / "mine.yaml", configfile=None, timeout=300)
+    assert result.returncode != 0
+    assert re.search(message, result.output.replace("\n", " ")), result.output[-3000:]
