@@ -5,6 +5,7 @@
 
 wildcard_constraints:
     preset=r"[a-z0-9_]+",
+    name=r"[a-z0-9_]+",
 
 
 rule cg_train:
@@ -55,6 +56,48 @@ use rule cg_train as cg_train_all with:
         "results/cg/logs/cg_train_{preset}.log",
     benchmark:
         "results/cg/benchmarks/cg_train_{preset}.tsv"
+
+
+# A user's model (cgml.models.<name>, engine cg_<name>): checked against the model contract on each protein's
+# prepared structure before any WE run; never trained, copied or written (its file is an input only).
+rule cg_model_check:
+    input:
+        unpack(cg_model_check_input),
+    output:
+        check="results/{protein}/cg/model_{name}/check.json",
+    params:
+        model=cg_model_check_params,
+    threads: 1
+    log:
+        "results/{protein}/logs/cg_model_check_{name}.log",
+    benchmark:
+        "results/{protein}/benchmarks/cg_model_check_{name}.tsv"
+    conda:
+        "../envs/torch.yaml"
+    script:
+        "../scripts/cg_model_check.py"
+
+
+# prior: fitted: westbench's prior alone (cgml.prior terms, Boltzmann-inverted from the protein's ground truth).
+rule cg_prior:
+    input:
+        unpack(cg_training_input),
+    output:
+        prior="results/{protein}/cg/model_{name}/prior.pt",
+        record="results/{protein}/cg/model_{name}/prior.json",
+    params:
+        proteins=cg_training_params,
+        cgml=cg_prior_settings,
+        seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
+    threads: 1
+    log:
+        "results/{protein}/logs/cg_prior_{name}.log",
+    benchmark:
+        "results/{protein}/benchmarks/cg_prior_{name}.tsv"
+    conda:
+        "../envs/torch.yaml"
+    script:
+        "../scripts/cg_prior.py"
 
 
 rule cg:

@@ -11,7 +11,8 @@ from westbench import config as wb_config
 from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
 from westbench import resources as wb_resources
-from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, SOLVENTS, cg_preset_of, engine_kind
+from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, OPENMM, SOLVENTS, USER, cg_preset_of, engine_kind
+from westbench.engines import user as wb_user_engines
 
 try:
     config = wb_config.validate_config(
@@ -183,7 +184,9 @@ def torch_gpus(wildcards=None):
 
 
 def engine_work(engine):
-    """What a WE engine runs: torch for CG models, OpenMM otherwise."""
+    """What a WE engine runs: torch for CG models, OpenMM for the OpenMM engines, a user engine's `work`."""
+    if kind_of(engine) == USER:
+        return USER_ENGINES[engine]["work"]
     return "torch" if is_cg_engine(engine) else "openmm"
 
 
@@ -199,7 +202,19 @@ def we_gpus(wildcards):
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
 
 
-ENGINES = config["we"]["engines"]
+# we.engines items are names of built-in engines or entries naming a user's class ({name, class, options, ...}):
+# ENGINES holds the names; USER_ENGINES the entries, each imported and checked against the engine contract here.
+ENGINES = [wb_user_engines.engine_name(item) for item in config["we"]["engines"]]
+USER_ENGINES = {item["name"]: item for item in config["we"]["engines"] if wb_user_engines.is_user_entry(item)}
+_repeated = sorted({name for name in ENGINES if ENGINES.count(name) > 1})
+if _repeated:
+    raise WorkflowError(f"we.engines names {_repeated} more than once; give each engine one entry.")
+for _index, _item in enumerate(config["we"]["engines"]):
+    if wb_user_engines.is_user_entry(_item):
+        try:
+            wb_user_engines.check_engine_entry(_item, _index)
+        except ConfigError as exc:
+            raise WorkflowError(str(exc)) from None
 # Engine kind external (rules/external.smk): samples produced elsewhere, scored like the WE engines.
 EXTERNAL_ENGINES = list(config["external"])
 _clash = sorted(set(EXTERNAL_ENGINES) & {*ENGINES, GROUNDTRUTH})
@@ -269,8 +284,10 @@ def we_settings(wildcards):
     settings["max_iterations"] = we_max_iterations(wildcards.engine)
     if config["we"]["coverage_target"] is not None:  # the stop reads the one grid; without it the grid reruns no WE run
         settings["coverage_bins"] = config["metrics"]["coverage_bins"]
-    if not is_cg_engine(wildcards.engine):
+    if kind_of(wildcards.engine) == OPENMM:
         settings["batch_walkers"] = config["we"]["batch_walkers"]  # OpenMM engines only
+    if kind_of(wildcards.engine) == USER:  # a user engine's entry: editing it restarts its runs, no other engine's
+        settings["user_engine"] = USER_ENGINES[wildcards.engine]
     return settings
 
 
@@ -362,7 +379,7 @@ def report_summary(wildcards=None):
 def kind_of(engine):
     """The kind of an engine name (openmm, cg, external, groundtruth): westbench.engines.kinds decides it."""
     try:
-        return engine_kind(engine, external=EXTERNAL_ENGINES)
+        return engine_kind(engine, external=EXTERNAL_ENGINES, user=USER_ENGINES)
     except ConfigError as exc:
         raise WorkflowError(str(exc)) from None
 
@@ -371,12 +388,67 @@ def is_cg_engine(engine):
     return kind_of(engine) == CG
 
 
+# A user's CG model (cgml.models.<name>, engine cg_<name>): read from its path, never trained or written here.
+USER_MODELS = config["cgml"]["models"]
+_clash = sorted(set(USER_MODELS) & set(config["cgml"]["presets"]))
+if _clash:
+    raise WorkflowError(f"cgml.models {_clash} share a name with cgml.presets: engine cg_<name> would be both a "
+                        "trained preset and your model; rename the model.")
+for _name, _entry in USER_MODELS.items():
+    if Path(_entry["path"]).resolve().is_relative_to(Path("results").resolve()):
+        raise WorkflowError(f"cgml.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
+                            "writes (cg_train writes results/.../model.pt). Fix: keep your model outside results/, "
+                            "e.g. models/.")
+
+
+def cg_user_model(engine):
+    """The cgml.models entry a CG engine runs, or None for a trained preset."""
+    return USER_MODELS.get(cg_preset_of(engine)) if is_cg_engine(engine) else None
+
+
 def cg_preset(engine):
     preset = cg_preset_of(engine)
     if preset not in config["cgml"]["presets"]:
+        models = f"; cgml.models: {', '.join(sorted(USER_MODELS))}" if USER_MODELS else ""
         raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cgml.presets "
-                            f"({', '.join(sorted(config['cgml']['presets']))}).")
+                            f"({', '.join(sorted(config['cgml']['presets']))}) and no model '{preset}' in "
+                            f"cgml.models{models}. Fix: add a preset, or your model under cgml.models.{preset} "
+                            "(docs/bring-your-own.md).")
     return preset
+
+
+def cg_user_model_dir(protein_id, engine):
+    """Where westbench's files about a user's model go (its check, its fitted prior): never the model itself."""
+    return f"results/{protein_id}/cg/model_{cg_preset_of(engine)}"
+
+
+def cg_user_model_file(protein_id, engine):
+    return cg_user_model(engine)["path"].replace("{protein}", protein_id)
+
+
+def user_model_files(protein_id, engine):
+    """A user's model file, the basis structure it is checked on and, with prior: fitted, westbench's prior."""
+    files = {"model": cg_user_model_file(protein_id, engine), "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+    if cg_user_model(engine)["prior"] == "fitted":
+        files["prior"] = f"{cg_user_model_dir(protein_id, engine)}/prior.pt"
+    return files
+
+
+def cg_model_check_input(wildcards):
+    return user_model_files(wildcards.protein, f"{CG_PREFIX}{wildcards.name}")
+
+
+def cg_model_check_params(wildcards):
+    """The model's cgml.models entry (what loading and checking it reads)."""
+    engine = f"{CG_PREFIX}{wildcards.name}"
+    if cg_user_model(engine) is None:
+        raise WorkflowError(f"no model '{wildcards.name}' in cgml.models")
+    return cg_user_model(engine)
+
+
+def cg_prior_settings(wildcards):
+    """What fitting westbench's prior for a user's model reads of `cgml`."""
+    return {"prior": config["cgml"]["prior"], "langevin": {"temperature_k": config["cgml"]["langevin"]["temperature_k"]}}
 
 
 def cg_model_dir(protein_id, preset):
@@ -386,7 +458,7 @@ def cg_model_dir(protein_id, preset):
 
 def cg_model_records():
     """[protein, preset] of every CG model (protein "all" for one model over every protein, cgml.scope all)."""
-    presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e)})
+    presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e) and cg_user_model(e) is None})
     proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
     return [[p, preset] for p in proteins for preset in presets]
 
@@ -423,10 +495,20 @@ def cg_training_seed(wildcards):
 
 
 def we_run_input(wildcards):
-    """OpenMM engines read the prepared system; CG engines the trained model and the basis structure."""
+    """OpenMM engines read the prepared system; CG engines the trained model and the basis structure; a user
+    engine its entry's prepared system and the basis structure (the files its option placeholders name)."""
     protein_id = wildcards.protein
     common = {"tica": f"results/{protein_id}/tica/model.json",
               "groundtruth": f"results/{protein_id}/tica/groundtruth_frames.h5"}
+    if kind_of(wildcards.engine) == USER:
+        system = USER_ENGINES[wildcards.engine]["system"]
+        return {**common, "system": f"results/{protein_id}/prepare/{system}.xml",
+                "state": f"results/{protein_id}/prepare/{system}_state.xml",
+                "topology": f"results/{protein_id}/prepare/{system}.pdb",
+                "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+    if cg_user_model(wildcards.engine) is not None:  # a user's model: read in place, checked first
+        return {**user_model_files(protein_id, wildcards.engine), **common,
+                "check": f"{cg_user_model_dir(protein_id, wildcards.engine)}/check.json"}
     if is_cg_engine(wildcards.engine):
         return {**common, "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
                 "basis": f"results/{protein_id}/prepare/implicit.pdb"}
@@ -436,20 +518,27 @@ def we_run_input(wildcards):
 
 
 def we_engine_cgml(wildcards):
-    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for OpenMM engines."""
+    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for
+    OpenMM engines; a user engine of work torch: the device (its GPU request and workers)."""
+    if kind_of(wildcards.engine) == USER:
+        return {"device": config["cgml"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
     if not is_cg_engine(wildcards.engine):
         return {}
-    return {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
+    settings = {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
+    if cg_user_model(wildcards.engine) is not None:
+        settings["user_model"] = cg_user_model(wildcards.engine)
+    return settings
 
 
 def we_engine_preparation(wildcards):
-    """The integrator keys an OpenMM engine reads of `preparation`; nothing for CG engines."""
-    return {} if is_cg_engine(wildcards.engine) else integrator_settings()
+    """The integrator keys an OpenMM engine reads of `preparation`; nothing for CG and user engines."""
+    return integrator_settings() if kind_of(wildcards.engine) == OPENMM else {}
 
 
 def we_engine_platform(wildcards):
-    """The `platform` section for OpenMM engines; nothing for CG engines (their device is `cgml.device`)."""
-    return {} if is_cg_engine(wildcards.engine) else platform_settings()
+    """The `platform` section for OpenMM engines and user engines of work openmm (their workers and GPU);
+    nothing for CG engines (their device is `cgml.device`)."""
+    return platform_settings() if engine_work(wildcards.engine) == "openmm" else {}
 
 
 def cg_training_settings(wildcards):
@@ -499,6 +588,8 @@ def integrator_settings(wildcards=None):
 
 
 def we_timestep_fs(wildcards):
+    if kind_of(wildcards.engine) == USER and USER_ENGINES[wildcards.engine]["timestep_fs"] is not None:
+        return USER_ENGINES[wildcards.engine]["timestep_fs"]
     if is_cg_engine(wildcards.engine):
         return config["cgml"]["langevin"]["timestep_fs"]
     return config["preparation"]["timestep_fs"]

@@ -5,7 +5,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 from pathlib import Path
 
 from westbench.config import section_defaults
-from westbench.engines.kinds import CG
+from westbench.engines.kinds import CG, USER
 from westbench.resources import we_job_workers
 from westbench.we.pipeline import engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
@@ -15,9 +15,11 @@ def main(snakemake):
     settings, protein = snakemake.params.settings, snakemake.wildcards.protein
     engine = engine_spec(snakemake.params.kind, snakemake.input, protein=protein, settings=settings,
                          job_threads=snakemake.threads, preparation=snakemake.params.preparation,
-                         platform=snakemake.params.platform, cgml=snakemake.params.cgml)
+                         platform=snakemake.params.platform, cgml=snakemake.params.cgml,
+                         user=settings.get("user_engine"))
     kind, cgml = snakemake.params.kind, snakemake.params.cgml or {}
-    workers = we_job_workers("torch" if kind == CG else "openmm", snakemake.threads, settings["work_manager"],
+    work = settings["user_engine"]["work"] if kind == USER else "torch" if kind == CG else "openmm"
+    workers = we_job_workers(work, snakemake.threads, settings["work_manager"],
                              snakemake.params.platform or {}, device=cgml.get("device", section_defaults("cgml")["device"]))
     summary = run_protein_we(snakemake.params.run_dir, protein=protein, engine=engine,
                              tica_model=str(Path(snakemake.input.tica).with_suffix("")),

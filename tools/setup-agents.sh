@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent setup of what the agent benchmark needs on a fresh Debian machine, offline except for
-# Debian's mirror and PyPI (shared notes, containers-and-cluster.md):
+# Debian's mirror and PyPI:
 #   1. Debian's docker.io and debootstrap;
 #   2. a running Docker daemon (started in the background when none answers; no systemd needed);
 #   3. the base images westbench/md-base (OpenMM family), westbench/gromacs-base, westbench/analysis-base and its layer westbench/chem-base

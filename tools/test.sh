@@ -3,7 +3,8 @@
 #   bash tools/test.sh           everything (what CI runs: unit, doctests, DAG runs, SLURM, containers)
 #   bash tools/test.sh --fast    the fast lane: unit tests and doctests only (no DAG runs, no
 #                                containers, no SLURM), a few minutes on 2 cores
-# Tests read the reference structures from ../shared/structures.
+# Tests read the reference structures from ../shared/structures when it is there, else download them once
+# from the RCSB into resources/structures/ (tests/conftest.py, benchmark_structures).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -15,7 +16,7 @@ if [ "${1:-}" = "--fast" ]; then
     lane=(tests/unit src -m "not workflow and not container and not cluster" -n 2 --dist loadfile)
 fi
 bash tools/setup.sh
-.venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures (not committed)
+.venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures or the RCSB (not committed)
 
 services=
 if [ ${#lane[@]} = 0 ]; then

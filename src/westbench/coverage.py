@@ -2,7 +2,7 @@
 
 A cell of an ``bins`` x ``bins`` grid over the ground truth's TIC 0/1 range counts
 when it holds at least one ground-truth point and at least one model point;
-coverage = such cells / cells holding ground truth (science.md section 1).
+coverage = such cells / cells holding ground truth (the published WE benchmark, arXiv:2510.17187).
 
 Examples
 --------

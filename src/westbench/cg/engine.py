@@ -113,12 +113,15 @@ class CGEngine(Engine):
         ``cgml.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
     capture : bool, optional
         Former name of ``cuda_graphs`` (False = ``cuda_graphs: false``).
+    model_spec : mapping, optional
+        A user's model (``cgml.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
+        (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
     """
 
     def __init__(self, model: str | Path, protein: str, basis_pdb: str | Path | None = None, basis_positions=None,
                  langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = "auto",
                  threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=True,
-                 deterministic: bool = True, capture: bool | None = None):
+                 deterministic: bool = True, capture: bool | None = None, model_spec: Mapping | None = None):
         langevin = {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 4.0, "bead_mass_amu": bead_mass_amu,
                     **dict(langevin or {})}
         explosion = {"bond_min_angstrom": 2.5, "bond_max_angstrom": 6.0, **dict(explosion or {})}
@@ -126,6 +129,7 @@ class CGEngine(Engine):
             torch.set_num_threads(int(threads))
         self.device_setting, self._device, self._model, self._masses = device, None, None, None
         self.model_path, self.protein = str(model), protein
+        self.model_spec = dict(model_spec) if model_spec else None
         if capture is not None:
             cuda_graphs = bool(capture) and cuda_graphs
         if cuda_graphs not in (True, False, "auto"):
@@ -196,7 +200,14 @@ class CGEngine(Engine):
     @property
     def model(self):
         if self._model is None:
-            self._model = load_energy_model(self.model_path, protein=self.protein, device=self.device)
+            if self.model_spec:  # a user's model (cgml.models): its own format and units
+                from westbench.cg.user import load_user_model
+
+                spec = {**self.model_spec, "path": self.model_path}
+                self._model = load_user_model(spec, self.protein, device=self.device,
+                                              prior_path=self.model_spec.get("prior_path"))
+            else:
+                self._model = load_energy_model(self.model_path, protein=self.protein, device=self.device)
             for parameter in self._model.parameters():
                 parameter.requires_grad_(False)  # forces need the gradient with respect to positions only
         return self._model
@@ -219,8 +230,11 @@ class CGEngine(Engine):
         return np.asarray(state.positions)
 
     def forces(self, x: torch.Tensor) -> torch.Tensor:
-        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager): the model's own closed-form
-        ``forces`` when it has one (e.g. :class:`westbench.cg.reference.GoModel`), else minus the autograd gradient."""
+        """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager): what a user's forces model returns
+        (``cgml.models``, ``returns: forces``), the model's own closed-form ``forces`` when it has one (e.g.
+        :class:`westbench.cg.reference.GoModel`), else minus the autograd gradient of its energy."""
+        if getattr(self.model, "returns_forces", False):  # a user's model that gives forces (cgml.models)
+            return self.model(x.detach())
         if hasattr(self.model, "forces"):
             return self.model.forces(x).to(x.dtype)
         x = x.detach().requires_grad_(True)

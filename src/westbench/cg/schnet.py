@@ -5,7 +5,7 @@ convolutions sums messages from the at most ``max_neighbors`` nearest beads betw
 ``cutoff_lower`` and ``cutoff_upper`` (Angstrom), with filters computed from ``rbf``
 exponential-normal radial basis functions (trainable means and widths) and a cosine cutoff;
 an MLP maps each bead to an energy and the bead energies are summed. Published preset
-(science.md section 1): embedding 128, 4 layers, 20 expnorm functions, cutoff 2-12 Angstrom,
+(the published WE benchmark, arXiv:2510.17187): embedding 128, 4 layers, 20 expnorm functions, cutoff 2-12 Angstrom,
 32 neighbours, SiLU, sum aggregation, FP32.
 
 The graph is dense and batched (frames, beads, neighbours): every frame of a batch is one

@@ -1,7 +1,8 @@
 """Propagators of walkers: one interface, one class per engine.
 
-To add an engine, subclass :class:`~westbench.engines.base.Engine` and name it
-in the config as ``module:Class`` with its keyword arguments.
+To add an engine, subclass :class:`~westbench.engines.base.Engine` and name it in ``we.engines``
+as ``{name: mine, class: "package.module:Class", python_path: folder, options: {...}}``
+(:mod:`westbench.engines.user`; docs/bring-your-own.md).
 """
 
 from westbench.engines.base import Engine, SegmentResult, WalkerState, load_engine

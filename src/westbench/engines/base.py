@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -87,12 +86,20 @@ class Engine(ABC):
 
 
 def load_engine(spec: Mapping, namespace: Mapping | None = None) -> Engine:
-    """Build an engine from ``{"class": "module:Class", "options": {...}}``."""
-    module_name, _, class_name = spec["class"].partition(":")
+    """Build an engine from ``{"class": "module:Class", "options": {...}, "python_path": folder}``.
+
+    ``python_path`` (optional): a folder put first on ``sys.path`` to import a user's module from
+    (``we.engines`` entries with a ``class``, :mod:`westbench.engines.user`). The class subclasses
+    :class:`Engine` or provides its three methods.
+    """
+    from westbench.engines.user import contract_problems, import_class
+
+    class_name = spec["class"].partition(":")[2]
     if namespace and class_name in namespace:
         cls = namespace[class_name]
     else:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    if not issubclass(cls, Engine):
-        raise TypeError(f"{spec['class']} is not a westbench Engine")
+        cls = import_class(spec["class"], spec.get("python_path"))
+    problems = contract_problems(cls)
+    if problems:
+        raise TypeError(f"{spec['class']} is not a westbench Engine: {'; '.join(problems)}")
     return cls(**dict(spec.get("options", {})))

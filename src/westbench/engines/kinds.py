@@ -1,16 +1,17 @@
 """Which kind of engine a name is: the one place that decides it.
 
 Engine names in ``we.engines`` are ``implicit`` and ``explicit`` (OpenMM with the solvent model of
-that name) or ``cg_<preset>`` (a coarse-grained model trained with ``cgml.presets.<preset>``);
-names under ``external`` are samples made elsewhere; ``groundtruth`` is the ground truth scored
+that name), ``cg_<name>`` (a coarse-grained model: trained with ``cgml.presets.<name>``, or a user's
+model ``cgml.models.<name>``) or the ``name`` of an entry naming a user's class (kind ``user``,
+:mod:`westbench.engines.user`); names under ``external`` are samples made elsewhere; ``groundtruth`` is the ground truth scored
 against itself. Rules, scripts and the report ask :func:`engine_kind` instead of testing names.
 
 Examples
 --------
 >>> engine_kind("explicit"), engine_kind("cg_fulltrained"), engine_kind("md_run", external=["md_run"])
 ('openmm', 'cg', 'external')
->>> cg_preset_of("cg_fulltrained"), engine_kind(GROUNDTRUTH)
-('fulltrained', 'groundtruth')
+>>> cg_preset_of("cg_fulltrained"), engine_kind(GROUNDTRUTH), engine_kind("mine", user=["mine"])
+('fulltrained', 'groundtruth', 'user')
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from typing import Collection
 
 from westbench.errors import ConfigError
 
-OPENMM, CG, EXTERNAL, GROUNDTRUTH = "openmm", "cg", "external", "groundtruth"
+OPENMM, CG, EXTERNAL, GROUNDTRUTH, USER = "openmm", "cg", "external", "groundtruth", "user"
 #: Solvent models; an OpenMM engine is named after the one it runs (and its prepared system).
 SOLVENTS = ("implicit", "explicit")
 #: Prefix of CG engines: ``cg_<preset>``.
 CG_PREFIX = "cg_"
 
 
-def engine_kind(engine: str, external: Collection[str] = ()) -> str:
-    """``"openmm"``, ``"cg"``, ``"external"`` or ``"groundtruth"`` for an engine name.
+def engine_kind(engine: str, external: Collection[str] = (), user: Collection[str] = ()) -> str:
+    """``"openmm"``, ``"cg"``, ``"user"``, ``"external"`` or ``"groundtruth"`` for an engine name.
 
     Parameters
     ----------
@@ -35,6 +36,8 @@ def engine_kind(engine: str, external: Collection[str] = ()) -> str:
         A name from ``we.engines``, ``external`` or ``"groundtruth"``.
     external : collection of str
         The names configured under ``external``.
+    user : collection of str
+        The names of the ``we.engines`` entries that name a class.
 
     Raises
     ------
@@ -45,12 +48,15 @@ def engine_kind(engine: str, external: Collection[str] = ()) -> str:
         return GROUNDTRUTH
     if engine in external:
         return EXTERNAL
+    if engine in user:
+        return USER
     if engine in SOLVENTS:
         return OPENMM
     if engine.startswith(CG_PREFIX) and len(engine) > len(CG_PREFIX):
         return CG
     raise ConfigError(f"unknown engine {engine!r}: we.engines takes {' or '.join(SOLVENTS)} (OpenMM) or "
-                      f"{CG_PREFIX}<preset> (a CG model); samples made elsewhere go under `external`.")
+                      f"{CG_PREFIX}<name> (a CG model), or an entry {{name: ..., class: \"package.module:Engine\"}} (your engine "
+                      f"class); samples made elsewhere go under `external`.")
 
 
 def cg_preset_of(engine: str) -> str:

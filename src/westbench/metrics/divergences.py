@@ -1,6 +1,6 @@
 """Divergences between the ground truth and a model, for 1-D and 2-D distributions.
 
-Conventions (pitfalls of the published code, science.md section 1):
+Conventions (pitfalls of the published code, the published WE benchmark, arXiv:2510.17187):
 - KL is always KL(ground truth || model): the reference comes first.
 - Empty model bins where the ground truth has mass get the configured ``floor``
   probability (then the model histogram is renormalized); tables state the floor.

@@ -1,6 +1,6 @@
 """Markov-state-model reweighting and macrostates with deeptime.
 
-- Grid MSM (science.md): discretize TIC 0/1 on an n x n grid, count transitions at
+- Grid MSM (the published WE benchmark, arXiv:2510.17187): discretize TIC 0/1 on an n x n grid, count transitions at
   a lag within each continuous piece of trajectory (``traj``), row-normalize
   (maximum-likelihood, non-reversible), take the stationary distribution; each
   frame's weight is its state's stationary probability shared among the state's
@@ -144,7 +144,7 @@ class MacrostateModel:
 
 
 class MacrostateEstimator:
-    """KMeans (seeded) on the first ``dim`` TICs, a reversible MSM over the clusters, PCCA+ (science.md).
+    """KMeans (seeded) on the first ``dim`` TICs, a reversible MSM over the clusters, PCCA+ (as the published WE benchmark).
 
     KMeans is fitted on at most ``max_fit_frames`` evenly strided frames (then every
     frame is assigned): the centres of 100 clusters are well determined by tens of

@@ -80,12 +80,25 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
                         "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
                         "device": cgml.get("device", defaults["device"]), "threads": threads,
                         "cuda_graphs": cgml.get("cuda_graphs", defaults["cuda_graphs"]),
-                        "deterministic": cgml.get("deterministic", defaults["deterministic"])}}
+                        "deterministic": cgml.get("deterministic", defaults["deterministic"]),
+                        **({"model_spec": user_model_options(cgml["user_model"])} if cgml.get("user_model") else {})}}
+
+
+def user_model_options(entry: Mapping) -> dict:
+    """The CG engine's ``model_spec`` of a user's model (``cgml.models`` entry, :mod:`westbench.cg.user`):
+    how to load it, its units, and the absolute paths WESTPA's run folder needs (python_path, fitted prior)."""
+    spec = {key: entry[key] for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
+            if key in entry}
+    if entry.get("python_path"):
+        spec["python_path"] = os.path.abspath(entry["python_path"])
+    if entry.get("prior_path"):
+        spec["prior_path"] = os.path.abspath(entry["prior_path"])
+    return spec
 
 
 def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
                 preparation: Mapping | None = None, platform: Mapping | None = None,
-                cgml: Mapping | None = None) -> dict:
+                cgml: Mapping | None = None, user: Mapping | None = None) -> dict:
     """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
 
     The job's threads are shared as the thread policy says (:mod:`westbench.resources`): one
@@ -93,7 +106,7 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
 
     Parameters
     ----------
-    kind : {"openmm", "cg"}
+    kind : {"openmm", "cg", "user"}
         The engine's kind.
     inputs : mapping
         OpenMM: ``system``, ``state``, ``topology``; CG: ``model``, ``basis`` (the rule's inputs).
@@ -106,7 +119,10 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     preparation, platform : mapping
         OpenMM: the integrator keys and the ``platform`` section.
     cgml : mapping
-        CG: ``langevin``, ``explosion``, ``device``.
+        CG: ``langevin``, ``explosion``, ``device`` (a user engine of work torch: ``device``).
+    user : mapping
+        A user engine: its ``we.engines`` entry (:func:`westbench.engines.user.user_engine_spec`); its
+        ``work`` decides its workers like the built-in kinds.
 
     Examples
     --------
@@ -116,21 +132,29 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     >>> spec["options"]["threads"], spec["block_size"]
     (1, 74)
     """
-    from westbench.engines.kinds import CG, OPENMM
+    from westbench.engines.kinds import CG, OPENMM, USER
     from westbench.resources import engine_threads, we_job_workers
 
-    workers = we_job_workers("torch" if kind == CG else "openmm", job_threads, settings["work_manager"],
+    work = user["work"] if kind == USER else "torch" if kind == CG else "openmm"
+    workers = we_job_workers(work, job_threads, settings["work_manager"],
                              platform or {}, device=(cgml or {}).get("device", section_defaults("cgml")["device"]))
     threads = engine_threads(job_threads, settings["work_manager"])
     share = max_walkers_per_worker(settings, workers)
     if kind == CG:
         # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
+        given = dict(inputs.items())  # a mapping, or Snakemake's named input list
+        if cgml.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
+            cgml = {**cgml, "user_model": {**cgml["user_model"], "prior_path": given["prior"]}}
         return cg_engine_spec(inputs["model"], protein, inputs["basis"], cgml, threads=threads,
                               **({"block_size": share} if workers > 1 else {}))
     if kind == OPENMM:
         return openmm_engine_spec(inputs["system"], inputs["state"], inputs["topology"], preparation, platform,
                                   threads, batch_walkers=settings["batch_walkers"], max_walkers=share)
-    raise ValueError(f"a WE job runs an OpenMM or a CG engine, not kind {kind!r}")
+    if kind == USER:
+        from westbench.engines.user import user_engine_spec
+
+        return user_engine_spec(user, protein, inputs, block_size=share)
+    raise ValueError(f"a WE job runs an OpenMM, a CG or a user engine, not kind {kind!r}")
 
 
 def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,

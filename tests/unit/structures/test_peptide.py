@@ -24,7 +24,7 @@ def test_built_peptide_prepares_to_the_known_atom_count(tmp_path, chignolin_spec
     path = tmp_path / "chignolin.pdb"
     write_extended_peptide(chignolin_spec.sequence, path)
     topology, _, report = fix_structure(path, chignolin_spec)
-    assert topology.getNumAtoms() == 138  # measured in the shared notes (stack.md)
+    assert topology.getNumAtoms() == 138  # chignolin built from its sequence with hydrogens (PDBFixer, amber14)
     assert report["sequence"] == chignolin_spec.sequence
 
 
