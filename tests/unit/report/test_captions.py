@@ -71,7 +71,8 @@ def test_every_figure_the_rules_declare_has_one_existing_caption_file(workflow):
 def test_the_html_report_renders_the_declared_captions_as_snakemake_does(workflow):
     captions = workflow.globals["declared_captions"]()
     assert {*FIGURES, "metrics", "tic01_density", "training_curve", "engines_tic01", "coverage_vs_compute", "w1", "kl",
-            "coverage", "groundtruth_throughput", "groundtruth_throughput_by_protein"} == set(captions)
+            "coverage", "groundtruth_throughput", "groundtruth_throughput_by_protein",
+            "calibration", "resolution", "convergence"} == set(captions)  # the calibration study's table and figures
     for rule, pattern, caption in report_outputs(workflow):
         if rule in workflow.globals["HTML_REPORT_CAPTION_RULES"]:
             assert captions[Path(pattern).stem] == caption.read_text(), pattern
