@@ -317,7 +317,7 @@ def metrics_model_frames(wildcards):
 
 def metrics_training_record(wildcards):
     """A trained CG engine's model record (its training summary goes into metrics.json); nothing for other engines."""
-    if kind_of(wildcards.engine) != CG:
+    if kind_of(wildcards.engine) != CG or cg_user_model(wildcards.engine) is not None:  # a user's model is not trained here
         return []
     return [f"{cg_model_dir(wildcards.protein, cg_preset(wildcards.engine))}/model.json"]
 

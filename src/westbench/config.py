@@ -94,6 +94,15 @@ def _check_moved_keys(config: Mapping, origin: str) -> None:
         raise ConfigError(f"{origin} sets removed keys:\n" + "\n".join(found))
 
 
+def _message(error) -> str:
+    """An error's message; for a value that fits none of several forms (anyOf/oneOf: an engine name or an engine
+    entry), what each form says of it, so the user sees e.g. the allowed names' pattern."""
+    if error.context:
+        reasons = sorted({sub.message for sub in error.context})
+        return f"{error.message} ({'; '.join(reasons)})"
+    return error.message
+
+
 def _location(error: jsonschema.ValidationError) -> str:
     parts = []
     for item in error.absolute_path:
@@ -132,7 +141,7 @@ def validate_config(
     validator = _validator_filling_defaults()(schema)
     errors = sorted(validator.iter_errors(checked), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        lines = [f"  - {_location(e)}: {e.message}" for e in errors]
+        lines = [f"  - {_location(e)}: {_message(e)}" for e in errors]
         raise ConfigError(
             f"{origin} breaks the schema config/schema.yaml:\n" + "\n".join(lines) + "\n"
             "Fix these entries (the schema describes every key and its allowed values)."

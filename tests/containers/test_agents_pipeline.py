@@ -61,9 +61,13 @@ def test_oracle_scores_one_and_nop_zero_on_every_task(suite_run):
     records = trials(suite_run)
     assert {r["status"] for (t, a), r in records.items() if a == "oracle"} == {"passed"}
     assert {r["status"] for (t, a), r in records.items() if a == "nop"} == {"failed"}
-    for record in records.values():
+    for (task, agent), record in records.items():
         assert record["network"] is False and record["verifier_mode"] == "separate"
-        assert record["rewards"]["checks_total"] >= 4 and record["wall_s"] > 0
+        # The oracle reaches every check. Four verifiers of issue 25 (boresch-restraint-t4l, gmx-fep-ethanol-hydration,
+        # ligand-gaff2-parameterization, underspecified-water-dimer-binding) stop at their first missing deliverable,
+        # so a nop records 2 or 3 checks (it still scores 0): docs/agents.md, known gaps.
+        assert record["rewards"]["checks_total"] >= (4 if agent == "oracle" else 2), (task, agent)
+        assert record["wall_s"] > 0
 
 
 def test_leaderboard_tables_and_figure(suite_run):

@@ -280,7 +280,7 @@ CONFIG_CASES = [
     ("misspelt-key", {"we": {"max_iteration": 3}}, r"we: Additional properties are not allowed \('max_iteration'",
      r"Fix these entries"),
     ("removed-key", {"we": {"coverage_bins": 10}}, r"we\.coverage_bins was removed", r"set metrics\.coverage_bins"),
-    ("unknown-engine", {"we": {"engines": ["gromacs"]}}, r"we\.engines\[0\]: 'gromacs' does not match",
+    ("unknown-engine", {"we": {"engines": ["gromacs"]}}, r"we\.engines\[0\]: 'gromacs' is not valid.*'gromacs' does not match",
      r"Fix these entries"),
     ("on-nonfinite-value", {"on_nonfinite": "skip"}, r"on_nonfinite: 'skip' is not one of \['error', 'drop'\]",
      r"Fix these entries"),

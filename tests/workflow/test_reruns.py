@@ -117,11 +117,17 @@ def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
         raw.setdefault("cgml", {})["presets"] = presets
 
     jobs = plan_after(finished, tmp_path, preset)
-    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES | {"cg_train"})
+    # The calibration study trains the same preset on its reference's forces: its copy of that engine reruns too.
+    study = {"calibration_cg_train", "calibration_table", "calibration_we_run", "calibration_we_export",
+             "calibration_metrics"}
+    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs
+                        if rule not in AGGREGATES | {"cg_train"} | study)
     assert per_engine == [("metrics", "cg_undertrained"), ("we_export", "cg_undertrained"),
                           ("we_run", "cg_undertrained")]
-    trained = [outputs for rule, outputs in jobs if rule == "cg_train"]
-    assert len(trained) == 1 and all("/cg/undertrained/" in path for path in trained[0])
+    trained = [outputs for rule, outputs in jobs if rule in ("cg_train", "calibration_cg_train")]
+    assert len(trained) == 2 and all("/cg/undertrained/" in path for outputs in trained for path in outputs)
+    in_study = [outputs for rule, outputs in jobs if rule in study - {"calibration_cg_train", "calibration_table"}]
+    assert in_study and all("/cg_undertrained/" in path for outputs in in_study for path in outputs)
 
 
 @pytest.mark.slow
@@ -145,7 +151,10 @@ def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finish
     engines = embedded()[1]["we"]["engines"]
     per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
     assert [pair for pair in per_engine if pair[0] == "we_export"] == sorted(("we_export", e) for e in engines)
-    assert {rule for rule, _ in per_engine} == {"we_export", "metrics"}  # no we_run
+    # no we_run; the calibration study's exports and metrics read the same grid
+    assert {rule for rule, _ in per_engine} - {"calibration_we_export", "calibration_metrics", "calibration_table"} \
+        == {"we_export", "metrics"}
+    assert not any(rule.endswith("we_run") for rule, _ in per_engine)
     assert {engine for rule, engine in per_engine if rule == "metrics"} >= set(engines)
 
 

@@ -209,8 +209,9 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
                                        "macrostates"))
     html = (results / "report" / "westbench.html").read_text()
     # seven figures per WE engine, six for the ground truth itself (no all-zero contact map), the
-    # ground-truth density, the training curves of the two CG presets and the two figures across engines
-    assert html.count("data:image/png;base64,") == 4 * 7 + 6 + 1 + 2 + 2
+    # ground-truth density, the training curves of the two CG presets, the two figures across engines and the
+    # calibration study's two (resolution, convergence)
+    assert html.count("data:image/png;base64,") == 4 * 7 + 6 + 1 + 2 + 2 + 2
     assert "Wasserstein-1" in html and "KL(ground truth || model)" in html
 
 
@@ -313,7 +314,7 @@ def test_calibration_paper_config_plans_the_all_atom_null_test(tmp_path, shared_
     assert result.returncode == 0, result.output[-2000:]
     counts = job_counts(result.output)
     assert counts["groundtruth_run"] == 372 and counts["we_run"] == 1 and counts["metrics"] == 2
-    assert counts["calibration_we_run"] == 8 and counts["calibration_table"] == 1
+    assert counts["calibration_we_run"] == 7 and counts["calibration_table"] == 1  # null, 4 perturbations, 2 presets
     config = yaml.safe_load((REPO / "config" / "calibration-paper.yaml").read_text())
     assert config["groundtruth"]["solvent"] == "implicit" and config["we"]["engines"] == ["implicit"]
 
