@@ -22,10 +22,19 @@ CHIGNOLIN = "GYDPETGTWG"
 UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a forked worker, a lock) fails instead
 
 
+#: The tier a folder's tests belong to whatever their own markers say: tools/test.sh runs the fast lane and
+#: then ``-m "workflow or container or cluster"``, so no test of these folders can fall between the two.
+TIER_OF_FOLDER = {"workflow": "workflow", "cluster": "cluster", "containers": "container"}
+
+
 def pytest_collection_modifyitems(items):
-    """Unit tests and doctests get a short timeout; DAG, SLURM and container tests keep pyproject's."""
+    """Unit tests and doctests get a short timeout; DAG, SLURM and container tests keep pyproject's and carry
+    their folder's tier marker."""
     for item in items:
         path = Path(str(item.fspath)).resolve()
+        for folder, marker in TIER_OF_FOLDER.items():
+            if REPO / "tests" / folder in path.parents and item.get_closest_marker(marker) is None:
+                item.add_marker(getattr(pytest.mark, marker))
         if (REPO / "tests" / "unit" in path.parents or REPO / "src" in path.parents) \
                 and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(UNIT_TIMEOUT_S))

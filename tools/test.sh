@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# Set up (idempotently) and run the whole test suite. Extra arguments go to pytest.
+# Set up (idempotently) and run the whole test suite.
 #   bash tools/test.sh           everything (what CI runs: unit, doctests, DAG runs, SLURM, containers)
 #   bash tools/test.sh --fast    the fast lane: unit tests and doctests only (no DAG runs, no
-#                                containers, no SLURM), a few minutes on 2 cores
+#                                containers, no SLURM), a few minutes on 2 cores; extra arguments go to pytest
+#   bash tools/test.sh ARGS      pytest with ARGS only (e.g. one file), after the same setup
 # Tests read the reference structures from ../shared/structures when it is there, else download them once
 # from the RCSB into resources/structures/ (tests/conftest.py, benchmark_structures).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 export PYTHONUNBUFFERED=1  # CI keeps every line up to the moment a run is stopped
-lane=()
+# The fast lane: unit tests and doctests on two pytest workers (pytest-xdist), one test file each at a time so
+# module fixtures are built once. The full run is the fast lane, then the tiers that run Snakemake, SLURM and
+# containers in one process (they share the default run and use both cores themselves).
+fast=(tests/unit src -m "not workflow and not container and not cluster" -n 2 --dist loadfile)
+services_tiers=(-m "workflow or container or cluster" --durations=25)
+only_fast=
 if [ "${1:-}" = "--fast" ]; then
     shift
-    # Two pytest workers (pytest-xdist), one test file each at a time: module fixtures are built once.
-    lane=(tests/unit src -m "not workflow and not container and not cluster" -n 2 --dist loadfile)
+    only_fast=1
 fi
 bash tools/setup.sh
 .venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures or the RCSB (not committed)
 
 services=
-if [ ${#lane[@]} = 0 ]; then
+if [ -z "$only_fast" ]; then
     # The machine services (SLURM daemons, Docker engine, the task base images, Harbor) install in the
     # background while the unit and workflow tiers run (pyproject's testpaths order: cluster and containers
     # last). Their fixtures run the same scripts again, which wait on the scripts' lock and find it done.
@@ -29,7 +34,14 @@ if [ ${#lane[@]} = 0 ]; then
     services=$!
 fi
 status=0
-.venv/bin/python -m pytest "${lane[@]}" "$@" || status=$?
+if [ -n "$only_fast" ]; then
+    .venv/bin/python -m pytest "${fast[@]}" "$@" || status=$?
+elif [ $# -gt 0 ]; then
+    .venv/bin/python -m pytest "$@" || status=$?  # the tests named, as asked
+else
+    .venv/bin/python -m pytest "${fast[@]}" || status=$?
+    .venv/bin/python -m pytest "${services_tiers[@]}" || { code=$?; [ "$status" != 0 ] || status=$code; }
+fi
 if [ -n "$services" ]; then
     wait "$services" || echo "[test] background setup failed; see $log" >&2  # never leave apt or dpkg half done
 fi

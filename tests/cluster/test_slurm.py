@@ -61,10 +61,13 @@ def slurm_jobs(workdir):
 def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_run, tmp_path):
     workdir = tmp_path / "slurm"
     # The OpenMM engines of the main study only: the calibration study's 30 small jobs and the CG presets' 8 add
-    # sbatch round trips and nothing this test compares (CI time).
+    # sbatch round trips and nothing this test compares (CI time). Of those, the explicit engine's scores and the
+    # ground truth's: every GPU rule (build_system, groundtruth_run, we_run) is in their DAG; the implicit
+    # engine's replicas, the tables and the report are local-run tests' business.
     main_study = tmp_path / "main-study.yaml"
     main_study.write_text("calibration: {enabled: false}\nwe: {engines: [implicit, explicit]}\n")
-    result = snakemake(workdir, "--profile", ci_profile(tmp_path / "profile"), "--configfile",
+    targets = [f"results/chignolin/metrics/{engine}/metrics.json" for engine in ("explicit", "groundtruth")]
+    result = snakemake(workdir, *targets, "--profile", ci_profile(tmp_path / "profile"), "--configfile",
                        REPO / "config" / "config.yaml", main_study, configfile=None, timeout=2400)
     assert result.returncode == 0, result.output[-4000:]
 
@@ -90,16 +93,16 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
     # Outputs equal those of the local run (deterministic platform: one thread, seeded everything).
     local, cluster = default_run / "results" / "chignolin", workdir / "results" / "chignolin"
     assert (local / "groundtruth" / "starts.csv").read_text() == (cluster / "groundtruth" / "starts.csv").read_text()
-    for name in ("tica/groundtruth_frames.h5", "we/implicit/frames.h5", "we/explicit/frames.h5"):
+    for name in ("tica/groundtruth_frames.h5", "we/explicit/frames.h5"):
         with h5py.File(local / name) as a, h5py.File(cluster / name) as b:
             assert set(a) == set(b)
             for key in a:
                 assert np.array_equal(a[key][()], b[key][()]), (name, key)
-    for engine in ("implicit", "explicit", "groundtruth"):
+    for engine in ("explicit", "groundtruth"):
         a = json.loads((local / "metrics" / engine / "metrics.json").read_text())["metrics"]
         b = json.loads((cluster / "metrics" / engine / "metrics.json").read_text())["metrics"]
         assert a == b, engine
-    assert (workdir / "results" / "report" / "westbench.html").stat().st_size > 10_000
+    assert not (cluster / "we" / "implicit").exists()  # only the targets' DAG was submitted
 
 
 def test_multi_node_we_mode_starts_its_nodes_with_srun(slurm, tmp_path):
