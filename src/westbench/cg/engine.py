@@ -62,11 +62,13 @@ from westbench.cg.geometry import BOLTZMANN_KJ_MOL_K, bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
 from westbench.cg.train import resolve_device
+from westbench.console import declare_chatty
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.devices import DeviceError, worker_device
 from westbench.errors import WestbenchError
 
 log = logging.getLogger(__name__)
+declare_chatty(__name__)  # set-up lines: the job's log file only
 
 
 def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from westbench.we.run import completed_iterations, run_we
+from westbench.we.restart import completed_iterations
+from westbench.we.run import run_we
 
 from ..engines.systems import prepare_chignolin
 from .test_we_toy import assert_same_run, pcoords_and_weights
