@@ -18,7 +18,7 @@ from westpa.core.states import InitialState
 
 from westbench.console import declare_chatty
 from westbench.engines.base import load_engine
-from westbench.engines.devices import record_runtime
+from westbench.engines.runtime import record_runtime
 from westbench.seeds import derive_seed
 from westbench.we.pcoord import load_pcoord
 from westbench.we.store import SegmentStore
