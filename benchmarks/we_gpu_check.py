@@ -91,7 +91,8 @@ def cg_check(results: Path, protein: str, device: str, walker_counts, steps: int
     import torch
 
     from benchmarks.we_throughput import published_cg_model
-    from westbench.cg.engine import BucketedForces, CGEngine
+    from westbench.cg.capture import BucketedForces
+    from westbench.cg.engine import CGEngine
 
     model = published_cg_model(results / "cg" / "fulltrained" / "model.pt", protein, Path(tempfile.mkdtemp()))
     basis = results / "prepare" / "implicit.pdb"

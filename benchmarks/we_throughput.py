@@ -126,7 +126,7 @@ def whole_run(engine_spec, tica, protein: str, iterations: int, steps: int, save
               seed: int = 1, work_manager: str = "serial", n_workers: int = 1) -> dict:
     import h5py
 
-    from westbench.engines.devices import collect_runtime
+    from westbench.engines.runtime import collect_runtime
     from westbench.we.run import run_we
 
     spec = dict(engine_spec)
@@ -206,7 +206,7 @@ STAGES = ("null", "implicit", "explicit", "cg", "cg_we", "processes")
 
 def choose_platform(wanted: str | None) -> tuple[str, dict]:
     """The OpenMM platform to measure and what OpenMM says about its plugins; never a quiet CPU run on a GPU machine."""
-    from westbench.engines.devices import visible_gpus
+    from westbench.devices import visible_gpus
 
     names = [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]
     info = {"platforms": names, "plugin_load_failures": list(openmm.Platform.getPluginLoadFailures()),

@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.cg.user import fit_prior_model
+from westbench.cg.train import fit_prior_model
 from westbench.workflow import run_script
 
 

@@ -1,9 +1,12 @@
-"""The one thread and GPU policy: what each job asks the scheduler for, and how its engines use it.
+"""The one thread policy, and the scheduler's view of the device policy: what each job asks for, and how
+its engines use it.
 
 Rules take their ``threads:`` from :func:`job_threads` and their ``gpu`` resource from
 :func:`job_gpus`; job code takes the threads of each engine from :func:`engine_threads`, out of
 the threads Snakemake actually gave the job (a cluster profile's ``set-threads`` included).
-Importing this module imports neither OpenMM nor torch.
+Whether work runs on a GPU, and which GPUs a job has, is the device policy's
+(:mod:`westbench.devices`); this module turns it into the rules' ``gpu`` resource and a WE job's
+workers. Importing this module imports neither OpenMM nor torch.
 
 The policy, for work ``"openmm"`` (MD, minimization, OpenMM WE engines) and ``"torch"`` (CG
 training and CG WE engines):
@@ -13,7 +16,7 @@ training and CG WE engines):
   otherwise ``platform.cpu_threads``;
 * a WE job with a parallel work manager runs one worker per job thread, each engine on one
   thread, except a job whose engine runs on GPUs: one worker per GPU present
-  (:func:`we_gpus_present`, :func:`westbench.engines.devices.visible_gpus`), so several CUDA
+  (:func:`we_gpus_present`, :func:`westbench.devices.visible_gpus`), so several CUDA
   contexts never time-slice one GPU; a serial WE job runs its engine on all of the job's threads;
 * one GPU for an OpenMM job on a GPU platform, and for a torch job whose ``cgml.device`` is
   ``cuda`` (or ``auto`` in a configuration whose OpenMM platform is a GPU one).
@@ -36,9 +39,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from westbench.config import section_defaults
-from westbench.simulation.platforms import is_gpu_platform
-
-WORK = ("openmm", "torch")
+from westbench.devices import WORK, is_gpu_platform, on_gpu, visible_gpus
 
 
 def _platform(platform: Mapping) -> dict:
@@ -86,7 +87,7 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = "auto", envir
     platform, device
         The ``platform`` section and ``cgml.device``.
     environ, nvidia_smi
-        As for :func:`westbench.engines.devices.visible_gpus` (tests describe machines with them).
+        As for :func:`westbench.devices.visible_gpus` (tests describe machines with them).
 
     Examples
     --------
@@ -97,11 +98,9 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = "auto", envir
     >>> we_gpus_present("torch", {"name": "CPU"}, device="cuda", environ={"CUDA_VISIBLE_DEVICES": "3"})
     1
     """
-    from westbench.engines.devices import visible_gpus
-
     # torch's "auto" takes a GPU wherever one is present, whatever the OpenMM platform.
-    on_gpu = device != "cpu" if work == "torch" else bool(job_gpus(work, platform, device=device))
-    return len(visible_gpus(environ, nvidia_smi)) if on_gpu else 0
+    gpu_work = on_gpu(work, _platform(platform)["name"], device, in_job=True)
+    return len(visible_gpus(environ, nvidia_smi)) if gpu_work else 0
 
 
 def we_job_workers(work: str, job_threads: int, work_manager: str, platform: Mapping, *, device: str = "auto",
@@ -130,9 +129,4 @@ def job_gpus(work: str, platform: Mapping, *, device: str = "auto") -> int:
 
     ``device`` is ``cgml.device`` for torch work (``auto``, ``cpu`` or ``cuda``).
     """
-    if work not in WORK:
-        raise ValueError(f"work must be one of {WORK}, got {work!r}")
-    on_gpu_platform = is_gpu_platform(_platform(platform)["name"])
-    if work == "torch":
-        return int(device == "cuda" or (device == "auto" and on_gpu_platform))
-    return int(on_gpu_platform)
+    return int(on_gpu(work, _platform(platform)["name"], device))

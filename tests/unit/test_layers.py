@@ -1,4 +1,4 @@
-"""The layering the folders promise: sampling code never imports analysis code."""
+"""The layering the folders promise: sampling code never imports training or analysis code."""
 
 import ast
 from pathlib import Path
@@ -7,7 +7,11 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "westbench"
 SAMPLING = ["we", "cg", "engines", "groundtruth", "prepare"]
-ANALYSIS = ("westbench.metrics", "westbench.report")
+ANALYSIS = ("westbench.metrics", "westbench.report", "westbench.calibration")
+#: What WE sampling runs: the engines, the WE driver and the CG engine. None of it, nor anything it imports
+#: (directly, lazily inside a function, or through another module), is training or analysis code.
+SAMPLING_ENTRIES = ["engines", "we", "cg/engine.py"]
+TRAINING = ("westbench.cg.train", "westbench.cg.pipeline")
 
 
 def westbench_imports(path: Path) -> set[str]:
@@ -26,6 +30,50 @@ def westbench_imports(path: Path) -> set[str]:
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
     return {name for name in names if name.startswith("westbench")}
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of westbench module ``name`` (None for a name that is an attribute, not a module)."""
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imported_closure(path: Path) -> set[str]:
+    """Every westbench module that importing ``path`` can import: its imports (module-level or inside a
+    function), their parent packages, and theirs in turn."""
+    seen: set[str] = set()
+    todo = [path]
+    while todo:
+        for name in westbench_imports(todo.pop()):
+            parts = name.split(".")
+            for i in range(2, len(parts) + 1):
+                module = ".".join(parts[:i])
+                found = module_file(module)
+                if found is not None and module not in seen:
+                    seen.add(module)
+                    todo.append(found)
+    return seen
+
+
+def sampling_files() -> list[Path]:
+    return sorted(path for entry in SAMPLING_ENTRIES
+                  for path in ([PACKAGE / entry] if entry.endswith(".py") else (PACKAGE / entry).rglob("*.py")))
+
+
+@pytest.mark.parametrize("path", sampling_files(), ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_sampling_never_imports_training_or_analysis(path):
+    """A WE run (engines, the WE driver, the CG engine) imports no training and no analysis code, not even
+    through another module (the CG engine used to get its torch device from cg/train.py)."""
+    forbidden = sorted(name for name in imported_closure(path) if name.startswith(TRAINING + ANALYSIS))
+    assert forbidden == []
+
+
+def test_the_closure_sees_an_import_of_training():
+    assert "westbench.cg.train" in imported_closure(PACKAGE / "cg" / "pipeline.py")
+    assert {"westbench.devices", "westbench.cg.capture"} <= imported_closure(PACKAGE / "cg" / "engine.py")
 
 
 @pytest.mark.parametrize("layer", SAMPLING)

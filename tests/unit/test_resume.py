@@ -59,7 +59,8 @@ def test_killed_we_run_moved_elsewhere_resumes_where_it_stopped(tmp_path, caplog
     """SIGKILL a WE run mid-iteration, move its folder and its input file (the coverage reference, named by
     absolute path as a TICA model is), rerun there: it resumes and equals the uninterrupted run."""
     from westbench.frames import write_frames
-    from westbench.we.run import completed_iterations, run_we
+    from westbench.we.restart import completed_iterations
+    from westbench.we.run import run_we
 
     from .we.test_we_toy import assert_same_run, pcoords_and_weights
 

@@ -8,17 +8,18 @@ is drawn on the device from a counter-based generator keyed by its segment seed
 (:mod:`westbench.cg.noise`), so a walker's trajectory does not depend on the other walkers of the
 batch, and no Python code loops over walkers inside the step loop.
 
-The force call runs on CUDA as a CUDA graph captured per batch-size bucket (:func:`bucket`: powers of
-two up to 64 walkers, then multiples of 64; the batch is padded with copies of its first walker, whose
-forces are dropped), eagerly on the CPU or when ``cuda_graphs`` is false (:class:`BucketedForces`). A
-capture that fails is an error (:class:`CaptureError`) unless ``cuda_graphs`` is ``"auto"``: then the
+The force call runs on CUDA as a CUDA graph captured per batch-size bucket
+(:func:`westbench.cg.capture.bucket`: powers of two up to 64 walkers, then multiples of 64; the batch
+is padded with copies of its first walker, whose forces are dropped), eagerly on the CPU or when
+``cuda_graphs`` is false (:class:`westbench.cg.capture.BucketedForces`). A capture that fails is an
+error (:class:`westbench.cg.capture.CaptureError`) unless ``cuda_graphs`` is ``"auto"``: then the
 engine logs the whole message and goes on eagerly, and :meth:`CGEngine.runtime` (the WE run's
 ``run.json``) records it with the buckets captured.
 
 Devices: ``device: cuda`` in a numbered WESTPA worker means that worker's GPU
-(:func:`westbench.engines.devices.worker_device`); the engine makes it the current device
+(:func:`westbench.devices.worker_device`); the engine makes it the current device
 (``torch.cuda.set_device``) before anything touches CUDA, and captures on a stream of that device.
-A GPU that is not there is an error (:class:`westbench.engines.devices.DeviceError`), never a quiet
+A GPU that is not there is an error (:class:`westbench.devices.DeviceError`), never a quiet
 CPU run. With ``deterministic`` (on CUDA) the worker calls ``torch.use_deterministic_algorithms(True)``
 with ``CUBLAS_WORKSPACE_CONFIG=:4096:8``; see docs/engines.md for what that does and does not make
 repeatable.
@@ -58,15 +59,17 @@ from typing import Mapping, Sequence
 import numpy as np
 import torch
 
+from westbench.cg.capture import BucketedForces
 from westbench.cg.geometry import BOLTZMANN_KJ_MOL_K, bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
-from westbench.cg.train import resolve_device
+from westbench.console import declare_chatty
+from westbench.devices import worker_torch_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
-from westbench.engines.devices import DeviceError, worker_device
 from westbench.errors import WestbenchError
 
 log = logging.getLogger(__name__)
+declare_chatty(__name__)  # set-up lines: the job's log file only
 
 
 def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
@@ -102,13 +105,13 @@ class CGEngine(Engine):
     explosion : mapping, optional
         ``bond_min_angstrom`` (2.5), ``bond_max_angstrom`` (6.0).
     device : {"auto", "cpu", "cuda"}
-        ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.engines.devices.worker_device`).
+        ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.devices.worker_device`).
     threads : int, optional
         torch CPU threads.
     cuda_graphs : {True, False, "auto"}
         ``cgml.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
-        :class:`CaptureError`); False: eager; ``"auto"``: capture, and run eagerly (logged, recorded)
-        where capture fails. Always eager on the CPU.
+        :class:`~westbench.cg.capture.CaptureError`); False: eager; ``"auto"``: capture, and run eagerly
+        (logged, recorded) where capture fails. Always eager on the CPU.
     deterministic : bool
         ``cgml.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
     capture : bool, optional
@@ -170,24 +173,9 @@ class CGEngine(Engine):
 
     def _choose_device(self) -> torch.device:
         """The torch device of this worker; CUDA set up for it (current device, determinism) before first use."""
-        if self.device_setting == "cuda" and not torch.cuda.is_available():
-            raise DeviceError("cgml.device is 'cuda' but torch sees no CUDA device here (torch "
-                              f"{torch.__version__}, CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). "
-                              "Fix: run on a GPU node with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
-        device = resolve_device(self.device_setting)
+        device = worker_torch_device(self.device_setting)  # this worker's GPU, checked (westbench.devices)
         if device.type != "cuda":
             return device
-        if torch.cuda._is_in_bad_fork():
-            raise DeviceError("this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
-                              "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'.")
-        if device.index is None:
-            index = worker_device()  # one WE worker per GPU present
-            device = torch.device("cuda", 0 if index is None else index)
-        count = torch.cuda.device_count()
-        if device.index >= count:
-            raise DeviceError(f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
-                              f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
-                              "WE worker per GPU present (westbench.resources.we_job_workers).")
         if self.deterministic:
             # cuBLAS reads its workspace setting when its handle is made: before the first matmul.
             os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
@@ -345,110 +333,3 @@ class CGEngine(Engine):
                                 None if start.velocities is None else np.asarray(start.velocities).copy())
             results.append(SegmentResult(frames[i], final, status, f"step {ended_at[i]}: {reason}"))
         return results
-
-
-class CaptureError(WestbenchError):
-    """The CG force call could not be captured in a CUDA graph and ``cgml.cuda_graphs`` is true."""
-
-
-#: Bucket step above the powers of two (walkers): 147 walkers pad to 192, not 256.
-BUCKET_STEP = 64
-
-
-def bucket(n: int) -> int:
-    """Batch-size bucket of ``n`` walkers: the next power of two up to :data:`BUCKET_STEP`, then the
-    next multiple of it (padding at most 63 walkers, instead of up to n - 1).
-
-    Examples
-    --------
-    >>> [bucket(n) for n in (1, 2, 3, 33, 64, 65, 120, 128, 147, 1200)]
-    [1, 2, 4, 64, 64, 128, 128, 128, 192, 1216]
-    """
-    n = max(1, int(n))
-    if n <= BUCKET_STEP:
-        return 1 << (n - 1).bit_length()
-    return BUCKET_STEP * -(-n // BUCKET_STEP)
-
-
-class BucketedForces:
-    """A batch force call, padded to its bucket (:func:`bucket`) and, with ``capture``, replayed as a
-    CUDA graph captured once per bucket (static input and output buffers; the forward pass and
-    ``autograd.grad`` inside the graph). Padding rows repeat the first walker (valid positions, finite
-    forces) and are dropped.
-
-    Capture runs with the input's device as the current device and on a side stream of that device
-    (``torch.cuda.graph``'s own default stream belongs to whichever device was current when it was
-    first made). ``on_failure``: ``"raise"`` turns a failed capture into :class:`CaptureError` with
-    the whole message; ``"eager"`` logs it and runs every later call eagerly (:meth:`summary` says so).
-
-    Examples
-    --------
-    >>> import torch
-    >>> padded = BucketedForces(lambda x: -2.0 * x, pad=True)
-    >>> x = torch.randn(3, 5, 3)
-    >>> torch.equal(padded(x), -2.0 * x), padded.sizes
-    (True, [4])
-    >>> padded.summary()["captured_buckets"]
-    []
-    """
-
-    def __init__(self, forces, capture: bool = False, pad: bool = False, on_failure: str = "raise"):
-        if on_failure not in ("raise", "eager"):
-            raise ValueError(f"on_failure must be 'raise' or 'eager', not {on_failure!r}")
-        self.eager, self.capture, self.pad, self.on_failure = forces, capture, pad or capture, on_failure
-        self.graphs: dict[int, tuple] = {}
-        self.sizes: list[int] = []
-        self.failure: str | None = None
-        self._streams: dict = {}
-
-    def summary(self) -> dict:
-        """Buckets seen, captured and run eagerly, and the capture failure (None if none)."""
-        return {"buckets": sorted(self.sizes), "captured_buckets": sorted(self.graphs),
-                "eager_buckets": sorted(set(self.sizes) - set(self.graphs)), "capture_failure": self.failure}
-
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        n = len(x)
-        if not self.pad:
-            return self.eager(x)
-        size = bucket(n)
-        if size not in self.sizes:
-            self.sizes.append(size)
-        if not self.capture:
-            padded = torch.cat([x, x[:1].expand(size - n, *x.shape[1:])]) if size > n else x
-            return self.eager(padded)[:n]
-        if size not in self.graphs:
-            try:
-                self.graphs[size] = self._capture(size, x)
-            except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes, a device mix-up)
-                message = f"CUDA graph capture of the CG force call for {size} walkers on {x.device} failed: " \
-                          f"{type(error).__name__}: {error}"
-                if self.on_failure == "raise":
-                    raise CaptureError(f"{message}. Fix: make the model capturable (no host synchronisation, "
-                                       "static shapes), or set cgml.cuda_graphs to auto (eager where capture "
-                                       "fails, recorded in run.json) or false.") from error
-                log.error("%s; cgml.cuda_graphs is auto: eager force calls from now on", message)
-                self.failure, self.capture = message, False
-                return self(x)
-        graph, static_x, static_f = self.graphs[size]
-        static_x[:n].copy_(x)
-        if size > n:
-            static_x[n:].copy_(x[:1].expand(size - n, *x.shape[1:]))
-        graph.replay()
-        return static_f[:n].clone()
-
-    def _capture(self, size: int, x: torch.Tensor):
-        device = x.device
-        with torch.cuda.device(device):
-            static_x = x[:1].expand(size, *x.shape[1:]).clone()
-            stream = self._streams.setdefault(device, torch.cuda.Stream(device=device))
-            stream.wait_stream(torch.cuda.current_stream(device))
-            with torch.cuda.stream(stream):
-                for _ in range(3):  # warm-up (autograd and cuBLAS workspaces) outside the graph
-                    self.eager(static_x)
-            torch.cuda.current_stream(device).wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph, stream=stream):
-                static_f = self.eager(static_x)
-            torch.cuda.current_stream(device).wait_stream(stream)
-        log.info("captured the CG force call for %d walkers on %s", size, device)
-        return graph, static_x, static_f

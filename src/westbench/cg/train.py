@@ -33,10 +33,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from westbench.cg.data import ProteinData, data_hash, split, subsample
-from westbench.cg.model import CGModel, energy_and_forces
+from westbench.cg.data import ProteinData, data_hash, load_protein_data, split, subsample
+from westbench.cg.model import CGModel, energy_and_forces, save_model
 from westbench.cg.prior import fit_prior, prior_options
 from westbench.config import section_defaults
+from westbench.devices import torch_device
 from westbench.errors import ConfigError
 from westbench.seeds import derive_seed
 
@@ -61,16 +62,16 @@ def preset_training(cgml: Mapping, preset: str) -> dict:
     return {**cgml.get("training", {}), **presets[preset]}
 
 
-def resolve_device(name: str = "auto") -> torch.device:
-    """``auto``: CUDA when present, else CPU; ``cuda`` where torch sees no GPU is an error, never a quiet CPU run."""
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if str(name).startswith("cuda") and not torch.cuda.is_available():
-        from westbench.engines.devices import DeviceError
-
-        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}). "
-                          "Fix: train on a GPU node with a CUDA build of torch, or set cgml.device to auto or cpu.")
-    return torch.device(name)
+def fit_prior_model(proteins: Mapping[str, Mapping], cgml: Mapping, *, seed: int, path) -> None:
+    """westbench's prior alone (``cgml.prior`` terms, Boltzmann-inverted from the ground truth) as a
+    prior-only model file, for a user's model with ``prior: fitted`` (:mod:`westbench.cg.user`); no network,
+    no training."""
+    datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
+    model, _, summary = train_model(datasets, network=None, prior=cgml["prior"],
+                                    training={"max_epochs": 0, "frame_fraction": 1.0}, seed=seed,
+                                    temperature_k=cgml["langevin"]["temperature_k"], device="cpu")
+    save_model(model, path, extra={"prior_only": True, "proteins": list(proteins), "seed": seed,
+                                   "data_sha256": summary["data_sha256"]})
 
 
 def force_loss(model, x: torch.Tensor, forces: torch.Tensor, create_graph: bool) -> torch.Tensor:
@@ -135,7 +136,7 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     for protein, data in train.items():
         model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior["histogram_bins"]),
                                            min_samples=int(prior["min_samples"]), **options))
-    run_device = resolve_device(device)
+    run_device = torch_device(device)
     model.to(run_device)
     torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype
     train_t = {p: _tensors(d, run_device, torch_dtype) for p, d in train.items()}

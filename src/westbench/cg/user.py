@@ -242,18 +242,3 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
         Path(record_path).parent.mkdir(parents=True, exist_ok=True)
         Path(record_path).write_text(json.dumps(record, indent=2) + "\n")
     return record
-
-
-def fit_prior_model(proteins: Mapping[str, Mapping], cgml: Mapping, *, seed: int, path) -> None:
-    """westbench's prior alone (``cgml.prior`` terms, Boltzmann-inverted from the ground truth) as a
-    prior-only model file, for a user's model with ``prior: fitted``; no network, no training."""
-    from westbench.cg.data import load_protein_data
-    from westbench.cg.model import save_model
-    from westbench.cg.train import train_model
-
-    datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
-    model, _, summary = train_model(datasets, network=None, prior=cgml["prior"],
-                                    training={"max_epochs": 0, "frame_fraction": 1.0}, seed=seed,
-                                    temperature_k=cgml["langevin"]["temperature_k"], device="cpu")
-    save_model(model, path, extra={"prior_only": True, "proteins": list(proteins), "seed": seed,
-                                   "data_sha256": summary["data_sha256"]})

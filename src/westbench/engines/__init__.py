@@ -3,8 +3,13 @@
 To add an engine, subclass :class:`~westbench.engines.base.Engine` and name it in ``we.engines``
 as ``{name: mine, class: "package.module:Class", python_path: folder, options: {...}}``
 (:mod:`westbench.engines.user`; docs/bring-your-own.md).
+
+Every engine module's INFO records (``westbench.engines.*``) go to the job's log file only during a WE run.
 """
 
+from westbench.console import declare_chatty
 from westbench.engines.base import Engine, SegmentResult, WalkerState, load_engine
+
+declare_chatty(__name__)  # the engines' set-up lines go to the job's log file only (westbench.console)
 
 __all__ = ["Engine", "SegmentResult", "WalkerState", "load_engine"]

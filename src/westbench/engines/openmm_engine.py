@@ -16,7 +16,7 @@ A batch is a fixed group of an iteration's segments (segment ids ``k*B .. k*B+B-
   batch amortizes).
 
 ``batch_walkers``: ``auto`` (1 on CPU/Reference, up to ``max_walkers`` on a GPU, see
-:func:`westbench.engines.devices.resolve_batch_walkers`) or an integer.
+:func:`westbench.devices.resolve_batch_walkers`) or an integer.
 
 Examples
 --------
@@ -51,12 +51,12 @@ import numpy as np
 import openmm
 from openmm import app, unit
 
+from westbench.devices import is_gpu_platform, resolve_batch_walkers, worker_device
 from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
-from westbench.engines.devices import resolve_batch_walkers, worker_device
 from westbench.features import ca_atom_indices
 from westbench.config import section_defaults
-from westbench.simulation.platforms import context_record, create_context, is_gpu_platform
+from westbench.simulation.platforms import context_record, create_context
 from westbench.simulation.integration import make_integrator
 
 log = logging.getLogger(__name__)

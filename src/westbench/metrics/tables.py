@@ -33,7 +33,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.simulation.platforms import is_gpu_platform
+from westbench.devices import is_gpu_platform
 from westbench.verdicts import (DISTRIBUTIONS, FIELDS, KEYS, TEXT_FIELDS, VERDICTS,  # noqa: F401  (the tables' format)
                                 distributions_of, verdict_summary)
 

@@ -6,14 +6,12 @@ raises :class:`PlatformError` naming it and the fix, unless the configuration op
 on the first one that works, with a warning in the log, and :func:`context_record` says what it
 actually ran on (the engines put that in the WE run's ``run.json``).
 
-This module owns the list of GPU platforms (:data:`GPU_PLATFORMS`): the workflow's GPU
-resource, the engines' batching and the GPU-seconds columns all ask :func:`is_gpu_platform`.
-Importing it does not import OpenMM.
+Which platforms are GPU ones, and which GPU a WE worker uses, is the device policy's
+(:mod:`westbench.devices`: :func:`~westbench.devices.is_gpu_platform`, the ``device_index`` an
+engine puts in the ``platform`` section). Importing this module does not import OpenMM.
 
 Examples
 --------
->>> is_gpu_platform("HIP"), is_gpu_platform("CPU")
-(True, False)
 >>> import openmm
 >>> system = openmm.System(); _ = system.addParticle(1.0)
 >>> context, name = create_context(system, openmm.VerletIntegrator(0.001), {"name": "Reference"})
@@ -30,6 +28,7 @@ import os
 from typing import TYPE_CHECKING, Mapping
 
 from westbench.config import section_defaults
+from westbench.devices import is_gpu_platform
 from westbench.errors import WestbenchError
 
 if TYPE_CHECKING:
@@ -37,17 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: OpenMM platforms that run on an accelerator (one GPU per job; precision and device index apply).
-GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
-
-
 class PlatformError(WestbenchError):
     """The configured OpenMM platform or GPU device cannot be used (and no ``platform.fallback`` is allowed)."""
-
-
-def is_gpu_platform(name: str) -> bool:
-    """Whether the OpenMM platform ``name`` runs on a GPU (see :data:`GPU_PLATFORMS`)."""
-    return name in GPU_PLATFORMS
 
 
 def _with_defaults(config: Mapping) -> dict:
@@ -70,7 +60,7 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
         properties = {"Precision": str(config["precision"])}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
-        if config.get("device_index") is not None:  # one WE worker per GPU (westbench.engines.devices)
+        if config.get("device_index") is not None:  # one WE worker per GPU (westbench.devices.worker_device)
             properties["DeviceIndex"] = str(config["device_index"])
         return properties
     if name == "CPU":

@@ -3,7 +3,7 @@
 The master (:func:`westbench.we.run.run_we` with ``work_manager="zmq"``) writes its endpoints to
 ``<run_dir>/zmq_host_info.json``; each node reads them and runs ``--workers`` workers, every one
 building the run's engine and propagating the segments the master sends. On SLURM one node process
-runs per allocated node (``srun --ntasks-per-node=1``, see :func:`westbench.we.run.node_command`).
+runs per allocated node (``srun --ntasks-per-node=1``, see :func:`westbench.we.nodes.node_command`).
 
     python -m westbench.we.node RUN_DIR --workers N
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Mapping
 
 from westbench.config import section_defaults
-from westbench.engines.devices import resolve_batch_walkers
+from westbench.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.coverage import CoverageGrid
 from westbench.we.coverage import run_coverage
@@ -167,9 +167,10 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
 
     The summary's ``engines_used`` lists what each worker's engine of this job actually ran on
     (OpenMM platform and its properties, torch device, CUDA-graph buckets; see
-    :func:`westbench.engines.devices.record_runtime`).
+    :func:`westbench.engines.runtime.record_runtime`).
     """
-    from westbench.engines.devices import RUNTIME_DIR, collect_runtime, refuse_fork_after_cuda
+    from westbench.devices import refuse_fork_after_cuda
+    from westbench.engines.runtime import RUNTIME_DIR, collect_runtime
 
     refuse_fork_after_cuda(settings["work_manager"])
     shutil.rmtree(Path(run_dir) / RUNTIME_DIR, ignore_errors=True)  # this job's workers write theirs

@@ -16,13 +16,15 @@ from westpa.core.propagators import WESTPropagator
 from westpa.core.segment import Segment
 from westpa.core.states import InitialState
 
+from westbench.console import declare_chatty
 from westbench.engines.base import load_engine
-from westbench.engines.devices import record_runtime
+from westbench.engines.runtime import record_runtime
 from westbench.seeds import derive_seed
 from westbench.we.pcoord import load_pcoord
 from westbench.we.store import SegmentStore
 
 log = logging.getLogger(__name__)
+declare_chatty(__name__)  # engine set-up lines: the job's log file only
 
 
 def batches(segments, seeds, size: int | None, seed: int):

@@ -106,7 +106,7 @@ def test_padded_bucket_forces_equal_the_unpadded_call(chain, tmp_path):
     """The CUDA-graph path pads a batch to its bucket (next power of two) with copies of its first walker;
     the padded call's forces of the real walkers equal the plain call's (checked here eagerly on the CPU;
     benchmarks/we_gpu_check.py checks the captured graphs on a GPU)."""
-    from westbench.cg.engine import BucketedForces
+    from westbench.cg.capture import BucketedForces
 
     engine = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0)
     padded = BucketedForces(engine.forces, pad=True)

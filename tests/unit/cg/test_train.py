@@ -63,12 +63,16 @@ def test_trained_model_reproduces_the_bond_length_distribution_of_a_harmonic_cha
 
 
 def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
+    """Training asks the device policy (westbench.devices.torch_device), as the CG engine does."""
     import torch
 
-    from westbench.cg.train import resolve_device
-    from westbench.engines.devices import DeviceError
+    from westbench.devices import DeviceError
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    rng = np.random.default_rng(0)
+    ca = np.cumsum(rng.normal(0, 0.2, (20, 5, 3)), axis=1).astype(np.float32)
+    data = ProteinData("p", "GYDPE", ca, rng.normal(0, 10, (20, 5, 3)).astype(np.float32))
+    options = {"network": None, "prior": {"terms": ["bonds"]}, "training": {"max_epochs": 1}, "seed": 1}
     with pytest.raises(DeviceError, match="cgml.device"):
-        resolve_device("cuda")
-    assert resolve_device("auto").type == "cpu"
+        train_model([data], device="cuda", **options)
+    assert train_model([data], device="auto", **options)[2]["device"] == "cpu"

@@ -1,75 +1,15 @@
-"""Device selection with machines described by fake environments: 0, 1, 2 and 4 GPUs seen through a fake
-``nvidia-smi -L`` on PATH or through CUDA_VISIBLE_DEVICES; torch's CUDA counts monkeypatched for the CG engine.
-The MD engines themselves are real (OpenMM's Reference platform, a CPU build of torch)."""
+"""The engines on the device policy (westbench.devices): machines described by a fake ``nvidia-smi -L`` on PATH (the ``machine``
+fixture, tests/unit/conftest.py),
+torch's CUDA counts monkeypatched for the CG engine. The MD engines themselves are real (OpenMM's Reference
+platform, a CPU build of torch)."""
 
 import os
-import stat
 
 import numpy as np
 import pytest
 import torch
 
-from westbench.engines import devices
-from westbench.engines.devices import DeviceError, refuse_fork_after_cuda, visible_gpus, worker_device
-from westbench.resources import we_job_workers
-
-
-def fake_nvidia_smi(folder, n_gpus):
-    """A directory holding an ``nvidia-smi`` that lists ``n_gpus`` H200s as the real ``-L`` does."""
-    folder.mkdir(parents=True, exist_ok=True)
-    lines = "".join(f"echo 'GPU {i}: NVIDIA H200 (UUID: GPU-{i:08d}-0000-0000-0000-000000000000)'\n"
-                    for i in range(n_gpus))
-    tool = folder / "nvidia-smi"
-    tool.write_text(f"#!/bin/sh\n[ \"$1\" = \"-L\" ] || exit 9\n{lines}")
-    tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
-    return folder
-
-
-@pytest.fixture
-def machine(tmp_path, monkeypatch):
-    """machine(n): this process now sees n GPUs through nvidia-smi (no CUDA_VISIBLE_DEVICES)."""
-    def describe(n_gpus):
-        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
-        monkeypatch.setenv("PATH", f"{fake_nvidia_smi(tmp_path / f'gpus{n_gpus}', n_gpus)}{os.pathsep}/usr/bin:/bin")
-    return describe
-
-
-@pytest.mark.parametrize("n_gpus", [1, 2, 4])
-def test_workers_map_onto_the_gpus_nvidia_smi_lists(machine, n_gpus):
-    machine(n_gpus)
-    assert visible_gpus() == [str(i) for i in range(n_gpus)]
-    for worker in range(8):
-        device = worker_device({"WM_PROCESS_INDEX": str(worker)})
-        assert device == worker % n_gpus and device < n_gpus  # never an ordinal that does not exist
-
-
-@pytest.mark.parametrize("visible, expected", [("0", [0, 0, 0, 0]), ("2,3", [0, 1, 0, 1]),
-                                               ("0,1,2,3", [0, 1, 2, 3]), ("", [None] * 4)])
-def test_cuda_visible_devices_wins_over_nvidia_smi(machine, monkeypatch, visible, expected):
-    """SLURM's --gpus sets CUDA_VISIBLE_DEVICES to the job's GPUs; CUDA numbers them from 0."""
-    machine(4)
-    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
-    assert [worker_device({**os.environ, "WM_PROCESS_INDEX": str(w)}) for w in range(4)] == expected
-
-
-def test_a_machine_without_gpus_gives_no_device(tmp_path, monkeypatch):
-    """No nvidia-smi and no CUDA_VISIBLE_DEVICES: no device, whatever WM_N_WORKERS says (it used to be the divisor)."""
-    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    assert visible_gpus() == []
-    assert worker_device({"WM_PROCESS_INDEX": "1", "WM_N_WORKERS": "2"}) is None
-
-
-@pytest.mark.parametrize("n_gpus", [1, 2, 4])
-def test_gpu_engines_run_one_worker_per_gpu(machine, n_gpus):
-    machine(n_gpus)
-    cuda, cpu = {"name": "CUDA"}, {"name": "CPU"}
-    assert we_job_workers("openmm", 16, "processes", cuda) == n_gpus
-    assert we_job_workers("torch", 16, "processes", cpu, device="cuda") == n_gpus
-    assert we_job_workers("torch", 16, "zmq", cpu, device="auto") == n_gpus  # auto takes the GPUs present
-    assert we_job_workers("openmm", 16, "processes", cpu) == 16  # CPU engines: one worker per thread
-    assert we_job_workers("torch", 16, "processes", cpu, device="cpu") == 16
-    assert we_job_workers("openmm", 16, "serial", cuda) == 1
+from westbench.devices import DeviceError
 
 
 def test_openmm_engine_asks_for_the_workers_gpu_and_fails_loudly_without_it(chignolin_files, machine, monkeypatch):
@@ -161,34 +101,3 @@ def test_cg_engine_refuses_a_gpu_it_cannot_have(cg_engine, machine, monkeypatch)
     assert cg_engine(device="auto").runtime()["device_setting"] == "auto"
 
 
-def test_processes_work_manager_is_refused_once_cuda_is_initialised(monkeypatch):
-    refuse_fork_after_cuda("processes")
-    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
-    with pytest.raises(DeviceError, match="we.work_manager 'processes'"):
-        refuse_fork_after_cuda("processes")
-    refuse_fork_after_cuda("zmq")  # nodes are started as new interpreters, not forked from here
-    refuse_fork_after_cuda("serial")
-
-
-def test_capture_failure_is_an_error_unless_auto():
-    """A CPU build of torch cannot capture: the same failure a broken capture on a GPU gives."""
-    from westbench.cg.engine import BucketedForces, CaptureError
-
-    x = torch.randn(3, 5, 3)
-    strict = BucketedForces(lambda y: -2.0 * y, capture=True)
-    with pytest.raises(CaptureError, match="cgml.cuda_graphs"):
-        strict(x)
-    lenient = BucketedForces(lambda y: -2.0 * y, capture=True, on_failure="eager")
-    assert torch.equal(lenient(x), -2.0 * x) and torch.equal(lenient(x), -2.0 * x)
-    summary = lenient.summary()
-    assert summary["captured_buckets"] == [] and summary["eager_buckets"] == [4]
-    assert "for 4 walkers" in summary["capture_failure"]
-
-
-def test_runtime_records_reach_the_run_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("WEST_SIM_ROOT", str(tmp_path))
-    monkeypatch.setenv("WM_PROCESS_INDEX", "2")
-    devices.record_runtime({"platform": "CUDA", "device": "cuda:2"})
-    devices.record_runtime({"platform": "CUDA", "device": "cuda:2", "captured_buckets": [128]})
-    (record,) = devices.collect_runtime(tmp_path)  # one file per worker, the latest record
-    assert record["worker"] == "2" and record["captured_buckets"] == [128]

@@ -5,7 +5,8 @@ import logging
 import numpy as np
 import pytest
 
-from westbench.we.run import WERunError, completed_iterations, run_we
+from westbench.we.restart import completed_iterations
+from westbench.we.run import WERunError, run_we
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from westbench.we.run import completed_iterations, run_we
+from westbench.we.restart import completed_iterations
+from westbench.we.run import run_we
 
 from ..engines.systems import prepare_chignolin
 from .test_we_toy import assert_same_run, pcoords_and_weights
@@ -88,7 +89,7 @@ def test_killed_batched_run_resumes_to_the_uninterrupted_run(cfg, reference, tmp
 def test_each_worker_gets_its_own_device(tmp_path):
     """One worker per GPU: WESTPA numbers its workers and each one picks device index mod the GPUs present
     (CPU workers standing in for two GPUs that CUDA_VISIBLE_DEVICES describes); each worker records what it ran on."""
-    from westbench.engines.devices import collect_runtime
+    from westbench.engines.runtime import collect_runtime
 
     from .test_we_toy import CFG
 

@@ -4,7 +4,8 @@ import h5py
 import numpy as np
 import pytest
 
-from westbench.we.run import completed_iterations, run_we
+from westbench.we.restart import completed_iterations
+from westbench.we.run import run_we
 
 pytestmark = pytest.mark.slow
 

@@ -1,15 +1,27 @@
-"""Which accelerator a WE worker uses, how many workers a GPU job runs, and how many walkers it batches.
+"""The one device policy: which platforms are GPUs, which GPUs a job has, and which one each worker uses.
 
-The GPUs a job has are the ones CUDA will show it: the entries of ``CUDA_VISIBLE_DEVICES`` when that
-is set (SLURM sets it for ``--gpus``; an empty value means none), else the GPUs ``nvidia-smi -L``
-lists, else none (:func:`visible_gpus`). WESTPA's work managers number their workers
-(``WM_PROCESS_INDEX``: the ``processes`` manager's workers on this node, a ZeroMQ node's workers);
-worker ``i`` uses device ``i mod n`` of the ``n`` GPUs present (:func:`worker_device`), and a GPU
-job runs one worker per GPU (:func:`westbench.resources.we_workers`). Without a GPU a worker has no
-device (None): nothing asks for a device index that does not exist.
+OpenMM's platform selection (:mod:`westbench.simulation.platforms`), the OpenMM and CG engines, CG
+training and the workflow's GPU resource (:mod:`westbench.resources`) all ask this module. Importing
+it imports neither OpenMM nor torch.
+
+* GPU platforms: :data:`GPU_PLATFORMS` (:func:`is_gpu_platform`).
+* The GPUs a job has are the ones CUDA will show it: the entries of ``CUDA_VISIBLE_DEVICES`` when that
+  is set (SLURM sets it for ``--gpus``; an empty value means none), else the GPUs ``nvidia-smi -L``
+  lists, else none (:func:`visible_gpus`).
+* WESTPA's work managers number their workers (``WM_PROCESS_INDEX``: the ``processes`` manager's
+  workers on this node, a ZeroMQ node's workers); worker ``i`` uses device ``i mod n`` of the ``n``
+  GPUs present (:func:`worker_device`), and a GPU job runs one worker per GPU
+  (:func:`westbench.resources.we_workers`). Without a GPU a worker has no device (None): nothing asks
+  for a device index that does not exist.
+* Work on a GPU: OpenMM work on a GPU platform; torch work (CG training and engines) whose
+  ``cgml.device`` is ``cuda``, or ``auto`` (:func:`on_gpu`); torch's device itself:
+  :func:`torch_device`, :func:`worker_torch_device`.
+* Walkers a GPU batches: :func:`resolve_batch_walkers`.
 
 Examples
 --------
+>>> is_gpu_platform("HIP"), is_gpu_platform("CPU")
+(True, False)
 >>> worker_device({"WM_PROCESS_INDEX": "3", "CUDA_VISIBLE_DEVICES": "0,1"})
 1
 >>> worker_device({"WM_PROCESS_INDEX": "1", "CUDA_VISIBLE_DEVICES": "0"})
@@ -24,33 +36,67 @@ True
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from westbench.errors import WestbenchError
-from westbench.simulation.platforms import is_gpu_platform
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import torch
 
+#: OpenMM platforms that run on an accelerator (one GPU per job; precision and device index apply).
+GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
+#: What a job runs: OpenMM (MD, minimization, OpenMM WE engines) or torch (CG training and CG WE engines).
+WORK = ("openmm", "torch")
 #: Most copies in one context with ``auto`` (measured on an H200: 256 copies of chignolin step in 2x one copy's time).
 MAX_AUTO_BATCH = 256
-#: Folder of a WE run (``$WEST_SIM_ROOT``) where each worker records what its engine ran on.
-RUNTIME_DIR = "engine_runtime"
 
 _GPU_LINE = re.compile(r"^GPU \d+:", re.MULTILINE)
 
 
 class DeviceError(WestbenchError):
     """A GPU the configuration asks for is not there, or cannot be used from this process."""
+
+
+def is_gpu_platform(name: str) -> bool:
+    """Whether the OpenMM platform ``name`` runs on a GPU (see :data:`GPU_PLATFORMS`)."""
+    return name in GPU_PLATFORMS
+
+
+def on_gpu(work: str, platform_name: str, device: str = "auto", *, in_job: bool = False) -> bool:
+    """Whether a job of this work runs on a GPU.
+
+    Parameters
+    ----------
+    work : {"openmm", "torch"}
+        What the job runs.
+    platform_name : str
+        The OpenMM platform (``platform.name``).
+    device : {"auto", "cpu", "cuda"}
+        ``cgml.device``, for torch work.
+    in_job : bool
+        False: the scheduler's view, before the job runs (a rule's ``gpu`` resource): torch's ``auto``
+        asks for a GPU where the OpenMM platform is a GPU one. True: in the job, torch's ``auto`` takes
+        a GPU wherever one is present, whatever the OpenMM platform (:func:`torch_device`).
+
+    Examples
+    --------
+    >>> on_gpu("openmm", "CUDA"), on_gpu("openmm", "CPU"), on_gpu("torch", "CPU", "cuda")
+    (True, False, True)
+    >>> on_gpu("torch", "CPU", "auto"), on_gpu("torch", "CPU", "auto", in_job=True), on_gpu("torch", "CUDA", "cpu")
+    (False, True, False)
+    """
+    if work not in WORK:
+        raise ValueError(f"work must be one of {WORK}, got {work!r}")
+    if work == "openmm":
+        return is_gpu_platform(platform_name)
+    if in_job:
+        return device != "cpu"
+    return device == "cuda" or (device == "auto" and is_gpu_platform(platform_name))
 
 
 def _nvidia_smi_list() -> str | None:
@@ -117,6 +163,43 @@ def worker_device(environ: Mapping[str, str] | None = None, nvidia_smi: str | No
     return int(index) % n if n else None
 
 
+def torch_device(name: str = "auto") -> torch.device:
+    """torch's device for ``cgml.device``: ``auto`` = CUDA when present, else the CPU; ``cuda`` where torch
+    sees no GPU is an error, never a quiet CPU run."""
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if str(name).startswith("cuda") and not torch.cuda.is_available():
+        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
+                          f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run on a GPU node "
+                          "with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
+    return torch.device(name)
+
+
+def worker_torch_device(name: str = "auto") -> torch.device:
+    """:func:`torch_device` for a WESTPA worker: ``cuda`` without an index is this worker's GPU
+    (:func:`worker_device`), checked to exist and to be usable (not in a process forked after CUDA
+    was initialised)."""
+    import torch
+
+    device = torch_device(name)
+    if device.type != "cuda":
+        return device
+    if torch.cuda._is_in_bad_fork():
+        raise DeviceError("this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
+                          "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'.")
+    if device.index is None:
+        index = worker_device()  # one WE worker per GPU present
+        device = torch.device("cuda", 0 if index is None else index)
+    count = torch.cuda.device_count()
+    if device.index >= count:
+        raise DeviceError(f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
+                          f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
+                          "WE worker per GPU present (westbench.resources.we_job_workers).")
+    return device
+
+
 def cuda_initialized() -> bool:
     """Whether this process has initialised CUDA through torch (forked workers then cannot use it).
 
@@ -159,42 +242,3 @@ def resolve_batch_walkers(setting, platform_name: str, max_walkers: int) -> int:
     if value < 1:
         raise ValueError(f"we.batch_walkers must be 'auto' or >= 1, got {setting!r}")
     return value
-
-
-def record_runtime(record: Mapping, run_dir: str | Path | None = None) -> Path | None:
-    """Write what this worker's engine actually ran on (platform, device, captured buckets) to
-    ``<run_dir>/engine_runtime/<host>-<pid>.json``; ``run_dir`` defaults to ``$WEST_SIM_ROOT``
-    (None, and nothing written, outside a WE run).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> _ = record_runtime({"platform": "CPU"}, folder)
-    >>> [r["platform"] for r in collect_runtime(folder)]
-    ['CPU']
-    """
-    run_dir = run_dir if run_dir is not None else os.environ.get("WEST_SIM_ROOT")
-    if not run_dir:
-        return None
-    folder = Path(run_dir) / RUNTIME_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{socket.gethostname()}-{os.getpid()}.json"
-    record = {**record, "host": socket.gethostname(), "pid": os.getpid(),
-              "worker": os.environ.get("WM_PROCESS_INDEX"), "time": time.time()}
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(record, sort_keys=True, default=str))
-    temporary.replace(path)
-    return path
-
-
-def collect_runtime(run_dir: str | Path) -> list[dict]:
-    """Every worker's record of a WE run (:func:`record_runtime`), oldest first."""
-    folder = Path(run_dir) / RUNTIME_DIR
-    records = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            records.append(json.loads(path.read_text()))
-        except (OSError, ValueError):
-            continue
-    return sorted(records, key=lambda r: r.get("time", 0.0))
