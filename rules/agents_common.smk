@@ -29,7 +29,7 @@ AGENT_WILDCARDS = {"task": r"[A-Za-z0-9._-]+", "agent": r"[A-Za-z0-9._-]+", "mod
 
 
 # What one trial reads of `agents` (with its own agent entry and model: see agent_trial_run).
-AGENT_TRIAL_KEYS = ("environment", "harbor", "default_agent_timeout_s", "timeout_margin_s")
+AGENT_TRIAL_KEYS = job_keys("agent_trial")
 
 
 def agent_trial_run(wildcards):

@@ -37,7 +37,7 @@ rule calibration_groundtruth:
         summary="results/calibration/{protein}/groundtruth/summary.json",
     params:
         langevin=lambda wildcards: wb_calibration.engine_langevin(CALIBRATION, wb_calibration.REFERENCE),
-        settings={key: value for key, value in CALIBRATION["groundtruth"].items() if key not in ("runs", "tica_lag_frames")},
+        settings={key: value for key, value in CALIBRATION["groundtruth"].items() if key in CALIBRATION_GROUNDTRUTH_KEYS},
         explosion=config["cgml"]["explosion"],
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
     threads: 1  # ten beads: a second torch thread only adds synchronisation

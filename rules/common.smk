@@ -11,6 +11,7 @@ from westbench import config as wb_config
 from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
 from westbench import resources as wb_resources
+from westbench.jobkeys import job_keys
 from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, OPENMM, SOLVENTS, USER, cg_preset_of, engine_kind
 from westbench.engines import user as wb_user_engines
 
@@ -159,8 +160,10 @@ def groundtruth_summaries(wildcards=None):
 # set-resources still override it per rule).
 
 
+# The config keys each job reads come from the schema through westbench.jobkeys (its JOBS table names each
+# job's section and the keys it deliberately leaves out, with the reason).
 # What OpenMM reads of `platform` (cpu_threads reaches jobs as their threads, which rerun nothing).
-PLATFORM_KEYS = ("name", "precision", "fallback", "deterministic")
+PLATFORM_KEYS = job_keys("platform")
 
 
 def platform_settings(wildcards=None):
@@ -225,9 +228,7 @@ SCORED_ENGINES = [*ENGINES, *EXTERNAL_ENGINES]
 # Params hold only the config keys a job reads (a per-engine job: only its own engine's values), so
 # that editing the engine list, another engine's settings or a table/report setting reruns nothing
 # that does not read it (Snakemake reruns a job whose params changed).
-WE_RUN_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_segment", "save_every",
-               "max_wallclock_s", "coverage_target", "coverage_check_every", "work_manager",
-               "keep_restarts")
+WE_RUN_KEYS = job_keys("we_run")
 
 
 def we_max_iterations(engine):
@@ -517,6 +518,9 @@ def we_run_input(wildcards):
             "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb"}
 
 
+CG_ENGINE_KEYS = job_keys("cg_engine")
+
+
 def we_engine_cgml(wildcards):
     """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for
     OpenMM engines; a user engine of work torch: the device (its GPU request and workers)."""
@@ -524,7 +528,7 @@ def we_engine_cgml(wildcards):
         return {"device": config["cgml"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
     if not is_cg_engine(wildcards.engine):
         return {}
-    settings = {key: config["cgml"][key] for key in ("langevin", "explosion", "device", "cuda_graphs", "deterministic")}
+    settings = {key: config["cgml"][key] for key in CG_ENGINE_KEYS}
     if cg_user_model(wildcards.engine) is not None:
         settings["user_model"] = cg_user_model(wildcards.engine)
     return settings
@@ -541,37 +545,33 @@ def we_engine_platform(wildcards):
     return platform_settings() if engine_work(wildcards.engine) == "openmm" else {}
 
 
+CG_TRAINING_KEYS = job_keys("cg_training")
+
+
 def cg_training_settings(wildcards):
     """What a CG training job reads of `cgml`: network, prior, dynamics, device, training and its own preset only."""
     cgml = config["cgml"]
     cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cgml.presets
-    return {"model": cgml["model"], "prior": cgml["prior"], "langevin": cgml["langevin"], "device": cgml["device"],
-            "training": cgml["training"], "presets": {wildcards.preset: cgml["presets"][wildcards.preset]}}
+    return {key: {wildcards.preset: cgml["presets"][wildcards.preset]} if key == "presets" else cgml[key]
+            for key in CG_TRAINING_KEYS}
 
 
 # What the metric suite (one protein and engine) reads of `metrics`: not the table settings.
-METRIC_SUITE_KEYS = ("weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostates",
-                     "density", "kde_bandwidth", "scatter_max_points", "w1_2d_bins", "bootstrap", "bootstrap_blocks",
-                     "floor_splits", "discard_iterations", "kl_sensitivity_bins")
+METRIC_SUITE_KEYS = job_keys("metric_suite")
 # What the protein's one ground-truth macrostate model reads of `metrics` (rule macrostates).
-MACROSTATE_KEYS = ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")
+MACROSTATE_KEYS = job_keys("macrostates")
 # What the HTML report's own notes read of `metrics` (the captions' keys: html_report_caption_config).
-REPORT_METRIC_KEYS = ("bootstrap", "discard_iterations")
+REPORT_METRIC_KEYS = job_keys("report_metrics")
 # What one ground-truth run reads of `groundtruth` (not the starts, the import or other proteins' counts).
-GROUNDTRUTH_RUN_KEYS = ("solvent", "equilibration_ps", "length_ps", "save_interval_ps", "checkpoint_interval_ps",
-                        "minimize_max_iterations", "force_mapping")
+GROUNDTRUTH_RUN_KEYS = job_keys("groundtruth_run")
 # What generating starts reads of `groundtruth.starts` (the count is per protein: param n_starts).
-STARTS_KEYS = ("source", "temperature_k", "runs", "length_ps", "save_interval_ps", "tica_lag_frames")
+STARTS_KEYS = job_keys("groundtruth_starts")
+# What importing one run reads of `groundtruth.import` (the files are its inputs).
+GROUNDTRUTH_IMPORT_KEYS = job_keys("groundtruth_import")
 # What PDBFixer reads of `preparation`.
-FIX_KEYS = ("ph", "add_terminal_residues", "strip_hydrogens")
+FIX_KEYS = job_keys("fix")
 # What building and minimizing one solvent model reads of `preparation` (westbench.simulation.systems).
-SYSTEM_KEYS = {
-    "common": ("forcefield", "constraints", "hydrogen_mass_amu", "temperature_k", "friction_per_ps", "timestep_fs",
-               "constraint_tolerance", "minimize_tolerance_kj_mol_nm", "minimize_max_iterations"),
-    "implicit": ("implicit_solvent",),
-    "explicit": ("water_model", "water_geometry", "padding_nm", "box_shape", "ionic_strength_molar", "positive_ion",
-                 "negative_ion", "nonbonded_cutoff_nm", "ewald_error_tolerance", "pressure_bar", "barostat_interval"),
-}
+SYSTEM_KEYS = {part: job_keys(f"system_{part}") for part in ("common", "implicit", "explicit")}
 
 
 def system_settings(wildcards=None, solvent=None):
@@ -702,11 +702,11 @@ for _preset in CALIBRATION["presets"] if CALIBRATION["enabled"] else []:
         raise WorkflowError(f"calibration.presets: no preset '{_preset}' in cgml.presets "
                             f"({', '.join(sorted(config['cgml']['presets']))}).")
 # What the study's WE runs read of `we` besides calibration.we (the study sets iterations and segment length).
-CALIBRATION_WE_KEYS = ("bins_per_tic", "walkers_per_bin", "initial_walkers", "max_wallclock_s", "coverage_target",
-                       "coverage_check_every", "work_manager", "keep_restarts")
+CALIBRATION_WE_KEYS = job_keys("calibration_we")
 # What building the reference potential reads of `calibration.reference`.
-CALIBRATION_REFERENCE_KEYS = ("epsilon_kj_mol", "contact_cutoff_angstrom", "min_separation", "contact_tolerance",
-                              "folded_q")
+CALIBRATION_REFERENCE_KEYS = job_keys("calibration_reference")
+# What the study's ground-truth runs read of `calibration.groundtruth` (not the run count, not the TICA lag).
+CALIBRATION_GROUNDTRUTH_KEYS = job_keys("calibration_groundtruth")
 
 
 def calibration_dir(wildcards=None):
@@ -754,7 +754,7 @@ def calibration_we_settings(wildcards):
 def calibration_engine_cgml(wildcards):
     """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature."""
     return {"langevin": wb_calibration.engine_langevin(CALIBRATION, wildcards.engine),
-            **{key: config["cgml"][key] for key in ("explosion", "device", "cuda_graphs", "deterministic")}}
+            **{key: config["cgml"][key] for key in job_keys("calibration_cg_engine")}}
 
 
 def calibration_training_frames(wildcards=None):

@@ -105,7 +105,7 @@ if GROUNDTRUTH_IMPORT:
             summary="results/{protein}/groundtruth/runs/{start}/summary.json",
         params:
             # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
-            settings={key: config["groundtruth"]["import"][key] for key in ("stride", "interval_ps")},
+            settings={key: config["groundtruth"]["import"][key] for key in GROUNDTRUTH_IMPORT_KEYS},
             on_nonfinite=config["on_nonfinite"],
         log:
             "results/{protein}/logs/groundtruth_import_{start}.log",

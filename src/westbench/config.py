@@ -44,6 +44,33 @@ def _packaged_schema() -> dict:
     return load_schema()
 
 
+def _section(section: str, schema: Mapping | None = None) -> Mapping:
+    """The schema node of a dotted section; ``""`` is the top level, ``*`` an entry of a mapping (``cgml.models.*``)."""
+    node = _packaged_schema() if schema is None else schema
+    for part in section.split(".") if section else []:
+        node = node["additionalProperties"] if part == "*" else node["properties"][part]
+    return node
+
+
+def default(key: str, schema: Mapping | None = None):
+    """The schema's default of one dotted key, e.g. ``"on_nonfinite"`` or ``"groundtruth.import.stride"``.
+
+    >>> default("on_nonfinite"), default("cgml.models.*.returns")
+    ('error', 'energy')
+    """
+    section, _, name = key.rpartition(".")
+    return section_defaults(section, schema)[name]
+
+
+def section_keys(section: str, schema: Mapping | None = None) -> tuple[str, ...]:
+    """The keys of one schema section (dotted, e.g. ``"groundtruth.starts"``), in schema order.
+
+    >>> section_keys("tica")
+    ('lag_frames', 'dim', 'density_bins')
+    """
+    return tuple(_section(section, schema)["properties"])
+
+
 def section_defaults(section: str, schema: Mapping | None = None) -> dict:
     """The schema's default values of one section, e.g. ``"preparation"`` or, dotted, ``"cgml.prior"``.
 
@@ -52,9 +79,7 @@ def section_defaults(section: str, schema: Mapping | None = None) -> dict:
     >>> section_defaults("cgml.prior")["min_samples"], section_defaults("platform")["name"]
     (20, 'CPU')
     """
-    node = _packaged_schema() if schema is None else schema
-    for part in section.split("."):
-        node = node["properties"][part]
+    node = _section(section, schema)
     return {key: copy.deepcopy(value["default"]) for key, value in node["properties"].items() if "default" in value}
 
 

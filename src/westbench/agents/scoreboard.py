@@ -33,9 +33,10 @@ import pandas as pd
 from westbench.agents.composition import suite_composition, tagged_grid
 from westbench.agents.leaderboard import (complete_grid, leaderboard, plot_cost_vs_success, plot_leaderboard,
                                           plot_outcomes, read_trials)
+from westbench.jobkeys import job_keys
 
-#: The ``agents`` keys the leaderboard reads.
-LEADERBOARD_KEYS = ("attempts", "pass_at_k", "bootstrap_resamples")
+#: The ``agents`` keys the leaderboard reads (westbench.jobkeys owns the list).
+LEADERBOARD_KEYS = job_keys("agent_leaderboard")
 #: What :func:`score_agents` writes: three tables and three figures.
 LEADERBOARD_OUTPUTS = ("leaderboard", "by_tag", "trials", "figure", "outcomes", "cost")
 
