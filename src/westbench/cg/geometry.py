@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import torch
 
-BOLTZMANN_KJ_MOL_K = 0.0083144626181532  # kJ/mol/K
+from westbench.constants import BOLTZMANN_KJ_MOL_K
 
 
 def kt(temperature_k: float) -> float:

@@ -56,6 +56,7 @@ from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.features import ca_atom_indices
 from westbench.config import section_defaults
+from westbench.constants import BOLTZMANN_KJ_MOL_K
 from westbench.simulation.platforms import context_record, create_context
 from westbench.simulation.integration import make_integrator
 
@@ -63,7 +64,6 @@ log = logging.getLogger(__name__)
 
 #: Smallest copy cutoff (nm); see :func:`copy_cutoff`.
 MIN_COPY_CUTOFF_NM = 5.0
-BOLTZMANN_KJ_MOL_K = 0.00831446261815324
 
 
 def copy_cutoff(positions: np.ndarray, guard_nm: float) -> float:
