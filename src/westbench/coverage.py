@@ -17,11 +17,13 @@ from typing import Iterable
 
 import numpy as np
 
+from westbench.config import default
+
 
 class CoverageGrid:
     """The grid and the ground-truth cells of one protein."""
 
-    def __init__(self, reference: np.ndarray, bins: int = 100):
+    def __init__(self, reference: np.ndarray, bins: int = default("metrics.coverage_bins")):
         reference = np.asarray(reference, dtype=np.float64)[:, :2]
         self.bins = bins
         self.edges = [np.linspace(reference[:, d].min(), reference[:, d].max(), bins + 1) for d in range(2)]

@@ -32,6 +32,7 @@ import h5py
 import numpy as np
 
 from westbench.atomic import atomic_path
+from westbench.config import default
 from westbench.errors import WestbenchError
 
 #: The frames-file attribute with the number of frames left out for bad coordinates (``on_nonfinite: drop``).
@@ -141,7 +142,7 @@ def invalid_frames(ca) -> np.ndarray:
     return bad.reshape(len(ca), -1).any(axis=1)
 
 
-def keep_valid_frames(ca, *, source: str, on_nonfinite: str = "error", frame_of=None, atom_of=None,
+def keep_valid_frames(ca, *, source: str, on_nonfinite: str = default("on_nonfinite"), frame_of=None, atom_of=None,
                       fix: str | None = None) -> np.ndarray:
     """The frames to keep of ``ca`` (n, atoms, 3): all, or an error naming the first bad frame and atom.
 

@@ -28,6 +28,8 @@ from typing import Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from westbench.config import default
+
 
 UNGRADED = ("environment_error", "verifier_error")
 
@@ -37,7 +39,8 @@ def near_miss_caught(record: Mapping) -> bool:
     return record["status"] not in UNGRADED and record["correctness"] < 1.0
 
 
-def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str = "oracle", null: str = "nop",
+def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str = default("agents.gate.reference"),
+                null: str = default("agents.gate.null"),
                 extra: Mapping[str, Mapping] | None = None,
                 near_misses: Mapping[str, Sequence[Mapping]] | None = None) -> pd.DataFrame:
     """One row per task: reference and null correctness and status, the near misses (count, caught, highest

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from westbench.config import default
 from westbench.errors import WestbenchError
 
 ENVIRONMENTS = ("docker", "podman", "singularity")
@@ -69,7 +70,7 @@ def find_trial_result(job_dir: str | Path) -> Path | None:
     return found[0] if found else None
 
 
-def harbor_environment(root: Path, extra: Mapping[str, str] | None = None, environment: str = "docker") -> dict:
+def harbor_environment(root: Path, extra: Mapping[str, str] | None = None, environment: str = default("agents.environment")) -> dict:
     """Environment of the Harbor process: Compose plugin, westbench's Harbor plugins, nothing sent out.
 
     Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local

@@ -60,10 +60,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from westbench.config import section_defaults
 from westbench.errors import WestbenchError
 
 KINDS = ("binary", "likert")
 AGGREGATES = ("majority", "mean")
+#: The schema's ``agents.judge`` defaults (config/schema.yaml owns them).
+JUDGE_DEFAULTS = section_defaults("agents.judge")
 DEFAULT_ENV = {"model": "WESTBENCH_JUDGE_MODEL", "base_url": "WESTBENCH_JUDGE_BASE_URL", "api_key": "WESTBENCH_JUDGE_API_KEY"}
 
 
@@ -76,12 +79,12 @@ class JudgeSettings:
     model: str | None
     base_url: str | None
     api_key: str | None
-    repeats: int = 3
-    temperature: float = 0.0
-    timeout_s: float = 300.0
-    max_chars: int = 400000
-    aggregate: str = "majority"
-    likert_threshold: int = 4
+    repeats: int = JUDGE_DEFAULTS["repeats"]
+    temperature: float = float(JUDGE_DEFAULTS["temperature"])
+    timeout_s: float = float(JUDGE_DEFAULTS["timeout_s"])
+    max_chars: int = JUDGE_DEFAULTS["max_chars"]
+    aggregate: str = JUDGE_DEFAULTS["aggregate"]
+    likert_threshold: int = JUDGE_DEFAULTS["likert_threshold"]
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], env_names: Mapping[str, str] | None = None, **settings) -> "JudgeSettings":
@@ -167,7 +170,8 @@ def raw_verdict(text: str, kind: str) -> float:
     return value
 
 
-def criterion_met(raw_values, kind: str, rule: str = "majority", likert_threshold: float = 4) -> bool:
+def criterion_met(raw_values, kind: str, rule: str = JUDGE_DEFAULTS["aggregate"],
+                  likert_threshold: float = JUDGE_DEFAULTS["likert_threshold"]) -> bool:
     """Whether a criterion is met over its repeats (raw values; see the module docstring for the rules).
 
     A repeat whose reply was a judge error (``None``) never meets it.

@@ -185,7 +185,8 @@ def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:
 def calibration_table(study: str, engines: Sequence[str], metrics_paths: Sequence[str | Path], groundtruth_path,
                       reweighting_path, reference_engine: str, trained_records: Mapping[str, str | Path],
                       perturbations: Mapping[str, Mapping], null_frames_path, table_path, summary_path,
-                      resolution_path, convergence_path, weighting: str = "we", discard_iterations: float = 0.0) -> dict:
+                      resolution_path, convergence_path, weighting: str = "we", *,
+                      discard_iterations: float) -> dict:
     """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
 
     ``reweighting_path``: the ground truth's weights per reference-model engine

@@ -60,16 +60,20 @@ import numpy as np
 import torch
 
 from westbench.cg.capture import BucketedForces
-from westbench.cg.geometry import BOLTZMANN_KJ_MOL_K, bonds
+from westbench.cg.geometry import bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
+from westbench.config import section_defaults
 from westbench.console import declare_chatty
+from westbench.constants import BOLTZMANN_KJ_MOL_K
 from westbench.devices import worker_torch_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.errors import WestbenchError
 
 log = logging.getLogger(__name__)
 declare_chatty(__name__)  # set-up lines: the job's log file only
+
+_CGML = section_defaults("cgml")  # the schema owns the defaults of the engine's settings
 
 
 def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
@@ -122,12 +126,12 @@ class CGEngine(Engine):
     """
 
     def __init__(self, model: str | Path, protein: str, basis_pdb: str | Path | None = None, basis_positions=None,
-                 langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = "auto",
-                 threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=True,
-                 deterministic: bool = True, capture: bool | None = None, model_spec: Mapping | None = None):
-        langevin = {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 4.0, "bead_mass_amu": bead_mass_amu,
-                    **dict(langevin or {})}
-        explosion = {"bond_min_angstrom": 2.5, "bond_max_angstrom": 6.0, **dict(explosion or {})}
+                 langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = _CGML["device"],
+                 threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=_CGML["cuda_graphs"],
+                 deterministic: bool = _CGML["deterministic"], capture: bool | None = None,
+                 model_spec: Mapping | None = None):
+        langevin = {**section_defaults("cgml.langevin"), "bead_mass_amu": bead_mass_amu, **dict(langevin or {})}
+        explosion = {**section_defaults("cgml.explosion"), **dict(explosion or {})}
         if threads:
             torch.set_num_threads(int(threads))
         self.device_setting, self._device, self._model, self._masses = device, None, None, None

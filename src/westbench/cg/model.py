@@ -46,10 +46,13 @@ from torch import nn
 
 from westbench.cg.prior import Prior, prior_options
 from westbench.cg.schnet import SchNet, residue_types
+from westbench.config import section_defaults
 
 NETWORK_KEYS = ("embedding", "interaction_layers", "rbf", "rbf_type", "rbf_trainable", "cutoff_lower_angstrom",
                 "cutoff_upper_angstrom", "max_neighbors", "activation", "aggregation")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
+_DTYPE = section_defaults("cgml.model")["dtype"]  # the schema owns the defaults
+_TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]
 
 
 class ProteinModel(nn.Module):
@@ -86,7 +89,7 @@ class CGModel(nn.Module):
     """
 
     def __init__(self, sequences: Mapping[str, object], network: Mapping | None = None, prior: Mapping | None = None,
-                 temperature_k: float = 300.0, dtype: str = "float32"):
+                 temperature_k: float = _TEMPERATURE_K, dtype: str = _DTYPE):
         super().__init__()
         self.sequences = {k: (v if isinstance(v, str) else list(v)) for k, v in sequences.items()}
         network = {k: v for k, v in network.items() if k in NETWORK_KEYS} if network is not None else None

@@ -42,6 +42,8 @@ from westbench.config import section_defaults
 from westbench.geometry import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
+_PRIOR = section_defaults("cgml.prior")  # the schema owns the prior's defaults
+_TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]
 
 
 def repulsion_pairs(n_beads: int, min_separation: int) -> np.ndarray:
@@ -72,7 +74,7 @@ def harmonic_by_inversion(values: np.ndarray, kt: float, jacobian=None) -> tuple
     return kt / max(var, 1e-12), mean
 
 
-def fourier_by_inversion(values: np.ndarray, kt: float, bins: int, terms: int, min_samples: int = 20,
+def fourier_by_inversion(values: np.ndarray, kt: float, bins: int, terms: int, min_samples: int = _PRIOR["min_samples"],
                          ridge: float = 1e-4) -> np.ndarray:
     """Coefficients (terms, 2) of ``sum_n a_n cos(n phi) + b_n sin(n phi)`` fitted to ``-kT ln p(phi)``.
 
@@ -107,8 +109,9 @@ class Prior(nn.Module):
     Built empty for ``n_beads`` (so a saved state dict loads into it); :func:`fit_prior` fills it.
     """
 
-    def __init__(self, n_beads: int, terms: Sequence[str] = TERMS, dihedral_terms: int = 2,
-                 repulsion_min_separation: int = 3, temperature_k: float = 300.0):
+    def __init__(self, n_beads: int, terms: Sequence[str] = TERMS, dihedral_terms: int = _PRIOR["dihedral_terms"],
+                 repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
+                 temperature_k: float = _TEMPERATURE_K):
         super().__init__()
         unknown = set(terms) - set(TERMS)
         if unknown:
@@ -148,8 +151,10 @@ class Prior(nn.Module):
                 "repulsion_sigma_nm": float(self.repulsion_sigma), "repulsion_epsilon": float(self.repulsion_epsilon)}
 
 
-def fit_prior(ca: np.ndarray, temperature_k: float = 300.0, terms: Sequence[str] = TERMS, histogram_bins: int = 100,
-              dihedral_terms: int = 2, repulsion_min_separation: int = 3, min_samples: int = 20) -> Prior:
+def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequence[str] = TERMS,
+              histogram_bins: int = _PRIOR["histogram_bins"], dihedral_terms: int = _PRIOR["dihedral_terms"],
+              repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
+              min_samples: int = _PRIOR["min_samples"]) -> Prior:
     """A :class:`Prior` fitted to C-alpha frames ``ca`` (n_frames, n_beads, 3) nm by Boltzmann inversion."""
     ca = np.asarray(ca, dtype=np.float32)
     kt = geometry.kt(temperature_k)

@@ -48,6 +48,9 @@ import torch
 from torch import nn
 
 from westbench.cg import geometry
+from westbench.config import section_defaults
+
+_REFERENCE = section_defaults("calibration.reference")  # the schema owns the reference potential's defaults
 
 #: Clementi et al. (2000) constants, in units of epsilon (lengths in nm here).
 BOND_K_PER_NM2 = 100.0 * 100.0  # 100 epsilon / A^2
@@ -92,8 +95,10 @@ class GoModel(nn.Module):
     """
 
     def __init__(self, native: Sequence[Sequence[float]], epsilon_kj_mol: float = 2.5, contact_scale: float = 1.0,
-                 contact_cutoff_angstrom: float = 6.5, min_separation: int = 4, contact_tolerance: float = 1.2,
-                 folded_q: float = 0.6, dtype: str = "float64"):
+                 contact_cutoff_angstrom: float = _REFERENCE["contact_cutoff_angstrom"],
+                 min_separation: int = _REFERENCE["min_separation"],
+                 contact_tolerance: float = _REFERENCE["contact_tolerance"], folded_q: float = _REFERENCE["folded_q"],
+                 dtype: str = "float64"):
         super().__init__()
         native = np.asarray(native, dtype=np.float64)
         if native.ndim != 2 or native.shape[1] != 3 or len(native) < 4:

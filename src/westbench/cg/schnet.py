@@ -29,6 +29,10 @@ from typing import Sequence
 import torch
 from torch import nn
 
+from westbench.config import section_defaults
+
+_MODEL = section_defaults("cgml.model")  # the schema owns the network's defaults
+
 #: Bead types: the 20 amino acids by one-letter code, then "X" for anything else.
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
 THREE_TO_ONE = {"ALA": "A", "CYS": "C", "ASP": "D", "GLU": "E", "PHE": "F", "GLY": "G", "HIS": "H", "ILE": "I",
@@ -121,10 +125,12 @@ class SchNet(nn.Module):
     n_types : int
     """
 
-    def __init__(self, embedding: int = 128, interaction_layers: int = 4, rbf: int = 20,
-                 cutoff_lower_angstrom: float = 2.0, cutoff_upper_angstrom: float = 12.0, max_neighbors: int = 32,
-                 rbf_trainable: bool = True, activation: str = "silu", aggregation: str = "sum",
-                 n_types: int = len(AMINO_ACIDS) + 1, rbf_type: str = "expnorm"):
+    def __init__(self, embedding: int = _MODEL["embedding"], interaction_layers: int = _MODEL["interaction_layers"],
+                 rbf: int = _MODEL["rbf"], cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
+                 cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
+                 max_neighbors: int = _MODEL["max_neighbors"], rbf_trainable: bool = _MODEL["rbf_trainable"],
+                 activation: str = _MODEL["activation"], aggregation: str = _MODEL["aggregation"],
+                 n_types: int = len(AMINO_ACIDS) + 1, rbf_type: str = _MODEL["rbf_type"]):
         super().__init__()
         if rbf_type != "expnorm":
             raise ValueError(f"unknown radial basis {rbf_type!r}: only 'expnorm' is implemented")

@@ -44,6 +44,7 @@ from westbench.seeds import derive_seed
 log = logging.getLogger(__name__)
 
 TRAINING_DEFAULTS = section_defaults("cgml.training")
+_CGML = section_defaults("cgml")
 
 
 def preset_training(cgml: Mapping, preset: str) -> dict:
@@ -106,7 +107,8 @@ def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
 
 
 def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, prior: Mapping, training: Mapping,
-                seed: int, temperature_k: float = 300.0, dtype: str = "float32", device: str = "auto"):
+                seed: int, temperature_k: float = section_defaults("cgml.langevin")["temperature_k"],
+                dtype: str = section_defaults("cgml.model")["dtype"], device: str = _CGML["device"]):
     """Fit priors and train a :class:`CGModel` by force matching.
 
     Returns

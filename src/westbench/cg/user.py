@@ -51,7 +51,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from westbench.config import section_defaults
 from westbench.errors import ConfigError
+
+_ENTRY = section_defaults("cgml.models.*")  # the schema owns a model entry's defaults
 
 #: Factors to nm and kJ/mol.
 LENGTH_NM = {"nm": 1.0, "angstrom": 0.1}
@@ -77,8 +80,8 @@ class UserModel(nn.Module):
     differentiating an energy.
     """
 
-    def __init__(self, module: nn.Module, *, returns: str = "energy", length_unit: str = "nm",
-                 energy_unit: str = "kj/mol", prior: nn.Module | None = None):
+    def __init__(self, module: nn.Module, *, returns: str = _ENTRY["returns"], length_unit: str = _ENTRY["length_unit"],
+                 energy_unit: str = _ENTRY["energy_unit"], prior: nn.Module | None = None):
         super().__init__()
         self.module, self.prior = module, prior
         self.returns_forces = returns == "forces"

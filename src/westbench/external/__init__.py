@@ -41,6 +41,7 @@ from typing import Mapping
 import mdtraj
 import numpy as np
 
+from westbench.config import default
 from westbench.costs import cost_table, coverage_by_iteration
 from westbench.errors import WestbenchError
 from westbench.features import ca_atom_indices, pairwise_distances
@@ -116,7 +117,7 @@ class CAReader:
             raise ExternalSamplesError(str(exc)) from None
 
 
-def read_westpa(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = "error") -> tuple[dict, list[dict]]:
+def read_westpa(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")) -> tuple[dict, list[dict]]:
     """Frames and per-iteration cost of a finished WESTPA run (bad frames refused or left out, ``keep``)."""
     west_h5 = Path(spec["west_h5"].format(protein=protein))
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "keep")}
@@ -169,7 +170,7 @@ def _weights_file(path: Path) -> np.ndarray:
     return np.loadtxt(path)
 
 
-def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = "error") -> tuple[dict, list[dict]]:
+def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")) -> tuple[dict, list[dict]]:
     """Frames (optional per-frame weights) and one cost row per file of plain trajectories."""
     files = trajectory_files(spec["trajectories"] or [], protein)
     if not files:
@@ -218,7 +219,7 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinit
 
 
 def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | Path, cost_path: str | Path, *,
-                   engine: str, protein: str, tica=None, coverage_grid=None, on_nonfinite: str = "error") -> dict:
+                   engine: str, protein: str, tica=None, coverage_grid=None, on_nonfinite: str = default("on_nonfinite")) -> dict:
     """Write an external engine's ``frames.h5`` and ``cost.csv`` (see the module docstring).
 
     Parameters

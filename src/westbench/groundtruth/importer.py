@@ -31,6 +31,7 @@ import h5py
 import mdtraj
 import numpy as np
 
+from westbench.config import default
 from westbench.trajectories import TrajectoryError, ca_sequence
 from westbench.features import ca_atom_indices
 from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
@@ -79,9 +80,9 @@ def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms
 
 
 def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb: str | Path,
-               outputs: Mapping[str, str | Path], *, protein: str, start: str, stride: int = 1,
+               outputs: Mapping[str, str | Path], *, protein: str, start: str, stride: int = default("groundtruth.import.stride"),
                forces: str | Path | None = None, interval_ps: float | None = None,
-               on_nonfinite: str = "error") -> dict:
+               on_nonfinite: str = default("on_nonfinite")) -> dict:
     """Turn one trajectory into a ground-truth run (frames file, solute trajectory, topology, summary).
 
     Parameters

@@ -26,7 +26,7 @@ import openmm
 from openmm import app
 
 from westbench.features import ca_atom_indices, residue_atom_groups
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.frames import write_frames
 from westbench.resume import reset_if_settings_changed
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
@@ -47,7 +47,7 @@ def md_settings(groundtruth: Mapping, preparation: Mapping) -> MDSettings:
     )
 
 
-def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, solvent: str = "explicit"):
+def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, solvent: str = default("groundtruth.solvent")):
     """The system of a start in ``solvent``, built once and reloaded on resume (so a checkpoint always fits it)."""
     system_xml, solvated_pdb, solvation = workdir / "system.xml", workdir / "solvated.pdb", workdir / "solvation.json"
     if not (system_xml.exists() and solvated_pdb.exists() and solvation.exists()):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import wasserstein_distance
 
+from westbench.config import default
 from westbench.metrics.weighted import histogram, histogram2d, normalized
 
 
@@ -165,16 +166,16 @@ def common_edges(reference: np.ndarray, model: np.ndarray, bins: int) -> np.ndar
     return np.linspace(low, high, bins + 1)
 
 
-def kl_1d(reference, model, reference_weights=None, model_weights=None, bins: int = 100,
-          floor: float = 1e-8) -> float:
+def kl_1d(reference, model, reference_weights=None, model_weights=None, bins: int = default("metrics.bins"),
+          floor: float = default("metrics.kl_floor")) -> float:
     """KL(ground truth || model) of two weighted 1-D samples on ``bins`` common bins."""
     edges = common_edges(reference, model, bins)
     return kl_from_histograms(histogram(np.ravel(reference), edges, reference_weights),
                               histogram(np.ravel(model), edges, model_weights), floor)
 
 
-def kl_2d(reference, model, reference_weights=None, model_weights=None, bins: int = 100,
-          floor: float = 1e-8) -> float:
+def kl_2d(reference, model, reference_weights=None, model_weights=None, bins: int = default("metrics.bins"),
+          floor: float = default("metrics.kl_floor")) -> float:
     """KL(ground truth || model) of two weighted (n, 2) samples on a common ``bins`` x ``bins`` grid."""
     edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
     return kl_from_histograms(histogram2d(reference, edges, reference_weights),

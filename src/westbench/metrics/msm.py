@@ -31,9 +31,12 @@ from deeptime.clustering import KMeans, KMeansModel
 from deeptime.markov import TransitionCountModel
 from deeptime.markov.msm import MaximumLikelihoodMSM
 
+from westbench.config import section_defaults
 from westbench.metrics.estimability import NotEstimable
 
 log = logging.getLogger(__name__)
+
+_METRICS = section_defaults("metrics")  # the schema owns the defaults
 
 
 def grid_states(points: np.ndarray, bins: int, edges: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
@@ -98,7 +101,7 @@ def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, rev
     return weights / weights.sum()
 
 
-def grid_msm_weights(tics: np.ndarray, traj: np.ndarray, bins: int = 80, lag: int = 1,
+def grid_msm_weights(tics: np.ndarray, traj: np.ndarray, bins: int = _METRICS["msm_bins"], lag: int = _METRICS["msm_lag"],
                      edges: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """MSM weights of frames from an n x n grid over TIC 0/1 (published n = 80)."""
     return stationary_frame_weights(grid_states(tics, bins, edges), np.asarray(traj), lag)
@@ -165,7 +168,8 @@ class MacrostateEstimator:
     ([1, 1], True)
     """
 
-    def __init__(self, n_clusters: int = 100, n_macrostates: int = 5, lag: int = 1, dim: int = 10, seed: int = 0,
+    def __init__(self, n_clusters: int = _METRICS["macrostate_clusters"], n_macrostates: int = _METRICS["macrostates"],
+                 lag: int = _METRICS["msm_lag"], dim: int = _METRICS["macrostate_dim"], seed: int = 0,
                  max_fit_frames: int = 50_000, max_iter: int = 100, min_frames_per_cluster: int = 10):
         self.n_clusters, self.n_macrostates, self.lag, self.dim = n_clusters, n_macrostates, lag, dim
         self.seed, self.max_fit_frames, self.max_iter = seed, max_fit_frames, max_iter
@@ -198,8 +202,9 @@ class MacrostateEstimator:
         return MacrostateModel(centres, cluster_macrostate, self.dim)
 
 
-def macrostates(tics: np.ndarray, traj: np.ndarray, n_clusters: int = 100, n_macrostates: int = 5, lag: int = 1,
-                dim: int = 10, seed: int = 0) -> np.ndarray:
+def macrostates(tics: np.ndarray, traj: np.ndarray, n_clusters: int = _METRICS["macrostate_clusters"],
+                n_macrostates: int = _METRICS["macrostates"], lag: int = _METRICS["msm_lag"],
+                dim: int = _METRICS["macrostate_dim"], seed: int = 0) -> np.ndarray:
     """Macrostate of every frame of one data set (fitted on it): see :class:`MacrostateEstimator`."""
     estimator = MacrostateEstimator(n_clusters, n_macrostates, lag, dim, seed)
     return estimator.fit(tics, traj).assign(tics)

@@ -10,8 +10,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from westbench.config import default  # noqa: E402
 
-def tic_density(tics: np.ndarray, path: str | Path, bins: int = 100, weights: np.ndarray | None = None,
+
+def tic_density(tics: np.ndarray, path: str | Path, bins: int = default("tica.density_bins"),
+                weights: np.ndarray | None = None,
                 title: str = "", marks: np.ndarray | None = None, mark_label: str = "starts") -> None:
     """A 2-D histogram of TIC 0 against TIC 1 as free energy (kT), optional marked points."""
     histogram, xedges, yedges = np.histogram2d(tics[:, 0], tics[:, 1], bins=bins, weights=weights, density=True)

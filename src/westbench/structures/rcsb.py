@@ -18,6 +18,7 @@ from typing import Callable
 
 from westbench import __version__
 from westbench.atomic import atomic_path
+from westbench.config import default
 from westbench.errors import DownloadError, StructureError
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,9 @@ def download_pdb(
     pdb_id: str,
     destination: str | Path,
     url_template: str,
-    timeout_s: float = 30.0,
-    retries: int = 3,
-    backoff_s: float = 2.0,
+    timeout_s: float = float(default("download.timeout_s")),
+    retries: int = default("download.retries"),
+    backoff_s: float = default("download.backoff_s"),
     validate: Callable[[Path], object] | None = None,
 ) -> str:
     """Download one entry to ``destination``, atomically, retrying transient failures.

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from westbench.config import default
 from westbench.costs import cost_table, coverage_by_iteration
 from westbench.frames import DROPPED_ATTR, invalid_frames, keep_valid_frames, split_at_gaps, write_frames
 from westbench.we.store import SegmentStore
@@ -24,7 +25,7 @@ from westbench.westh5 import iterations
 
 
 def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Path, *, save_interval_ps: float,
-               tica=None, coverage_grid=None, attrs: dict | None = None, on_nonfinite: str = "error") -> dict:
+               tica=None, coverage_grid=None, attrs: dict | None = None, on_nonfinite: str = default("on_nonfinite")) -> dict:
     """Write ``frames.h5`` (frames contract plus ``seg_id``, ``frame``, ``status``) and ``cost.csv``.
 
     Parameters

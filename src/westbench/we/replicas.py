@@ -52,6 +52,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from westbench.config import default
 from westbench.costs import cost_table, coverage_by_iteration
 from westbench.frames import DROPPED_ATTR, Frames, concatenate, read_frames, write_frames
 
@@ -128,7 +129,7 @@ def pool_cost_rows(replica_rows: Sequence[Sequence[Mapping]]) -> list[dict]:
 
 def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cost_path: str | Path, *,
                     save_interval_ps: float, tica=None, coverage_grid=None, attrs: Mapping | None = None,
-                    on_nonfinite: str = "error") -> dict:
+                    on_nonfinite: str = default("on_nonfinite")) -> dict:
     """Export one engine's WE runs (one folder per replica, in replica order) as one ``frames.h5`` and ``cost.csv``.
 
     Parameters

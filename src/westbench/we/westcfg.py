@@ -19,14 +19,18 @@ from typing import Mapping
 import numpy as np
 import yaml
 
+from westbench.config import section_defaults
+
 PROPAGATOR = "westbench.we.propagator.WestbenchPropagator"
 PLUGIN = "westbench.we.plugin.WestbenchPlugin"
+_WE = section_defaults("we")  # the schema owns the defaults
 
 
-def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: int, bins_per_dim: int = 7,
-                walkers_per_bin: int = 3, steps_per_segment: int = 1000, save_every: int = 100,
-                max_wallclock_s: float | None = None, coverage: Mapping | None = None, keep_restarts: int = 2,
-                block_size: int = 1) -> dict:
+def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: int,
+                bins_per_dim: int = _WE["bins_per_tic"], walkers_per_bin: int = _WE["walkers_per_bin"],
+                steps_per_segment: int = _WE["steps_per_segment"], save_every: int = _WE["save_every"],
+                max_wallclock_s: float | None = None, coverage: Mapping | None = None,
+                keep_restarts: int = _WE["keep_restarts"], block_size: int = 1) -> dict:
     """The west.cfg mapping (published defaults: 7 bins per TIC, 3 walkers per bin, 1000 steps, frames every 100).
 
     ``block_size``: segments per propagator call (WESTPA's ``west.propagation.block_size``); a batched
