@@ -54,6 +54,8 @@ JOBS: dict[str, Job] = {
         "cpu_threads": "reaches jobs as their threads (threads:), which reruns nothing"}),
     # rule fix_structure (PDBFixer).
     "fix": Job("preparation", only=_FIX),
+    # the OpenMM engines' Langevin integrator (we_engine_preparation; hot runs for the starts).
+    "integrator": Job("preparation", only=("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")),
     # rule build_system: every solvent model (order kept: params text).
     "system_common": Job("preparation", only=(
         "forcefield", "constraints", "hydrogen_mass_amu", "temperature_k", "friction_per_ps", "timestep_fs",

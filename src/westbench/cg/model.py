@@ -46,10 +46,10 @@ from torch import nn
 
 from westbench.cg.prior import Prior, prior_options
 from westbench.cg.schnet import SchNet, residue_types
-from westbench.config import section_defaults
+from westbench.config import section_defaults, section_keys
 
-NETWORK_KEYS = ("embedding", "interaction_layers", "rbf", "rbf_type", "rbf_trainable", "cutoff_lower_angstrom",
-                "cutoff_upper_angstrom", "max_neighbors", "activation", "aggregation")
+#: What SchNet takes of ``cgml.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).
+NETWORK_KEYS = tuple(key for key in section_keys("cgml.model") if key != "dtype")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 _DTYPE = section_defaults("cgml.model")["dtype"]  # the schema owns the defaults
 _TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]

@@ -18,6 +18,7 @@ from typing import Mapping
 from westbench.config import section_defaults
 from westbench.devices import resolve_batch_walkers
 from westbench.frames import read_frames
+from westbench.jobkeys import job_keys
 from westbench.coverage import CoverageGrid
 from westbench.we.coverage import run_coverage
 from westbench.we.run import run_we
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 #: Segments per propagator call of a batched engine: every segment of an iteration at once.
 BATCHED = 1_000_000
 
-INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
+INTEGRATOR_KEYS = job_keys("integrator")
 
 
 def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
