@@ -43,6 +43,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Mapping
 
+from westbench.config import default
 from westbench.errors import WestbenchError
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def is_gpu_platform(name: str) -> bool:
     return name in GPU_PLATFORMS
 
 
-def on_gpu(work: str, platform_name: str, device: str = "auto", *, in_job: bool = False) -> bool:
+def on_gpu(work: str, platform_name: str, device: str = default("cgml.device"), *, in_job: bool = False) -> bool:
     """Whether a job of this work runs on a GPU.
 
     Parameters

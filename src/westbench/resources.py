@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.devices import WORK, is_gpu_platform, on_gpu, visible_gpus
 
 
@@ -76,8 +76,8 @@ def we_workers(job_threads: int, work_manager: str, gpus: int = 0) -> int:
     return int(gpus) if int(gpus) > 0 else max(1, int(job_threads))
 
 
-def we_gpus_present(work: str, platform: Mapping, *, device: str = "auto", environ: Mapping | None = None,
-                    nvidia_smi: str | None = None) -> int:
+def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cgml.device"),
+                    environ: Mapping | None = None, nvidia_smi: str | None = None) -> int:
     """GPUs a WE job's engine runs on here: 0 for CPU work, else the GPUs visible to the job.
 
     Parameters
@@ -103,8 +103,9 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = "auto", envir
     return len(visible_gpus(environ, nvidia_smi)) if gpu_work else 0
 
 
-def we_job_workers(work: str, job_threads: int, work_manager: str, platform: Mapping, *, device: str = "auto",
-                   environ: Mapping | None = None, nvidia_smi: str | None = None) -> int:
+def we_job_workers(work: str, job_threads: int, work_manager: str, platform: Mapping, *,
+                   device: str = default("cgml.device"), environ: Mapping | None = None,
+                   nvidia_smi: str | None = None) -> int:
     """WESTPA workers of a WE job here: :func:`we_workers` with the GPUs :func:`we_gpus_present` finds.
 
     Examples
@@ -124,7 +125,7 @@ def engine_threads(job_threads: int, work_manager: str = "serial") -> int:
     return max(1, int(job_threads)) if work_manager == "serial" else 1
 
 
-def job_gpus(work: str, platform: Mapping, *, device: str = "auto") -> int:
+def job_gpus(work: str, platform: Mapping, *, device: str = default("cgml.device")) -> int:
     """GPUs a job of this work asks for (a rule's ``gpu`` resource): 0 or 1.
 
     ``device`` is ``cgml.device`` for torch work (``auto``, ``cpu`` or ``cuda``).

@@ -84,9 +84,6 @@ def literal_defaults(tree):
 # "path:name" of defaults still typed, each with why it is left: files other changes own now (issue 26). The test
 # fails on any copy not listed, and on an entry here that no longer types one.
 STILL_TYPED = {
-    "src/westbench/engines/openmm_engine.py:batch_walkers": "device code, being split (issue 26)",
-    "src/westbench/we/pipeline.py:batch_walkers": "device code, being split (issue 26)",
-    "src/westbench/resources.py:device": "device code, being split (issue 26)",
     "src/westbench/metrics/figures.py:bins": "metrics/figures.py, being split (issue 26)",
 }
 # Names that are schema keys but not that setting here.

@@ -55,7 +55,7 @@ from westbench.devices import is_gpu_platform, resolve_batch_walkers, worker_dev
 from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.features import ca_atom_indices
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.constants import BOLTZMANN_KJ_MOL_K
 from westbench.simulation.platforms import context_record, create_context
 from westbench.simulation.integration import make_integrator
@@ -100,7 +100,7 @@ class OpenMMEngine(Engine):
 
     def __init__(self, system_xml: str | Path, state_xml: str | Path, topology_pdb: str | Path,
                  integrator: Mapping | None = None, platform: Mapping | None = None, threads: int | None = None,
-                 batch_walkers="auto", max_walkers: int = 256, copies: Mapping | None = None):
+                 batch_walkers=default("we.batch_walkers"), max_walkers: int = 256, copies: Mapping | None = None):
         self.system = openmm.XmlSerializer.deserialize(Path(system_xml).read_text())
         self.state = openmm.XmlSerializer.deserialize(Path(state_xml).read_text())
         self.ca = np.array(ca_atom_indices(app.PDBFile(str(topology_pdb)).topology))

@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Mapping
 
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.jobkeys import job_keys
@@ -44,7 +44,8 @@ def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
 
 
 def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping, platform: Mapping,
-                       threads: int | None = None, batch_walkers="auto", max_walkers: int = 1) -> dict:
+                       threads: int | None = None, batch_walkers=default("we.batch_walkers"),
+                       max_walkers: int = 1) -> dict:
     """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
 
     ``block_size`` (segments per propagator call): a worker's share of an iteration (``max_walkers``)
