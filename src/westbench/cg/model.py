@@ -75,11 +75,10 @@ def build_network(network: Mapping, dtype: str = "float32") -> nn.Module:
     if architecture not in ARCHITECTURES:
         raise ValueError(f"unknown cgml.model.architecture {architecture!r}; choose from {list(ARCHITECTURES)}")
     if architecture == "schnet":
-        if options.pop("neighbor_embedding", False):
+        if options.get("neighbor_embedding"):
             raise ValueError("cgml.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
                              "westbench's own schnet has no neighbour embedding")
-        options.pop("attention_heads", None)
-        return SchNet(**options)
+        return SchNet(**{k: v for k, v in options.items() if k not in TORCHMDNET_KEYS})
     return TorchMDNet(architecture=architecture, dtype=dtype, **options)
 
 

@@ -260,10 +260,15 @@ class TorchMDNet(nn.Module):
             warp.config.log_level = max(warp.config.log_level, warp.LOG_WARNING)
             from torchmdnet.models.model import create_model
         except ImportError as error:
-            raise ImportError(f"cgml.model.architecture {options.get('architecture', 'graph-network')!r} "
+            raise ImportError(f"cgml.model.architecture {options.get('architecture')!r} "
                               f"needs TorchMD-Net ({error}). {INSTALL_HINT}") from None
         self.args = torchmdnet_args(**options)
         self.net = create_model(dict(self.args))
+
+    @property
+    def head(self) -> nn.Sequential:
+        """The per-bead energy MLP (TorchMD-Net's Scalar output network), as :attr:`SchNet.head`."""
+        return self.net.output_model.output_network.layers
 
     def forward(self, x: torch.Tensor, types: torch.Tensor) -> torch.Tensor:
         batch, n, _ = x.shape

@@ -54,6 +54,7 @@ def test_the_published_preset_builds_torchmdnets_graph_network():
     assert (gn.rbf_type, gn.trainable_rbf, gn.activation, gn.aggr) == ("expnorm", True, "silu", "add")
     assert (gn.cutoff_lower, gn.cutoff_upper, gn.distance.max_num_pairs) == (2.0, 12.0, -32)
     assert isinstance(gn.distance_expansion.means, torch.nn.Parameter)
+    assert model.network.head[-1].out_features == 1 and isinstance(model.network.head[1], torch.nn.SiLU)
     assert next(model.parameters()).dtype == torch.float32
 
 
@@ -221,3 +222,12 @@ def test_own_cosine_cutoff_is_torchmdnets():
     for lower, upper in ((0.0, 12.0), (2.0, 12.0), (3.5, 9.0)):
         assert torch.equal(CosineCutoff(upper, lower)(d), TheirCutoff(lower, upper)(d))
     assert math.isclose(float(CosineCutoff(12.0, 2.0)(torch.tensor(7.0))), 1.0)
+
+
+def test_more_pairs_than_max_neighbors_per_bead_is_torchmdnets_error():
+    """TorchMD-Net keeps every pair within the cutoffs and refuses more than max_neighbors per bead on
+    average (westbench's own schnet keeps the nearest: test_model.py)."""
+    model = CGModel({"p": "A" * 60}, network={"architecture": "graph-network", **SMALL, "max_neighbors": 4})
+    x = torch.randn(2, 60, 3, generator=torch.Generator().manual_seed(0)) * 0.6  # a compact blob
+    with pytest.raises(RuntimeError, match="max_num_pairs"):
+        model.for_protein("p")(x)
