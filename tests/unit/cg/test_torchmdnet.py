@@ -231,3 +231,25 @@ def test_more_pairs_than_max_neighbors_per_bead_is_torchmdnets_error():
     x = torch.randn(2, 60, 3, generator=torch.Generator().manual_seed(0)) * 0.6  # a compact blob
     with pytest.raises(RuntimeError, match="max_num_pairs"):
         model.for_protein("p")(x)
+
+
+def test_a_we_run_propagates_a_torchmdnet_model(tmp_path):
+    """The WE path of cg_<preset> (WESTPA, one batch per iteration) with TorchMD-Net's graph network."""
+    import h5py
+
+    from westbench.we.run import run_we
+
+    from .test_engine import we_config
+
+    positions, _, start = harmonic_chain(n_beads=8, n_frames=100, seed=3)
+    torch.manual_seed(0)
+    model = CGModel({"toy": "GYDPETGT"}, network={"architecture": "graph-network", **SMALL})
+    model.set_prior("toy", fit_prior(positions))
+    save_model(model, tmp_path / "m.pt")
+    (tmp_path / "calls").mkdir()
+    calls = tmp_path / "calls" / "calls.txt"
+    summary = run_we(tmp_path / "run", cfg=we_config(tmp_path / "m.pt", start, calls), max_iterations=2)
+    assert summary["iterations"] == 2
+    with h5py.File(tmp_path / "run" / "west.h5", "r") as handle:
+        segments = [len(handle[f"iterations/iter_{n:08d}/seg_index"]) for n in (1, 2)]
+    assert [int(line) for line in calls.read_text().split()] == segments
