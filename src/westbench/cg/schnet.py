@@ -241,15 +241,60 @@ def torchmdnet_args(architecture: str = "graph-network", embedding: int = 128, i
     }
 
 
+class AllPairs(nn.Module):
+    """Every ordered pair of beads within each frame, in a fixed order and of a static size: a drop-in
+    for TorchMD-Net's ``OptimizedDistance`` in its graph network (``forward(pos, batch, box)`` ->
+    ``(edge_index, edge_weight, None)``), for frames of ``beads`` beads each, back to back.
+
+    TorchMD-Net's own list keeps only the pairs within [cutoff_lower, cutoff_upper) and so has a
+    data-dependent size (a host synchronisation, no CUDA-graph capture) and, from its GPU kernel, an
+    order that varies between calls. The graph network's filters carry TorchMD-Net's cosine cutoff,
+    which is 0 with zero gradient outside (cutoff_lower, cutoff_upper), and a sum over neighbours, so
+    the pairs outside add exactly nothing: the energies and forces are TorchMD-Net's (the unit tests
+    compare them). As TorchMD-Net's list, it refuses more than ``max_neighbors`` pairs within the
+    cutoffs per bead on average (an asynchronous assertion, as TorchMD-Net's, so no host
+    synchronisation).
+
+    Examples
+    --------
+    >>> pairs = AllPairs(2.0, 12.0, 32)
+    >>> pairs.beads = 3
+    >>> index, weight, _ = pairs(torch.tensor([[0.0, 0, 0], [3, 0, 0], [0, 4, 0]]), None)
+    >>> index.tolist(), weight.tolist()
+    ([[0, 0, 1, 1, 2, 2], [1, 2, 2, 0, 0, 1]], [3.0, 4.0, 5.0, 3.0, 4.0, 5.0])
+    """
+
+    def __init__(self, lower: float, upper: float, max_neighbors: int):
+        super().__init__()
+        self.lower, self.upper, self.max_neighbors, self.beads = float(lower), float(upper), int(max_neighbors), 0
+        self.register_buffer("box", torch.zeros(3, 3), persistent=True)  # TorchMD-Net's state-dict key
+
+    def forward(self, pos: torch.Tensor, batch, box=None):
+        n = self.beads
+        first = torch.arange(n, device=pos.device).repeat_interleave(n - 1)
+        second = (first + 1 + torch.arange(n - 1, device=pos.device).repeat(n)) % n
+        offsets = torch.arange(pos.shape[0] // n, device=pos.device)[:, None] * n
+        index = torch.stack([(first + offsets).reshape(-1), (second + offsets).reshape(-1)])
+        weight = torch.linalg.vector_norm(pos[index[0]] - pos[index[1]], dim=-1)
+        within = ((weight >= self.lower) & (weight < self.upper)).sum()
+        torch._assert_async(within <= self.max_neighbors * pos.shape[0],
+                            "Found num_pairs > max_num_pairs, please increase max_num_pairs "
+                            "(cgml.model.max_neighbors: pairs within the cutoffs per bead on average)")
+        return index, weight, None
+
+
 class TorchMDNet(nn.Module):
     """TorchMD-Net's own model (``create_model``) behind the westbench network contract.
 
     ``forward(x, types)``: bead positions (batch, n, 3) in nm and bead types (n,) -> energies (batch,)
     in the units it was trained in (kJ/mol). The frames of a batch become one TorchMD-Net batch
-    (positions in Angstrom, a ``batch`` index per bead); its neighbour list (TorchMD-Net's
-    ``OptimizedDistance``: pairs within [cutoff_lower, cutoff_upper), at most ``max_neighbors`` per
-    bead on average, else TorchMD-Net raises) and layers are the library's own. Keyword arguments:
-    those of :func:`torchmdnet_args`.
+    (positions in Angstrom, a ``batch`` index per bead); the layers are the library's own. Pairs: the
+    graph network with sum aggregation gets :class:`AllPairs` (the same energies and forces as
+    TorchMD-Net's list, in a static shape and a fixed order, so the CG engine's force call can be
+    captured in a CUDA graph and repeats bitwise); the other architectures, and the graph network
+    with mean aggregation (whose mean counts the pairs), keep TorchMD-Net's own neighbour list
+    (``OptimizedDistance``: pairs within [cutoff_lower, cutoff_upper), at most ``max_neighbors`` per
+    bead on average, else TorchMD-Net raises). Keyword arguments: those of :func:`torchmdnet_args`.
     """
 
     def __init__(self, **options):
@@ -264,6 +309,11 @@ class TorchMDNet(nn.Module):
                               f"needs TorchMD-Net ({error}). {INSTALL_HINT}") from None
         self.args = torchmdnet_args(**options)
         self.net = create_model(dict(self.args))
+        representation = self.net.representation_model
+        self.all_pairs = self.args["model"] == "graph-network" and self.args["aggr"] == "add"
+        if self.all_pairs:
+            representation.distance = AllPairs(self.args["cutoff_lower"], self.args["cutoff_upper"],
+                                               self.args["max_num_neighbors"]).to(representation.distance.box.device)
 
     @property
     def head(self) -> nn.Sequential:
@@ -276,5 +326,7 @@ class TorchMDNet(nn.Module):
             return x.new_zeros(batch)
         z = types.to(x.device).long().repeat(batch)
         index = torch.arange(batch, device=x.device).repeat_interleave(n)
+        if self.all_pairs:
+            self.net.representation_model.distance.beads = n
         energy, _ = self.net(z, x.reshape(batch * n, 3) * 10.0, index, num_systems=batch)
         return energy.reshape(batch)

@@ -193,10 +193,7 @@ def test_own_schnet_equals_torchmdnets_graph_network_for_the_same_weights(lower,
                  cutoff_upper_angstrom=upper, aggregation=aggregation).double()
     copy_weights(net, own)
     types = residue_types("GYDPETGTWGKL")
-    rng = np.random.default_rng(1)
-    # a random walk with 3.8 A steps: pairs below the lower cutoff, inside, and beyond the upper one
-    steps = rng.normal(size=(4, 12, 3))
-    x = torch.tensor(np.cumsum(0.38 * steps / np.linalg.norm(steps, axis=-1, keepdims=True), axis=1))
+    x = random_walk(4, 12)  # pairs below the lower cutoff, inside, and beyond the upper one
     distances = torch.cdist(x, x) * 10
     assert ((distances > 0) & (distances < lower)).any() or lower == 0
     assert (distances > upper).any() and ((distances > lower) & (distances < upper)).any()
@@ -204,13 +201,39 @@ def test_own_schnet_equals_torchmdnets_graph_network_for_the_same_weights(lower,
     own_energy, own_forces = energy_and_forces(lambda y: own(y, types), x)
     assert torch.allclose(own_energy, energy, rtol=1e-10, atol=1e-10)
     assert torch.allclose(own_forces, forces, rtol=1e-9, atol=1e-9)
-    # and the westbench wrapper of TorchMD-Net gives the same as TorchMD-Net called directly
-    wrapper = TorchMDNet.__new__(TorchMDNet)
-    torch.nn.Module.__init__(wrapper)
-    wrapper.net = net
-    wrapped_energy, wrapped_forces = energy_and_forces(lambda y: wrapper(y, types), x)
-    assert torch.allclose(wrapped_energy, energy, rtol=1e-12, atol=1e-12)
-    assert torch.allclose(wrapped_forces, forces, rtol=1e-10, atol=1e-10)
+
+
+def random_walk(frames, beads, seed=1):
+    """C-alpha-like frames (nm): 3.8 A steps in random directions, with pairs below 2 A, within and beyond 12 A."""
+    steps = np.random.default_rng(seed).normal(size=(frames, beads, 3))
+    return torch.tensor(np.cumsum(0.38 * steps / np.linalg.norm(steps, axis=-1, keepdims=True), axis=1))
+
+
+@pytest.mark.parametrize("lower,upper,neighbor_embedding", [(2.0, 12.0, False), (0.0, 8.0, False), (3.0, 9.0, True)])
+def test_all_pairs_give_torchmdnets_own_energies_and_forces(lower, upper, neighbor_embedding):
+    """westbench's TorchMDNet (graph network on AllPairs) against TorchMD-Net's model with its own
+    neighbour list, the same weights, called on TorchMD-Net's terms (Angstrom, its own derivative)."""
+    torch.manual_seed(3)
+    options = dict(embedding=24, interaction_layers=3, rbf=10, cutoff_lower_angstrom=lower,
+                   cutoff_upper_angstrom=upper, neighbor_embedding=neighbor_embedding)
+    ours = TorchMDNet(architecture="graph-network", dtype="float64", **options).double()
+    assert ours.all_pairs
+    theirs = create_model(dict(torchmdnet_args("graph-network", dtype="float64", **options))).double()
+    assert type(theirs.representation_model.distance).__name__ == "OptimizedDistance"
+    theirs.load_state_dict(ours.net.state_dict())
+    types = residue_types("GYDPETGTWGKLAW")
+    x = random_walk(5, 14, seed=2)
+    energy, forces = torchmdnet_energy_and_forces(theirs, x, types)
+    our_energy, our_forces = energy_and_forces(lambda y: ours(y, types), x)
+    assert torch.allclose(our_energy, energy, rtol=1e-12, atol=1e-10)
+    assert torch.allclose(our_forces, forces, rtol=1e-10, atol=1e-9)
+
+
+def test_mean_aggregation_and_other_architectures_keep_torchmdnets_neighbour_list():
+    for architecture, aggregation in (("graph-network", "mean"), ("tensornet", "sum"), ("equivariant-transformer", "sum")):
+        net = TorchMDNet(architecture=architecture, aggregation=aggregation, **SMALL)
+        assert not net.all_pairs
+        assert type(net.net.representation_model.distance).__name__ == "OptimizedDistance"
 
 
 def test_own_cosine_cutoff_is_torchmdnets():
