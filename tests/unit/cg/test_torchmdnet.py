@@ -52,7 +52,8 @@ def test_the_published_preset_builds_torchmdnets_graph_network():
     assert type(gn).__name__ == "TorchMD_GN"
     assert (gn.hidden_channels, gn.num_filters, gn.num_layers, gn.num_rbf) == (128, 128, 4, 20)
     assert (gn.rbf_type, gn.trainable_rbf, gn.activation, gn.aggr) == ("expnorm", True, "silu", "add")
-    assert (gn.cutoff_lower, gn.cutoff_upper, gn.distance.max_num_pairs) == (2.0, 12.0, -32)
+    assert (gn.cutoff_lower, gn.cutoff_upper) == (2.0, 12.0)
+    assert model.network.args["max_num_neighbors"] == 32 and gn.distance.max_neighbors == 32  # AllPairs
     assert isinstance(gn.distance_expansion.means, torch.nn.Parameter)
     assert model.network.head[-1].out_features == 1 and isinstance(model.network.head[1], torch.nn.SiLU)
     assert next(model.parameters()).dtype == torch.float32
