@@ -23,6 +23,7 @@ PROVIDERS = {
     "jsonschema": {"jsonschema"}, "jinja2": {"jinja2"}, "markupsafe": {"markupsafe", "jinja2"},
     "docutils": {"docutils"},
     "torch": {"pytorch"}, "ot": {"pot"}, "requests": {"requests"}, "tqdm": {"tqdm"},
+    "torchmdnet": {"torchmd-net"}, "warp": {"warp-lang"},
 }
 # Provided by the executor (Snakemake injects `snakemake` into scripts) or by the project itself.
 PROVIDED = {"snakemake", "_library", "westbench"}
@@ -74,8 +75,10 @@ def imports_of(path, seen=None):
 
 
 def env_packages(path):
+    """Package names of an environment: its conda packages and those of its pip section."""
     dependencies = yaml.safe_load(path.read_text())["dependencies"]
-    return {re.split(r"[=<>! ]", d)[0].lower() for d in dependencies if isinstance(d, str)}
+    pip = [d for entry in dependencies if isinstance(entry, dict) for d in entry.get("pip", [])]
+    return {re.split(r"[=<>! ]", d)[0].lower() for d in [*dependencies, *pip] if isinstance(d, str)}
 
 
 RULES = rule_blocks()

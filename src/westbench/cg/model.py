@@ -1,4 +1,11 @@
-"""CG models: energy = SchNet network + Boltzmann-inverted prior; forces by autograd; save and load.
+"""CG models: energy = graph network + Boltzmann-inverted prior; forces by autograd; save and load.
+
+The network is ``cgml.model.architecture``: TorchMD-Net's own ``graph-network`` (the published
+CGSchNet architecture, the default), ``tensornet`` or ``equivariant-transformer``, built by
+TorchMD-Net's ``create_model`` (:class:`~westbench.cg.schnet.TorchMDNet`), or ``schnet``,
+westbench's own re-implementation of the graph network (:class:`~westbench.cg.schnet.SchNet`,
+no TorchMD-Net needed). A network mapping without ``architecture`` (records written before
+TorchMD-Net was a dependency, and direct calls) is ``schnet``.
 
 A trained model is two files: ``model.pt`` (a torch state dict) and ``model.json`` beside it
 (``{"class": "westbench.cg.model:CGModel", "kwargs": {...}, "data_sha256": ..., ...}``). One
@@ -45,14 +52,36 @@ import torch
 from torch import nn
 
 from westbench.cg.prior import Prior, prior_options
-from westbench.cg.schnet import SchNet, residue_types
+from westbench.cg.schnet import ARCHITECTURES, SchNet, TorchMDNet, residue_types
 from westbench.config import section_defaults, section_keys
 
-#: What SchNet takes of ``cgml.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).
+#: What the network takes of ``cgml.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).
 NETWORK_KEYS = tuple(key for key in section_keys("cgml.model") if key != "dtype")
+#: Keys only TorchMD-Net's architectures read (westbench's own SchNet has neither).
+TORCHMDNET_KEYS = ("neighbor_embedding", "attention_heads")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 _DTYPE = section_defaults("cgml.model")["dtype"]  # the schema owns the defaults
 _TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]
+
+
+def build_network(network: Mapping, dtype: str = _DTYPE) -> nn.Module:
+    """The network of a ``cgml.model`` section (keys of :data:`NETWORK_KEYS`; see the module docstring).
+
+    Examples
+    --------
+    >>> type(build_network({"embedding": 8, "interaction_layers": 1, "rbf": 4})).__name__
+    'SchNet'
+    """
+    options = {k: v for k, v in network.items() if k in NETWORK_KEYS}
+    architecture = options.pop("architecture", "schnet")
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"unknown cgml.model.architecture {architecture!r}; choose from {list(ARCHITECTURES)}")
+    if architecture == "schnet":
+        if options.get("neighbor_embedding"):
+            raise ValueError("cgml.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
+                             "westbench's own schnet has no neighbour embedding")
+        return SchNet(**{k: v for k, v in options.items() if k not in TORCHMDNET_KEYS})
+    return TorchMDNet(architecture=architecture, dtype=dtype, **options)
 
 
 class ProteinModel(nn.Module):
@@ -80,8 +109,8 @@ class CGModel(nn.Module):
     sequences : mapping
         Protein id -> sequence (one-letter string or list of residue names), one bead per residue.
     network : mapping
-        :class:`~westbench.cg.schnet.SchNet` hyperparameters (the ``cgml.model`` config section;
-        unknown keys such as ``dtype`` are ignored); ``None`` for a prior-only model.
+        Network hyperparameters (the ``cgml.model`` config section, :func:`build_network`; unknown
+        keys such as ``dtype`` are ignored); ``None`` for a prior-only model.
     prior : mapping
         The ``cgml.prior`` config section (terms, Fourier order, repulsion separation).
     temperature_k : float
@@ -99,7 +128,7 @@ class CGModel(nn.Module):
                        "prior": {k: v for k, v in options.items() if k != "temperature_k"}, "dtype": dtype}
         for key in ("terms",):
             self.kwargs["prior"][key] = list(self.kwargs["prior"][key])
-        self.network = SchNet(**network) if network is not None else None
+        self.network = build_network(network, dtype) if network is not None else None
         self.priors = nn.ModuleDict({pid: Prior(len(seq), **options) for pid, seq in self.sequences.items()})
         for pid, seq in self.sequences.items():
             self.register_buffer(f"types_{pid}", residue_types(seq))

@@ -62,7 +62,9 @@ def test_published_preset_comes_from_the_schema():
     preset = config["cgml"]["model"]
     assert (preset["embedding"], preset["interaction_layers"], preset["rbf"], preset["max_neighbors"]) == (128, 4, 20, 32)
     assert (preset["cutoff_lower_angstrom"], preset["cutoff_upper_angstrom"]) == (2.0, 12.0)
-    model = CGModel({"p": "GYDPETGTWG"}, network=preset, dtype=preset["dtype"])
+    assert preset["architecture"] == "graph-network"  # TorchMD-Net's own: test_torchmdnet.py builds it
+    # westbench's own re-implementation (architecture schnet) of the same preset
+    model = CGModel({"p": "GYDPETGTWG"}, network={**preset, "architecture": "schnet"}, dtype=preset["dtype"])
     net = model.network
     assert net.embedding.embedding_dim == 128 and len(net.interactions) == 4 and net.rbf.means.numel() == 20
     assert isinstance(net.rbf.means, torch.nn.Parameter) and isinstance(net.head[1], torch.nn.SiLU)
