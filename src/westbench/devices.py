@@ -14,8 +14,8 @@ it imports neither OpenMM nor torch.
   (:func:`westbench.resources.we_workers`). Without a GPU a worker has no device (None): nothing asks
   for a device index that does not exist.
 * Work on a GPU: OpenMM work on a GPU platform; torch work (CG training and engines) whose
-  ``cgml.device`` is ``cuda``, or ``auto`` (:func:`on_gpu`); torch's device itself:
-  :func:`torch_device`, :func:`worker_torch_device`.
+  ``cgml.device`` is ``cuda``, or ``auto`` (:func:`on_gpu`); torch's device itself applies this policy in
+  :mod:`westbench.cg.torch_device` (the one module of it that imports torch, for the rules that have it).
 * Walkers a GPU batches: :func:`resolve_batch_walkers`.
 
 Examples
@@ -41,13 +41,10 @@ import re
 import shutil
 import subprocess
 import sys
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from westbench.config import default
 from westbench.errors import WestbenchError
-
-if TYPE_CHECKING:
-    import torch
 
 #: OpenMM platforms that run on an accelerator (one GPU per job; precision and device index apply).
 GPU_PLATFORMS = ("CUDA", "OpenCL", "HIP")
@@ -162,43 +159,6 @@ def worker_device(environ: Mapping[str, str] | None = None, nvidia_smi: str | No
         return None
     n = len(visible_gpus(environ, nvidia_smi))
     return int(index) % n if n else None
-
-
-def torch_device(name: str = "auto") -> torch.device:
-    """torch's device for ``cgml.device``: ``auto`` = CUDA when present, else the CPU; ``cuda`` where torch
-    sees no GPU is an error, never a quiet CPU run."""
-    import torch
-
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if str(name).startswith("cuda") and not torch.cuda.is_available():
-        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
-                          f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run on a GPU node "
-                          "with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
-    return torch.device(name)
-
-
-def worker_torch_device(name: str = "auto") -> torch.device:
-    """:func:`torch_device` for a WESTPA worker: ``cuda`` without an index is this worker's GPU
-    (:func:`worker_device`), checked to exist and to be usable (not in a process forked after CUDA
-    was initialised)."""
-    import torch
-
-    device = torch_device(name)
-    if device.type != "cuda":
-        return device
-    if torch.cuda._is_in_bad_fork():
-        raise DeviceError("this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
-                          "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'.")
-    if device.index is None:
-        index = worker_device()  # one WE worker per GPU present
-        device = torch.device("cuda", 0 if index is None else index)
-    count = torch.cuda.device_count()
-    if device.index >= count:
-        raise DeviceError(f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
-                          f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
-                          "WE worker per GPU present (westbench.resources.we_job_workers).")
-    return device
 
 
 def cuda_initialized() -> bool:

@@ -10,7 +10,8 @@ import torch
 
 from westbench.config import load_schema
 from westbench.devices import (GPU_PLATFORMS, DeviceError, is_gpu_platform, refuse_fork_after_cuda,
-                               resolve_batch_walkers, torch_device, visible_gpus, worker_device)
+                               resolve_batch_walkers, visible_gpus, worker_device)
+from westbench.cg.torch_device import torch_device
 from westbench.resources import we_job_workers
 from westbench.simulation.platforms import platform_properties
 

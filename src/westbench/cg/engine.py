@@ -66,7 +66,7 @@ from westbench.cg.noise import gaussian
 from westbench.config import section_defaults
 from westbench.console import declare_chatty
 from westbench.constants import BOLTZMANN_KJ_MOL_K
-from westbench.devices import worker_torch_device
+from westbench.cg.torch_device import worker_torch_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.errors import WestbenchError
 

@@ -203,11 +203,15 @@ INSTALL_HINT = ("TorchMD-Net is a pinned dependency of westbench (pyproject.toml
                 "pip install torchmd-net==3.1.0; or set cgml.model.architecture: schnet (westbench's own graph network)")
 
 
-def torchmdnet_args(architecture: str = "graph-network", embedding: int = 128, interaction_layers: int = 4,
-                    rbf: int = 20, rbf_type: str = "expnorm", rbf_trainable: bool = True,
-                    cutoff_lower_angstrom: float = 2.0, cutoff_upper_angstrom: float = 12.0, max_neighbors: int = 32,
-                    activation: str = "silu", aggregation: str = "sum", neighbor_embedding: bool = False,
-                    attention_heads: int = 8, n_types: int = len(AMINO_ACIDS) + 1, dtype: str = "float32") -> dict:
+def torchmdnet_args(architecture: str = _MODEL["architecture"], embedding: int = _MODEL["embedding"],
+                    interaction_layers: int = _MODEL["interaction_layers"], rbf: int = _MODEL["rbf"],
+                    rbf_type: str = _MODEL["rbf_type"], rbf_trainable: bool = _MODEL["rbf_trainable"],
+                    cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
+                    cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
+                    max_neighbors: int = _MODEL["max_neighbors"], activation: str = _MODEL["activation"],
+                    aggregation: str = _MODEL["aggregation"], neighbor_embedding: bool = _MODEL["neighbor_embedding"],
+                    attention_heads: int = _MODEL["attention_heads"], n_types: int = len(AMINO_ACIDS) + 1,
+                    dtype: str = _MODEL["dtype"]) -> dict:
     """The args dict of ``torchmdnet.models.model.create_model`` for a ``cgml.model`` section.
 
     The names of the published table map one to one: embedding -> embedding_dimension,

@@ -37,7 +37,7 @@ from westbench.cg.data import ProteinData, data_hash, load_protein_data, split, 
 from westbench.cg.model import CGModel, energy_and_forces, save_model
 from westbench.cg.prior import fit_prior, prior_options
 from westbench.config import section_defaults
-from westbench.devices import torch_device
+from westbench.cg.torch_device import torch_device
 from westbench.errors import ConfigError
 from westbench.seeds import derive_seed
 

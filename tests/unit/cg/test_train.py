@@ -63,7 +63,7 @@ def test_trained_model_reproduces_the_bond_length_distribution_of_a_harmonic_cha
 
 
 def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
-    """Training asks the device policy (westbench.devices.torch_device), as the CG engine does."""
+    """Training asks the device policy (westbench.cg.torch_device, by westbench.devices), as the CG engine does."""
     import torch
 
     from westbench.devices import DeviceError
