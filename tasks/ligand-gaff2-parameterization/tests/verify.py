@@ -79,23 +79,42 @@ def verify(checks):
         ref = reference(tmp)
         ref_types = prmtop_flag(ref, "AMBER_ATOM_TYPE")
         ref_charges = np.array(prmtop_flag(ref, "CHARGE")) / AMBER_CHARGE
-        types = prmtop_flag(files["prmtop"], "AMBER_ATOM_TYPE")
-        charges = np.array(prmtop_flag(files["prmtop"], "CHARGE")) / AMBER_CHARGE
+        # A missing or unreadable deliverable fails each check that needs it, with the reason naming the file (so a
+        # trial that delivers nothing still records every check).
+        errors = {k: f"deliverable {p} was not written" for k, p in files.items() if not os.path.isfile(p)}
+        types, charges = [], np.zeros(0)
+        if "prmtop" not in errors:
+            try:
+                types = prmtop_flag(files["prmtop"], "AMBER_ATOM_TYPE")
+                charges = np.array(prmtop_flag(files["prmtop"], "CHARGE")) / AMBER_CHARGE
+            except Exception as exc:
+                errors["prmtop"] = f"{files['prmtop']} unreadable: {type(exc).__name__}: {exc}"
+
+        def need(*keys):
+            for key in keys:
+                assert key not in errors, errors[key]
+
         with checks.check("atom types are antechamber's GAFF2 types of the input, in input order"):
+            need("prmtop")
             assert types == ref_types, f"{types} vs {ref_types}"
         with checks.check("charges are AM1-BCC (antechamber/sqm rerun, 0.002 e per atom), net charge 0"):
+            need("prmtop")
             assert abs(charges.sum()) <= 1e-3, f"net charge {charges.sum():.4f}"
             assert np.abs(charges - ref_charges).max() <= 0.002, f"max deviation {np.abs(charges - ref_charges).max():.4f} e"
         with checks.check("ligand.mol2 carries the same GAFF2 types and charges as the prmtop"):
+            need("mol2", "prmtop")
             mtypes, mcharges = mol2_atoms(files["mol2"])
             assert mtypes == types and np.abs(mcharges - charges).max() <= 1e-3, "mol2 and prmtop differ"
         with checks.check("parmchk2 found every parameter (no 'ATTN, need revision' in ligand.frcmod)"):
+            need("frcmod")
             assert "ATTN" not in open(files["frcmod"]).read(), "parameters parmchk2 could not assign"
         with checks.check("OpenMM energy of the delivered prmtop equals the GAFF2 reference's at the input geometry (0.01 kJ/mol)"):
+            need("prmtop")
             x = sdf_positions()
             e, e_ref = energy(files["prmtop"], x), energy(ref, x)
             assert abs(e - e_ref) <= 0.01, f"{e:.4f} vs {e_ref:.4f} kJ/mol"
         with checks.check("ligand.inpcrd holds the input geometry (0.001 nm)"):
+            need("inpcrd")
             import openmm.app as app
             import openmm.unit as unit
             pos = np.array(app.AmberInpcrdFile(files["inpcrd"]).getPositions().value_in_unit(unit.nanometer))

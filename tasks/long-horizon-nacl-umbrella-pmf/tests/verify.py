@@ -16,9 +16,30 @@ OUT, INPUTS = "/app/output", "/app/inputs"
 CENTERS = [round(0.25 + 0.05 * i, 6) for i in range(9)]
 K = 10000.0
 WHAM = ["-unit", "kJ", "-b", "2", "-zprof0", "0.6", "-temp", "300"]
-RERUN_TOL_NM = 0.002   # pullx against the rerun of the window's own xtc (xtc precision 0.001 nm)
+# Which numbers here depend on the trajectory (and so on the CPU: the same seed gives another trajectory on another
+# machine), and how each tolerance is made to hold for any trajectory of the contracted protocol:
+# * pullx against the rerun of its own xtc: not statistical. The xtc rounds each coordinate to 0.001 nm, so the
+#   distance differs by at most sqrt(3) x 0.001 = 0.0017 nm from the full-precision one the pull code wrote.
+# * a window's mean distance against its centre: the umbrella (k 10000) balances a mean force of k x 0.05 nm =
+#   500 kJ/mol/nm there, several times the steepest slope of the ion pair's PMF in 0.25-0.65 nm; the mean's
+#   statistical error (a block estimate, shown in the reason) is ~0.003 nm.
+# * the windows' overlap: estimated from each window's sampled mean and spread (gmx wham's histo.xvg) and required
+#   not to be significantly below 1 % (3 block standard errors of the windows' separation), not the sum of
+#   bin-wise minima of 200-bin histograms of ~80 samples, which is mostly counting noise.
+# * the PMF's contact minimum and desolvation barrier: from gmx wham rerun here on the delivered files at the
+#   resolution the windows carry (PHYS_BINS bins, ~0.01 nm, below the umbrella's width sqrt(kT/k) = 0.016 nm),
+#   with gmx wham's own bootstrap error (new trajectories from each window's histogram and autocorrelation time,
+#   a fixed seed); each bound holds within Z standard errors.
+# * pmf.json's contact minimum: its value must be the profile's (the same gmx wham on the same files), not a
+#   position that a near-tie of two grid points could move.
+RERUN_TOL_NM = 0.002   # pullx against the rerun of the window's own xtc (the bound above, 0.0017 nm)
 MEAN_TOL_NM = 0.05     # a window's mean distance (after 2 ps) against its centre
 PMF_TOL = 0.5          # kJ/mol, pmf.xvg against gmx wham rerun here
+OVERLAP_MIN = 0.01     # neighbouring windows' overlap (fitted distributions), within Z standard errors
+PHYS_BINS = 50         # gmx wham -bins for the PMF's shape (~0.01 nm over the windows' range)
+N_BOOTSTRAP, BS_SEED = 50, 2026
+Z = 3.0                # standard errors a statistical bound may be missed by
+KT = 0.0083144626 * 300  # kJ/mol
 
 
 def gmx(*args, cwd=None):
@@ -30,6 +51,51 @@ def gmx(*args, cwd=None):
 def xvg(path):
     rows = [list(map(float, l.split()[:2])) for l in open(path) if l.strip() and not l.startswith(("#", "@"))]
     return np.array(rows).reshape(-1, 2)
+
+
+def block_se(values, blocks=8):
+    """Standard error of the mean of a correlated series from the spread of its block means."""
+    means = [b.mean() for b in np.array_split(np.asarray(values, float), blocks) if len(b)]
+    return float(np.std(means, ddof=1) / np.sqrt(len(means))) if len(means) > 1 else float("inf")
+
+
+def overlap(mean_a, sd_a, mean_b, sd_b):
+    """Overlap (integral of the smaller density) of two normal distributions."""
+    lo, hi = min(mean_a - 8 * sd_a, mean_b - 8 * sd_b), max(mean_a + 8 * sd_a, mean_b + 8 * sd_b)
+    x = np.linspace(lo, hi, 4001)
+    pdf = lambda m, s: np.exp(-0.5 * ((x - m) / s) ** 2) / (s * np.sqrt(2 * np.pi))
+    return float(np.minimum(pdf(mean_a, sd_a), pdf(mean_b, sd_b)).sum() * (x[1] - x[0]))
+
+
+def histogram_moments(path):
+    """Mean and standard deviation of every histogram in a gmx wham histo.xvg (bin centre in column 0)."""
+    rows = np.array([list(map(float, l.split())) for l in open(path) if l.strip() and not l.startswith(("#", "@"))])
+    x, counts = rows[:, 0], rows[:, 1:]
+    weights = counts / counts.sum(axis=0)
+    means = (weights * x[:, None]).sum(axis=0)
+    sds = np.sqrt((weights * (x[:, None] - means) ** 2).sum(axis=0))
+    return means, sds, counts.sum(axis=0)
+
+
+def contact_and_barrier(profile):
+    """(position of the lowest point at 0.24-0.34 nm, highest point at 0.32-0.42 nm minus it) of a PMF."""
+    contact = profile[(profile[:, 0] >= 0.24) & (profile[:, 0] <= 0.34)]
+    x, g = contact[np.argmin(contact[:, 1])]
+    barrier = profile[(profile[:, 0] >= 0.32) & (profile[:, 0] <= 0.42), 1].max()
+    return float(x), float(barrier - g)
+
+
+def xvg_sets(path):
+    """The data sets of an xvg that separates them with '&' (gmx wham -bsprof)."""
+    sets, current = [], []
+    for line in open(path):
+        if line.startswith("&"):
+            sets.append(current)
+            current = []
+        elif line.strip() and not line.startswith(("#", "@")):
+            current.append(list(map(float, line.split()[:2])))
+    sets.append(current)
+    return [np.array(s) for s in sets if len(s)]
 
 
 def dump_pull(tpr):
@@ -86,8 +152,9 @@ def verify(checks):
             assert worst <= RERUN_TOL_NM, f"pullx differs from the rerun of its xtc by {worst:.4f} nm"
         with checks.check(f"window {i}: the restraint holds the sampled distance near {center} nm (mean after 2 ps within {MEAN_TOL_NM} nm)"):
             data = xvg(os.path.join(OUT, w["pullx"]))
-            mean = float(data[data[:, 0] >= 2.0, 1].mean())
-            assert abs(mean - center) <= MEAN_TOL_NM, f"mean {mean:.3f} nm"
+            sampled = data[data[:, 0] >= 2.0, 1]
+            mean = float(sampled.mean())
+            assert abs(mean - center) <= MEAN_TOL_NM, f"mean {mean:.3f} nm (block standard error {block_se(sampled):.4f} nm)"
     profile = None
     with checks.check(f"gmx wham on the delivered run inputs and pullx files reproduces pmf.xvg in kJ/mol (within {PMF_TOL})"):
         work = tempfile.mkdtemp()
@@ -102,24 +169,52 @@ def verify(checks):
         assert len(delivered) == len(profile) and np.allclose(delivered[:, 0], profile[:, 0], atol=1e-4), "pmf.xvg's grid differs"
         worst = float(np.abs(delivered[:, 1] - profile[:, 1]).max())
         assert worst <= PMF_TOL, f"pmf.xvg differs from gmx wham's by up to {worst:.2f} kJ/mol"
-    with checks.check("neighbouring windows' histograms overlap (gmx wham's histo.xvg)"):
-        rows = np.array([list(map(float, l.split())) for l in open(f"{OUT}/histo.xvg") if l.strip() and not l.startswith(("#", "@"))])
-        counts = rows[:, 1:]
-        assert counts.shape[1] == len(CENTERS), f"{counts.shape[1]} histograms"
-        for a in range(counts.shape[1] - 1):
-            shared = np.minimum(counts[:, a] / counts[:, a].sum(), counts[:, a + 1] / counts[:, a + 1].sum()).sum()
-            assert shared >= 0.01, f"windows {a} and {a + 1} overlap {shared:.3f}"
+    with checks.check(f"neighbouring windows overlap (gmx wham's histo.xvg: each window's sampled mean and spread; "
+                      f"at least {OVERLAP_MIN} within {Z:g} standard errors)"):
+        means, sds, counts = histogram_moments(f"{OUT}/histo.xvg")
+        assert len(means) == len(CENTERS), f"{len(means)} histograms"
+        # The error of each window's mean: a block estimate on its pullx samples (the ones the histogram counts).
+        se = []
+        for w in windows:
+            data = xvg(os.path.join(OUT, w["pullx"]))
+            se.append(block_se(data[data[:, 0] >= 2.0, 1]))
+        for a in range(len(means) - 1):
+            gap, gap_se = abs(means[a + 1] - means[a]), float(np.hypot(se[a], se[a + 1]))
+            best = overlap(0.0, sds[a], max(gap - Z * gap_se, 0.0), sds[a + 1])  # the closest the data allow
+            assert best >= OVERLAP_MIN, (f"windows {a} and {a + 1}: means {means[a]:.3f} and {means[a + 1]:.3f} nm "
+                                         f"(+- {gap_se:.4f}), spreads {sds[a]:.4f} and {sds[a + 1]:.4f} nm: overlap "
+                                         f"{overlap(means[a], sds[a], means[a + 1], sds[a + 1]):.4f}, at most {best:.4f}")
     with checks.check("pmf.json's contact minimum is the PMF's lowest point below 0.34 nm"):
         inside = profile[profile[:, 0] <= 0.34]
-        x, g = inside[np.argmin(inside[:, 1])]
-        assert abs(float(spec["contact_minimum_nm"]) - x) <= 0.005 and abs(float(spec["contact_minimum_kj_mol"]) - g) <= PMF_TOL, \
-            f"pmf.json {spec['contact_minimum_nm']} nm, {spec['contact_minimum_kj_mol']} kJ/mol; the PMF's minimum {x:.3f} nm, {g:.2f}"
+        g = float(inside[:, 1].min())
+        x_json, g_json = float(spec["contact_minimum_nm"]), float(spec["contact_minimum_kj_mol"])
+        assert inside[0, 0] - 0.005 <= x_json <= 0.34, f"pmf.json's contact minimum at {x_json} nm, outside the profile below 0.34 nm"
+        at_json = float(np.interp(x_json, profile[:, 0], profile[:, 1]))  # the profile where pmf.json puts the minimum
+        assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= PMF_TOL, \
+            (f"pmf.json {x_json} nm, {g_json} kJ/mol; the PMF's minimum below 0.34 nm is {g:.2f} kJ/mol "
+             f"(at {inside[np.argmin(inside[:, 1]), 0]:.3f} nm), {at_json:.2f} kJ/mol at pmf.json's position")
 
-    with checks.check("the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol above it (0.32-0.42 nm)"):
-        contact = profile[(profile[:, 0] >= 0.24) & (profile[:, 0] <= 0.34)]
-        x, g = contact[np.argmin(contact[:, 1])]
-        barrier = profile[(profile[:, 0] >= 0.32) & (profile[:, 0] <= 0.42), 1].max()
-        assert 0.26 <= x <= 0.31 and barrier - g >= 3.0, f"minimum {g:.2f} kJ/mol at {x:.3f} nm, barrier {barrier:.2f} kJ/mol"
-
+    with checks.check(f"the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol "
+                      f"above it (0.32-0.42 nm; gmx wham at {PHYS_BINS} bins with its bootstrap error, within {Z:g} standard errors)"):
+        work = tempfile.mkdtemp()
+        with open(os.path.join(work, "tpr.dat"), "w") as t, open(os.path.join(work, "pullx.dat"), "w") as p:
+            for w in windows:
+                t.write(os.path.join(OUT, w["tpr"]) + "\n")
+                p.write(os.path.join(OUT, w["pullx"]) + "\n")
+        code, log = gmx("wham", "-it", "tpr.dat", "-ix", "pullx.dat", "-o", "pmf.xvg", "-hist", "histo.xvg", *WHAM,
+                        "-bins", str(PHYS_BINS), "-nBootstrap", str(N_BOOTSTRAP), "-bs-method", "traj", "-ac",
+                        "-bs-seed", str(BS_SEED), "-bsprof", "bsprof.xvg", "-bsres", "bsres.xvg", cwd=work)
+        assert code == 0, log[-300:]
+        coarse = xvg(os.path.join(work, "pmf.xvg"))
+        x, depth = contact_and_barrier(coarse)
+        boots = [contact_and_barrier(b) for b in xvg_sets(os.path.join(work, "bsprof.xvg"))]
+        shutil.rmtree(work, ignore_errors=True)
+        assert len(boots) >= N_BOOTSTRAP // 2, f"{len(boots)} bootstrap profiles"
+        se_x, se_depth = (float(np.std(v, ddof=1)) for v in zip(*boots))
+        bin_width = float(coarse[1, 0] - coarse[0, 0])
+        se_x = max(se_x, bin_width / np.sqrt(12))  # a position is known to a bin at best
+        assert 0.26 - Z * se_x <= x <= 0.31 + Z * se_x and depth + Z * se_depth >= 3.0, \
+            (f"minimum at {x:.3f} +- {se_x:.3f} nm, barrier {depth:.2f} +- {se_depth:.2f} kJ/mol above it "
+             f"(gmx wham, {PHYS_BINS} bins, {len(boots)} bootstrap profiles)")
 
 sys.exit(main(verify))
