@@ -147,6 +147,7 @@ class WestbenchComposeMixin:
     """
 
     _built_images: ClassVar[set[str]] = set()
+    _lone_main_rm: ClassVar[bool] = False  # Docker only: podman-compose also makes a pod that `down` removes
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -216,11 +217,12 @@ class WestbenchComposeMixin:
     async def _remove_lone_main(self) -> bool:
         """``down`` as one ``rm -f`` when the project is only its main container, without a network.
 
-        Only for a closed task (``network=false``: ``network_mode: none``, so Compose made no network)
+        Docker only, and only for a closed task (``network=false``: ``network_mode: none``, so Compose made no network)
         without a compose file of its own or extra compose files (no other service, network or
         volume); False (Compose's ``down`` runs) in every other case or when the removal fails.
         """
-        if self.options.network or self._environment_docker_compose_path.exists() or self.extra_docker_compose_paths:
+        if not self._lone_main_rm or self.options.network or self._environment_docker_compose_path.exists() \
+                or self.extra_docker_compose_paths:
             return False
         ids = (await self._engine("ps", "-aq", "--filter", f"label=com.docker.compose.project={self._project}")).split()
         main = await self._resolve_main_container()
@@ -420,6 +422,7 @@ class WestbenchDockerEnvironment(WestbenchComposeMixin, DockerEnvironment):
 
     options_model = WestbenchDockerOptions
     options: WestbenchDockerOptions
+    _lone_main_rm = True
     _daemon_os: ClassVar[str | None] = None
 
     @classmethod
