@@ -117,3 +117,35 @@ def test_command_translation_examples_under_harbors_python(agents_machine):  # n
     result = subprocess.run([str(REPO / ".venv-harbor" / "bin" / "python"), "-m", "doctest", "-v",
                              str(REPO / "harbor_plugins" / "westbench_docker.py")], capture_output=True, text=True)
     assert result.returncode == 0 and "0 failed" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
+
+
+def test_task_image_is_reused_until_its_base_image_changes(agents_machine, tmp_path):  # noqa: F811
+    """The build is skipped for an existing content-addressed image only while it sits on the present base image."""
+    from westbench.agents.harbor import execute_trial
+    from westbench.config import section_defaults
+
+    base = "westbench-test/rebuild-base:1"
+    task = probe_task(tmp_path / "tasks", "wbprobe-rebuild", False)
+    (task / "environment" / "Dockerfile").write_text(f"FROM {base}\nWORKDIR /app\n")
+    (task / "tests" / "test.sh").write_text("#!/bin/bash\ncp /base-version /logs/verifier/base.txt\n"
+                                            "echo 1 > /logs/verifier/reward.txt\n")
+
+    def make_base(version):
+        subprocess.run(["docker", "build", "-q", "-t", base, "-"], input=f"FROM westbench/md-base:bookworm-1\n"
+                       f"RUN echo {version} > /base-version\n", text=True, capture_output=True, check=True,
+                       env={**__import__("os").environ, "DOCKER_BUILDKIT": "0"})
+
+    def trial(name):
+        record = execute_trial(task, {"id": "oracle", "name": "oracle"}, None, 1, section_defaults("agents"), REPO,
+                               tmp_path / "jobs" / name)
+        assert record["status"] == "passed", record
+        return (Path(record["trial_dir"]) / "verifier" / "base.txt").read_text().strip()
+
+    try:
+        make_base(1)
+        assert trial("first") == "1"
+        assert trial("reused") == "1"
+        make_base(2)  # same Dockerfile and context (same hb__ tag), new base image: rebuilt, not reused
+        assert trial("rebuilt") == "2"
+    finally:
+        subprocess.run(["docker", "rmi", "-f", base], capture_output=True)

@@ -100,10 +100,10 @@ def check_engine(environment: str, harbor: Path) -> None:
     engine = {"docker": "docker", "podman": "podman", "singularity": "singularity"}[environment]
     if shutil.which(engine) is None:
         raise HarborError(f"{engine} is not installed: run `bash tools/setup-agents.sh` or choose another agents.environment")
-    if environment == "docker":
-        probe = subprocess.run(["docker", "info", "--format", "{{.ServerVersion}}"], capture_output=True, text=True)
+    if environment == "docker":  # `docker version` asks the daemon too, without `docker info`'s 0.2 s of statistics
+        probe = subprocess.run(["docker", "version", "--format", "{{.Server.Version}}"], capture_output=True, text=True)
         if probe.returncode != 0:
-            raise HarborError("the Docker daemon does not answer (`docker info` failed): run `bash tools/setup-agents.sh`, "
+            raise HarborError("the Docker daemon does not answer (`docker version` failed): run `bash tools/setup-agents.sh`, "
                               f"which starts dockerd. docker said: {probe.stderr.strip()[:300]}")
     if environment == "podman" and not (Path(harbor).parent / "podman-compose").exists():
         raise HarborError(f"podman-compose is not installed next to Harbor ({Path(harbor).parent}): "
