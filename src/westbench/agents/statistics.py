@@ -1,7 +1,9 @@
-"""Leaderboard of agents and models over the gated tasks: MDArena and FrontierChallenge counts, with error bars.
+"""The leaderboard's statistics: MDArena and FrontierChallenge counts of agents and models, with error bars.
 
 Every function takes and returns DataFrames (one row per trial, or per agent/model and ``by`` group),
-so breakdowns by any task tag compose with them.
+so breakdowns by any task tag compose with them. The trial records are read by :mod:`westbench.agents.trials`,
+the figures drawn by :mod:`westbench.agents.figures`, and :mod:`westbench.agents.leaderboard` is the step that
+writes them all.
 
 Per trial (:func:`complete_grid`); missing trials are added as status ``missing`` with correctness 0,
 so every agent and model is divided by (gated tasks x attempts):
@@ -43,9 +45,7 @@ Examples
 
 from __future__ import annotations
 
-import json
 from math import comb
-from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -56,8 +56,6 @@ from westbench.agents.grading import PASS_TOLERANCE, STATUSES
 PASS_SCORE = 99.9
 COMPLETED = ("passed", "failed")
 OUTCOMES = ("passed", "failed", "agent_timeout", "agent_error", "environment_error", "verifier_error", "missing")
-OUTCOME_COLORS = {"passed": "#2ca02c", "failed": "#d62728", "agent_timeout": "#ff7f0e", "agent_error": "#9467bd",
-                  "environment_error": "#7f7f7f", "verifier_error": "#8c564b", "missing": "#c7c7c7"}
 CONFIDENCE = 0.95
 
 
@@ -110,32 +108,6 @@ def fc_score(status: str, correctness: float, process_mean: float | None) -> flo
     if process_mean is None or pd.isna(process_mean):
         return 100.0 * correctness
     return 100.0 * (correctness + float(process_mean)) / 2.0
-
-
-TRIAL_COLUMNS = ("task", "agent", "model", "model_name", "attempt", "status", "reason", "correctness", "tokens_in",
-                 "tokens_out", "cost_usd", "wall_s", "overhead_s", "difficulty", "category")
-
-
-def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | Path]) -> pd.DataFrame:
-    """One row per trial.json with its judge.json's scores, joined on (task, agent, model, attempt).
-
-    ``model`` is the agent's model id in both files; the judge's own model is ``judge_model``.
-    """
-    judges = {}
-    for path in judge_paths:
-        judge = json.loads(Path(path).read_text())
-        judges[(judge["task"], judge["agent"], judge["model"], judge["attempt"])] = judge
-    rows = []
-    for path in trial_paths:
-        trial = json.loads(Path(path).read_text())
-        judge = judges.get((trial["task"], trial["agent"], trial["model"], trial["attempt"]), {})
-        rows.append({key: trial.get(key) for key in TRIAL_COLUMNS}
-                    | {"process": judge.get("process"), "process_mean": judge.get("process_mean"),
-                       "all_criteria_passed": judge.get("all_passed"), "judged": bool(judge.get("judged", False)),
-                       "judge_cuts": len(judge.get("cuts") or []),
-                       # the plain fraction of all checks (format checks included), beside correctness (science only)
-                       "checks_fraction": (trial.get("rewards") or {}).get("checks_fraction")})
-    return pd.DataFrame(rows)
 
 
 def complete_grid(trials: pd.DataFrame, tasks: Sequence[str], runs: Iterable[tuple[str, str]], attempts: int,
@@ -224,55 +196,6 @@ def leaderboard(grid: pd.DataFrame, attempts: int, ks: Sequence[int] = (1,), by:
                              kind="stable").reset_index(drop=True)
 
 
-def _labels(board: pd.DataFrame) -> list[str]:
-    return [f"{a}\n{m}" for a, m in zip(board["agent"], board["model"])]
-
-
-def _empty_figure(path: str, text: str) -> None:
-    import matplotlib.pyplot as plt
-
-    fig, axis = plt.subplots(figsize=(6, 2))
-    axis.text(0.5, 0.5, text, ha="center", va="center")
-    axis.axis("off")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None:
-    """Figure: Pass Rate and Strict-Pass@1 (Wilson 95 %) and Avg. Score (bootstrap 95 %) per agent/model; score per task."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    if board.empty or grid.empty:
-        _empty_figure(path, "no task passed the oracle gate")
-        return
-    pivot = grid.pivot_table(index="task", columns=["agent", "model"], values="fc_score", aggfunc="mean")
-    fig, axes = plt.subplots(1, 2, figsize=(12, max(4, 0.35 * len(pivot) + 1.5)), gridspec_kw={"width_ratios": [1, 1.4]})
-    x = np.arange(len(board))
-    for offset, column, label in ((-0.27, "pass_rate", "Pass Rate (%)"), (0.0, "strict_pass_at_1", "Strict-Pass@1 (%)"),
-                                  (0.27, "fc_avg_score", "FC Avg. Score")):
-        scale = 1.0 if column == "fc_avg_score" else 100.0
-        value = scale * board[column].astype(float)
-        error = np.vstack([value - scale * board[f"{column}_lo"].astype(float),
-                           scale * board[f"{column}_hi"].astype(float) - value])
-        axes[0].bar(x + offset, value.fillna(0), 0.27, yerr=np.nan_to_num(error), capsize=3, label=label)
-    axes[0].set_xticks(x, _labels(board), rotation=35, ha="right", fontsize=8)
-    axes[0].set_ylim(0, 105)
-    axes[0].set_ylabel("% / score (95 % intervals)")
-    axes[0].legend(fontsize=8)
-    axes[0].set_title("Agents over gated tasks")
-    image = axes[1].imshow(pivot.to_numpy(dtype=float), vmin=0, vmax=100, cmap="viridis", aspect="auto")
-    axes[1].set_yticks(range(len(pivot)), pivot.index)
-    axes[1].set_xticks(range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns], rotation=35, ha="right", fontsize=8)
-    axes[1].set_title("FrontierChallenge score per task (mean over attempts)")
-    fig.colorbar(image, ax=axes[1], label="score")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 def outcome_counts(grid: pd.DataFrame) -> pd.DataFrame:
     """Trials per outcome (columns :data:`OUTCOMES`) for each agent and model.
 
@@ -282,59 +205,3 @@ def outcome_counts(grid: pd.DataFrame) -> pd.DataFrame:
     """
     counts = pd.crosstab([grid["agent"], grid["model"]], grid["status"])
     return counts.reindex(columns=list(OUTCOMES), fill_value=0)
-
-
-def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
-    """Stacked bars: trial outcomes (passed, failed, timeout, agent/environment/verifier error, missing) per agent and model."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    if grid.empty:
-        _empty_figure(path, "no trials")
-        return
-    counts = outcome_counts(grid)
-    fig, axis = plt.subplots(figsize=(max(5, 1.2 * len(counts) + 2), 4))
-    bottom = np.zeros(len(counts))
-    labels = [f"{a}\n{m}" for a, m in counts.index]
-    for outcome in OUTCOMES:
-        values = counts[outcome].to_numpy(dtype=float)
-        if values.any():
-            axis.bar(labels, values, bottom=bottom, color=OUTCOME_COLORS[outcome], label=outcome.replace("_", " "))
-            bottom += values
-    axis.set_ylabel("trials")
-    axis.tick_params(axis="x", labelrotation=35, labelsize=8)
-    for label in axis.get_xticklabels():
-        label.set_horizontalalignment("right")
-    axis.set_title("Trial outcomes per agent and model")
-    axis.legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def plot_cost_vs_success(board: pd.DataFrame, path: str) -> None:
-    """Pass Rate (Wilson 95 %) against cost per task, one point per agent/model (cost 0 when not reported)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    if board.empty:
-        _empty_figure(path, "no agents")
-        return
-    fig, axis = plt.subplots(figsize=(6, 4))
-    cost = board["cost_usd_per_task"].astype(float).fillna(0.0)
-    rate = 100 * board["pass_rate"].astype(float)
-    error = np.vstack([rate - 100 * board["pass_rate_lo"].astype(float), 100 * board["pass_rate_hi"].astype(float) - rate])
-    axis.errorbar(cost, rate, yerr=np.nan_to_num(error), fmt="o", capsize=3)
-    for label, x_value, y_value in zip(_labels(board), cost, rate):
-        axis.annotate(label.replace("\n", " / "), (x_value, y_value), fontsize=7, xytext=(4, 4), textcoords="offset points")
-    axis.set_xlabel("cost per task (USD; 0 = not reported)")
-    axis.set_ylabel("Pass Rate (%)")
-    axis.set_ylim(-5, 105)
-    axis.set_title("Cost versus success")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
