@@ -7,8 +7,8 @@ Examples
 >>> _ = (folder / "trial.json").write_text(json.dumps({"task": "t", "agent": "oracle", "model": "none", "attempt": 1,
 ...                                                     "status": "passed", "correctness": 1.0}))
 >>> table = read_trials([folder / "trial.json"], [])
->>> table.loc[0, ["task", "status", "judged"]].tolist()
-['t', 'passed', False]
+>>> table.loc[0, "task"], table.loc[0, "status"], bool(table.loc[0, "judged"])
+('t', 'passed', False)
 """
 
 from __future__ import annotations

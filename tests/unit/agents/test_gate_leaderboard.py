@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 
 from westbench.agents.gate import oracle_gate
-from westbench.agents.leaderboard import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, outcome_counts,
-                                          pass_at_k, plot_cost_vs_success, plot_leaderboard, plot_outcomes, wilson_interval)
+from westbench.agents.figures import plot_cost_vs_success, plot_leaderboard, plot_outcomes
+from westbench.agents.statistics import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, outcome_counts,
+                                         pass_at_k, wilson_interval)
 
 
 def trial(task, agent, correctness, status=None, attempt=1, model="none", process=None, criteria=None, **extra):
@@ -126,7 +127,7 @@ def test_figures_are_written(tmp_path):
 
 def test_judged_trials_join_on_the_agents_model_not_the_judges(tmp_path):
     from westbench.agents.judge import JudgeSettings, judge_trial
-    from westbench.agents.leaderboard import read_trials
+    from westbench.agents.trials import read_trials
 
     settings = JudgeSettings.from_env({"WESTBENCH_JUDGE_MODEL": "judge-1", "WESTBENCH_JUDGE_BASE_URL": "http://unused",
                                        "WESTBENCH_JUDGE_API_KEY": "k"}, repeats=2)
@@ -162,7 +163,7 @@ def test_the_gate_fails_a_task_whose_near_miss_scores_one_and_reports_the_catch_
 
 def test_the_leaderboard_shows_the_fraction_of_all_checks_beside_science_correctness(tmp_path):
     """Invented numbers in the right format: correctness 0 (science), the plain fraction of checks 0.5 beside it."""
-    from westbench.agents.leaderboard import read_trials
+    from westbench.agents.trials import read_trials
 
     for name, rewards in (("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
                           ("right", {"correctness": 1.0, "checks_fraction": 1.0})):

@@ -3,7 +3,8 @@
 :func:`score_agents` reads the trials, judge verdicts and the oracle gate, completes the fixed
 trial grid (missing trials count as failures), and writes the leaderboard (MDArena and
 FrontierChallenge counts with 95 % intervals), its breakdown by task tag, the trial table and
-three figures. The statistics live in :mod:`westbench.agents.leaderboard`.
+three figures. The statistics live in :mod:`westbench.agents.statistics`, the reading of the trial
+records in :mod:`westbench.agents.trials`, the figures in :mod:`westbench.agents.figures`.
 
 Examples
 --------
@@ -31,8 +32,9 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from westbench.agents.composition import suite_composition, tagged_grid
-from westbench.agents.leaderboard import (complete_grid, leaderboard, plot_cost_vs_success, plot_leaderboard,
-                                          plot_outcomes, read_trials)
+from westbench.agents.figures import plot_cost_vs_success, plot_leaderboard, plot_outcomes
+from westbench.agents.statistics import complete_grid, leaderboard
+from westbench.agents.trials import read_trials
 
 #: The ``agents`` keys the leaderboard reads.
 LEADERBOARD_KEYS = ("attempts", "pass_at_k", "bootstrap_resamples")
