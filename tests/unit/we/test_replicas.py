@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.features import pairwise_distances
 from westbench.frames import read_frames, write_frames
 from westbench.metrics.resampling import resampling_units
