@@ -43,7 +43,7 @@ def test_the_stage_check_sees_a_stage_import():
 
 
 def test_the_check_sees_an_import_of_analysis():
-    probe = PACKAGE / "we" / "coverage.py"
+    probe = PACKAGE / "we" / "live_coverage.py"
     assert "westbench.coverage_grid.CoverageGrid" in westbench_imports(probe)
     assert any(name.startswith("westbench.metrics") for name in westbench_imports(PACKAGE / "metrics" / "suite.py"))
 

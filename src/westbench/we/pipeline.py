@@ -19,7 +19,7 @@ from westbench.config import section_defaults
 from westbench.engines.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.coverage_grid import CoverageGrid
-from westbench.we.coverage import run_coverage
+from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 
