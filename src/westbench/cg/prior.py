@@ -39,7 +39,7 @@ from torch import nn
 
 from westbench.cg import geometry
 from westbench.config import section_defaults
-from westbench.geometry import bond_angles, bond_lengths, dihedrals
+from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
 

@@ -7,7 +7,7 @@ from westbench.cg.data import ProteinData
 from westbench.cg.engine import CGEngine
 from westbench.cg.model import save_model
 from westbench.cg.train import preset_training, train_model
-from westbench.geometry import bond_lengths
+from westbench.ca_geometry import bond_lengths
 
 from .toy import harmonic_chain
 
