@@ -65,7 +65,7 @@ def test_only_scripts_library_edits_sys_path():
 
 # The stages (one rule file each) and what they may import of each other: the report presents the metric
 # stage's outputs and asks it which figures exist (westbench.metrics.figure_list). Everything else a stage
-# needs is in the shared layer (simulation, engines, geometry, coverage, tica, frames, trajectories, ...).
+# needs is in the shared layer (simulation, engines, ca_geometry, coverage_grid, tica, frames, trajectories, ...).
 STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents", "calibration"]
 # The calibration study composes the CG stage (reference potential, engine, models) and the metric stage (its
 # distributions and W1), as its rules reuse theirs.

@@ -58,7 +58,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import torch
 
-from westbench.cg.geometry import BOLTZMANN_KJ_MOL_K, bonds
+from westbench.cg.internal_coordinates import BOLTZMANN_KJ_MOL_K, bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
 from westbench.cg.train import resolve_device

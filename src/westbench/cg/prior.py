@@ -37,7 +37,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from westbench.cg import geometry
+from westbench.cg import internal_coordinates
 from westbench.config import section_defaults
 from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 
@@ -122,21 +122,21 @@ class Prior(nn.Module):
         self.register_buffer("dihedral_coefficients", torch.zeros(max(n - 3, 0), int(dihedral_terms), 2))
         self.register_buffer("repulsion_pairs", torch.as_tensor(repulsion_pairs(n, repulsion_min_separation)))
         self.register_buffer("repulsion_sigma", torch.zeros(()))
-        self.register_buffer("repulsion_epsilon", torch.tensor(geometry.kt(temperature_k)))
+        self.register_buffer("repulsion_epsilon", torch.tensor(internal_coordinates.kt(temperature_k)))
         self.register_buffer("orders", torch.arange(1, int(dihedral_terms) + 1, dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         energy = x.new_zeros(x.shape[:-2])
         if "bonds" in self.terms and self.n_beads > 1:
-            energy = energy + (0.5 * self.bond_k * (geometry.bonds(x) - self.bond_r0) ** 2).sum(-1)
+            energy = energy + (0.5 * self.bond_k * (internal_coordinates.bonds(x) - self.bond_r0) ** 2).sum(-1)
         if "angles" in self.terms and self.n_beads > 2:
-            energy = energy + (0.5 * self.angle_k * (geometry.angles(x) - self.angle_theta0) ** 2).sum(-1)
+            energy = energy + (0.5 * self.angle_k * (internal_coordinates.angles(x) - self.angle_theta0) ** 2).sum(-1)
         if "dihedrals" in self.terms and self.n_beads > 3 and self.orders.numel():
-            phi = geometry.dihedrals(x)[..., None] * self.orders
+            phi = internal_coordinates.dihedrals(x)[..., None] * self.orders
             c = self.dihedral_coefficients
             energy = energy + (c[..., 0] * torch.cos(phi) + c[..., 1] * torch.sin(phi)).sum((-1, -2))
         if "repulsion" in self.terms and len(self.repulsion_pairs):
-            r = geometry.pair_distances(x, self.repulsion_pairs)
+            r = internal_coordinates.pair_distances(x, self.repulsion_pairs)
             energy = energy + (self.repulsion_epsilon * (self.repulsion_sigma / r) ** 6).sum(-1)
         return energy
 
@@ -152,7 +152,7 @@ def fit_prior(ca: np.ndarray, temperature_k: float = 300.0, terms: Sequence[str]
               dihedral_terms: int = 2, repulsion_min_separation: int = 3, min_samples: int = 20) -> Prior:
     """A :class:`Prior` fitted to C-alpha frames ``ca`` (n_frames, n_beads, 3) nm by Boltzmann inversion."""
     ca = np.asarray(ca, dtype=np.float32)
-    kt = geometry.kt(temperature_k)
+    kt = internal_coordinates.kt(temperature_k)
     prior = Prior(ca.shape[1], terms, dihedral_terms, repulsion_min_separation, temperature_k)
     with torch.no_grad():
         if ca.shape[1] > 1:

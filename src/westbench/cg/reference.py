@@ -47,7 +47,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from westbench.cg import geometry
+from westbench.cg import internal_coordinates
 
 #: Clementi et al. (2000) constants, in units of epsilon (lengths in nm here).
 BOND_K_PER_NM2 = 100.0 * 100.0  # 100 epsilon / A^2
@@ -108,27 +108,27 @@ class GoModel(nn.Module):
         x = torch.as_tensor(native, dtype=torch.float64)[None]
         native_pairs, other_pairs = contact_pairs(native, contact_cutoff_angstrom / 10.0, min_separation)
         self.register_buffer("native", x[0].to(torch_dtype))
-        self.register_buffer("bond_r0", geometry.bonds(x)[0].to(torch_dtype))
-        self.register_buffer("angle_theta0", geometry.angles(x)[0].to(torch_dtype))
-        self.register_buffer("dihedral_phi0", geometry.dihedrals(x)[0].to(torch_dtype))
+        self.register_buffer("bond_r0", internal_coordinates.bonds(x)[0].to(torch_dtype))
+        self.register_buffer("angle_theta0", internal_coordinates.angles(x)[0].to(torch_dtype))
+        self.register_buffer("dihedral_phi0", internal_coordinates.dihedrals(x)[0].to(torch_dtype))
         self.register_buffer("native_pairs", torch.as_tensor(native_pairs))
-        self.register_buffer("native_sigma", geometry.pair_distances(x, torch.as_tensor(native_pairs))[0].to(torch_dtype))
+        self.register_buffer("native_sigma", internal_coordinates.pair_distances(x, torch.as_tensor(native_pairs))[0].to(torch_dtype))
         self.register_buffer("other_pairs", torch.as_tensor(other_pairs))
 
     def terms(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
         """Each term's energy (kJ/mol), per frame: bonds, angles, dihedrals, contacts, repulsion."""
         e = self.epsilon
-        phi = geometry.dihedrals(x) - self.dihedral_phi0
-        native = geometry.pair_distances(x, self.native_pairs)
+        phi = internal_coordinates.dihedrals(x) - self.dihedral_phi0
+        native = internal_coordinates.pair_distances(x, self.native_pairs)
         ratio = self.native_sigma / native
         energies = {
-            "bonds": (e * BOND_K_PER_NM2 * (geometry.bonds(x) - self.bond_r0) ** 2).sum(-1),
-            "angles": (e * ANGLE_K * (geometry.angles(x) - self.angle_theta0) ** 2).sum(-1),
+            "bonds": (e * BOND_K_PER_NM2 * (internal_coordinates.bonds(x) - self.bond_r0) ** 2).sum(-1),
+            "angles": (e * ANGLE_K * (internal_coordinates.angles(x) - self.angle_theta0) ** 2).sum(-1),
             "dihedrals": (e * (DIHEDRAL_K1 * (1 - torch.cos(phi)) + DIHEDRAL_K3 * (1 - torch.cos(3 * phi)))).sum(-1),
             "contacts": (self.contact_scale * e * (5 * ratio ** 12 - 6 * ratio ** 10)).sum(-1),
         }
         if len(self.other_pairs):
-            other = geometry.pair_distances(x, self.other_pairs)
+            other = internal_coordinates.pair_distances(x, self.other_pairs)
             energies["repulsion"] = (e * (REPULSION_SIGMA_NM / other) ** 12).sum(-1)
         return energies
 
@@ -208,7 +208,7 @@ class GoModel(nn.Module):
 def contact_fraction(x, model: GoModel) -> np.ndarray:
     """Q per frame: the fraction of native contacts within ``contact_tolerance`` times their native distance."""
     x = torch.as_tensor(np.asarray(x), dtype=model.native.dtype)
-    distances = geometry.pair_distances(x, model.native_pairs)
+    distances = internal_coordinates.pair_distances(x, model.native_pairs)
     return (distances <= model.contact_tolerance * model.native_sigma).to(torch.float64).mean(-1).numpy()
 
 
