@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.cg.pipeline import train_preset
+from westbench.cg.training_step import train_preset
 from westbench.workflow import run_script
 
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 
 from westbench.cg.model import load_energy_model
-from westbench.cg.pipeline import train_preset
+from westbench.cg.training_step import train_preset
 from westbench.config import validate_config
 from westbench.frames import write_frames
 from westbench.structures.peptide import write_extended_peptide
