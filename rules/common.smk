@@ -582,7 +582,7 @@ def system_settings(wildcards=None, solvent=None):
 
 def integrator_settings(wildcards=None):
     """The `preparation` keys of the Langevin integrator (hot runs for the starts)."""
-    from westbench.we.pipeline import INTEGRATOR_KEYS
+    from westbench.we.launch import INTEGRATOR_KEYS
 
     return {key: config["preparation"][key] for key in INTEGRATOR_KEYS}
 

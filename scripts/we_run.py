@@ -7,7 +7,7 @@ from pathlib import Path
 from westbench.config import section_defaults
 from westbench.engines.kinds import CG, USER
 from westbench.resources import we_job_workers
-from westbench.we.pipeline import engine_spec, run_protein_we
+from westbench.we.launch import engine_spec, run_protein_we
 from westbench.workflow import run_script, write_json
 
 
