@@ -150,7 +150,7 @@ use rule we_export as calibration_we_export with:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
 
 
-use rule metrics as calibration_metrics with:
+use rule metric_suite as calibration_metrics with:
     input:
         groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
         model="results/calibration/{protein}/we/{engine}/frames.h5",

@@ -646,7 +646,7 @@ def protein_figures(wildcards=None):
 
 
 # The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
-HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures", "metric_tables",
+HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metric_suite", "protein_figures", "metric_tables",
                              "groundtruth_throughput", "calibration_table")
 
 
