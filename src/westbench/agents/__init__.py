@@ -9,3 +9,36 @@ OpenAI-compatible endpoint), :mod:`~westbench.agents.gate` (oracle/nop gate),
 :mod:`~westbench.agents.leaderboard` (the step writing its tables and figures), :mod:`~westbench.agents.verifykit`
 (the verifier helper copied into every task).
 """
+
+from westbench._exports import lazy_exports
+
+#: Each public name and the module it is defined in (loaded on first use).
+_NAMES = {
+    "TaskInfo": "westbench.agents.tasks",
+    "TaskError": "westbench.agents.tasks",
+    "load_task": "westbench.agents.tasks",
+    "discover_tasks": "westbench.agents.tasks",
+    "select_tasks": "westbench.agents.tasks",
+    "execute_trial": "westbench.agents.harbor",
+    "HarborError": "westbench.agents.harbor",
+    "grade": "westbench.agents.grading",
+    "JudgeSettings": "westbench.agents.judge",
+    "JudgeError": "westbench.agents.judge",
+    "load_rubric": "westbench.agents.judge",
+    "judge_trial": "westbench.agents.judge",
+    "oracle_gate": "westbench.agents.gate",
+    "catch_rate": "westbench.agents.gate",
+    "suite_composition": "westbench.agents.composition",
+    "write_composition": "westbench.agents.composition",
+    "read_trials": "westbench.agents.trials",
+    "complete_grid": "westbench.agents.statistics",
+    "pass_at_k": "westbench.agents.statistics",
+    "wilson_interval": "westbench.agents.statistics",
+    "bootstrap_interval": "westbench.agents.statistics",
+    "plot_leaderboard": "westbench.agents.figures",
+    "plot_outcomes": "westbench.agents.figures",
+    "plot_cost_vs_success": "westbench.agents.figures",
+    "score_agents": "westbench.agents.leaderboard",
+}
+__all__ = list(_NAMES)
+__getattr__, __dir__ = lazy_exports(__name__, _NAMES)
