@@ -338,7 +338,7 @@ def main() -> None:
             save()
         if "cg_we" in stages and args.cg_we_iterations > 0:
             spec = cg_engine_spec(model, args.protein, results / "prepare" / "implicit.pdb",
-                                  {**config["cgml"], "device": cg_device}, threads=1 if cg_device == "cpu" else None)
+                                  {**config["cg"], "device": cg_device}, threads=1 if cg_device == "cpu" else None)
             report["cg_run_we"] = whole_run(spec, tica, args.protein, args.cg_we_iterations, args.steps,
                                             args.save_every, work / "cg")
             print("CG run_we:", report["cg_run_we"], flush=True)

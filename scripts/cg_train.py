@@ -7,7 +7,7 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    train_preset(snakemake.params.proteins, snakemake.params.cgml, snakemake.wildcards.preset,
+    train_preset(snakemake.params.proteins, snakemake.params.cg, snakemake.wildcards.preset,
                  seed=snakemake.params.seed, threads=snakemake.threads, model_path=snakemake.output.model,
                  history_path=snakemake.output.history, figure_path=snakemake.output.figure)
 

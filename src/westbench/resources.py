@@ -15,7 +15,7 @@ training and CG WE engines):
   thread, except a job whose engine runs on GPUs: one worker per GPU present
   (:func:`we_gpus_present`, :func:`westbench.engines.devices.visible_gpus`), so several CUDA
   contexts never time-slice one GPU; a serial WE job runs its engine on all of the job's threads;
-* one GPU for an OpenMM job on a GPU platform, and for a torch job whose ``cgml.device`` is
+* one GPU for an OpenMM job on a GPU platform, and for a torch job whose ``cg.device`` is
   ``cuda`` (or ``auto`` in a configuration whose OpenMM platform is a GPU one).
 
 Examples
@@ -84,7 +84,7 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = "auto", envir
     work : {"openmm", "torch"}
         The engine's work (:func:`job_gpus`).
     platform, device
-        The ``platform`` section and ``cgml.device``.
+        The ``platform`` section and ``cg.device``.
     environ, nvidia_smi
         As for :func:`westbench.engines.devices.visible_gpus` (tests describe machines with them).
 
@@ -128,7 +128,7 @@ def engine_threads(job_threads: int, work_manager: str = "serial") -> int:
 def job_gpus(work: str, platform: Mapping, *, device: str = "auto") -> int:
     """GPUs a job of this work asks for (a rule's ``gpu`` resource): 0 or 1.
 
-    ``device`` is ``cgml.device`` for torch work (``auto``, ``cpu`` or ``cuda``).
+    ``device`` is ``cg.device`` for torch work (``auto``, ``cpu`` or ``cuda``).
     """
     if work not in WORK:
         raise ValueError(f"work must be one of {WORK}, got {work!r}")

@@ -112,9 +112,9 @@ def test_one_engines_iteration_cap_reruns_that_engine_only(finished, tmp_path):
 @pytest.mark.slow
 def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
     def preset(raw, effective):
-        presets = copy.deepcopy(effective["cgml"]["presets"])
+        presets = copy.deepcopy(effective["cg"]["presets"])
         presets["undertrained"]["frame_fraction"] = presets["undertrained"].get("frame_fraction", 1.0) / 2
-        raw.setdefault("cgml", {})["presets"] = presets
+        raw.setdefault("cg", {})["presets"] = presets
 
     jobs = plan_after(finished, tmp_path, preset)
     # The calibration study trains the same preset on its reference's forces: its copy of that engine reruns too.

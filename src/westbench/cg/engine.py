@@ -106,15 +106,15 @@ class CGEngine(Engine):
     threads : int, optional
         torch CPU threads.
     cuda_graphs : {True, False, "auto"}
-        ``cgml.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
+        ``cg.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
         :class:`CaptureError`); False: eager; ``"auto"``: capture, and run eagerly (logged, recorded)
         where capture fails. Always eager on the CPU.
     deterministic : bool
-        ``cgml.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
+        ``cg.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
     capture : bool, optional
         Former name of ``cuda_graphs`` (False = ``cuda_graphs: false``).
     model_spec : mapping, optional
-        A user's model (``cgml.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
+        A user's model (``cg.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
         (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
     """
 
@@ -133,7 +133,7 @@ class CGEngine(Engine):
         if capture is not None:
             cuda_graphs = bool(capture) and cuda_graphs
         if cuda_graphs not in (True, False, "auto"):
-            raise WestbenchError(f"cgml.cuda_graphs must be true, false or auto, not {cuda_graphs!r}")
+            raise WestbenchError(f"cg.cuda_graphs must be true, false or auto, not {cuda_graphs!r}")
         self.cuda_graphs, self.deterministic, self._batch_forces = cuda_graphs, bool(deterministic), None
         if basis_pdb is not None:
             self.basis, masses = basis_from_pdb(basis_pdb)
@@ -171,9 +171,9 @@ class CGEngine(Engine):
     def _choose_device(self) -> torch.device:
         """The torch device of this worker; CUDA set up for it (current device, determinism) before first use."""
         if self.device_setting == "cuda" and not torch.cuda.is_available():
-            raise DeviceError("cgml.device is 'cuda' but torch sees no CUDA device here (torch "
+            raise DeviceError("cg.device is 'cuda' but torch sees no CUDA device here (torch "
                               f"{torch.__version__}, CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). "
-                              "Fix: run on a GPU node with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
+                              "Fix: run on a GPU node with a CUDA build of torch, or set cg.device to 'auto' or 'cpu'.")
         device = resolve_device(self.device_setting)
         if device.type != "cuda":
             return device
@@ -200,7 +200,7 @@ class CGEngine(Engine):
     @property
     def model(self):
         if self._model is None:
-            if self.model_spec:  # a user's model (cgml.models): its own format and units
+            if self.model_spec:  # a user's model (cg.models): its own format and units
                 from westbench.cg.user import load_user_model
 
                 spec = {**self.model_spec, "path": self.model_path}
@@ -231,9 +231,9 @@ class CGEngine(Engine):
 
     def forces(self, x: torch.Tensor) -> torch.Tensor:
         """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager): what a user's forces model returns
-        (``cgml.models``, ``returns: forces``), the model's own closed-form ``forces`` when it has one (e.g.
+        (``cg.models``, ``returns: forces``), the model's own closed-form ``forces`` when it has one (e.g.
         :class:`westbench.cg.reference.GoModel`), else minus the autograd gradient of its energy."""
-        if getattr(self.model, "returns_forces", False):  # a user's model that gives forces (cgml.models)
+        if getattr(self.model, "returns_forces", False):  # a user's model that gives forces (cg.models)
             return self.model(x.detach())
         if hasattr(self.model, "forces"):
             return self.model.forces(x).to(x.dtype)
@@ -348,7 +348,7 @@ class CGEngine(Engine):
 
 
 class CaptureError(WestbenchError):
-    """The CG force call could not be captured in a CUDA graph and ``cgml.cuda_graphs`` is true."""
+    """The CG force call could not be captured in a CUDA graph and ``cg.cuda_graphs`` is true."""
 
 
 #: Bucket step above the powers of two (walkers): 147 walkers pad to 192, not 256.
@@ -424,9 +424,9 @@ class BucketedForces:
                           f"{type(error).__name__}: {error}"
                 if self.on_failure == "raise":
                     raise CaptureError(f"{message}. Fix: make the model capturable (no host synchronisation, "
-                                       "static shapes), or set cgml.cuda_graphs to auto (eager where capture "
+                                       "static shapes), or set cg.cuda_graphs to auto (eager where capture "
                                        "fails, recorded in run.json) or false.") from error
-                log.error("%s; cgml.cuda_graphs is auto: eager force calls from now on", message)
+                log.error("%s; cg.cuda_graphs is auto: eager force calls from now on", message)
                 self.failure, self.capture = message, False
                 return self(x)
         graph, static_x, static_f = self.graphs[size]

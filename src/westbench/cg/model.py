@@ -77,10 +77,10 @@ class CGModel(nn.Module):
     sequences : mapping
         Protein id -> sequence (one-letter string or list of residue names), one bead per residue.
     network : mapping
-        :class:`~westbench.cg.schnet.SchNet` hyperparameters (the ``cgml.model`` config section;
+        :class:`~westbench.cg.schnet.SchNet` hyperparameters (the ``cg.model`` config section;
         unknown keys such as ``dtype`` are ignored); ``None`` for a prior-only model.
     prior : mapping
-        The ``cgml.prior`` config section (terms, Fourier order, repulsion separation).
+        The ``cg.prior`` config section (terms, Fourier order, repulsion separation).
     temperature_k : float
     dtype : {"float32", "float64"}
     """

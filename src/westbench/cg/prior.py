@@ -173,8 +173,8 @@ def fit_prior(ca: np.ndarray, temperature_k: float = 300.0, terms: Sequence[str]
 
 
 def prior_options(settings: Mapping, temperature_k: float) -> dict:
-    """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cgml.prior`` config section."""
-    settings = {**section_defaults("cgml.prior"), **settings}
+    """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cg.prior`` config section."""
+    settings = {**section_defaults("cg.prior"), **settings}
     return {"terms": tuple(settings["terms"]), "dihedral_terms": int(settings["dihedral_terms"]),
             "repulsion_min_separation": int(settings["repulsion_min_separation"]),
             "temperature_k": float(temperature_k)}

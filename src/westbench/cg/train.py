@@ -42,23 +42,23 @@ from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
-TRAINING_DEFAULTS = section_defaults("cgml.training")
+TRAINING_DEFAULTS = section_defaults("cg.training")
 
 
-def preset_training(cgml: Mapping, preset: str) -> dict:
-    """The ``cgml.training`` section with a preset's overrides (``cgml.presets.<preset>``) applied.
+def preset_training(cg: Mapping, preset: str) -> dict:
+    """The ``cg.training`` section with a preset's overrides (``cg.presets.<preset>``) applied.
 
     Examples
     --------
-    >>> cgml = {"training": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
+    >>> cg = {"training": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
     ...         "presets": {"undertrained": {"frame_fraction": 0.1, "lr_schedule": "constant"}}}
-    >>> preset_training(cgml, "undertrained")
+    >>> preset_training(cg, "undertrained")
     {'frame_fraction': 0.1, 'lr_schedule': 'constant'}
     """
-    presets = cgml.get("presets", {})
+    presets = cg.get("presets", {})
     if preset not in presets:
-        raise ConfigError(f"unknown CG preset {preset!r}; cgml.presets defines {sorted(presets)}")
-    return {**cgml.get("training", {}), **presets[preset]}
+        raise ConfigError(f"unknown CG preset {preset!r}; cg.presets defines {sorted(presets)}")
+    return {**cg.get("training", {}), **presets[preset]}
 
 
 def resolve_device(name: str = "auto") -> torch.device:
@@ -68,8 +68,8 @@ def resolve_device(name: str = "auto") -> torch.device:
     if str(name).startswith("cuda") and not torch.cuda.is_available():
         from westbench.engines.devices import DeviceError
 
-        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}). "
-                          "Fix: train on a GPU node with a CUDA build of torch, or set cgml.device to auto or cpu.")
+        raise DeviceError(f"cg.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}). "
+                          "Fix: train on a GPU node with a CUDA build of torch, or set cg.device to auto or cpu.")
     return torch.device(name)
 
 
@@ -130,7 +130,7 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
         frames[data.protein] = {"used": len(used), "train": len(train[data.protein]),
                                 "validation": len(validation[data.protein])}
     model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
-    prior = {**section_defaults("cgml.prior"), **prior}
+    prior = {**section_defaults("cg.prior"), **prior}
     options = prior_options(prior, temperature_k)
     for protein, data in train.items():
         model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior["histogram_bins"]),
@@ -206,7 +206,7 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     if not summary["learned"]:
         log.error("failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
                   "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
-                  "(cgml.training, cgml.presets)", best_epoch, best, rows[0]["validation_loss"])
+                  "(cg.training, cg.presets)", best_epoch, best, rows[0]["validation_loss"])
     return model, history, summary
 
 

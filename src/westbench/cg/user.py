@@ -1,8 +1,8 @@
-"""A user's CG model as one config entry: ``cgml.models.<name>``, scored as engine ``cg_<name>``.
+"""A user's CG model as one config entry: ``cg.models.<name>``, scored as engine ``cg_<name>``.
 
 ::
 
-    cgml:
+    cg:
       models:
         mine:
           path: models/{protein}.pt      # absolute or relative to the working directory; read, never written
@@ -10,7 +10,7 @@
           returns: energy                # energies (n_frames,); or forces (n_frames, n_beads, 3)
           length_unit: nm                # what the model's input positions are in: nm or angstrom
           energy_unit: kj/mol            # what its energies (forces: per length unit) are in: kj/mol or kcal/mol
-          prior: none                    # or fitted: add westbench's prior (cgml.prior) fitted to the ground truth
+          prior: none                    # or fitted: add westbench's prior (cg.prior) fitted to the ground truth
 
 The model contract: ``forward(x)`` takes C-alpha positions, a float tensor (n_frames, n_beads, 3) in
 ``length_unit`` (beads in residue order of the prepared structure) and returns energies (n_frames,) in
@@ -59,15 +59,15 @@ ENERGY_KJ_MOL = {"kj/mol": 1.0, "kcal/mol": 4.184}
 
 
 def with_defaults(spec: Mapping) -> dict:
-    """A ``cgml.models`` entry with the schema's defaults of the keys it leaves out (the one owner of them)."""
+    """A ``cg.models`` entry with the schema's defaults of the keys it leaves out (the one owner of them)."""
     from westbench.config import load_schema
 
-    node = load_schema()["properties"]["cgml"]["properties"]["models"]["additionalProperties"]["properties"]
+    node = load_schema()["properties"]["cg"]["properties"]["models"]["additionalProperties"]["properties"]
     return {**{key: value["default"] for key, value in node.items() if "default" in value}, **dict(spec)}
 
 
 class ModelContractError(ConfigError):
-    """A user's CG model (``cgml.models.<name>``) cannot be loaded or does not meet the model contract."""
+    """A user's CG model (``cg.models.<name>``) cannot be loaded or does not meet the model contract."""
 
 
 class UserModel(nn.Module):
@@ -143,13 +143,13 @@ def _load_module(spec: Mapping, path: str, where: str) -> nn.Module:
 
 
 def load_user_model(spec: Mapping, protein: str, device="cpu", prior_path=None, where: str = "") -> UserModel:
-    """Load a ``cgml.models`` entry for one protein, wrapped to nm and kJ/mol (:class:`UserModel`).
+    """Load a ``cg.models`` entry for one protein, wrapped to nm and kJ/mol (:class:`UserModel`).
 
     ``prior_path``: westbench's fitted prior (a prior-only model.pt, rule ``cg_prior``) for ``prior: fitted``.
     """
     from westbench.cg.model import load_energy_model
 
-    where = where or "cgml.models entry"
+    where = where or "cg.models entry"
     spec = with_defaults(spec)
     module = _load_module(spec, model_path(spec, protein), where)
     if hasattr(module, "for_protein"):
@@ -181,9 +181,9 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
     Raises
     ------
     ModelContractError
-        Naming the entry ``cgml.models.<name> (engine cg_<name>)``, what is wrong and the fix.
+        Naming the entry ``cg.models.<name> (engine cg_<name>)``, what is wrong and the fix.
     """
-    where = f"cgml.models.{name} (engine cg_{name}, protein {protein})"
+    where = f"cg.models.{name} (engine cg_{name}, protein {protein})"
     spec = with_defaults(spec)
     model = load_user_model(spec, protein, prior_path=prior_path, where=where)
     basis = np.asarray(basis_positions, dtype=np.float64)
@@ -244,16 +244,16 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
     return record
 
 
-def fit_prior_model(proteins: Mapping[str, Mapping], cgml: Mapping, *, seed: int, path) -> None:
-    """westbench's prior alone (``cgml.prior`` terms, Boltzmann-inverted from the ground truth) as a
+def fit_prior_model(proteins: Mapping[str, Mapping], cg: Mapping, *, seed: int, path) -> None:
+    """westbench's prior alone (``cg.prior`` terms, Boltzmann-inverted from the ground truth) as a
     prior-only model file, for a user's model with ``prior: fitted``; no network, no training."""
     from westbench.cg.data import load_protein_data
     from westbench.cg.model import save_model
     from westbench.cg.train import train_model
 
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
-    model, _, summary = train_model(datasets, network=None, prior=cgml["prior"],
+    model, _, summary = train_model(datasets, network=None, prior=cg["prior"],
                                     training={"max_epochs": 0, "frame_fraction": 1.0}, seed=seed,
-                                    temperature_k=cgml["langevin"]["temperature_k"], device="cpu")
+                                    temperature_k=cg["langevin"]["temperature_k"], device="cpu")
     save_model(model, path, extra={"prior_only": True, "proteins": list(proteins), "seed": seed,
                                    "data_sha256": summary["data_sha256"]})

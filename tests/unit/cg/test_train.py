@@ -69,6 +69,6 @@ def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
     from westbench.engines.devices import DeviceError
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    with pytest.raises(DeviceError, match="cgml.device"):
+    with pytest.raises(DeviceError, match="cg.device"):
         resolve_device("cuda")
     assert resolve_device("auto").type == "cpu"

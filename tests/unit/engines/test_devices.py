@@ -155,7 +155,7 @@ def test_cg_engine_refuses_a_gpu_it_cannot_have(cg_engine, machine, monkeypatch)
     with pytest.raises(DeviceError, match="forked from a process that had initialised CUDA"):
         _ = cg_engine(device="cuda").device
     FakeCuda(monkeypatch, 0)
-    with pytest.raises(DeviceError, match="cgml.device is 'cuda'"):
+    with pytest.raises(DeviceError, match="cg.device is 'cuda'"):
         _ = cg_engine(device="cuda").device
     assert cg_engine(device="auto").device == torch.device("cpu")  # auto: the CPU, said so in runtime()
     assert cg_engine(device="auto").runtime()["device_setting"] == "auto"
@@ -176,7 +176,7 @@ def test_capture_failure_is_an_error_unless_auto():
 
     x = torch.randn(3, 5, 3)
     strict = BucketedForces(lambda y: -2.0 * y, capture=True)
-    with pytest.raises(CaptureError, match="cgml.cuda_graphs"):
+    with pytest.raises(CaptureError, match="cg.cuda_graphs"):
         strict(x)
     lenient = BucketedForces(lambda y: -2.0 * y, capture=True, on_failure="eager")
     assert torch.equal(lenient(x), -2.0 * x) and torch.equal(lenient(x), -2.0 * x)
