@@ -108,7 +108,7 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
      r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported.*Fix: set the entry's `python_path`"),
     ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
     ({"we": {"engines": ["cg_mine"]}, "cg": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
-                                                                   "format": "torchscript"}}}},
+                                                                 "format": "torchscript"}}}},
      r"cg\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix"),
     ({"we": {"engines": ["cg_fulltrained"]}, "cg": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}}},
      r"cg\.models \['fulltrained'\] share a name with cg\.presets"),
