@@ -53,7 +53,7 @@ def main():
     trained, basis = protein / "cg" / "fulltrained" / "model.pt", protein / "prepare" / "implicit.pdb"
     published = validate_config({"proteins": [{"id": "p", "name": "p", "sequence": "GY", "source": "sequence"}]})
     sequences = json.loads(trained.with_suffix(".json").read_text())["kwargs"]["sequences"]
-    big = CGModel(sequences, network=published["cgml"]["model"])
+    big = CGModel(sequences, network=published["cg"]["model"])
     big.set_prior("chignolin", load_energy_model(trained, "chignolin").prior)
     folder = Path(tempfile.mkdtemp())
     save_model(big, folder / "published.pt")

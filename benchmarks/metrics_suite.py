@@ -1,4 +1,4 @@
-"""Time the metric suite's job, what rule ``metrics`` runs, on synthetic C-alpha frames of a chignolin-sized protein.
+"""Time the metric suite's job, what rule ``metric_suite`` runs, on synthetic C-alpha frames of a chignolin-sized protein.
 
 Default: 600,000 model frames (WE-like: 600 iterations of segments of 10 frames, random
 weights) against 300,000 ground-truth frames (300 runs of 1,000 frames), 10 beads, 10 TICs,

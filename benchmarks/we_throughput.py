@@ -252,7 +252,7 @@ def main() -> None:
     import yaml
 
     from westbench.config import validate_config
-    from westbench.we.pipeline import openmm_engine_spec
+    from westbench.we.launch import openmm_engine_spec
 
     name, platform_info = choose_platform(args.platform)
     stages = set(args.only or [s for s in STAGES if s != "processes"])
@@ -324,7 +324,7 @@ def main() -> None:
             save()
 
     if stages & {"cg", "cg_we"}:
-        from westbench.we.pipeline import cg_engine_spec
+        from westbench.we.launch import cg_engine_spec
 
         trained = Path(args.results) / args.protein / "cg" / args.cg_model / "model.pt"
         if not trained.is_file():
@@ -338,7 +338,7 @@ def main() -> None:
             save()
         if "cg_we" in stages and args.cg_we_iterations > 0:
             spec = cg_engine_spec(model, args.protein, results / "prepare" / "implicit.pdb",
-                                  {**config["cgml"], "device": cg_device}, threads=1 if cg_device == "cpu" else None)
+                                  {**config["cg"], "device": cg_device}, threads=1 if cg_device == "cpu" else None)
             report["cg_run_we"] = whole_run(spec, tica, args.protein, args.cg_we_iterations, args.steps,
                                             args.save_every, work / "cg")
             print("CG run_we:", report["cg_run_we"], flush=True)

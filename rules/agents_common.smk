@@ -4,7 +4,7 @@ from westbench.agents import plan as agents_plan  # noqa: E402
 from westbench.agents.tasks import TaskError as AgentsTaskError, select_tasks as agents_select_tasks  # noqa: E402
 from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
 from westbench.agents.tasks import near_misses as agents_near_misses  # noqa: E402
-from westbench.agents.scoreboard import LEADERBOARD_KEYS  # noqa: E402
+from westbench.agents.leaderboard import LEADERBOARD_KEYS  # noqa: E402
 from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
 
 AGENTS = config["agents"]

@@ -38,7 +38,7 @@ rule calibration_groundtruth:
     params:
         langevin=lambda wildcards: wb_calibration.engine_langevin(CALIBRATION, wb_calibration.REFERENCE),
         settings={key: value for key, value in CALIBRATION["groundtruth"].items() if key in CALIBRATION_GROUNDTRUTH_KEYS},
-        explosion=config["cgml"]["explosion"],
+        explosion=config["cg"]["explosion"],
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
     threads: 1  # ten beads: a second torch thread only adds synchronisation
     log:
@@ -101,7 +101,7 @@ use rule cg_train as calibration_cg_train with:
         ),
     params:
         proteins=calibration_training_params,
-        cgml=calibration_training_settings,
+        cg=calibration_training_settings,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
     threads: 1  # a small network on ten beads: the two presets train side by side
     log:
@@ -121,7 +121,7 @@ use rule we_run as calibration_we_run with:
         settings=calibration_we_settings,
         preparation={},
         platform={},
-        cgml=calibration_engine_cgml,
+        cg=calibration_engine_cg,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_we", wildcards.engine),
     threads: 1  # ten beads per walker: one thread each, the study's runs side by side
     resources:
@@ -150,7 +150,7 @@ use rule we_export as calibration_we_export with:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
 
 
-use rule metrics as calibration_metrics with:
+use rule metric_suite as calibration_metrics with:
     input:
         groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
         model="results/calibration/{protein}/we/{engine}/frames.h5",

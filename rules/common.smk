@@ -183,7 +183,7 @@ def torch_threads(wildcards=None):
 
 
 def torch_gpus(wildcards=None):
-    return wb_resources.job_gpus("torch", config["platform"], device=config["cgml"]["device"])
+    return wb_resources.job_gpus("torch", config["platform"], device=config["cg"]["device"])
 
 
 def engine_work(engine):
@@ -199,7 +199,7 @@ def we_threads(wildcards):
 
 
 def we_gpus(wildcards):
-    return wb_resources.job_gpus(engine_work(wildcards.engine), config["platform"], device=config["cgml"]["device"])
+    return wb_resources.job_gpus(engine_work(wildcards.engine), config["platform"], device=config["cg"]["device"])
 
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
@@ -374,7 +374,7 @@ def report_summary(wildcards=None):
     }
 
 
-# Machine-learned CG engines: we.engines entries cg_<preset> (rules/cgml.smk); westbench.engines.kinds decides.
+# Machine-learned CG engines: we.engines entries cg_<preset> (rules/cg.smk); westbench.engines.kinds decides.
 
 
 def kind_of(engine):
@@ -389,31 +389,31 @@ def is_cg_engine(engine):
     return kind_of(engine) == CG
 
 
-# A user's CG model (cgml.models.<name>, engine cg_<name>): read from its path, never trained or written here.
-USER_MODELS = config["cgml"]["models"]
-_clash = sorted(set(USER_MODELS) & set(config["cgml"]["presets"]))
+# A user's CG model (cg.models.<name>, engine cg_<name>): read from its path, never trained or written here.
+USER_MODELS = config["cg"]["models"]
+_clash = sorted(set(USER_MODELS) & set(config["cg"]["presets"]))
 if _clash:
-    raise WorkflowError(f"cgml.models {_clash} share a name with cgml.presets: engine cg_<name> would be both a "
+    raise WorkflowError(f"cg.models {_clash} share a name with cg.presets: engine cg_<name> would be both a "
                         "trained preset and your model; rename the model.")
 for _name, _entry in USER_MODELS.items():
     if Path(_entry["path"]).resolve().is_relative_to(Path("results").resolve()):
-        raise WorkflowError(f"cgml.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
+        raise WorkflowError(f"cg.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
                             "writes (cg_train writes results/.../model.pt). Fix: keep your model outside results/, "
                             "e.g. models/.")
 
 
 def cg_user_model(engine):
-    """The cgml.models entry a CG engine runs, or None for a trained preset."""
+    """The cg.models entry a CG engine runs, or None for a trained preset."""
     return USER_MODELS.get(cg_preset_of(engine)) if is_cg_engine(engine) else None
 
 
 def cg_preset(engine):
     preset = cg_preset_of(engine)
-    if preset not in config["cgml"]["presets"]:
-        models = f"; cgml.models: {', '.join(sorted(USER_MODELS))}" if USER_MODELS else ""
-        raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cgml.presets "
-                            f"({', '.join(sorted(config['cgml']['presets']))}) and no model '{preset}' in "
-                            f"cgml.models{models}. Fix: add a preset, or your model under cgml.models.{preset} "
+    if preset not in config["cg"]["presets"]:
+        models = f"; cg.models: {', '.join(sorted(USER_MODELS))}" if USER_MODELS else ""
+        raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cg.presets "
+                            f"({', '.join(sorted(config['cg']['presets']))}) and no model '{preset}' in "
+                            f"cg.models{models}. Fix: add a preset, or your model under cg.models.{preset} "
                             "(docs/bring-your-own.md).")
     return preset
 
@@ -440,27 +440,27 @@ def cg_model_check_input(wildcards):
 
 
 def cg_model_check_params(wildcards):
-    """The model's cgml.models entry (what loading and checking it reads)."""
+    """The model's cg.models entry (what loading and checking it reads)."""
     engine = f"{CG_PREFIX}{wildcards.name}"
     if cg_user_model(engine) is None:
-        raise WorkflowError(f"no model '{wildcards.name}' in cgml.models")
+        raise WorkflowError(f"no model '{wildcards.name}' in cg.models")
     return cg_user_model(engine)
 
 
 def cg_prior_settings(wildcards):
-    """What fitting westbench's prior for a user's model reads of `cgml`."""
-    return {"prior": config["cgml"]["prior"], "langevin": {"temperature_k": config["cgml"]["langevin"]["temperature_k"]}}
+    """What fitting westbench's prior for a user's model reads of `cg`."""
+    return {"prior": config["cg"]["prior"], "langevin": {"temperature_k": config["cg"]["langevin"]["temperature_k"]}}
 
 
 def cg_model_dir(protein_id, preset):
-    """Where a preset's model lives: per protein, or one model over all proteins (cgml.scope)."""
-    return f"results/cg/{preset}" if config["cgml"]["scope"] == "all" else f"results/{protein_id}/cg/{preset}"
+    """Where a preset's model lives: per protein, or one model over all proteins (cg.scope)."""
+    return f"results/cg/{preset}" if config["cg"]["scope"] == "all" else f"results/{protein_id}/cg/{preset}"
 
 
 def cg_model_records():
-    """[protein, preset] of every CG model (protein "all" for one model over every protein, cgml.scope all)."""
+    """[protein, preset] of every CG model (protein "all" for one model over every protein, cg.scope all)."""
     presets = sorted({cg_preset(e) for e in ENGINES if is_cg_engine(e) and cg_user_model(e) is None})
-    proteins = ["all"] if config["cgml"]["scope"] == "all" else PROTEINS
+    proteins = ["all"] if config["cg"]["scope"] == "all" else PROTEINS
     return [[p, preset] for p in proteins for preset in presets]
 
 
@@ -521,14 +521,14 @@ def we_run_input(wildcards):
 CG_ENGINE_KEYS = job_keys("cg_engine")
 
 
-def we_engine_cgml(wildcards):
-    """What a CG engine reads of `cgml` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for
+def we_engine_cg(wildcards):
+    """What a CG engine reads of `cg` (dynamics, explosion check, device, CUDA graphs, determinism); nothing for
     OpenMM engines; a user engine of work torch: the device (its GPU request and workers)."""
     if kind_of(wildcards.engine) == USER:
-        return {"device": config["cgml"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
+        return {"device": config["cg"]["device"]} if engine_work(wildcards.engine) == "torch" else {}
     if not is_cg_engine(wildcards.engine):
         return {}
-    settings = {key: config["cgml"][key] for key in CG_ENGINE_KEYS}
+    settings = {key: config["cg"][key] for key in CG_ENGINE_KEYS}
     if cg_user_model(wildcards.engine) is not None:
         settings["user_model"] = cg_user_model(wildcards.engine)
     return settings
@@ -541,7 +541,7 @@ def we_engine_preparation(wildcards):
 
 def we_engine_platform(wildcards):
     """The `platform` section for OpenMM engines and user engines of work openmm (their workers and GPU);
-    nothing for CG engines (their device is `cgml.device`)."""
+    nothing for CG engines (their device is `cg.device`)."""
     return platform_settings() if engine_work(wildcards.engine) == "openmm" else {}
 
 
@@ -549,10 +549,10 @@ CG_TRAINING_KEYS = job_keys("cg_training")
 
 
 def cg_training_settings(wildcards):
-    """What a CG training job reads of `cgml`: network, prior, dynamics, device, training and its own preset only."""
-    cgml = config["cgml"]
-    cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cgml.presets
-    return {key: {wildcards.preset: cgml["presets"][wildcards.preset]} if key == "presets" else cgml[key]
+    """What a CG training job reads of `cg`: network, prior, dynamics, device, training and its own preset only."""
+    cg = config["cg"]
+    cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cg.presets
+    return {key: {wildcards.preset: cg["presets"][wildcards.preset]} if key == "presets" else cg[key]
             for key in CG_TRAINING_KEYS}
 
 
@@ -589,7 +589,7 @@ def we_timestep_fs(wildcards):
     if kind_of(wildcards.engine) == USER and USER_ENGINES[wildcards.engine]["timestep_fs"] is not None:
         return USER_ENGINES[wildcards.engine]["timestep_fs"]
     if is_cg_engine(wildcards.engine):
-        return config["cgml"]["langevin"]["timestep_fs"]
+        return config["cg"]["langevin"]["timestep_fs"]
     return config["preparation"]["timestep_fs"]
 
 
@@ -644,7 +644,7 @@ def protein_figures(wildcards=None):
 
 
 # The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
-HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metrics", "protein_figures", "metric_tables",
+HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metric_suite", "protein_figures", "metric_tables",
                              "groundtruth_throughput", "calibration_table")
 
 
@@ -696,9 +696,9 @@ try:
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 for _preset in CALIBRATION["presets"] if CALIBRATION["enabled"] else []:
-    if _preset not in config["cgml"]["presets"]:
-        raise WorkflowError(f"calibration.presets: no preset '{_preset}' in cgml.presets "
-                            f"({', '.join(sorted(config['cgml']['presets']))}).")
+    if _preset not in config["cg"]["presets"]:
+        raise WorkflowError(f"calibration.presets: no preset '{_preset}' in cg.presets "
+                            f"({', '.join(sorted(config['cg']['presets']))}).")
 # What the study's WE runs read of `we` besides calibration.we (the study sets iterations and segment length).
 CALIBRATION_WE_KEYS = job_keys("calibration_we")
 # What building the reference potential reads of `calibration.reference`.
@@ -749,10 +749,10 @@ def calibration_we_settings(wildcards):
     return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **CALIBRATION["we"]}
 
 
-def calibration_engine_cgml(wildcards):
+def calibration_engine_cg(wildcards):
     """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature."""
     return {"langevin": wb_calibration.engine_langevin(CALIBRATION, wildcards.engine),
-            **{key: config["cgml"][key] for key in job_keys("calibration_cg_engine")}}
+            **{key: config["cg"][key] for key in job_keys("calibration_cg_engine")}}
 
 
 def calibration_training_frames(wildcards=None):

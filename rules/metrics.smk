@@ -24,7 +24,7 @@ rule macrostates:
         "../scripts/macrostates.py"
 
 
-rule metrics:
+rule metric_suite:
     input:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
         model=metrics_model_frames,
@@ -65,7 +65,7 @@ rule metrics:
         "../scripts/metrics.py"
 
 
-rule metrics_all:
+rule metrics:
     """Target: the metric suite of every engine (and the ground-truth sanity check) of every protein."""
     input:
         [path for protein in PROTEINS for path in metrics_outputs(protein)],

@@ -107,7 +107,7 @@ rule html_report:
         "../scripts/html_report.py"
 
 
-rule report_all:
+rule report:
     """Target: the combined tables and the HTML report of this configuration."""
     input:
         rules.html_report.output,

@@ -17,7 +17,7 @@ rule we_run:
         settings=we_settings,
         preparation=we_engine_preparation,
         platform=we_engine_platform,
-        cgml=we_engine_cgml,
+        cg=we_engine_cg,
         seed=we_seed,
     threads: we_threads
     resources:

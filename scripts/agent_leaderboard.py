@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.agents.scoreboard import LEADERBOARD_OUTPUTS, score_agents
+from westbench.agents.leaderboard import LEADERBOARD_OUTPUTS, score_agents
 from westbench.workflow import run_script
 
 

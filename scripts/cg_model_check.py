@@ -1,4 +1,4 @@
-"""Snakemake entry point: check a user's CG model (cgml.models.<name>) against the model contract."""
+"""Snakemake entry point: check a user's CG model (cg.models.<name>) against the model contract."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
@@ -15,7 +15,7 @@ def main(snakemake):
     record = check_user_model(spec, snakemake.wildcards.name, basis, protein=snakemake.wildcards.protein,
                               prior_path=snakemake.input.get("prior"), record_path=snakemake.output.check)
     for warning in record["warnings"]:
-        logging.getLogger("westbench").warning("cgml.models.%s: %s", snakemake.wildcards.name, warning)
+        logging.getLogger("westbench").warning("cg.models.%s: %s", snakemake.wildcards.name, warning)
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

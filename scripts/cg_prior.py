@@ -7,7 +7,7 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    fit_prior_model(snakemake.params.proteins, snakemake.params.cgml, seed=snakemake.params.seed,
+    fit_prior_model(snakemake.params.proteins, snakemake.params.cg, seed=snakemake.params.seed,
                     path=snakemake.output.prior)
 
 

@@ -2,12 +2,12 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.cg.pipeline import train_preset
+from westbench.cg.training_step import train_preset
 from westbench.workflow import run_script
 
 
 def main(snakemake):
-    train_preset(snakemake.params.proteins, snakemake.params.cgml, snakemake.wildcards.preset,
+    train_preset(snakemake.params.proteins, snakemake.params.cg, snakemake.wildcards.preset,
                  seed=snakemake.params.seed, threads=snakemake.threads, model_path=snakemake.output.model,
                  history_path=snakemake.output.history, figure_path=snakemake.output.figure)
 

@@ -4,7 +4,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.external import import_samples
 from westbench.frames import read_frames
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.tica import TicaModel
 from westbench.workflow import run_script
 

@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.groundtruth.summary import throughput_by_protein, throughput_table
+from westbench.groundtruth.throughput import throughput_by_protein, throughput_table
 from westbench.workflow import run_script
 
 

@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.prepare.summary import write_preparation_table
+from westbench.prepare.records import write_preparation_table
 from westbench.workflow import run_script
 
 

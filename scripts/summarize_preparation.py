@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.prepare.summary import write_summary
+from westbench.prepare.records import write_summary
 from westbench.workflow import run_script
 
 

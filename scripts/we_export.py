@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from westbench.frames import read_frames
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.tica import TicaModel
 from westbench.we.replicas import export_replicas
 from westbench.workflow import run_script

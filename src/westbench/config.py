@@ -45,7 +45,7 @@ def _packaged_schema() -> dict:
 
 
 def _section(section: str, schema: Mapping | None = None) -> Mapping:
-    """The schema node of a dotted section; ``""`` is the top level, ``*`` an entry of a mapping (``cgml.models.*``)."""
+    """The schema node of a dotted section; ``""`` is the top level, ``*`` an entry of a mapping (``cg.models.*``)."""
     node = _packaged_schema() if schema is None else schema
     for part in section.split(".") if section else []:
         node = node["additionalProperties"] if part == "*" else node["properties"][part]
@@ -55,7 +55,7 @@ def _section(section: str, schema: Mapping | None = None) -> Mapping:
 def default(key: str, schema: Mapping | None = None):
     """The schema's default of one dotted key, e.g. ``"on_nonfinite"`` or ``"groundtruth.import.stride"``.
 
-    >>> default("on_nonfinite"), default("cgml.models.*.returns")
+    >>> default("on_nonfinite"), default("cg.models.*.returns")
     ('error', 'energy')
     """
     section, _, name = key.rpartition(".")
@@ -72,11 +72,11 @@ def section_keys(section: str, schema: Mapping | None = None) -> tuple[str, ...]
 
 
 def section_defaults(section: str, schema: Mapping | None = None) -> dict:
-    """The schema's default values of one section, e.g. ``"preparation"`` or, dotted, ``"cgml.prior"``.
+    """The schema's default values of one section, e.g. ``"preparation"`` or, dotted, ``"cg.prior"``.
 
     The one owner of every default: code that needs a default asks here instead of typing it again.
 
-    >>> section_defaults("cgml.prior")["min_samples"], section_defaults("platform")["name"]
+    >>> section_defaults("cg.prior")["min_samples"], section_defaults("platform")["name"]
     (20, 'CPU')
     """
     node = _section(section, schema)
@@ -106,11 +106,14 @@ MOVED_KEYS = {
     "we.coverage_bins": "metrics.coverage_bins (one coverage grid for the coverage column, each cost.csv and "
                         "the WE coverage stop)",
 }
+#: Sections that were renamed, and their name now (the keys inside are unchanged).
+RENAMED_SECTIONS = {"cgml": "cg"}
 
 
 def _check_moved_keys(config: Mapping, origin: str) -> None:
-    """A clear error for a removed key, naming where its setting lives now."""
-    found = []
+    """A clear error for a removed key or a renamed section, naming where its setting lives now."""
+    found = [f"  - config key '{old}' was renamed to '{new}': rename the section {old}: to {new}: (its keys "
+             f"are unchanged)" for old, new in RENAMED_SECTIONS.items() if old in config]
     for old, new in MOVED_KEYS.items():
         section, key = old.split(".")
         if isinstance(config.get(section), Mapping) and key in config[section]:

@@ -13,7 +13,7 @@ the coverage column of the ``we`` weighting when no iteration is discarded.
 Examples
 --------
 >>> import numpy as np
->>> from westbench.coverage import CoverageGrid
+>>> from westbench.coverage_grid import CoverageGrid
 >>> grid = CoverageGrid(np.array([[0.0, 0.0], [1.0, 1.0]]), bins=2)
 >>> frames = {"tics": np.array([[0.1, 0.1], [0.9, 0.9], [0.9, 0.9]]), "iteration": np.array([1, 2, 2]),
 ...           "weight": np.array([1.0, 0.0, 1.0]), "ok": np.array([1, 1, 0])}
@@ -33,7 +33,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 
 
 def coverage_by_iteration(grid: CoverageGrid, frames: Mapping, iterations: Iterable[int]) -> list[float]:

@@ -14,7 +14,7 @@ it imports neither OpenMM nor torch.
   (:func:`westbench.resources.we_workers`). Without a GPU a worker has no device (None): nothing asks
   for a device index that does not exist.
 * Work on a GPU: OpenMM work on a GPU platform; torch work (CG training and engines) whose
-  ``cgml.device`` is ``cuda``, or ``auto`` (:func:`on_gpu`); torch's device itself applies this policy in
+  ``cg.device`` is ``cuda``, or ``auto`` (:func:`on_gpu`); torch's device itself applies this policy in
   :mod:`westbench.cg.torch_device` (the one module of it that imports torch, for the rules that have it).
 * Walkers a GPU batches: :func:`resolve_batch_walkers`.
 
@@ -65,7 +65,7 @@ def is_gpu_platform(name: str) -> bool:
     return name in GPU_PLATFORMS
 
 
-def on_gpu(work: str, platform_name: str, device: str = default("cgml.device"), *, in_job: bool = False) -> bool:
+def on_gpu(work: str, platform_name: str, device: str = default("cg.device"), *, in_job: bool = False) -> bool:
     """Whether a job of this work runs on a GPU.
 
     Parameters
@@ -75,7 +75,7 @@ def on_gpu(work: str, platform_name: str, device: str = default("cgml.device"), 
     platform_name : str
         The OpenMM platform (``platform.name``).
     device : {"auto", "cpu", "cuda"}
-        ``cgml.device``, for torch work.
+        ``cg.device``, for torch work.
     in_job : bool
         False: the scheduler's view, before the job runs (a rule's ``gpu`` resource): torch's ``auto``
         asks for a GPU where the OpenMM platform is a GPU one. True: in the job, torch's ``auto`` takes

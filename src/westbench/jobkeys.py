@@ -108,11 +108,11 @@ JOBS: dict[str, Job] = {
     # rule html_report: the captions' notes (html_report_caption_config).
     "report_metrics": Job("metrics", only=("bootstrap", "discard_iterations")),
     # rules we_run, we_run_replica for a CG engine (order kept: params text).
-    "cg_engine": Job("cgml", only=("langevin", "explosion", "device", "cuda_graphs", "deterministic")),
+    "cg_engine": Job("cg", only=("langevin", "explosion", "device", "cuda_graphs", "deterministic")),
     # rule calibration_we (its langevin: the study's, per engine).
-    "calibration_cg_engine": Job("cgml", only=("explosion", "device", "cuda_graphs", "deterministic")),
+    "calibration_cg_engine": Job("cg", only=("explosion", "device", "cuda_graphs", "deterministic")),
     # rule cg_train (its own preset only; order kept: params text).
-    "cg_training": Job("cgml", only=("model", "prior", "langevin", "device", "training", "presets")),
+    "cg_training": Job("cg", only=("model", "prior", "langevin", "device", "training", "presets")),
     # rules agent_trial, agent_trial_attempt: one trial (its own agent entry and model: agent_trial_run).
     "agent_trial": Job("agents", only=("environment", "harbor", "default_agent_timeout_s", "timeout_margin_s")),
     # rule agent_leaderboard.
@@ -128,7 +128,7 @@ NOT_PASSED: dict[str, dict[str, str]] = {
         "gate": "rule agent_gate passes reference and null; near_misses decides the DAG",
         "judge": "rule agent_judge passes the whole section",
     },
-    "cgml": {
+    "cg": {
         "scope": "where a model lives (cg_model_dir): the DAG, not a setting of a job",
         "models": "a user's model entry, passed per engine (cg_user_model)",
     },

@@ -18,7 +18,7 @@ training and CG WE engines):
   thread, except a job whose engine runs on GPUs: one worker per GPU present
   (:func:`we_gpus_present`, :func:`westbench.devices.visible_gpus`), so several CUDA
   contexts never time-slice one GPU; a serial WE job runs its engine on all of the job's threads;
-* one GPU for an OpenMM job on a GPU platform, and for a torch job whose ``cgml.device`` is
+* one GPU for an OpenMM job on a GPU platform, and for a torch job whose ``cg.device`` is
   ``cuda`` (or ``auto`` in a configuration whose OpenMM platform is a GPU one).
 
 Examples
@@ -76,7 +76,7 @@ def we_workers(job_threads: int, work_manager: str, gpus: int = 0) -> int:
     return int(gpus) if int(gpus) > 0 else max(1, int(job_threads))
 
 
-def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cgml.device"),
+def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cg.device"),
                     environ: Mapping | None = None, nvidia_smi: str | None = None) -> int:
     """GPUs a WE job's engine runs on here: 0 for CPU work, else the GPUs visible to the job.
 
@@ -85,7 +85,7 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cgml
     work : {"openmm", "torch"}
         The engine's work (:func:`job_gpus`).
     platform, device
-        The ``platform`` section and ``cgml.device``.
+        The ``platform`` section and ``cg.device``.
     environ, nvidia_smi
         As for :func:`westbench.devices.visible_gpus` (tests describe machines with them).
 
@@ -104,7 +104,7 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cgml
 
 
 def we_job_workers(work: str, job_threads: int, work_manager: str, platform: Mapping, *,
-                   device: str = default("cgml.device"), environ: Mapping | None = None,
+                   device: str = default("cg.device"), environ: Mapping | None = None,
                    nvidia_smi: str | None = None) -> int:
     """WESTPA workers of a WE job here: :func:`we_workers` with the GPUs :func:`we_gpus_present` finds.
 
@@ -125,9 +125,9 @@ def engine_threads(job_threads: int, work_manager: str = "serial") -> int:
     return max(1, int(job_threads)) if work_manager == "serial" else 1
 
 
-def job_gpus(work: str, platform: Mapping, *, device: str = default("cgml.device")) -> int:
+def job_gpus(work: str, platform: Mapping, *, device: str = default("cg.device")) -> int:
     """GPUs a job of this work asks for (a rule's ``gpu`` resource): 0 or 1.
 
-    ``device`` is ``cgml.device`` for torch work (``auto``, ``cpu`` or ``cuda``).
+    ``device`` is ``cg.device`` for torch work (``auto``, ``cpu`` or ``cuda``).
     """
     return int(on_gpu(work, _platform(platform)["name"], device))

@@ -76,6 +76,14 @@ def test_a_removed_key_names_the_key_that_replaced_it():
     assert "coverage_bins" not in validate_config(MINIMAL)["we"]
 
 
+def test_the_old_cgml_section_is_refused_naming_cg():
+    """The CG section is named like the package (westbench.cg), the rules (rules/cg.smk) and the engines (cg_*)."""
+    cfg = {**copy.deepcopy(MINIMAL), "cgml": {"device": "cpu"}}
+    with pytest.raises(ConfigError, match=r"my\.yaml sets removed keys:\n  - config key 'cgml' was renamed to 'cg'"):
+        validate_config(cfg, sources=["my.yaml"])
+    assert validate_config({**MINIMAL, "cg": {"device": "cpu"}})["cg"]["device"] == "cpu"
+
+
 def test_duplicate_ids_and_chain_count_mismatch():
     cfg = copy.deepcopy(MINIMAL)
     cfg["proteins"].append(copy.deepcopy(cfg["proteins"][0]))

@@ -24,9 +24,9 @@ def schema_defaults(node, found=None):
 
 
 def test_dotted_sections_and_library_defaults_come_from_the_schema():
-    prior = load_schema()["properties"]["cgml"]["properties"]["prior"]["properties"]
-    assert section_defaults("cgml.prior") == {k: v["default"] for k, v in prior.items() if "default" in v}
-    assert TRAINING_DEFAULTS == section_defaults("cgml.training")
+    prior = load_schema()["properties"]["cg"]["properties"]["prior"]["properties"]
+    assert section_defaults("cg.prior") == {k: v["default"] for k, v in prior.items() if "default" in v}
+    assert TRAINING_DEFAULTS == section_defaults("cg.training")
     metrics = section_defaults("metrics")
     assert {k: METRIC_DEFAULTS[k] for k in metrics if k != "bootstrap"} == {k: v for k, v in metrics.items()
                                                                             if k != "bootstrap"}

@@ -67,7 +67,7 @@ def test_processes_work_manager_is_refused_once_cuda_is_initialised(monkeypatch)
 
 def test_cuda_without_a_gpu_is_an_error_never_a_cpu_run(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    with pytest.raises(DeviceError, match="cgml.device"):
+    with pytest.raises(DeviceError, match="cg.device"):
         torch_device("cuda")
     assert torch_device("auto").type == "cpu" and torch_device("cpu").type == "cpu"
 

@@ -11,7 +11,7 @@ ANALYSIS = ("westbench.metrics", "westbench.report", "westbench.calibration")
 #: What WE sampling runs: the engines, the WE driver and the CG engine. None of it, nor anything it imports
 #: (directly, lazily inside a function, or through another module), is training or analysis code.
 SAMPLING_ENTRIES = ["engines", "we", "cg/engine.py"]
-TRAINING = ("westbench.cg.train", "westbench.cg.pipeline")
+TRAINING = ("westbench.cg.train", "westbench.cg.training_step")
 
 
 def westbench_imports(path: Path) -> set[str]:
@@ -91,8 +91,8 @@ def test_the_stage_check_sees_a_stage_import():
 
 
 def test_the_check_sees_an_import_of_analysis():
-    probe = PACKAGE / "we" / "coverage.py"
-    assert "westbench.coverage.CoverageGrid" in westbench_imports(probe)
+    probe = PACKAGE / "we" / "live_coverage.py"
+    assert "westbench.coverage_grid.CoverageGrid" in westbench_imports(probe)
     assert any(name.startswith("westbench.metrics") for name in westbench_imports(PACKAGE / "metrics" / "suite.py"))
 
 
@@ -113,7 +113,7 @@ def test_only_scripts_library_edits_sys_path():
 
 # The stages (one rule file each) and what they may import of each other: the report presents the metric
 # stage's outputs and asks it which figures exist (westbench.metrics.figure_list). Everything else a stage
-# needs is in the shared layer (simulation, engines, geometry, coverage, tica, frames, trajectories, ...).
+# needs is in the shared layer (simulation, engines, ca_geometry, coverage_grid, tica, frames, trajectories, ...).
 STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents", "calibration"]
 # The calibration study composes the CG stage (reference potential, engine, models) and the metric stage (its
 # distributions and W1), as its rules reuse theirs.

@@ -21,7 +21,7 @@ def test_openmm_on_a_gpu_takes_one_host_thread_and_one_gpu(name):
     assert job_gpus("openmm", CPU) == 0
 
 
-def test_torch_ignores_openmm_determinism_and_follows_cgml_device():
+def test_torch_ignores_openmm_determinism_and_follows_cg_device():
     assert job_threads("torch", {**CPU, "deterministic": True}) == 4
     assert [job_gpus("torch", CPU, device=d) for d in ("cpu", "auto", "cuda")] == [0, 0, 1]
     assert job_gpus("torch", {**CPU, "name": "CUDA"}, device="auto") == 1

@@ -107,12 +107,12 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
     ({"we": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine", "python_path": "byo"}]}},
      r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported.*Fix: set the entry's `python_path`"),
     ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
-    ({"we": {"engines": ["cg_mine"]}, "cgml": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
-                                                                   "format": "torchscript"}}}},
-     r"cgml\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix"),
-    ({"we": {"engines": ["cg_fulltrained"]}, "cgml": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}}},
-     r"cgml\.models \['fulltrained'\] share a name with cgml\.presets"),
-    ({"we": {"engines": ["cg_yours"]}}, r"no preset 'yours' in cgml\.presets .* and no model 'yours' in cgml\.models"),
+    ({"we": {"engines": ["cg_mine"]}, "cg": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
+                                                                 "format": "torchscript"}}}},
+     r"cg\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix"),
+    ({"we": {"engines": ["cg_fulltrained"]}, "cg": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}}},
+     r"cg\.models \['fulltrained'\] share a name with cg\.presets"),
+    ({"we": {"engines": ["cg_yours"]}}, r"no preset 'yours' in cg\.presets .* and no model 'yours' in cg\.models"),
 ])
 def test_a_wrong_entry_stops_the_dry_run_with_its_name_and_the_fix(tmp_path, extra, message):
     import yaml

@@ -110,7 +110,7 @@ def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_r
         time.sleep(0.05)
     # A second Snakemake on the same results folder is refused while the first runs.
     second = start_snakemake(copy_of_default, "results/chignolin/metrics/implicit/metrics.json", "--cores", "1",
-                             "--forcerun", "metrics", configfile=configfile)
+                             "--forcerun", "metric_suite", configfile=configfile)
     code, output = finish(second)
     assert code != 0 and "cannot be locked" in output, output[-2000:]
     kill_when(process, we / "segments" / "iter_000003.frames.npz")

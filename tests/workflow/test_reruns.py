@@ -105,16 +105,16 @@ def test_one_engines_iteration_cap_reruns_that_engine_only(finished, tmp_path):
 
     jobs = plan_after(finished, tmp_path, cap)
     per_engine = [(rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES]
-    assert sorted(per_engine) == [("metrics", "explicit"), ("we_export", "explicit"), ("we_run", "explicit")]
-    assert {rule for rule, _ in jobs} - {"we_run", "we_export", "metrics"} == AGGREGATES
+    assert sorted(per_engine) == [("metric_suite", "explicit"), ("we_export", "explicit"), ("we_run", "explicit")]
+    assert {rule for rule, _ in jobs} - {"we_run", "we_export", "metric_suite"} == AGGREGATES
 
 
 @pytest.mark.slow
 def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
     def preset(raw, effective):
-        presets = copy.deepcopy(effective["cgml"]["presets"])
+        presets = copy.deepcopy(effective["cg"]["presets"])
         presets["undertrained"]["frame_fraction"] = presets["undertrained"].get("frame_fraction", 1.0) / 2
-        raw.setdefault("cgml", {})["presets"] = presets
+        raw.setdefault("cg", {})["presets"] = presets
 
     jobs = plan_after(finished, tmp_path, preset)
     # The calibration study trains the same preset on its reference's forces: its copy of that engine reruns too.
@@ -122,7 +122,7 @@ def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
              "calibration_metrics"}
     per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs
                         if rule not in AGGREGATES | {"cg_train"} | study)
-    assert per_engine == [("metrics", "cg_undertrained"), ("we_export", "cg_undertrained"),
+    assert per_engine == [("metric_suite", "cg_undertrained"), ("we_export", "cg_undertrained"),
                           ("we_run", "cg_undertrained")]
     trained = [outputs for rule, outputs in jobs if rule in ("cg_train", "calibration_cg_train")]
     assert len(trained) == 2 and all("/cg/undertrained/" in path for outputs in trained for path in outputs)
@@ -153,9 +153,9 @@ def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finish
     assert [pair for pair in per_engine if pair[0] == "we_export"] == sorted(("we_export", e) for e in engines)
     # no we_run; the calibration study's exports and metrics read the same grid
     assert {rule for rule, _ in per_engine} - {"calibration_we_export", "calibration_metrics", "calibration_table"} \
-        == {"we_export", "metrics"}
+        == {"we_export", "metric_suite"}
     assert not any(rule.endswith("we_run") for rule, _ in per_engine)
-    assert {engine for rule, engine in per_engine if rule == "metrics"} >= set(engines)
+    assert {engine for rule, engine in per_engine if rule == "metric_suite"} >= set(engines)
 
 
 @pytest.mark.slow
@@ -169,7 +169,7 @@ def test_one_more_replica_runs_only_the_new_replica_and_re_exports_that_engine(f
     jobs = plan_after(finished, tmp_path, more)
     per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
     new = range(current, current + 1) if current > 1 else range(2)  # from one run in we/implicit/ to replica folders
-    assert per_engine == sorted([("metrics", "implicit"), ("we_export", "implicit")]
+    assert per_engine == sorted([("metric_suite", "implicit"), ("we_export", "implicit")]
                                 + [("we_run_replica", "implicit")] * len(new))
     assert sorted(path for rule, outputs in jobs if rule == "we_run_replica" for path in outputs) == \
         [f"results/chignolin/we/implicit/replica_{k}/run.json" for k in new]

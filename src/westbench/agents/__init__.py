@@ -4,6 +4,41 @@ One module per job: :mod:`~westbench.agents.tasks` (load and validate Harbor tas
 :mod:`~westbench.agents.harbor` (run one trial through the Harbor CLI), :mod:`~westbench.agents.grading`
 (status and score of a trial), :mod:`~westbench.agents.judge` (process criteria through an
 OpenAI-compatible endpoint), :mod:`~westbench.agents.gate` (oracle/nop gate),
-:mod:`~westbench.agents.leaderboard` (tables and figures), :mod:`~westbench.agents.verifykit`
+:mod:`~westbench.agents.statistics` (the leaderboard's counts and intervals),
+:mod:`~westbench.agents.trials` (trial records), :mod:`~westbench.agents.figures` (its figures),
+:mod:`~westbench.agents.leaderboard` (the step writing its tables and figures), :mod:`~westbench.agents.verifykit`
 (the verifier helper copied into every task).
 """
+
+from westbench._exports import lazy_exports
+
+#: Each public name and the module it is defined in (loaded on first use).
+_NAMES = {
+    "TaskInfo": "westbench.agents.tasks",
+    "TaskError": "westbench.agents.tasks",
+    "load_task": "westbench.agents.tasks",
+    "discover_tasks": "westbench.agents.tasks",
+    "select_tasks": "westbench.agents.tasks",
+    "execute_trial": "westbench.agents.harbor",
+    "HarborError": "westbench.agents.harbor",
+    "grade": "westbench.agents.grading",
+    "JudgeSettings": "westbench.agents.judge",
+    "JudgeError": "westbench.agents.judge",
+    "load_rubric": "westbench.agents.judge",
+    "judge_trial": "westbench.agents.judge",
+    "oracle_gate": "westbench.agents.gate",
+    "catch_rate": "westbench.agents.gate",
+    "suite_composition": "westbench.agents.composition",
+    "write_composition": "westbench.agents.composition",
+    "read_trials": "westbench.agents.trials",
+    "complete_grid": "westbench.agents.statistics",
+    "pass_at_k": "westbench.agents.statistics",
+    "wilson_interval": "westbench.agents.statistics",
+    "bootstrap_interval": "westbench.agents.statistics",
+    "plot_leaderboard": "westbench.agents.figures",
+    "plot_outcomes": "westbench.agents.figures",
+    "plot_cost_vs_success": "westbench.agents.figures",
+    "score_agents": "westbench.agents.leaderboard",
+}
+__all__ = list(_NAMES)
+__getattr__, __dir__ = lazy_exports(__name__, _NAMES)

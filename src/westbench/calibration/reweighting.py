@@ -30,7 +30,7 @@ def reweighting_weights(positions: np.ndarray, reference, perturbed, temperature
     ``perturbed`` at ``perturbed_temperature_k`` (energy models; positions (n, beads, 3) nm)."""
     import torch
 
-    from westbench.cg.geometry import kt
+    from westbench.cg.internal_coordinates import kt
 
     with torch.no_grad():
         x = torch.as_tensor(np.asarray(positions), dtype=torch.float64)

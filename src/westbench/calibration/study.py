@@ -45,7 +45,7 @@ def is_reference_model(study: Mapping, engine: str) -> bool:
 
 
 def trained_preset(engine: str) -> str:
-    """The cgml preset of a trained engine ``cg_<preset>``."""
+    """The cg preset of a trained engine ``cg_<preset>``."""
     if not engine.startswith(CG_PREFIX):
         raise ConfigError(f"calibration engine {engine!r} is not a trained model ({CG_PREFIX}<preset>)")
     return engine[len(CG_PREFIX):]

@@ -1,7 +1,7 @@
 """CUDA graphs of the CG force call: one captured per batch-size bucket, replayed with the batch padded to it.
 
 Used by the CG engine (:mod:`westbench.cg.engine`); a capture that fails is an error
-(:class:`CaptureError`) unless the engine asks to go on eagerly (``cgml.cuda_graphs: auto``).
+(:class:`CaptureError`) unless the engine asks to go on eagerly (``cg.cuda_graphs: auto``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ declare_chatty(__name__)  # one line per captured bucket: the job's log file onl
 
 
 class CaptureError(WestbenchError):
-    """The CG force call could not be captured in a CUDA graph and ``cgml.cuda_graphs`` is true."""
+    """The CG force call could not be captured in a CUDA graph and ``cg.cuda_graphs`` is true."""
 
 
 #: Bucket step above the powers of two (walkers): 147 walkers pad to 192, not 256.
@@ -94,9 +94,9 @@ class BucketedForces:
                           f"{type(error).__name__}: {error}"
                 if self.on_failure == "raise":
                     raise CaptureError(f"{message}. Fix: make the model capturable (no host synchronisation, "
-                                       "static shapes), or set cgml.cuda_graphs to auto (eager where capture "
+                                       "static shapes), or set cg.cuda_graphs to auto (eager where capture "
                                        "fails, recorded in run.json) or false.") from error
-                log.error("%s; cgml.cuda_graphs is auto: eager force calls from now on", message)
+                log.error("%s; cg.cuda_graphs is auto: eager force calls from now on", message)
                 self.failure, self.capture = message, False
                 return self(x)
         graph, static_x, static_f = self.graphs[size]

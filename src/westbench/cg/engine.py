@@ -60,7 +60,7 @@ import numpy as np
 import torch
 
 from westbench.cg.capture import BucketedForces
-from westbench.cg.geometry import bonds
+from westbench.cg.internal_coordinates import bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
 from westbench.config import section_defaults
@@ -73,7 +73,7 @@ from westbench.errors import WestbenchError
 log = logging.getLogger(__name__)
 declare_chatty(__name__)  # set-up lines: the job's log file only
 
-_CGML = section_defaults("cgml")  # the schema owns the defaults of the engine's settings
+_CGML = section_defaults("cg")  # the schema owns the defaults of the engine's settings
 
 
 def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
@@ -113,15 +113,15 @@ class CGEngine(Engine):
     threads : int, optional
         torch CPU threads.
     cuda_graphs : {True, False, "auto"}
-        ``cgml.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
+        ``cg.cuda_graphs``: capture the force call in CUDA graphs on CUDA (a failed capture raises
         :class:`~westbench.cg.capture.CaptureError`); False: eager; ``"auto"``: capture, and run eagerly
         (logged, recorded) where capture fails. Always eager on the CPU.
     deterministic : bool
-        ``cgml.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
+        ``cg.deterministic``: on CUDA, ``torch.use_deterministic_algorithms(True)`` in this worker.
     capture : bool, optional
         Former name of ``cuda_graphs`` (False = ``cuda_graphs: false``).
     model_spec : mapping, optional
-        A user's model (``cgml.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
+        A user's model (``cg.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
         (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
     """
 
@@ -130,8 +130,8 @@ class CGEngine(Engine):
                  threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=_CGML["cuda_graphs"],
                  deterministic: bool = _CGML["deterministic"], capture: bool | None = None,
                  model_spec: Mapping | None = None):
-        langevin = {**section_defaults("cgml.langevin"), "bead_mass_amu": bead_mass_amu, **dict(langevin or {})}
-        explosion = {**section_defaults("cgml.explosion"), **dict(explosion or {})}
+        langevin = {**section_defaults("cg.langevin"), "bead_mass_amu": bead_mass_amu, **dict(langevin or {})}
+        explosion = {**section_defaults("cg.explosion"), **dict(explosion or {})}
         if threads:
             torch.set_num_threads(int(threads))
         self.device_setting, self._device, self._model, self._masses = device, None, None, None
@@ -140,7 +140,7 @@ class CGEngine(Engine):
         if capture is not None:
             cuda_graphs = bool(capture) and cuda_graphs
         if cuda_graphs not in (True, False, "auto"):
-            raise WestbenchError(f"cgml.cuda_graphs must be true, false or auto, not {cuda_graphs!r}")
+            raise WestbenchError(f"cg.cuda_graphs must be true, false or auto, not {cuda_graphs!r}")
         self.cuda_graphs, self.deterministic, self._batch_forces = cuda_graphs, bool(deterministic), None
         if basis_pdb is not None:
             self.basis, masses = basis_from_pdb(basis_pdb)
@@ -192,7 +192,7 @@ class CGEngine(Engine):
     @property
     def model(self):
         if self._model is None:
-            if self.model_spec:  # a user's model (cgml.models): its own format and units
+            if self.model_spec:  # a user's model (cg.models): its own format and units
                 from westbench.cg.user import load_user_model
 
                 spec = {**self.model_spec, "path": self.model_path}
@@ -223,9 +223,9 @@ class CGEngine(Engine):
 
     def forces(self, x: torch.Tensor) -> torch.Tensor:
         """Forces (kJ/mol/nm) on a batch of bead positions (batch, n, 3) nm (eager): what a user's forces model returns
-        (``cgml.models``, ``returns: forces``), the model's own closed-form ``forces`` when it has one (e.g.
+        (``cg.models``, ``returns: forces``), the model's own closed-form ``forces`` when it has one (e.g.
         :class:`westbench.cg.reference.GoModel`), else minus the autograd gradient of its energy."""
-        if getattr(self.model, "returns_forces", False):  # a user's model that gives forces (cgml.models)
+        if getattr(self.model, "returns_forces", False):  # a user's model that gives forces (cg.models)
             return self.model(x.detach())
         if hasattr(self.model, "forces"):
             return self.model.forces(x).to(x.dtype)

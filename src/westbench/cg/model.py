@@ -1,6 +1,6 @@
 """CG models: energy = graph network + Boltzmann-inverted prior; forces by autograd; save and load.
 
-The network is ``cgml.model.architecture``: TorchMD-Net's own ``graph-network`` (the published
+The network is ``cg.model.architecture``: TorchMD-Net's own ``graph-network`` (the published
 CGSchNet architecture, the default), ``tensornet`` or ``equivariant-transformer``, built by
 TorchMD-Net's ``create_model`` (:class:`~westbench.cg.schnet.TorchMDNet`), or ``schnet``,
 westbench's own re-implementation of the graph network (:class:`~westbench.cg.schnet.SchNet`,
@@ -55,17 +55,17 @@ from westbench.cg.prior import Prior, prior_options
 from westbench.cg.schnet import ARCHITECTURES, SchNet, TorchMDNet, residue_types
 from westbench.config import section_defaults, section_keys
 
-#: What the network takes of ``cgml.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).
-NETWORK_KEYS = tuple(key for key in section_keys("cgml.model") if key != "dtype")
+#: What the network takes of ``cg.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).
+NETWORK_KEYS = tuple(key for key in section_keys("cg.model") if key != "dtype")
 #: Keys only TorchMD-Net's architectures read (westbench's own SchNet has neither).
 TORCHMDNET_KEYS = ("neighbor_embedding", "attention_heads")
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
-_DTYPE = section_defaults("cgml.model")["dtype"]  # the schema owns the defaults
-_TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]
+_DTYPE = section_defaults("cg.model")["dtype"]  # the schema owns the defaults
+_TEMPERATURE_K = section_defaults("cg.langevin")["temperature_k"]
 
 
 def build_network(network: Mapping, dtype: str = _DTYPE) -> nn.Module:
-    """The network of a ``cgml.model`` section (keys of :data:`NETWORK_KEYS`; see the module docstring).
+    """The network of a ``cg.model`` section (keys of :data:`NETWORK_KEYS`; see the module docstring).
 
     Examples
     --------
@@ -75,10 +75,10 @@ def build_network(network: Mapping, dtype: str = _DTYPE) -> nn.Module:
     options = {k: v for k, v in network.items() if k in NETWORK_KEYS}
     architecture = options.pop("architecture", "schnet")
     if architecture not in ARCHITECTURES:
-        raise ValueError(f"unknown cgml.model.architecture {architecture!r}; choose from {list(ARCHITECTURES)}")
+        raise ValueError(f"unknown cg.model.architecture {architecture!r}; choose from {list(ARCHITECTURES)}")
     if architecture == "schnet":
         if options.get("neighbor_embedding"):
-            raise ValueError("cgml.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
+            raise ValueError("cg.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
                              "westbench's own schnet has no neighbour embedding")
         return SchNet(**{k: v for k, v in options.items() if k not in TORCHMDNET_KEYS})
     return TorchMDNet(architecture=architecture, dtype=dtype, **options)
@@ -109,10 +109,10 @@ class CGModel(nn.Module):
     sequences : mapping
         Protein id -> sequence (one-letter string or list of residue names), one bead per residue.
     network : mapping
-        Network hyperparameters (the ``cgml.model`` config section, :func:`build_network`; unknown
+        Network hyperparameters (the ``cg.model`` config section, :func:`build_network`; unknown
         keys such as ``dtype`` are ignored); ``None`` for a prior-only model.
     prior : mapping
-        The ``cgml.prior`` config section (terms, Fourier order, repulsion separation).
+        The ``cg.prior`` config section (terms, Fourier order, repulsion separation).
     temperature_k : float
     dtype : {"float32", "float64"}
     """

@@ -37,13 +37,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from westbench.cg import geometry
+from westbench.cg import internal_coordinates
 from westbench.config import section_defaults
-from westbench.geometry import bond_angles, bond_lengths, dihedrals
+from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
-_PRIOR = section_defaults("cgml.prior")  # the schema owns the prior's defaults
-_TEMPERATURE_K = section_defaults("cgml.langevin")["temperature_k"]
+_PRIOR = section_defaults("cg.prior")  # the schema owns the prior's defaults
+_TEMPERATURE_K = section_defaults("cg.langevin")["temperature_k"]
 
 
 def repulsion_pairs(n_beads: int, min_separation: int) -> np.ndarray:
@@ -125,21 +125,21 @@ class Prior(nn.Module):
         self.register_buffer("dihedral_coefficients", torch.zeros(max(n - 3, 0), int(dihedral_terms), 2))
         self.register_buffer("repulsion_pairs", torch.as_tensor(repulsion_pairs(n, repulsion_min_separation)))
         self.register_buffer("repulsion_sigma", torch.zeros(()))
-        self.register_buffer("repulsion_epsilon", torch.tensor(geometry.kt(temperature_k)))
+        self.register_buffer("repulsion_epsilon", torch.tensor(internal_coordinates.kt(temperature_k)))
         self.register_buffer("orders", torch.arange(1, int(dihedral_terms) + 1, dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         energy = x.new_zeros(x.shape[:-2])
         if "bonds" in self.terms and self.n_beads > 1:
-            energy = energy + (0.5 * self.bond_k * (geometry.bonds(x) - self.bond_r0) ** 2).sum(-1)
+            energy = energy + (0.5 * self.bond_k * (internal_coordinates.bonds(x) - self.bond_r0) ** 2).sum(-1)
         if "angles" in self.terms and self.n_beads > 2:
-            energy = energy + (0.5 * self.angle_k * (geometry.angles(x) - self.angle_theta0) ** 2).sum(-1)
+            energy = energy + (0.5 * self.angle_k * (internal_coordinates.angles(x) - self.angle_theta0) ** 2).sum(-1)
         if "dihedrals" in self.terms and self.n_beads > 3 and self.orders.numel():
-            phi = geometry.dihedrals(x)[..., None] * self.orders
+            phi = internal_coordinates.dihedrals(x)[..., None] * self.orders
             c = self.dihedral_coefficients
             energy = energy + (c[..., 0] * torch.cos(phi) + c[..., 1] * torch.sin(phi)).sum((-1, -2))
         if "repulsion" in self.terms and len(self.repulsion_pairs):
-            r = geometry.pair_distances(x, self.repulsion_pairs)
+            r = internal_coordinates.pair_distances(x, self.repulsion_pairs)
             energy = energy + (self.repulsion_epsilon * (self.repulsion_sigma / r) ** 6).sum(-1)
         return energy
 
@@ -157,7 +157,7 @@ def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequ
               min_samples: int = _PRIOR["min_samples"]) -> Prior:
     """A :class:`Prior` fitted to C-alpha frames ``ca`` (n_frames, n_beads, 3) nm by Boltzmann inversion."""
     ca = np.asarray(ca, dtype=np.float32)
-    kt = geometry.kt(temperature_k)
+    kt = internal_coordinates.kt(temperature_k)
     prior = Prior(ca.shape[1], terms, dihedral_terms, repulsion_min_separation, temperature_k)
     with torch.no_grad():
         if ca.shape[1] > 1:
@@ -178,8 +178,8 @@ def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequ
 
 
 def prior_options(settings: Mapping, temperature_k: float) -> dict:
-    """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cgml.prior`` config section."""
-    settings = {**section_defaults("cgml.prior"), **settings}
+    """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cg.prior`` config section."""
+    settings = {**section_defaults("cg.prior"), **settings}
     return {"terms": tuple(settings["terms"]), "dihedral_terms": int(settings["dihedral_terms"]),
             "repulsion_min_separation": int(settings["repulsion_min_separation"]),
             "temperature_k": float(temperature_k)}

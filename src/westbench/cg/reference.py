@@ -47,7 +47,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from westbench.cg import geometry
+from westbench.cg import internal_coordinates as geometry
 from westbench.config import section_defaults
 
 _REFERENCE = section_defaults("calibration.reference")  # the schema owns the reference potential's defaults

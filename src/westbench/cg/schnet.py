@@ -1,7 +1,7 @@
 """C-alpha bead networks: TorchMD-Net's own models (:class:`TorchMDNet`) and westbench's own
 re-implementation of its "graph-network", the network of CGSchNet (:class:`SchNet`).
 
-:class:`TorchMDNet` builds the network with TorchMD-Net's ``create_model`` (``cgml.model.architecture``
+:class:`TorchMDNet` builds the network with TorchMD-Net's ``create_model`` (``cg.model.architecture``
 graph-network, the published one and the default; tensornet; equivariant-transformer) from the names
 of the published table (:func:`torchmdnet_args`), and runs TorchMD-Net's layers and neighbour list.
 
@@ -40,7 +40,7 @@ from torch import nn
 
 from westbench.config import section_defaults
 
-_MODEL = section_defaults("cgml.model")  # the schema owns the network's defaults
+_MODEL = section_defaults("cg.model")  # the schema owns the network's defaults
 
 #: Bead types: the 20 amino acids by one-letter code, then "X" for anything else.
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
@@ -192,7 +192,7 @@ class SchNet(nn.Module):
         return self.head(h).squeeze(-1).sum(-1)
 
 
-#: ``cgml.model.architecture`` -> TorchMD-Net's ``model`` argument (its ``create_model``); "schnet" is
+#: ``cg.model.architecture`` -> TorchMD-Net's ``model`` argument (its ``create_model``); "schnet" is
 #: westbench's own re-implementation of the graph network above (no TorchMD-Net needed).
 TORCHMDNET_ARCHITECTURES = {"graph-network": "graph-network", "tensornet": "tensornet",
                             "equivariant-transformer": "equivariant-transformer"}
@@ -200,7 +200,7 @@ ARCHITECTURES = ("schnet", *TORCHMDNET_ARCHITECTURES)
 #: Own activation names -> TorchMD-Net's (``act_class_mapping``; it has no plain softplus).
 TORCHMDNET_ACTIVATIONS = {"silu": "silu", "tanh": "tanh"}
 INSTALL_HINT = ("TorchMD-Net is a pinned dependency of westbench (pyproject.toml): run tools/setup.sh, or "
-                "pip install torchmd-net==3.1.0; or set cgml.model.architecture: schnet (westbench's own graph network)")
+                "pip install torchmd-net==3.1.0; or set cg.model.architecture: schnet (westbench's own graph network)")
 
 
 def torchmdnet_args(architecture: str = _MODEL["architecture"], embedding: int = _MODEL["embedding"],
@@ -212,7 +212,7 @@ def torchmdnet_args(architecture: str = _MODEL["architecture"], embedding: int =
                     aggregation: str = _MODEL["aggregation"], neighbor_embedding: bool = _MODEL["neighbor_embedding"],
                     attention_heads: int = _MODEL["attention_heads"], n_types: int = len(AMINO_ACIDS) + 1,
                     dtype: str = _MODEL["dtype"]) -> dict:
-    """The args dict of ``torchmdnet.models.model.create_model`` for a ``cgml.model`` section.
+    """The args dict of ``torchmdnet.models.model.create_model`` for a ``cg.model`` section.
 
     The names of the published table map one to one: embedding -> embedding_dimension,
     interaction_layers -> num_layers, rbf -> num_rbf, rbf_type, rbf_trainable -> trainable_rbf,
@@ -289,7 +289,7 @@ class AllPairs(nn.Module):
         within = ((weight >= self.lower) & (weight < self.upper)).sum()
         torch._assert_async(within <= self.max_neighbors * pos.shape[0],
                             "Found num_pairs > max_num_pairs, please increase max_num_pairs "
-                            "(cgml.model.max_neighbors: pairs within the cutoffs per bead on average)")
+                            "(cg.model.max_neighbors: pairs within the cutoffs per bead on average)")
         return index, weight, None
 
 
@@ -315,7 +315,7 @@ class TorchMDNet(nn.Module):
             warp.config.log_level = max(warp.config.log_level, warp.LOG_WARNING)
             from torchmdnet.models.model import create_model
         except ImportError as error:
-            raise ImportError(f"cgml.model.architecture {options.get('architecture')!r} "
+            raise ImportError(f"cg.model.architecture {options.get('architecture')!r} "
                               f"needs TorchMD-Net ({error}). {INSTALL_HINT}") from None
         self.args = torchmdnet_args(**options)
         self.net = create_model(dict(self.args))

@@ -19,14 +19,14 @@ from westbench.devices import DeviceError, worker_device
 
 
 def torch_device(name: str = "auto") -> torch.device:
-    """torch's device for ``cgml.device``: ``auto`` = CUDA when present, else the CPU; ``cuda`` where torch
+    """torch's device for ``cg.device``: ``auto`` = CUDA when present, else the CPU; ``cuda`` where torch
     sees no GPU is an error, never a quiet CPU run."""
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if str(name).startswith("cuda") and not torch.cuda.is_available():
-        raise DeviceError(f"cgml.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
+        raise DeviceError(f"cg.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
                           f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run on a GPU node "
-                          "with a CUDA build of torch, or set cgml.device to 'auto' or 'cpu'.")
+                          "with a CUDA build of torch, or set cg.device to 'auto' or 'cpu'.")
     return torch.device(name)
 
 

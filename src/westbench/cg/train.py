@@ -43,34 +43,34 @@ from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
-TRAINING_DEFAULTS = section_defaults("cgml.training")
-_CGML = section_defaults("cgml")
+TRAINING_DEFAULTS = section_defaults("cg.training")
+_CGML = section_defaults("cg")
 
 
-def preset_training(cgml: Mapping, preset: str) -> dict:
-    """The ``cgml.training`` section with a preset's overrides (``cgml.presets.<preset>``) applied.
+def preset_training(cg: Mapping, preset: str) -> dict:
+    """The ``cg.training`` section with a preset's overrides (``cg.presets.<preset>``) applied.
 
     Examples
     --------
-    >>> cgml = {"training": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
+    >>> cg = {"training": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
     ...         "presets": {"undertrained": {"frame_fraction": 0.1, "lr_schedule": "constant"}}}
-    >>> preset_training(cgml, "undertrained")
+    >>> preset_training(cg, "undertrained")
     {'frame_fraction': 0.1, 'lr_schedule': 'constant'}
     """
-    presets = cgml.get("presets", {})
+    presets = cg.get("presets", {})
     if preset not in presets:
-        raise ConfigError(f"unknown CG preset {preset!r}; cgml.presets defines {sorted(presets)}")
-    return {**cgml.get("training", {}), **presets[preset]}
+        raise ConfigError(f"unknown CG preset {preset!r}; cg.presets defines {sorted(presets)}")
+    return {**cg.get("training", {}), **presets[preset]}
 
 
-def fit_prior_model(proteins: Mapping[str, Mapping], cgml: Mapping, *, seed: int, path) -> None:
-    """westbench's prior alone (``cgml.prior`` terms, Boltzmann-inverted from the ground truth) as a
+def fit_prior_model(proteins: Mapping[str, Mapping], cg: Mapping, *, seed: int, path) -> None:
+    """westbench's prior alone (``cg.prior`` terms, Boltzmann-inverted from the ground truth) as a
     prior-only model file, for a user's model with ``prior: fitted`` (:mod:`westbench.cg.user`); no network,
     no training."""
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
-    model, _, summary = train_model(datasets, network=None, prior=cgml["prior"],
+    model, _, summary = train_model(datasets, network=None, prior=cg["prior"],
                                     training={"max_epochs": 0, "frame_fraction": 1.0}, seed=seed,
-                                    temperature_k=cgml["langevin"]["temperature_k"], device="cpu")
+                                    temperature_k=cg["langevin"]["temperature_k"], device="cpu")
     save_model(model, path, extra={"prior_only": True, "proteins": list(proteins), "seed": seed,
                                    "data_sha256": summary["data_sha256"]})
 
@@ -107,8 +107,8 @@ def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
 
 
 def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, prior: Mapping, training: Mapping,
-                seed: int, temperature_k: float = section_defaults("cgml.langevin")["temperature_k"],
-                dtype: str = section_defaults("cgml.model")["dtype"], device: str = _CGML["device"]):
+                seed: int, temperature_k: float = section_defaults("cg.langevin")["temperature_k"],
+                dtype: str = section_defaults("cg.model")["dtype"], device: str = _CGML["device"]):
     """Fit priors and train a :class:`CGModel` by force matching.
 
     Returns
@@ -133,7 +133,7 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
         frames[data.protein] = {"used": len(used), "train": len(train[data.protein]),
                                 "validation": len(validation[data.protein])}
     model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
-    prior = {**section_defaults("cgml.prior"), **prior}
+    prior = {**section_defaults("cg.prior"), **prior}
     options = prior_options(prior, temperature_k)
     for protein, data in train.items():
         model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior["histogram_bins"]),
@@ -209,7 +209,7 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     if not summary["learned"]:
         log.error("failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
                   "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
-                  "(cgml.training, cgml.presets)", best_epoch, best, rows[0]["validation_loss"])
+                  "(cg.training, cg.presets)", best_epoch, best, rows[0]["validation_loss"])
     return model, history, summary
 
 

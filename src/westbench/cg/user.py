@@ -1,8 +1,8 @@
-"""A user's CG model as one config entry: ``cgml.models.<name>``, scored as engine ``cg_<name>``.
+"""A user's CG model as one config entry: ``cg.models.<name>``, scored as engine ``cg_<name>``.
 
 ::
 
-    cgml:
+    cg:
       models:
         mine:
           path: models/{protein}.pt      # absolute or relative to the working directory; read, never written
@@ -10,7 +10,7 @@
           returns: energy                # energies (n_frames,); or forces (n_frames, n_beads, 3)
           length_unit: nm                # what the model's input positions are in: nm or angstrom
           energy_unit: kj/mol            # what its energies (forces: per length unit) are in: kj/mol or kcal/mol
-          prior: none                    # or fitted: add westbench's prior (cgml.prior) fitted to the ground truth
+          prior: none                    # or fitted: add westbench's prior (cg.prior) fitted to the ground truth
 
 The model contract: ``forward(x)`` takes C-alpha positions, a float tensor (n_frames, n_beads, 3) in
 ``length_unit`` (beads in residue order of the prepared structure) and returns energies (n_frames,) in
@@ -54,7 +54,7 @@ from torch import nn
 from westbench.config import section_defaults
 from westbench.errors import ConfigError
 
-_ENTRY = section_defaults("cgml.models.*")  # the schema owns a model entry's defaults
+_ENTRY = section_defaults("cg.models.*")  # the schema owns a model entry's defaults
 
 #: Factors to nm and kJ/mol.
 LENGTH_NM = {"nm": 1.0, "angstrom": 0.1}
@@ -62,15 +62,15 @@ ENERGY_KJ_MOL = {"kj/mol": 1.0, "kcal/mol": 4.184}
 
 
 def with_defaults(spec: Mapping) -> dict:
-    """A ``cgml.models`` entry with the schema's defaults of the keys it leaves out (the one owner of them)."""
+    """A ``cg.models`` entry with the schema's defaults of the keys it leaves out (the one owner of them)."""
     from westbench.config import load_schema
 
-    node = load_schema()["properties"]["cgml"]["properties"]["models"]["additionalProperties"]["properties"]
+    node = load_schema()["properties"]["cg"]["properties"]["models"]["additionalProperties"]["properties"]
     return {**{key: value["default"] for key, value in node.items() if "default" in value}, **dict(spec)}
 
 
 class ModelContractError(ConfigError):
-    """A user's CG model (``cgml.models.<name>``) cannot be loaded or does not meet the model contract."""
+    """A user's CG model (``cg.models.<name>``) cannot be loaded or does not meet the model contract."""
 
 
 class UserModel(nn.Module):
@@ -146,13 +146,13 @@ def _load_module(spec: Mapping, path: str, where: str) -> nn.Module:
 
 
 def load_user_model(spec: Mapping, protein: str, device="cpu", prior_path=None, where: str = "") -> UserModel:
-    """Load a ``cgml.models`` entry for one protein, wrapped to nm and kJ/mol (:class:`UserModel`).
+    """Load a ``cg.models`` entry for one protein, wrapped to nm and kJ/mol (:class:`UserModel`).
 
     ``prior_path``: westbench's fitted prior (a prior-only model.pt, rule ``cg_prior``) for ``prior: fitted``.
     """
     from westbench.cg.model import load_energy_model
 
-    where = where or "cgml.models entry"
+    where = where or "cg.models entry"
     spec = with_defaults(spec)
     module = _load_module(spec, model_path(spec, protein), where)
     if hasattr(module, "for_protein"):
@@ -184,9 +184,9 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
     Raises
     ------
     ModelContractError
-        Naming the entry ``cgml.models.<name> (engine cg_<name>)``, what is wrong and the fix.
+        Naming the entry ``cg.models.<name> (engine cg_<name>)``, what is wrong and the fix.
     """
-    where = f"cgml.models.{name} (engine cg_{name}, protein {protein})"
+    where = f"cg.models.{name} (engine cg_{name}, protein {protein})"
     spec = with_defaults(spec)
     model = load_user_model(spec, protein, prior_path=prior_path, where=where)
     basis = np.asarray(basis_positions, dtype=np.float64)

@@ -1,8 +1,8 @@
 """Which kind of engine a name is: the one place that decides it.
 
 Engine names in ``we.engines`` are ``implicit`` and ``explicit`` (OpenMM with the solvent model of
-that name), ``cg_<name>`` (a coarse-grained model: trained with ``cgml.presets.<name>``, or a user's
-model ``cgml.models.<name>``) or the ``name`` of an entry naming a user's class (kind ``user``,
+that name), ``cg_<name>`` (a coarse-grained model: trained with ``cg.presets.<name>``, or a user's
+model ``cg.models.<name>``) or the ``name`` of an entry naming a user's class (kind ``user``,
 :mod:`westbench.engines.user`); names under ``external`` are samples made elsewhere; ``groundtruth`` is the ground truth scored
 against itself. Rules, scripts and the report ask :func:`engine_kind` instead of testing names.
 
@@ -60,7 +60,7 @@ def engine_kind(engine: str, external: Collection[str] = (), user: Collection[st
 
 
 def cg_preset_of(engine: str) -> str:
-    """The ``cgml.presets`` entry a CG engine runs (``cg_<preset>`` -> ``<preset>``)."""
+    """The ``cg.presets`` entry a CG engine runs (``cg_<preset>`` -> ``<preset>``)."""
     if engine_kind(engine) != CG:
         raise ConfigError(f"engine {engine!r} is not a CG engine ({CG_PREFIX}<preset>)")
     return engine[len(CG_PREFIX):]

@@ -1,6 +1,6 @@
 """Score one engine's frames against the ground truth: ``metrics.json``, ``metrics.csv`` and the figures.
 
-The job of the ``metrics`` rule (one protein, one engine). The protein and the engine are
+The job of the ``metric_suite`` rule (one protein, one engine). The protein and the engine are
 data given by the caller (the rule's wildcards), written into both files. The protein's
 macrostate model is the job of rule ``macrostates`` (:func:`fit_macrostate_model`), fitted
 once and shared by every engine.

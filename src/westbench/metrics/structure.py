@@ -1,4 +1,4 @@
-"""C-alpha structure metrics: bonds outside their range, mean-distance contact maps (geometry: westbench.geometry).
+"""C-alpha structure metrics: bonds outside their range, mean-distance contact maps (geometry: westbench.ca_geometry).
 
 Examples
 --------
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from westbench.features import pair_indices, pairwise_distances
-from westbench.geometry import bond_lengths
+from westbench.ca_geometry import bond_lengths
 from westbench.metrics.weighted import weighted_mean
 
 BOND_RANGE_NM = (0.35, 0.45)  # consecutive C-alpha distance outside it: explosion or implosion

@@ -49,10 +49,10 @@ import numpy as np
 import pandas as pd
 
 from westbench.config import section_defaults
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.errors import WestbenchError
 from westbench.features import pairwise_distances
-from westbench.geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap

@@ -11,7 +11,7 @@ Examples
 --------
 >>> profile = {"default-resources": {"slurm_partition": "cpu", "mem_mb": 4000, "runtime": 30},
 ...            "set-resources": {"groundtruth_run": {"slurm_partition": "gpu", "gpu": 1, "runtime": 180}}}
->>> table = resource_requests(profile, ["groundtruth_run", "metrics"])
+>>> table = resource_requests(profile, ["groundtruth_run", "metric_suite"])
 >>> table.set_index("rule").loc["groundtruth_run", ["partition", "gpu", "runtime_min", "mem_mb"]].astype(str).tolist()
 ['gpu', '1', '180', '4000']
 """

@@ -284,7 +284,7 @@ def engine_table(record: Mapping, prefix: str) -> Markup:
 
 def engine_section(protein: str, engine: str, metrics_json, captions: Captions) -> EngineSection:
     """One engine's table (a row per weighting) and figures, from its ``metrics.json`` and the ``figures/``
-    folder beside it (rule ``metrics``); the note is the caption of its metrics table (``report/metrics.rst``),
+    folder beside it (rule ``metric_suite``); the note is the caption of its metrics table (``report/metrics.rst``),
     given what the job recorded (discarded iterations, the resampled units, the noise floor's splits)."""
     metrics = json.loads(Path(metrics_json).read_text())
     folder = Path(metrics_json).parent / "figures"

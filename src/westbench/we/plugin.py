@@ -69,7 +69,7 @@ class WestbenchPlugin:
         self.max_iterations = int(sim_manager.rc.config.get(["west", "propagation", "max_total_iterations"], 0) or 0)
         self.coverage = None
         if options.get("coverage"):
-            from westbench.we.coverage import CoverageTracker
+            from westbench.we.live_coverage import CoverageTracker
 
             self.coverage = CoverageTracker.from_options(options["coverage"])
         self.started = None

@@ -105,7 +105,7 @@ def test_figure_is_written(tmp_path, suite):
 
 def test_tagged_grid_feeds_the_leaderboard_per_tag_value():
     from westbench.agents.composition import suite_composition, tagged_grid
-    from westbench.agents.leaderboard import complete_grid, leaderboard
+    from westbench.agents.statistics import complete_grid, leaderboard
 
     from ...conftest import REPO
 

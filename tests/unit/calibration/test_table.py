@@ -6,7 +6,7 @@ import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
-from westbench.cg.geometry import kt
+from westbench.cg.internal_coordinates import kt
 from westbench.calibration.reweighting import reweighting_weights
 from westbench.calibration.table import COLUMNS, agrees, checks, expected_verdict, kish_ess, training_comparison
 

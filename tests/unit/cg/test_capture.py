@@ -10,7 +10,7 @@ def test_capture_failure_is_an_error_unless_auto():
 
     x = torch.randn(3, 5, 3)
     strict = BucketedForces(lambda y: -2.0 * y, capture=True)
-    with pytest.raises(CaptureError, match="cgml.cuda_graphs"):
+    with pytest.raises(CaptureError, match="cg.cuda_graphs"):
         strict(x)
     lenient = BucketedForces(lambda y: -2.0 * y, capture=True, on_failure="eager")
     assert torch.equal(lenient(x), -2.0 * x) and torch.equal(lenient(x), -2.0 * x)

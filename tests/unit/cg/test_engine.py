@@ -11,7 +11,7 @@ from westbench.cg.model import CGModel, save_model
 from westbench.cg.prior import fit_prior
 from westbench.frames import ok_frames, read_frames
 from westbench.we.export import export_run
-from westbench.we.pipeline import BATCHED
+from westbench.we.launch import BATCHED
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 

@@ -43,7 +43,7 @@ def model_for(chain, architecture, dtype="float32", seed=0, **network):
 
 def test_the_published_preset_builds_torchmdnets_graph_network():
     config = validate_config({"proteins": [{"id": "p", "name": "p", "sequence": "GY", "source": "sequence"}]})
-    preset = config["cgml"]["model"]
+    preset = config["cg"]["model"]
     model = CGModel({"p": SEQUENCE}, network=preset, dtype=preset["dtype"])
     assert isinstance(model.network, TorchMDNet)
     net = model.network.net
@@ -140,7 +140,7 @@ def test_the_cg_engine_runs_a_torchmdnet_model(chain, tmp_path):
 def test_options_westbench_does_not_map_are_refused():
     with pytest.raises(ValueError, match="not one of TorchMD-Net's"):
         torchmdnet_args(activation="softplus")
-    with pytest.raises(ValueError, match="unknown cgml.model.architecture"):
+    with pytest.raises(ValueError, match="unknown cg.model.architecture"):
         CGModel({"p": SEQUENCE}, network={"architecture": "transformer"})
     with pytest.raises(ValueError, match="neighbor_embedding needs a TorchMD-Net"):
         CGModel({"p": SEQUENCE}, network={"architecture": "schnet", "neighbor_embedding": True})

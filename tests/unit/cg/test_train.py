@@ -7,7 +7,7 @@ from westbench.cg.data import ProteinData
 from westbench.cg.engine import CGEngine
 from westbench.cg.model import save_model
 from westbench.cg.train import preset_training, train_model
-from westbench.geometry import bond_lengths
+from westbench.ca_geometry import bond_lengths
 
 from .toy import harmonic_chain
 
@@ -73,6 +73,6 @@ def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
     ca = np.cumsum(rng.normal(0, 0.2, (20, 5, 3)), axis=1).astype(np.float32)
     data = ProteinData("p", "GYDPE", ca, rng.normal(0, 10, (20, 5, 3)).astype(np.float32))
     options = {"network": None, "prior": {"terms": ["bonds"]}, "training": {"max_epochs": 1}, "seed": 1}
-    with pytest.raises(DeviceError, match="cgml.device"):
+    with pytest.raises(DeviceError, match="cg.device"):
         train_model([data], device="cuda", **options)
     assert train_model([data], device="auto", **options)[2]["device"] == "cpu"

@@ -1,4 +1,4 @@
-"""A user's CG model (cgml.models): formats, units, energy or forces, the contract's clear errors, the engine."""
+"""A user's CG model (cg.models): formats, units, energy or forces, the contract's clear errors, the engine."""
 
 import textwrap
 
@@ -10,7 +10,7 @@ from westbench.cg.engine import CGEngine
 from westbench.cg.user import ModelContractError, check_user_model, load_user_model
 from westbench.config import validate_config
 from westbench.errors import ConfigError
-from westbench.we.pipeline import user_model_options
+from westbench.we.launch import user_model_options
 
 BASIS = np.zeros((5, 3))
 BASIS[:, 0] = 0.38 * np.arange(5)  # nm
@@ -55,12 +55,12 @@ def spec(path, **changes):
 
 def test_the_schema_fills_an_entry_and_refuses_unknown_units():
     protein = {"id": "p", "name": "P", "sequence": "GYDPE", "source": "sequence"}
-    config = validate_config({"proteins": [protein], "cgml": {"models": {"mine": {"path": "m.pt", "format": "torchscript"}}}})
-    assert config["cgml"]["models"]["mine"] == {"path": "m.pt", "format": "torchscript", "class": None, "kwargs": {},
+    config = validate_config({"proteins": [protein], "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript"}}}})
+    assert config["cg"]["models"]["mine"] == {"path": "m.pt", "format": "torchscript", "class": None, "kwargs": {},
                                                 "python_path": None, "returns": "energy", "length_unit": "nm",
                                                 "energy_unit": "kj/mol", "prior": "none"}
-    with pytest.raises(ConfigError, match=r"cgml\.models\.mine\.length_unit"):
-        validate_config({"proteins": [protein], "cgml": {"models": {"mine": {"path": "m.pt", "format": "torchscript",
+    with pytest.raises(ConfigError, match=r"cg\.models\.mine\.length_unit"):
+        validate_config({"proteins": [protein], "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript",
                                                                               "length_unit": "bohr"}}}})
 
 
@@ -93,7 +93,7 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
              "kwargs": {"k": 1.0}, "python_path": str(tmp_path / "lib")}
     model = load_user_model(entry, "p")
     assert float(model.module.k.detach()) == 2.0  # the file's weights, not the constructor's
-    with pytest.raises(ModelContractError, match=r"cgml\.models\.mine .*does not load into usermodels_pkg.nets:Bonds"):
+    with pytest.raises(ModelContractError, match=r"cg\.models\.mine .*does not load into usermodels_pkg.nets:Bonds"):
         torch.save({"other": torch.zeros(1)}, tmp_path / "bad.pt")
         check_user_model({**entry, "path": str(tmp_path / "bad.pt")}, "mine", BASIS, "p")
     with pytest.raises(ModelContractError, match=r"format state_dict needs `class`"):
@@ -101,7 +101,7 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
 
 
 @pytest.mark.parametrize("module, changes, message", [
-    (PerBead(), {}, r"cgml\.models\.mine \(engine cg_mine, protein p\): forward\(x\) returned \(2, 5\) for x of shape "
+    (PerBead(), {}, r"cg\.models\.mine \(engine cg_mine, protein p\): forward\(x\) returned \(2, 5\) for x of shape "
                     r"\(2, 5, 3\); the contract \(returns: energy\) is energies \(n_frames,\)"),
     (Detached(), {}, r"do not depend differentiably on the positions.*Fix"),
     (Bonds(), {"returns": "forces"}, r"returned \(2,\).*forces \(n_frames, n_beads, 3\)"),

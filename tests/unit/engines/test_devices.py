@@ -95,7 +95,7 @@ def test_cg_engine_refuses_a_gpu_it_cannot_have(cg_engine, machine, monkeypatch)
     with pytest.raises(DeviceError, match="forked from a process that had initialised CUDA"):
         _ = cg_engine(device="cuda").device
     FakeCuda(monkeypatch, 0)
-    with pytest.raises(DeviceError, match="cgml.device is 'cuda'"):
+    with pytest.raises(DeviceError, match="cg.device is 'cuda'"):
         _ = cg_engine(device="cuda").device
     assert cg_engine(device="auto").device == torch.device("cpu")  # auto: the CPU, said so in runtime()
     assert cg_engine(device="auto").runtime()["device_setting"] == "auto"

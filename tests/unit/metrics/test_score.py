@@ -1,4 +1,4 @@
-"""One engine scored against the ground truth: the files the metrics rule writes, with the caller's identity."""
+"""One engine scored against the ground truth: the files the metric_suite rule writes, with the caller's identity."""
 
 import json
 

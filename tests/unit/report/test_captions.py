@@ -59,7 +59,7 @@ def test_every_figure_the_rules_declare_has_one_existing_caption_file(workflow):
     figures = [(rule, pattern, caption) for rule, pattern, caption in outputs if pattern.endswith(".png")]
     assert figures and all(caption is not None and caption.is_file() for _, _, caption in figures), figures
     # The metric figures: one output per entry of the one list, each with its own caption file.
-    metric = {Path(pattern).stem: caption for rule, pattern, caption in figures if rule == "metrics"}
+    metric = {Path(pattern).stem: caption for rule, pattern, caption in figures if rule == "metric_suite"}
     assert list(metric) == list(FIGURES)
     assert all(caption == REPO / "report" / "figures" / f"{name}.rst" for name, caption in metric.items())
     # Every caption file in report/ is declared by some rule (none left behind to drift).

@@ -5,13 +5,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.features import pairwise_distances
 from westbench.frames import read_frames, write_frames
 from westbench.metrics.resampling import resampling_units
 from westbench.tica import FEATURE_CA_DISTANCES, TicaModel
 from westbench.we.export import export_run
-from westbench.we.pipeline import run_protein_we
+from westbench.we.launch import run_protein_we
 from westbench.we.replicas import export_replicas, pool_cost_rows, pool_frames, replica_weight_factors
 
 from .toy import Chain

@@ -19,8 +19,8 @@ from westbench.config import default, section_defaults
 from westbench.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.jobkeys import job_keys
-from westbench.coverage import CoverageGrid
-from westbench.we.coverage import run_coverage
+from westbench.coverage_grid import CoverageGrid
+from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 
@@ -63,7 +63,7 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
                         "max_walkers": int(max_walkers)}}
 
 
-def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int | None = None,
+def cg_engine_spec(model, protein: str, basis_pdb, cg: Mapping, threads: int | None = None,
                    block_size: int = BATCHED) -> dict:
     """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
 
@@ -76,18 +76,18 @@ def cg_engine_spec(model, protein: str, basis_pdb, cgml: Mapping, threads: int |
     >>> spec["class"], spec["options"]["protein"], spec["block_size"]
     ('westbench.cg.engine:CGEngine', 'p', 1000000)
     """
-    defaults = section_defaults("cgml")
+    defaults = section_defaults("cg")
     return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
             "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
-                        "langevin": dict(cgml["langevin"]), "explosion": dict(cgml["explosion"]),
-                        "device": cgml.get("device", defaults["device"]), "threads": threads,
-                        "cuda_graphs": cgml.get("cuda_graphs", defaults["cuda_graphs"]),
-                        "deterministic": cgml.get("deterministic", defaults["deterministic"]),
-                        **({"model_spec": user_model_options(cgml["user_model"])} if cgml.get("user_model") else {})}}
+                        "langevin": dict(cg["langevin"]), "explosion": dict(cg["explosion"]),
+                        "device": cg.get("device", defaults["device"]), "threads": threads,
+                        "cuda_graphs": cg.get("cuda_graphs", defaults["cuda_graphs"]),
+                        "deterministic": cg.get("deterministic", defaults["deterministic"]),
+                        **({"model_spec": user_model_options(cg["user_model"])} if cg.get("user_model") else {})}}
 
 
 def user_model_options(entry: Mapping) -> dict:
-    """The CG engine's ``model_spec`` of a user's model (``cgml.models`` entry, :mod:`westbench.cg.user`):
+    """The CG engine's ``model_spec`` of a user's model (``cg.models`` entry, :mod:`westbench.cg.user`):
     how to load it, its units, and the absolute paths WESTPA's run folder needs (python_path, fitted prior)."""
     spec = {key: entry[key] for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
             if key in entry}
@@ -100,7 +100,7 @@ def user_model_options(entry: Mapping) -> dict:
 
 def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
                 preparation: Mapping | None = None, platform: Mapping | None = None,
-                cgml: Mapping | None = None, user: Mapping | None = None) -> dict:
+                cg: Mapping | None = None, user: Mapping | None = None) -> dict:
     """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
 
     The job's threads are shared as the thread policy says (:mod:`westbench.resources`): one
@@ -120,7 +120,7 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
         The threads Snakemake gave the job.
     preparation, platform : mapping
         OpenMM: the integrator keys and the ``platform`` section.
-    cgml : mapping
+    cg : mapping
         CG: ``langevin``, ``explosion``, ``device`` (a user engine of work torch: ``device``).
     user : mapping
         A user engine: its ``we.engines`` entry (:func:`westbench.engines.user.user_engine_spec`); its
@@ -130,7 +130,7 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     --------
     >>> settings = {"bins_per_tic": 7, "walkers_per_bin": 3, "work_manager": "processes", "batch_walkers": 1}
     >>> spec = engine_spec("cg", {"model": "m.pt", "basis": "b.pdb"}, protein="p", settings=settings, job_threads=2,
-    ...                    cgml={"langevin": {}, "explosion": {}, "device": "cpu"})
+    ...                    cg={"langevin": {}, "explosion": {}, "device": "cpu"})
     >>> spec["options"]["threads"], spec["block_size"]
     (1, 74)
     """
@@ -139,15 +139,15 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
 
     work = user["work"] if kind == USER else "torch" if kind == CG else "openmm"
     workers = we_job_workers(work, job_threads, settings["work_manager"],
-                             platform or {}, device=(cgml or {}).get("device", section_defaults("cgml")["device"]))
+                             platform or {}, device=(cg or {}).get("device", section_defaults("cg")["device"]))
     threads = engine_threads(job_threads, settings["work_manager"])
     share = max_walkers_per_worker(settings, workers)
     if kind == CG:
         # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
         given = dict(inputs.items())  # a mapping, or Snakemake's named input list
-        if cgml.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
-            cgml = {**cgml, "user_model": {**cgml["user_model"], "prior_path": given["prior"]}}
-        return cg_engine_spec(inputs["model"], protein, inputs["basis"], cgml, threads=threads,
+        if cg.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
+            cg = {**cg, "user_model": {**cg["user_model"], "prior_path": given["prior"]}}
+        return cg_engine_spec(inputs["model"], protein, inputs["basis"], cg, threads=threads,
                               **({"block_size": share} if workers > 1 else {}))
     if kind == OPENMM:
         return openmm_engine_spec(inputs["system"], inputs["state"], inputs["topology"], preparation, platform,

@@ -20,7 +20,7 @@ from westbench.cg.noise_floor import force_noise_floor
 from westbench.cg.train import plot_training_curve, preset_training, train_model
 
 
-def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *, seed: int, threads: int,
+def train_preset(proteins: Mapping[str, Mapping], cg: Mapping, preset: str, *, seed: int, threads: int,
                  model_path, history_path, figure_path) -> dict:
     """Train the model of ``preset`` and write its files; return the training summary.
 
@@ -28,11 +28,11 @@ def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *,
     ----------
     proteins : mapping
         ``{protein: {"frames": [frames.h5 of every run], "topology": prepared PDB}}``.
-    cgml : mapping
-        The ``cgml`` keys training reads: ``model``, ``prior``, ``langevin``, ``device``, ``training``
+    cg : mapping
+        The ``cg`` keys training reads: ``model``, ``prior``, ``langevin``, ``device``, ``training``
         and ``presets`` (at least ``preset``).
     preset : str
-        The ``cgml.presets`` entry whose overrides apply.
+        The ``cg.presets`` entry whose overrides apply.
     seed : int
         Seed of subsampling, splitting, initialization and batching.
     threads : int
@@ -43,14 +43,14 @@ def train_preset(proteins: Mapping[str, Mapping], cgml: Mapping, preset: str, *,
     torch.set_num_threads(int(threads))
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
     model, history, summary = train_model(
-        datasets, network=cgml["model"], prior=cgml["prior"], training=preset_training(cgml, preset), seed=seed,
-        temperature_k=cgml["langevin"]["temperature_k"], dtype=cgml["model"]["dtype"], device=cgml["device"])
+        datasets, network=cg["model"], prior=cg["prior"], training=preset_training(cg, preset), seed=seed,
+        temperature_k=cg["langevin"]["temperature_k"], dtype=cg["model"]["dtype"], device=cg["device"])
     floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
     summary["force_noise_floor"] = floor
     save_model(model, model_path, extra={
         "preset": preset, "proteins": list(proteins), "seed": seed, "data_sha256": summary["data_sha256"],
         "training_summary": summary, "torch": torch.__version__,
-        "config": {key: cgml[key] for key in ("model", "prior", "langevin")},
+        "config": {key: cg[key] for key in ("model", "prior", "langevin")},
         "priors": {p: model.priors[p].describe() for p in model.priors}})
     Path(history_path).parent.mkdir(parents=True, exist_ok=True)
     history.to_csv(history_path, index=False)

@@ -1,5 +1,5 @@
 # Machine-learned C-alpha CG models, trained by force matching on the ground truth.
-# Per protein (cgml.scope: protein): results/<protein>/cg/<preset>/; one model over every protein
+# Per protein (cg.scope: protein): results/<protein>/cg/<preset>/; one model over every protein
 # (scope: all): results/cg/<preset>/. WE runs them as engines cg_<preset> (rules/we.smk).
 
 
@@ -24,7 +24,7 @@ rule cg_train:
         ),
     params:
         proteins=cg_training_params,
-        cgml=cg_training_settings,
+        cg=cg_training_settings,
         seed=cg_training_seed,
     threads: torch_threads()
     resources:
@@ -39,7 +39,7 @@ rule cg_train:
         "../scripts/cg_train.py"
 
 
-# One model over every protein (cgml.scope: all): the same job, its files under results/cg/.
+# One model over every protein (cg.scope: all): the same job, its files under results/cg/.
 use rule cg_train as cg_train_all with:
     output:
         model="results/cg/{preset}/model.pt",
@@ -58,7 +58,7 @@ use rule cg_train as cg_train_all with:
         "results/cg/benchmarks/cg_train_{preset}.tsv"
 
 
-# A user's model (cgml.models.<name>, engine cg_<name>): checked against the model contract on each protein's
+# A user's model (cg.models.<name>, engine cg_<name>): checked against the model contract on each protein's
 # prepared structure before any WE run; never trained, copied or written (its file is an input only).
 rule cg_model_check:
     input:
@@ -78,7 +78,7 @@ rule cg_model_check:
         "../scripts/cg_model_check.py"
 
 
-# prior: fitted: westbench's prior alone (cgml.prior terms, Boltzmann-inverted from the protein's ground truth).
+# prior: fitted: westbench's prior alone (cg.prior terms, Boltzmann-inverted from the protein's ground truth).
 rule cg_prior:
     input:
         unpack(cg_training_input),
@@ -87,7 +87,7 @@ rule cg_prior:
         record="results/{protein}/cg/model_{name}/prior.json",
     params:
         proteins=cg_training_params,
-        cgml=cg_prior_settings,
+        cg=cg_prior_settings,
         seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
     threads: 1
     log:

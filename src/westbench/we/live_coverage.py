@@ -13,7 +13,7 @@ import numpy as np
 
 from westbench.config import section_defaults
 from westbench.frames import read_frames
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 from westbench.westh5 import iterations
 
 

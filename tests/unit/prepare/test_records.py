@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from westbench.prepare.summary import write_preparation_table, write_summary
+from westbench.prepare.records import write_preparation_table, write_summary
 
 
 def test_summary_and_table_from_the_preparation_records(tmp_path):

@@ -1,4 +1,4 @@
-"""Oracle gate, fixed denominators, pass@k and breakdowns."""
+"""The leaderboard's statistics: fixed denominators, pass@k, intervals, Strict-Pass, FrontierChallenge scores."""
 
 import json
 
@@ -6,29 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.agents.gate import oracle_gate
-from westbench.agents.leaderboard import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, outcome_counts,
-                                          pass_at_k, plot_cost_vs_success, plot_leaderboard, plot_outcomes, wilson_interval)
+from westbench.agents.statistics import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, pass_at_k,
+                                         wilson_interval)
 
-
-def trial(task, agent, correctness, status=None, attempt=1, model="none", process=None, criteria=None, **extra):
-    return {"task": task, "agent": agent, "model": model, "attempt": attempt, "correctness": correctness,
-            "status": status or ("passed" if correctness == 1 else "failed"), "process": process,
-            "all_criteria_passed": criteria, **extra}
-
-
-def test_gate_reports_every_way_a_task_can_fail():
-    records = [trial("ok", "oracle", 1.0), trial("ok", "nop", 0.0), trial("weak", "oracle", 0.5), trial("weak", "nop", 0.0),
-               trial("leaky", "oracle", 1.0), trial("leaky", "nop", 0.25),
-               trial("broken", "oracle", 0.0, "environment_error", reason="FROM image missing"),
-               trial("broken", "nop", 0.0, "environment_error", reason="FROM image missing")]
-    records += [trial("late", "oracle", 1.0, "agent_timeout", reason="AgentTimeoutError: 60 s"), trial("late", "nop", 0.0)]
-    table = oracle_gate(records, ["ok", "weak", "leaky", "broken", "absent", "late"]).set_index("task")
-    assert table["passed"].to_dict() == {"ok": True, "weak": False, "leaky": False, "broken": False, "absent": False,
-                                         "late": False}
-    assert "did not complete: agent_timeout" in table.loc["late", "reason"]
-    assert "scored 0.5" in table.loc["weak", "reason"] and "nop) scored 0.25" in table.loc["leaky", "reason"]
-    assert "FROM image missing" in table.loc["broken", "reason"] and "no oracle trial" in table.loc["absent", "reason"]
+from .trial_records import trial
 
 
 def test_pass_at_k_matches_its_definition():
@@ -110,59 +91,9 @@ def test_leaderboard_carries_intervals_costs_and_wall_times():
     assert row["wall_s_mean"] == 20.0 and row["wall_s_max"] == 30.0
 
 
-def test_figures_are_written(tmp_path):
-    trials = pd.DataFrame([trial("a", "x", 1.0), trial("b", "x", 0.3, "agent_timeout"), trial("a", "y", 0.0, "agent_error")])
-    grid = complete_grid(trials, ["a", "b"], [("x", "none"), ("y", "none")], attempts=1)
-    board = leaderboard(grid, attempts=1)
-    counts = outcome_counts(grid)
-    assert counts.loc[("x", "none"), "agent_timeout"] == 1 and counts.loc[("y", "none"), "missing"] == 1
-    plot_leaderboard(board, grid, str(tmp_path / "board.png"))
-    plot_outcomes(grid, str(tmp_path / "outcomes.png"))
-    plot_cost_vs_success(board, str(tmp_path / "cost.png"))
-    plot_leaderboard(leaderboard(grid.iloc[0:0], attempts=1), grid.iloc[0:0], str(tmp_path / "empty.png"))
-    for name in ("board", "outcomes", "cost", "empty"):
-        assert (tmp_path / f"{name}.png").stat().st_size > 100, name
-
-
-def test_judged_trials_join_on_the_agents_model_not_the_judges(tmp_path):
-    from westbench.agents.judge import JudgeSettings, judge_trial
-    from westbench.agents.leaderboard import read_trials
-
-    settings = JudgeSettings.from_env({"WESTBENCH_JUDGE_MODEL": "judge-1", "WESTBENCH_JUDGE_BASE_URL": "http://unused",
-                                       "WESTBENCH_JUDGE_API_KEY": "k"}, repeats=2)
-    rubric = {"files": [], "criteria": [{"id": "c", "type": "binary", "question": "?"}]}
-    result = judge_trial(rubric, "", "trajectory", {}, settings, None, call=lambda *_: '{"value": 1}')
-    key = {"task": "t", "agent": "a", "model": "openai--m", "attempt": 1}
-    (tmp_path / "trial.json").write_text(json.dumps({**key, "status": "passed", "correctness": 1.0}))
-    (tmp_path / "judge.json").write_text(json.dumps({**key, **result}))  # what scripts/agent_judge.py writes
-    rows = read_trials([tmp_path / "trial.json"], [tmp_path / "judge.json"])
-    assert result["judge_model"] == "judge-1"
-    assert rows.loc[0, "process"] == 1.0 and bool(rows.loc[0, "all_criteria_passed"]) and bool(rows.loc[0, "judged"])
-
-
-def test_the_gate_fails_a_task_whose_near_miss_scores_one_and_reports_the_catch_rate():
-    from westbench.agents.gate import catch_rate
-
-    records = [{"task": t, "agent": a, "attempt": 1, "status": s, "correctness": c}
-               for t in ("caught", "hole", "broken", "none")
-               for a, s, c in (("oracle", "passed", 1.0), ("nop", "failed", 0.0))]
-    misses = {"caught": [{"near_miss": "a", "status": "failed", "correctness": 0.8},
-                         {"near_miss": "b", "status": "agent_error", "correctness": 0.0}],
-              "hole": [{"near_miss": "no-posre", "status": "passed", "correctness": 1.0},
-                       {"near_miss": "c", "status": "failed", "correctness": 0.5}],
-              "broken": [{"near_miss": "d", "status": "environment_error", "correctness": 0.0, "reason": "no image"}]}
-    table = oracle_gate(records, ["caught", "hole", "broken", "none"], near_misses=misses).set_index("task")
-    assert table["passed"].tolist() == [True, False, False, True]
-    assert table.loc["caught", "near_miss_caught"] == 2 and table.loc["caught", "near_miss_max"] == 0.8
-    assert table.loc["hole", "near_miss_missed"] == "no-posre" and "does not catch it" in table.loc["hole", "reason"]
-    assert "not graded" in table.loc["broken", "reason"] and table.loc["broken", "near_miss_caught"] == 0
-    assert table.loc["none", "near_misses"] == 0 and table.loc["none", "near_miss_missed"] == ""
-    assert catch_rate(table.reset_index()) == {"near_misses": 5, "caught": 3, "catch_rate": 0.6, "tasks_with_near_misses": 3}
-
-
 def test_the_leaderboard_shows_the_fraction_of_all_checks_beside_science_correctness(tmp_path):
     """Invented numbers in the right format: correctness 0 (science), the plain fraction of checks 0.5 beside it."""
-    from westbench.agents.leaderboard import read_trials
+    from westbench.agents.trials import read_trials
 
     for name, rewards in (("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
                           ("right", {"correctness": 1.0, "checks_fraction": 1.0})):

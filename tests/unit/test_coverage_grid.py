@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from westbench.coverage import CoverageGrid
+from westbench.coverage_grid import CoverageGrid
 
 
 def test_coverage_of_a_known_point_set_is_exact():

@@ -1,0 +1,90 @@
+"""C-alpha positions of external engine samples, read with one topology and checked at the door.
+
+:class:`CAReader` checks the C-alpha sequence against the prepared protein's and refuses (or, with
+``on_nonfinite: drop``, marks) frames with non-finite coordinates; :func:`keep_frames` then leaves them
+out, splitting their pieces.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mdtraj
+import numpy as np
+
+from westbench.errors import WestbenchError
+from westbench.features import ca_atom_indices
+from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps
+from westbench.trajectories import ca_sequence
+
+
+class ExternalSamplesError(WestbenchError):
+    """External engine samples cannot be read or do not fit the protein."""
+
+
+class CAReader:
+    """Reads C-alpha positions (nm) of trajectory files with one topology, checking the sequence once."""
+
+    def __init__(self, topology: str | Path | None, expected_sequence: str, engine: str):
+        self.topology, self.expected, self.engine = topology, expected_sequence, engine
+        self.top = None
+        if topology is not None:
+            try:
+                self.top = mdtraj.load_topology(str(topology))
+            except Exception as exc:
+                raise ExternalSamplesError(f"external engine '{engine}': topology {topology} cannot be read "
+                                           f"({type(exc).__name__}: {exc})") from None
+            self._check(self.top, topology)
+
+    def _check(self, top, where) -> None:
+        ca = ca_atom_indices(top)
+        found = ca_sequence(top, ca)
+        if found != self.expected:
+            raise ExternalSamplesError(
+                f"external engine '{self.engine}': {where} has C-alpha sequence {found} ({len(found)} C-alpha "
+                f"atoms); the protein was prepared as {self.expected} ({len(self.expected)}): give samples of the "
+                f"configured protein, with a topology (external.{self.engine}.topology) of their atoms")
+        self.ca = ca
+
+    def atom_of(self, index: int) -> str:
+        """The C-alpha atom ``index`` (0-based) named with its residue, for messages."""
+        residue = self.expected[index] if index < len(self.expected) else "?"
+        return f"C-alpha {index} (residue {residue}{index + 1})"
+
+    def read(self, path: str | Path) -> np.ndarray:
+        path = Path(path)
+        if not path.is_file():
+            raise ExternalSamplesError(f"external engine '{self.engine}': {path} does not exist")
+        try:
+            if self.top is None:
+                traj = mdtraj.load(str(path))
+                self._check(traj.topology, path)
+                return traj.xyz[:, self.ca]
+            return mdtraj.load(str(path), top=self.top, atom_indices=self.ca).xyz
+        except ExternalSamplesError:
+            raise
+        except Exception as exc:
+            raise ExternalSamplesError(f"external engine '{self.engine}': {path} cannot be read with topology "
+                                       f"{self.topology} ({type(exc).__name__}: {exc}): check that the file is "
+                                       f"intact and that the topology has its atoms (same count and order; "
+                                       f"external.{self.engine}.topology)") from None
+
+    def valid(self, ca: np.ndarray, path, on_nonfinite: str, frame_of=None) -> np.ndarray:
+        """The frames of ``ca`` to keep, or an error naming ``path``, the frame and the atom."""
+        try:
+            return keep_valid_frames(ca, source=f"external engine '{self.engine}': {path}", on_nonfinite=on_nonfinite,
+                                     frame_of=frame_of, atom_of=self.atom_of)
+        except BadFramesError as exc:
+            raise ExternalSamplesError(str(exc)) from None
+
+
+def keep_frames(data: dict) -> dict:
+    """Leave out the frames not kept (``keep``), splitting their pieces; the count under DROPPED_ATTR."""
+    keep = data.pop("keep").astype(bool)
+    dropped = int((~keep).sum())
+    if dropped:
+        traj = split_at_gaps(data["traj"], keep)
+        data = {k: v[keep] for k, v in data.items()}
+        data["traj"] = traj
+    data[DROPPED_ATTR] = dropped
+    return data
