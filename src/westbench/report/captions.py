@@ -3,9 +3,10 @@
 Snakemake's ``--report`` reads each ``report(..., caption=...)`` file, renders it as a Jinja2 template
 (``trim_blocks``, ``lstrip_blocks``) with a ``snakemake`` object (``config``, ``wildcards``, ...) and turns
 the RST into HTML with docutils. The HTML report of :mod:`westbench.report.html_report` renders the same
-files the same way, so a caption is written once. A registered figure's caption file is the one its registry
-entry names (:attr:`westbench.metrics.figure_list.Figure.caption_file`), declared by the rule of its scope. Values known only once a job ran (e.g. the number of
-macrostates actually used) come in as extra template variables; a caption shows them under
+files the same way, so a caption is written once. A registered figure's caption file is the one its
+registry entry names (:attr:`westbench.metrics.figure_list.Figure.caption_file`), declared by the rule of
+its scope. Values known only once a job ran (e.g. the number of macrostates actually used) come in as
+extra template variables; a caption shows them under
 ``{% if name is defined %}``, so Snakemake's report, which does not have them, leaves them out.
 
 Only ``snakemake.config`` and ``snakemake.wildcards`` are available to a caption (undefined names fail

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from westbench.errors import WestbenchError
 from westbench.metrics.figure_list import ENGINE, FIGURES, PROTEIN, Figure, figures, registered
 from westbench.metrics.figures import ProteinFigureData, write_metric_figures, write_protein_figures
 from westbench.report.captions import Captions, caption_config
@@ -106,6 +107,9 @@ def test_the_captions_come_from_the_entry(toy):
     assert "bins" in workflow.globals["html_report_caption_config"]()["metrics"]
     html = str(Captions(captions, workflow.config).html("toy_spread", {"protein": "p", "engine": "implicit"}))
     assert html == f"<p>Toy spread of TIC 0 for <em>implicit</em>, {workflow.config['metrics']['bins']} bins.</p>\n"
+    # A report given captions without it says where the registered figure's caption comes from.
+    with pytest.raises(WestbenchError, match=r"registered .* caption .*toy_spread\.rst, declared by rule metrics"):
+        Captions({}, {}).rst("toy_spread")
 
 
 def synthetic(n, shift, seed):
