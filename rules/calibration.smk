@@ -2,6 +2,8 @@
 # A reference potential of the study protein, a ground truth made by it, and engines with known verdicts, each
 # through the same rules as the main study's (use rule ... with: the study's files and settings).
 
+import westbench.metrics.figure_list as figure_list  # the figure registry
+
 
 rule calibration_models:
     """The native structure's C-alpha atoms (the beads' topology, the WE basis state), the reference potential
@@ -160,7 +162,8 @@ use rule metric_suite as calibration_metrics with:
     output:
         json="results/calibration/{protein}/metrics/{engine}/metrics.json",
         csv="results/calibration/{protein}/metrics/{engine}/metrics.csv",
-        **{name: f"results/calibration/{{protein}}/metrics/{{engine}}/figures/{name}.png" for name in FIGURES},
+        # The registry's per-engine figures (westbench.metrics.figure_list), under the study's folder.
+        **{entry.name: entry.path("results/calibration") for entry in figure_list.figures(figure_list.ENGINE)},
     params:
         settings={**{key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
                   "discard_iterations": CALIBRATION["discard_iterations"]},

@@ -635,8 +635,11 @@ def engine_frames(protein_id, name="frames.h5"):
 
 
 def protein_figure_records(wildcards=None):
-    """[protein, figure name] of the figures across engines (rule protein_figures), in protein_figures order."""
-    return [[p, name] for p in PROTEINS for name in ("engines_tic01", "coverage_vs_compute")]
+    """[protein, figure name] of the figures across engines (rule protein_figures), in protein_figures order:
+    the registry's (westbench.metrics.figure_list) of scope PROTEIN, in its order."""
+    from westbench.metrics.figure_list import PROTEIN, figures
+
+    return [[p, entry.name] for p in PROTEINS for entry in figures(PROTEIN)]
 
 
 def protein_figures(wildcards=None):

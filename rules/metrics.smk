@@ -1,7 +1,7 @@
 # The metric suite and its figures for every engine against the ground truth, results/<protein>/metrics/<engine>/
 # Engine "groundtruth" scores the ground truth against itself: a sanity check (zero divergences, full coverage).
 
-from westbench.metrics.figure_list import FIGURES
+import westbench.metrics.figure_list as figure_list  # the figure registry
 
 
 rule macrostates:
@@ -39,18 +39,9 @@ rule metric_suite:
             subcategory="{protein}",
             labels={"protein": "{protein}", "engine": "{engine}", "table": "metrics"},
         ),
-        # One report output per figure of the one list (westbench.metrics.figure_list.FIGURES: name -> label),
-        # named as the figure; its caption is report/figures/<name>.rst.
-        **{
-            name: report(
-                f"results/{{protein}}/metrics/{{engine}}/figures/{name}.png",
-                caption=f"../report/figures/{name}.rst",
-                category="Metrics",
-                subcategory="{protein}",
-                labels={"protein": "{protein}", "engine": "{engine}", "figure": label},
-            )
-            for name, label in FIGURES.items()
-        },
+        # One report output per per-engine figure of the registry (westbench.metrics.figure_list), named as the
+        # figure, with the caption file, category and labels its entry gives.
+        **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.ENGINE)},
     params:
         # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
         settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},

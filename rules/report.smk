@@ -1,6 +1,8 @@
 # Tables across proteins and engines (results/tables/) and the HTML report of this configuration
 # (results/report/westbench.html). `snakemake --report` gathers every report() output with its caption.
 
+import westbench.metrics.figure_list as figure_list  # the figure registry
+
 
 rule metric_tables:
     input:
@@ -41,26 +43,15 @@ rule metric_tables:
 
 
 rule protein_figures:
-    """Per protein, across engines: TIC 0/1 contours side by side, and coverage against compute."""
+    """Per protein, across engines: the registry's figures of scope PROTEIN (TIC 0/1 contours side by side,
+    coverage against compute)."""
     input:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
         frames=lambda wildcards: engine_frames(wildcards.protein),
         costs=lambda wildcards: engine_frames(wildcards.protein, "cost.csv"),
     output:
-        contours=report(
-            "results/{protein}/figures/engines_tic01.png",
-            caption="../report/figures/engines_tic01.rst",
-            category="Engines compared",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "figure": "TIC 0/1 contours of every engine"},
-        ),
-        coverage=report(
-            "results/{protein}/figures/coverage_vs_compute.png",
-            caption="../report/figures/coverage_vs_compute.rst",
-            category="Engines compared",
-            subcategory="{protein}",
-            labels={"protein": "{protein}", "figure": "coverage against compute"},
-        ),
+        # One report output per across-engine figure of the registry (westbench.metrics.figure_list).
+        **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.PROTEIN)},
     params:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],

@@ -4,6 +4,7 @@ import _library  # noqa: F401  (puts src/ on sys.path)
 
 from pathlib import Path
 
+from westbench.metrics.figure_list import ENGINE, figures
 from westbench.metrics.score import score_engine
 from westbench.workflow import run_script
 
@@ -13,7 +14,7 @@ def main(snakemake):
                  {**snakemake.params.settings, "seed": snakemake.params.seed},
                  protein=snakemake.wildcards.protein, engine=snakemake.wildcards.engine,
                  json_path=snakemake.output.json, csv_path=snakemake.output.csv,
-                 figures_dir=Path(snakemake.output.tic_densities_1d).parent,
+                 figures_dir=Path(snakemake.output[figures(ENGINE)[0].name]).parent,  # the registry's folder
                  macrostates=snakemake.input.macrostates,
                  training_record=_one(snakemake.input.get("training")))
 

@@ -112,12 +112,14 @@ def test_only_scripts_library_edits_sys_path():
 
 
 # The stages (one rule file each) and what they may import of each other: the report presents the metric
-# stage's outputs and asks it which figures exist (westbench.metrics.figure_list). Everything else a stage
+# stage's outputs, asks it which figures exist (westbench.metrics.figure_list, the figure registry) and draws free
+# energy with its one helper (westbench.metrics.figures.free_energy). Everything else a stage
 # needs is in the shared layer (simulation, engines, ca_geometry, coverage_grid, tica, frames, trajectories, ...).
 STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents", "calibration"]
 # The calibration study composes the CG stage (reference potential, engine, models) and the metric stage (its
 # distributions and W1), as its rules reuse theirs.
-ALLOWED = {("report", "westbench.metrics.figure_list"), ("calibration", "westbench.cg"),
+ALLOWED = {("report", "westbench.metrics.figure_list"), ("report", "westbench.metrics.figures.free_energy"),
+           ("calibration", "westbench.cg"),
            ("calibration", "westbench.metrics")}
 
 

@@ -190,7 +190,8 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
     figure_weights = suite.weights(figure_weighting) if figure_weighting not in suite.caveats.reasons else None
     paths = write_metric_figures(Path(figures_dir), suite.groundtruth, suite.model, figure_weights,
                                  results[figure_weighting], labels, s, label=engine,
-                                 distributions=(suite.reference, suite.sample), caveats=suite.caveats)
+                                 distributions=(suite.reference, suite.sample), caveats=suite.caveats,
+                                 msm_weights=lambda: suite.weights("msm"))  # the suite's MSM, estimated once
     kl_by_bins = {}
     if figure_weights is not None:
         gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]

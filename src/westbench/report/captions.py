@@ -3,8 +3,10 @@
 Snakemake's ``--report`` reads each ``report(..., caption=...)`` file, renders it as a Jinja2 template
 (``trim_blocks``, ``lstrip_blocks``) with a ``snakemake`` object (``config``, ``wildcards``, ...) and turns
 the RST into HTML with docutils. The HTML report of :mod:`westbench.report.html_report` renders the same
-files the same way, so a caption is written once. Values known only once a job ran (e.g. the number of
-macrostates actually used) come in as extra template variables; a caption shows them under
+files the same way, so a caption is written once. A registered figure's caption file is the one its
+registry entry names (:attr:`westbench.metrics.figure_list.Figure.caption_file`), declared by the rule of
+its scope. Values known only once a job ran (e.g. the number of macrostates actually used) come in as
+extra template variables; a caption shows them under
 ``{% if name is defined %}``, so Snakemake's report, which does not have them, leaves them out.
 
 Only ``snakemake.config`` and ``snakemake.wildcards`` are available to a caption (undefined names fail
@@ -32,6 +34,7 @@ from typing import Iterable, Mapping
 import jinja2
 from markupsafe import Markup
 
+import westbench.metrics.figure_list as figure_list
 from westbench.errors import WestbenchError
 
 # The environment Snakemake renders captions with (snakemake/report/__init__.py), made strict: a caption
@@ -101,6 +104,12 @@ class Captions:
         """The caption of figure or table ``name`` as RST, rendered with ``wildcards`` and runtime ``extra``."""
         if name not in self.templates:
             have = ", ".join(sorted(self.templates))
+            if figure_list.is_registered(name):  # a registered figure: its rule declares it from the registry
+                entry = figure_list.figure(name)
+                rule = "metrics" if entry.scope == figure_list.ENGINE else "protein_figures"
+                raise WestbenchError(f"no caption template for figure '{name}' (have: {have}); it is registered "
+                                     f"(westbench.metrics.figure_list) with caption {entry.caption_file}, declared by "
+                                     f"rule {rule}: was the workflow parsed with this registry?")
             raise WestbenchError(f"no caption template for figure '{name}' (have: {have}); "
                                  "declare its output with report(..., caption=...) in the rule that writes it.")
         return render_caption(self.templates[name], self.config, wildcards, name=name, **extra)

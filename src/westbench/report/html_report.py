@@ -36,8 +36,8 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+import westbench.metrics.figure_list as figure_list
 from westbench.engines.kinds import GROUNDTRUTH
-from westbench.metrics.figure_list import FIGURES
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
 from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
@@ -174,16 +174,17 @@ def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.
     Path(path).write_text(html, encoding="utf-8")
 
 
-# Layout: figures of several panels drawn at the page's full width.
-WIDE = {"tic_densities_1d", "tic_densities_2d", "tic01_by_iteration", "structure_distributions", "msm_reweighting",
-        "macrostates", "engines_tic01", "coverage_vs_compute"}
-# Figures that carry no information for the ground truth scored against itself.
-NOT_FOR_GROUNDTRUTH = {"contact_map_difference"}
 # The divergences of an engine's own table: (metric, distribution, heading).
 ENGINE_DIVERGENCES = (("w1", "tic0", "W1 TIC 0"), ("w1", "tic01", "W1 TIC 0/1"), ("w1", "rg", "W1 Rg (Å)"),
                       ("kl", "tic0", "KL TIC 0"), ("kl", "tic01", "KL TIC 0/1"))
 # Keys of metrics.json's not_estimable that are not weightings.
 NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "training"}
+
+
+def wide(name: str) -> bool:
+    """Whether figure ``name`` is drawn at the page's full width: as the figure registry says
+    (:mod:`westbench.metrics.figure_list`); figures outside it (the calibration study's are wide) are not."""
+    return figure_list.is_registered(name) and figure_list.figure(name).wide
 
 
 def reasons(not_estimable: Mapping, *keys: str) -> str:
@@ -292,10 +293,11 @@ def engine_section(protein: str, engine: str, metrics_json, captions: Captions) 
     wildcards = {"protein": protein, "engine": engine}
     runtime = {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")} \
         if macro.get("used") is not None else {}
-    names = [name for name in FIGURES if (folder / f"{name}.png").is_file()
-             and not (engine == GROUNDTRUTH and name in NOT_FOR_GROUNDTRUTH)]
-    figures = [Figure(folder / f"{name}.png", captions.html(name, wildcards, **runtime), wide=name in WIDE)
-               for name in names]
+    # The registry's per-engine figures, in its order, at its width; some are not shown for the ground truth.
+    shown = [entry for entry in figure_list.figures(figure_list.ENGINE) if (folder / f"{entry.name}.png").is_file()
+             and not (engine == GROUNDTRUTH and not entry.groundtruth)]
+    figures = [Figure(folder / f"{entry.name}.png", captions.html(entry.name, wildcards, **runtime), wide=entry.wide)
+               for entry in shown]
     recorded = {"discarded_iterations": metrics.get("discarded_iterations", 0)}
     if metrics.get("resampling"):
         recorded["resampling"] = metrics["resampling"]
@@ -532,7 +534,7 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     for protein, density in densities:
         section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
     for protein, name, figure in protein_figures:
-        section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=name in WIDE))
+        section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=wide(name)))
     frames, table_notes = table_sections(tables, settings, metrics, captions)
     discard = settings["discard_iterations"]
     notes = [f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
