@@ -239,7 +239,10 @@ def _empty_figure(path: str, text: str) -> None:
 
 
 def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None:
-    """Figure: Pass Rate and Strict-Pass@1 (Wilson 95 %) and Avg. Score (bootstrap 95 %) per agent/model; score per task."""
+    """Figure: Pass Rate and Strict-Pass@1 (Wilson 95 %) and Avg. Score (bootstrap 95 %) per agent/model.
+
+    Also the score per task.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -276,7 +279,8 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
 def outcome_counts(grid: pd.DataFrame) -> pd.DataFrame:
     """Trials per outcome (columns :data:`OUTCOMES`) for each agent and model.
 
-    >>> grid = pd.DataFrame({"agent": ["x", "x", "y"], "model": ["m", "m", "m"], "status": ["passed", "agent_timeout", "failed"]})
+    >>> grid = pd.DataFrame({"agent": ["x", "x", "y"], "model": ["m", "m", "m"],
+    ...                      "status": ["passed", "agent_timeout", "failed"]})
     >>> outcome_counts(grid).loc[("x", "m"), ["passed", "agent_timeout", "failed"]].tolist()
     [1, 1, 0]
     """
@@ -285,7 +289,10 @@ def outcome_counts(grid: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
-    """Stacked bars: trial outcomes (passed, failed, timeout, agent/environment/verifier error, missing) per agent and model."""
+    """Stacked bars: trial outcomes per agent and model.
+
+    The outcomes: passed, failed, timeout, agent/environment/verifier error, missing.
+    """
     import matplotlib
 
     matplotlib.use("Agg")

@@ -84,7 +84,8 @@ def verify(checks):
             at = {round(t, 3): x for t, x in delivered}
             worst = max(abs(at.get(round(t, 3), np.inf) - x) for t, x in rerun)
             assert worst <= RERUN_TOL_NM, f"pullx differs from the rerun of its xtc by {worst:.4f} nm"
-        with checks.check(f"window {i}: the restraint holds the sampled distance near {center} nm (mean after 2 ps within {MEAN_TOL_NM} nm)"):
+        with checks.check(f"window {i}: the restraint holds the sampled distance near {center} nm "
+                          f"(mean after 2 ps within {MEAN_TOL_NM} nm)"):
             data = xvg(os.path.join(OUT, w["pullx"]))
             mean = float(data[data[:, 0] >= 2.0, 1].mean())
             assert abs(mean - center) <= MEAN_TOL_NM, f"mean {mean:.3f} nm"
@@ -113,9 +114,11 @@ def verify(checks):
         inside = profile[profile[:, 0] <= 0.34]
         x, g = inside[np.argmin(inside[:, 1])]
         assert abs(float(spec["contact_minimum_nm"]) - x) <= 0.005 and abs(float(spec["contact_minimum_kj_mol"]) - g) <= PMF_TOL, \
-            f"pmf.json {spec['contact_minimum_nm']} nm, {spec['contact_minimum_kj_mol']} kJ/mol; the PMF's minimum {x:.3f} nm, {g:.2f}"
+            f"pmf.json {spec['contact_minimum_nm']} nm, {spec['contact_minimum_kj_mol']} kJ/mol; " \
+            f"the PMF's minimum {x:.3f} nm, {g:.2f}"
 
-    with checks.check("the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol above it (0.32-0.42 nm)"):
+    with checks.check("the PMF has the contact ion pair's minimum at 0.26-0.31 nm "
+                      "and a desolvation barrier >= 3 kJ/mol above it (0.32-0.42 nm)"):
         contact = profile[(profile[:, 0] >= 0.24) & (profile[:, 0] <= 0.34)]
         x, g = contact[np.argmin(contact[:, 1])]
         barrier = profile[(profile[:, 0] >= 0.32) & (profile[:, 0] <= 0.42), 1].max()
