@@ -18,7 +18,8 @@ with the same task and agent, for the ratio; ``podman`` is westbench's Podman en
 ``bash tools/setup-agents.sh --podman``).
 
 Usage (after `bash tools/setup-agents.sh`):
-    .venv/bin/python benchmarks/agents_overhead.py --tasks we-weighted-rg repair-west-cfg --agents nop oracle --repeats 2
+    .venv/bin/python benchmarks/agents_overhead.py --tasks we-weighted-rg repair-west-cfg \\
+        --agents nop oracle --repeats 2
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ from westbench.we.run import run_we
 from westbench.engines.openmm_engine import OpenMMEngine
 prepared = results / "prepare"
 engine = OpenMMEngine(prepared / "implicit.xml", prepared / "implicit_state.xml", prepared / "implicit.pdb")
-null = {{"class": "benchmarks.we_throughput:NullEngine", "options": {{"positions": engine.beads(engine.basis_state()).tolist()}}}}
+beads = engine.beads(engine.basis_state()).tolist()
+null = {{"class": "benchmarks.we_throughput:NullEngine", "options": {{"positions": beads}}}}
 cfg = {{"engine": null, "block_size": block, "seed": 1, "bins_per_dim": 7, "walkers_per_bin": 3,
        "pcoord": {{"type": "tica", "model": str(results / "tica" / "model"), "protein": "chignolin", "ndim": 2}},
        "steps_per_segment": 1000, "save_every": 100}}
@@ -43,7 +44,8 @@ wall = time.perf_counter() - start
 import h5py
 with h5py.File(work / "r" / "west.h5") as handle:
     segments = sum(len(handle[f"iterations/iter_{{n:08d}}/seg_index"]) for n in range(1, 9))
-print(json.dumps({{"wall_seconds": round(wall, 3), "segments": segments, "ms_per_segment": round(1000 * wall / segments, 3)}}))
+ms_per_segment = round(1000 * wall / segments, 3)
+print(json.dumps({{"wall_seconds": round(wall, 3), "segments": segments, "ms_per_segment": ms_per_segment}}))
 """
 
 

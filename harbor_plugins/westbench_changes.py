@@ -28,7 +28,8 @@ Examples
 ('Python or shell start-up file', 'under /etc (the image provides it)')
 >>> refused("/root/.local/lib/python3.11/site-packages/evil.py")
 'inside a Python package folder'
->>> sorted(changed_files(["C /app", "A /app/out.txt", "A /usr/local/bin/python3", "D /app/old", "A /logs/verifier/reward.txt"]))
+>>> lines = ["C /app", "A /app/out.txt", "A /usr/local/bin/python3", "D /app/old", "A /logs/verifier/reward.txt"]
+>>> sorted(changed_files(lines))
 ['/app/out.txt']
 """
 

@@ -17,8 +17,9 @@ rule calibration_models:
     params:
         native=CALIBRATION["native"],
         reference={key: CALIBRATION["reference"][key] for key in CALIBRATION_REFERENCE_KEYS},
+        # in the order of output.models
         perturbations=[wb_calibration.perturbation(CALIBRATION, engine) for engine in CALIBRATION_ENGINES
-                       if wb_calibration.is_reference_model(CALIBRATION, engine)],  # in the order of output.models
+                       if wb_calibration.is_reference_model(CALIBRATION, engine)],
     log:
         "results/calibration/{protein}/logs/calibration_models.log",
     benchmark:

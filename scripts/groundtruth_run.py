@@ -1,4 +1,7 @@
-"""Snakemake entry point: one ground-truth run (explicit solvent, or groundtruth.solvent) (resumes from its checkpoint)."""
+"""Snakemake entry point: one ground-truth run (explicit solvent, or groundtruth.solvent).
+
+Resumes from its checkpoint.
+"""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 

@@ -93,13 +93,15 @@ def traps_pdb(topology, positions) -> str:
             if model == 2:
                 x, y, z = np.array([x, y, z]) + rng.normal(0, 0.6, 3)
             resname, resnum, name = line[17:20], int(line[22:26]), line[12:16].strip()
-            record = f"ATOM  {serial:5d} {line[12:16]}%s{resname} A{resnum:4d}    {x:8.3f}{y:8.3f}{z:8.3f}%s          {line[76:78]}"
+            record = (f"ATOM  {serial:5d} {line[12:16]}%s{resname} A{resnum:4d}    "
+                      f"{x:8.3f}{y:8.3f}{z:8.3f}%s          {line[76:78]}")
             if resname == "TRP" and name not in ("N", "CA", "C", "O"):
                 shift = np.array([0.9, -0.7, 0.5])
                 out.append(record % ("A", "  0.60 20.00"))
                 serial += 1
                 xb, yb, zb = np.array([x, y, z]) + shift
-                out.append(f"ATOM  {serial:5d} {line[12:16]}B{resname} A{resnum:4d}    {xb:8.3f}{yb:8.3f}{zb:8.3f}  0.40 20.00          {line[76:78]}")
+                out.append(f"ATOM  {serial:5d} {line[12:16]}B{resname} A{resnum:4d}    "
+                           f"{xb:8.3f}{yb:8.3f}{zb:8.3f}  0.40 20.00          {line[76:78]}")
             else:
                 out.append(record % (" ", "  1.00 20.00"))
             serial += 1
@@ -176,7 +178,6 @@ def run_reporter_log(topology, positions, path: Path, timestep_fs: float, steps:
 
 
 def main_openmm_family() -> None:
-    rng = np.random.default_rng(SEED)
     topology, positions, _ = peptide(with_hydrogens=True)
     heavy_topology, heavy_positions, _ = peptide(with_hydrogens=False)
     ca_index = [a.index for a in topology.atoms() if a.name == "CA"]
@@ -367,7 +368,8 @@ def toy_we(path, iterations: int, barrier: float, seed: int, target_x: float = 1
     """A weighted-ensemble run of Brownian dynamics on a 1-D double well (numpy), written in WESTPA 2's west.h5
     layout: /summary, /iterations/iter_XXXXXXXX/{seg_index, pcoord}, attrs west_current_iteration and west_iter_prec.
     Walkers that end below target_x are recycled (endpoint_type 3) to the basis state at basis_x with their weight;
-    resampling splits and merges walkers in unit-width bins to walkers_per_bin (endpoint_type 2 marks a merged-away walker)."""
+    resampling splits and merges walkers in unit-width bins to walkers_per_bin (endpoint_type 2 marks a merged-away
+    walker)."""
     rng = np.random.default_rng(seed)
     potential_force = lambda x: -barrier * (4 * ((x - 5) / 4) ** 3 - 2 * (x - 5) / 4) / 4  # -dV/dx, V = barrier ((x-5)/4)^4 - barrier ((x-5)/4)^2
     dt, kT = 0.01, 1.0
@@ -438,8 +440,9 @@ def west_h5_inputs() -> None:
 
 def westpa_run_inputs() -> None:
     """A real WESTPA 2 run made by westbench's WE driver (westbench.we.run.run_we: MAB bins, equilibrium WE, no
-    recycling) with westbench's double-well engine (the WE tests' engine), Brownian dynamics on a 2-D double well (barrier 3 kT), progress
-    coordinate x. WESTPA's own tools (w_assign, w_direct) read it as they read any WESTPA run."""
+    recycling) with westbench's double-well engine (the WE tests' engine), Brownian dynamics on a 2-D double well
+    (barrier 3 kT), progress coordinate x. WESTPA's own tools (w_assign, w_direct) read it as they read any WESTPA
+    run."""
     from westbench.we.run import run_we
 
     folder = inputs("westpa-assign-direct")
@@ -449,7 +452,8 @@ def westpa_run_inputs() -> None:
            "steps_per_segment": steps, "save_every": 20}
     with tempfile.TemporaryDirectory() as tmp:
         run_we(tmp, cfg=cfg, segs_per_state=4, max_iterations=80)
-        # gzip: a fifth of the size (WESTPA's chunked datasets leave much of west.h5 empty); the task's Dockerfile unpacks it
+        # gzip: a fifth of the size (WESTPA's chunked datasets leave much of west.h5 empty); the task's Dockerfile
+        # unpacks it
         (folder / "west.h5.gz").write_bytes(gzip.compress((Path(tmp) / "west.h5").read_bytes(), compresslevel=9, mtime=0))
     description = {"engine": "Brownian dynamics, V(x, y) = 3 (x^2 - 1)^2 + y^2 / 2 (kT units), one particle",
                    "progress_coordinate": "x (one dimension), 6 points per segment (start + every 20 steps)",

@@ -29,7 +29,9 @@ ENTRIES = (("underspecified-protonation", "1PRB", None), ("propka-pka-shifts", "
 def task_entry(raw: str, models: int | None = None) -> str:
     """The records of a raw PDB entry a task ships: the first ``models`` models (all when None).
 
-    >>> task_entry("HEADER x\\nREMARK 2\\nCRYST1    1.000    1.000\\nMODEL 1\\nATOM  1\\nENDMDL\\nMODEL 2\\nATOM  2\\nENDMDL\\n", 1)
+    >>> raw = ("HEADER x\\nREMARK 2\\nCRYST1    1.000    1.000\\n"
+    ...        "MODEL 1\\nATOM  1\\nENDMDL\\nMODEL 2\\nATOM  2\\nENDMDL\\n")
+    >>> task_entry(raw, 1)
     'HEADER x\\nMODEL 1\\nATOM  1\\nENDMDL\\nEND\\n'
     """
     out, model = [], 0

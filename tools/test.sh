@@ -4,6 +4,7 @@
 #   bash tools/test.sh --fast    the fast lane: unit tests and doctests only (no DAG runs, no
 #                                containers, no SLURM), a few minutes on 2 cores; extra arguments go to pytest
 #   bash tools/test.sh ARGS      pytest with ARGS only (e.g. one file), after the same setup
+# Every mode lints first (ruff, snakefmt; a lint failure fails the run after the tests ran).
 # Tests read the reference structures from ../shared/structures when it is there, else download them once
 # from the RCSB into resources/structures/ (tests/conftest.py, benchmark_structures).
 set -euo pipefail
@@ -22,6 +23,18 @@ if [ "${1:-}" = "--fast" ]; then
 fi
 bash tools/setup.sh
 .venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures or the RCSB (not committed)
+
+# Lint (seconds), in every mode before pytest: ruff (lint and format) over the tree, snakefmt over the rules,
+# pinned in pyproject.toml's test extra and configured there. A failure fails the run; the tests still run.
+lint_fix="ruff format . && ruff check --fix . && snakefmt Snakefile rules  (with .venv/bin/ in front of each)"
+lint=0
+echo "[test] lint: ruff check, ruff format --check, snakefmt --check"
+.venv/bin/ruff check --quiet . || lint=1
+.venv/bin/ruff format --check --quiet . || lint=1
+.venv/bin/snakefmt --check Snakefile rules || lint=1
+if [ "$lint" != 0 ]; then
+    echo "[test] lint failed (the lines above); fix with: $lint_fix" >&2
+fi
 
 services=
 if [ -z "$only_fast" ]; then
@@ -44,5 +57,9 @@ else
 fi
 if [ -n "$services" ]; then
     wait "$services" || echo "[test] background setup failed; see $log" >&2  # never leave apt or dpkg half done
+fi
+if [ "$lint" != 0 ]; then
+    echo "[test] lint failed; fix with: $lint_fix" >&2
+    [ "$status" != 0 ] || status=1
 fi
 exit "$status"

@@ -30,7 +30,8 @@ Examples
 True
 >>> worker_device({}) is None
 True
->>> resolve_batch_walkers("auto", "CPU", 147), resolve_batch_walkers("auto", "CUDA", 147), resolve_batch_walkers(8, "CPU", 147)
+>>> (resolve_batch_walkers("auto", "CPU", 147), resolve_batch_walkers("auto", "CUDA", 147),
+...  resolve_batch_walkers(8, "CPU", 147))
 (1, 147, 8)
 """
 

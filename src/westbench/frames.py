@@ -169,10 +169,13 @@ def keep_valid_frames(ca, *, source: str, on_nonfinite: str = default("on_nonfin
     >>> ca = np.zeros((3, 2, 3)); ca[1, 1, 0] = np.inf
     >>> keep_valid_frames(ca, source="a.dcd", on_nonfinite="drop").tolist()
     [True, False, True]
-    >>> keep_valid_frames(ca, source="a.dcd")
+    >>> keep_valid_frames(ca, source="a.dcd")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    westbench.frames.BadFramesError: a.dcd: frame 1 has coordinate inf nm at C-alpha 1 (1 of 3 frames have non-finite or out-of-range coordinates, |x| > 10000 nm). Fix the file (export the frames again from a run that did not blow up, or cut the bad frames), or set `on_nonfinite: drop` in the config to leave such frames out (their number is recorded as the frames-file attribute nonfinite_frames_dropped).
+    westbench.frames.BadFramesError: a.dcd: frame 1 has coordinate inf nm at C-alpha 1 (1 of 3 frames have
+    non-finite or out-of-range coordinates, |x| > 10000 nm). Fix the file (export the frames again from a run
+    that did not blow up, or cut the bad frames), or set `on_nonfinite: drop` in the config to leave such
+    frames out (their number is recorded as the frames-file attribute nonfinite_frames_dropped).
     """
     if on_nonfinite not in ON_NONFINITE:
         raise BadFramesError(f"on_nonfinite is {on_nonfinite!r}: set it to one of {', '.join(ON_NONFINITE)}")
@@ -217,10 +220,11 @@ def check_weights(weights, *, source: str, n_frames: int, trajectory: str) -> np
     --------
     >>> check_weights([0.5, 0.5], source="w.npy", n_frames=2, trajectory="a.dcd").tolist()
     [0.5, 0.5]
-    >>> check_weights([0.5, -1.0], source="w.npy", n_frames=2, trajectory="a.dcd")
+    >>> check_weights([0.5, -1.0], source="w.npy", n_frames=2, trajectory="a.dcd")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    westbench.frames.BadFramesError: weights w.npy: frame 1 has weight -1, below zero (1 of 2 weights). Weights must be finite, non-negative and not all zero: write one such value per frame of a.dcd.
+    westbench.frames.BadFramesError: weights w.npy: frame 1 has weight -1, below zero (1 of 2 weights).
+    Weights must be finite, non-negative and not all zero: write one such value per frame of a.dcd.
     """
     weights = np.asarray(weights, dtype=np.float64).ravel()
     fix = f"Weights must be finite, non-negative and not all zero: write one such value per frame of {trajectory}."

@@ -93,7 +93,8 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cg.d
     --------
     >>> cuda = {"name": "CUDA"}
     >>> smi = "GPU 0: H200 (UUID: a)\\nGPU 1: H200 (UUID: b)\\n"
-    >>> we_gpus_present("openmm", cuda, environ={}, nvidia_smi=smi), we_gpus_present("openmm", {"name": "CPU"}, environ={})
+    >>> (we_gpus_present("openmm", cuda, environ={}, nvidia_smi=smi),
+    ...  we_gpus_present("openmm", {"name": "CPU"}, environ={}))
     (2, 0)
     >>> we_gpus_present("torch", {"name": "CPU"}, device="cuda", environ={"CUDA_VISIBLE_DEVICES": "3"})
     1

@@ -11,7 +11,8 @@ The hash is stable across processes, machines and Python versions: CRC-32 of eac
 
 Examples
 --------
->>> stage_seed(2024, "chignolin", "groundtruth_run", "s0001") == stage_seed(2024, "chignolin", "groundtruth_run", "s0001")
+>>> a = stage_seed(2024, "chignolin", "groundtruth_run", "s0001")
+>>> a == stage_seed(2024, "chignolin", "groundtruth_run", "s0001")
 True
 >>> stage_seed(2024, "chignolin", "groundtruth_starts") != stage_seed(2024, "trpcage", "groundtruth_starts")
 True

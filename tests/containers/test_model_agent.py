@@ -26,7 +26,8 @@ TASK = {
     "instruction.md": "Write the words hello world into /app/output/hello.txt.\n",
     "environment/Dockerfile": "FROM westbench/md-base:bookworm-1\nWORKDIR /app\n",
     "solution/solve.sh": "#!/bin/bash\nmkdir -p /app/output\necho 'hello world' > /app/output/hello.txt\n",
-    "tests/test.sh": "#!/bin/bash\nif grep -q 'hello world' /app/output/hello.txt 2>/dev/null; then v=1.0; else v=0.0; fi\n"
+    "tests/test.sh": "#!/bin/bash\n"
+                     "if grep -q 'hello world' /app/output/hello.txt 2>/dev/null; then v=1.0; else v=0.0; fi\n"
                      "printf '{\"correctness\": %s}\\n' $v > /logs/verifier/reward.json\n",
     "rubric.toml": 'files = ["hello.txt"]\n\n[[criteria]]\nid = "direct"\ntype = "binary"\n'
                    'question = "Did the agent write the file directly, without detours?"\n',

@@ -19,9 +19,12 @@ pytestmark = [pytest.mark.container, pytest.mark.slow]
 
 SOLVE = "#!/bin/bash\nmkdir -p /app/output\nls /sys/class/net > /app/output/agent-net.txt\n" \
         "echo \"${PROBE:-unset}\" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n" \
-        "cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes > /app/output/agent-memory.txt 2>/dev/null\n"
-TEST = "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\ncat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n" \
-       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/agent-memory.txt /app/output/probe.txt /logs/verifier/\n" \
+        "cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes " \
+        "> /app/output/agent-memory.txt 2>/dev/null\n"
+TEST = "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\n" \
+       "cat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n" \
+       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/agent-memory.txt " \
+       "/app/output/probe.txt /logs/verifier/\n" \
        "test -s /logs/verifier/agent-net.txt && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n"
 
 

@@ -28,7 +28,8 @@ def test_installed_wheel_validates_configs_with_its_own_schema(tmp_path):
     shutil.rmtree(source)  # nothing of the repository is left to fall back on
     probe = ("import westbench, westbench.config as c; print(westbench.__file__); print(c.SCHEMA_PATH); "
              "print(c.section_defaults('platform')['name']); "
-             "print(c.validate_config({'proteins': [{'id': 'p', 'name': 'P', 'sequence': 'GYDPETGTWG', 'source': 'sequence'}]})"
+             "print(c.validate_config({'proteins': [{'id': 'p', 'name': 'P', "
+             "'sequence': 'GYDPETGTWG', 'source': 'sequence'}]})"
              "['preparation']['padding_nm'])")
     env = {**os.environ, "PYTHONPATH": str(site)}
     out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True,

@@ -165,7 +165,8 @@ def crashing_engine(tmp):
 @dataclass
 class Case:
     id: str
-    kind: str           # what is bad: config, PDB, structure source, trajectories, topology, forces, weights, tasks, agents, engine
+    # kind: what is bad: config, PDB, structure source, trajectories, topology, forces, weights, tasks, agents, engine
+    kind: str
     make: Callable      # tmp -> a call that raises
     error: type
     names: str          # a regex: the file or key the message must name

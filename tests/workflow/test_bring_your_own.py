@@ -105,7 +105,8 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
 
 @pytest.mark.parametrize("extra, message", [
     ({"we": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine", "python_path": "byo"}]}},
-     r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported.*Fix: set the entry's `python_path`"),
+     r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported"
+     r".*Fix: set the entry's `python_path`"),
     ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
     ({"we": {"engines": ["cg_mine"]}, "cg": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
                                                                  "format": "torchscript"}}}},

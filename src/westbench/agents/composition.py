@@ -16,16 +16,18 @@ Examples
 ...         f'[metadata]\\ndifficulty = "{difficulty}"\\ncategory = "analysis"\\npackages = {packages}\\n'
 ...         'system = "peptide"\\nmethod = "analysis"\\n')
 >>> suite = suite_composition(root)
->>> suite[["task", "difficulty", "packages"]].to_dict("records")
-[{'task': 'a', 'difficulty': 'easy', 'packages': ('gromacs',)}, {'task': 'b', 'difficulty': 'hard', 'packages': ('gromacs', 'parmed')}]
+>>> suite[["task", "difficulty", "packages"]].to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+[{'task': 'a', 'difficulty': 'easy', 'packages': ('gromacs',)},
+ {'task': 'b', 'difficulty': 'hard', 'packages': ('gromacs', 'parmed')}]
 >>> counts = composition_table(suite)
 >>> counts[counts["tag"] == "package"][["value", "tasks"]].to_dict("records")
 [{'value': 'gromacs', 'tasks': 2}, {'value': 'parmed', 'tasks': 1}]
 >>> import pandas as pd
 >>> trials = pd.DataFrame({"task": ["a", "b"], "agent": ["x", "x"], "correctness": [1.0, 0.5], "passed": [True, False]})
 >>> table = breakdown_by_tag(trials, suite, tags=("difficulty",))
->>> table[["value", "trials", "mean_correctness", "pass_rate"]].to_dict("records")
-[{'value': 'easy', 'trials': 1, 'mean_correctness': 1.0, 'pass_rate': 1.0}, {'value': 'hard', 'trials': 1, 'mean_correctness': 0.5, 'pass_rate': 0.0}]
+>>> table[["value", "trials", "mean_correctness", "pass_rate"]].to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+[{'value': 'easy', 'trials': 1, 'mean_correctness': 1.0, 'pass_rate': 1.0},
+ {'value': 'hard', 'trials': 1, 'mean_correctness': 0.5, 'pass_rate': 0.0}]
 """
 
 from __future__ import annotations
@@ -179,7 +181,9 @@ def tagged_grid(grid: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = T
     ...                       "method": ["analysis"], "packages": [("mdtraj", "numpy")], "image": ["x"]})
     >>> grid = pd.DataFrame({"task": ["a", "z"], "agent": ["oracle", "oracle"]})
     >>> tagged_grid(grid, suite, tags=("package", "system"))[["task", "tag", "value"]].values.tolist()
-    [['a', 'package', 'mdtraj'], ['a', 'package', 'numpy'], ['a', 'system', 'peptide'], ['z', 'package', 'unknown'], ['z', 'system', 'unknown']]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [['a', 'package', 'mdtraj'], ['a', 'package', 'numpy'], ['a', 'system', 'peptide'],
+     ['z', 'package', 'unknown'], ['z', 'system', 'unknown']]
     """
     unknown_tag = [t for t in tags if t not in TAGS]
     if unknown_tag:

@@ -18,7 +18,8 @@ Examples
 >>> misses = {"a": [{"near_miss": "no-posre", "status": "passed", "correctness": 1.0},
 ...                 {"near_miss": "made-up", "status": "failed", "correctness": 0.0}]}
 >>> row = oracle_gate(records, ["a"], near_misses=misses).iloc[0]
->>> bool(row["passed"]), int(row["near_misses"]), int(row["near_miss_caught"]), float(row["near_miss_max"]), row["reason"]
+>>> (bool(row["passed"]), int(row["near_misses"]), int(row["near_miss_caught"]), float(row["near_miss_max"]),
+...  row["reason"])
 (False, 2, 1, 1.0, 'near miss no-posre scored 1 (passed): the verifier does not catch it')
 """
 

@@ -43,7 +43,8 @@ EXCEPTION_STATUS = {
 def status_of_exception(name: str) -> str:
     """Map a Harbor exception name to a status; unknown names by their wording.
 
-    >>> status_of_exception("AgentTimeoutError"), status_of_exception("SomeVerifierCrash"), status_of_exception("DockerDown")
+    >>> names = ("AgentTimeoutError", "SomeVerifierCrash", "DockerDown")
+    >>> tuple(status_of_exception(name) for name in names)
     ('agent_timeout', 'verifier_error', 'environment_error')
     """
     if name in EXCEPTION_STATUS:

@@ -20,7 +20,8 @@ changed (its fingerprint is what the results record).
 
 Examples
 --------
->>> text = 'version = "1.0"\\n\\n[verifier]\\ntimeout_sec = 60.0\\nenvironment_mode = "shared"\\n\\n[agent]\\ntimeout_sec = 9\\n'
+>>> text = ('version = "1.0"\\n\\n[verifier]\\ntimeout_sec = 60.0\\nenvironment_mode = "shared"\\n\\n'
+...         '[agent]\\ntimeout_sec = 9\\n')
 >>> staged = separate_verifier_toml(text, ["/.westbench-changes"])
 >>> import tomllib; parsed = tomllib.loads(staged)
 >>> parsed["verifier"], parsed["artifacts"], parsed["agent"]

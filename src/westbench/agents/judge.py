@@ -42,7 +42,8 @@ Examples
 >>> settings = JudgeSettings.from_env({}, repeats=3)
 >>> settings.configured
 False
->>> judge_trial({"criteria": [{"id": "c", "type": "binary", "question": "?"}]}, "task", "", {}, settings, None)["process"] is None
+>>> rubric = {"criteria": [{"id": "c", "type": "binary", "question": "?"}]}
+>>> judge_trial(rubric, "task", "", {}, settings, None)["process"] is None
 True
 """
 
@@ -235,7 +236,8 @@ def fit_parts(parts: Mapping[str, str], max_chars: int) -> tuple[dict, list[dict
             continue
         half = limits[name] // 2
         left_out = len(text) - 2 * half
-        kept[name] = f"{text[:half]}\n[... {left_out} characters of {name} left out here: judge input limit ...]\n{text[len(text) - half:]}"
+        kept[name] = (f"{text[:half]}\n[... {left_out} characters of {name} left out here: judge input limit ...]\n"
+                      f"{text[len(text) - half:]}")
         cuts.append({"part": name, "chars": len(text), "kept": 2 * half, "left_out": left_out})
     return kept, cuts
 
@@ -446,7 +448,10 @@ def trajectory_text(trial_dir: str | Path | None) -> str:
 
 def deliverable_texts(trial_dir: str | Path | None, names, roots=("artifacts/app/output", "artifacts/.westbench-changes/app"),
                       limit: int | None = None) -> dict:
-    """The rubric's files, read from the artifacts Harbor collected (missing ones are said to be missing; nothing cut)."""
+    """The rubric's files, read from the artifacts Harbor collected.
+
+    Missing ones are said to be missing; nothing is cut.
+    """
     texts = {}
     for name in names:
         found = [Path(trial_dir) / root / name for root in roots] if trial_dir else []

@@ -9,10 +9,11 @@ Examples
 [('oracle', 'none'), ('terminus-2', 'openai--gpt-4o'), ('terminus-2', 'x--y')]
 >>> trial_path("t", "oracle", "none", 1)
 'results/agents/trials/t/oracle/none/1/trial.json'
->>> check_gate_agents(section)
+>>> check_gate_agents(section)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-westbench.errors.ConfigError: agents.gate.null is 'nop' but no entry of agents.agents has that id (ids: oracle, terminus-2); add {name: nop} to agents.agents.
+westbench.errors.ConfigError: agents.gate.null is 'nop' but no entry of agents.agents has that id
+(ids: oracle, terminus-2); add {name: nop} to agents.agents.
 """
 
 from __future__ import annotations

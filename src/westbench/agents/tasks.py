@@ -14,7 +14,8 @@ Examples
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
 >>> task = root / "demo"
->>> for name, text in {"task.toml": '[metadata]\\ndifficulty = "easy"\\ncategory = "analysis"\\n[agent]\\ntimeout_sec = 60\\n',
+>>> toml = '[metadata]\\ndifficulty = "easy"\\ncategory = "analysis"\\n[agent]\\ntimeout_sec = 60\\n'
+>>> for name, text in {"task.toml": toml,
 ...                    "instruction.md": "Do it.", "environment/Dockerfile": "FROM debian:bookworm\\n",
 ...                    "tests/test.sh": "echo 1 > /logs/verifier/reward.txt\\n"}.items():
 ...     (task / name).parent.mkdir(parents=True, exist_ok=True)
@@ -107,7 +108,8 @@ def dockerfile_bases(dockerfile: Path) -> tuple[str, ...]:
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "Dockerfile"
-    >>> _ = path.write_text("FROM --platform=linux/amd64 westbench/md-base:1 AS build\\nFROM build\\nFROM debian:bookworm\\n")
+    >>> _ = path.write_text("FROM --platform=linux/amd64 westbench/md-base:1 AS build\\n"
+    ...                     "FROM build\\nFROM debian:bookworm\\n")
     >>> dockerfile_bases(path)
     ('westbench/md-base:1', 'debian:bookworm')
     """

@@ -88,7 +88,10 @@ def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequ
     started = time.perf_counter()
 
     def advance(eng, states, n_steps, phase, every=None):
-        """Propagate every run ``n_steps`` in segments of ``every`` steps; frames (runs, frames, n, 3) and final states."""
+        """Propagate every run ``n_steps`` in segments of ``every`` steps.
+
+        Returns the frames (runs, frames, n, 3) and the final states.
+        """
         every = every or n_steps
         frames, done = [], 0
         while done < n_steps:

@@ -49,7 +49,10 @@ COLUMNS = ["study", "engine", "kind", "temperature_scale", "contact_scale", "dis
 
 
 def expected_verdict(predicted: float, floor_high: float) -> str:
-    """The verdict a perturbation of predicted divergence ``predicted`` must get against a floor of upper bound ``floor_high``."""
+    """The verdict a perturbation of predicted divergence ``predicted`` must get.
+
+    Against a floor of upper bound ``floor_high``.
+    """
     if not np.isfinite(predicted) or not np.isfinite(floor_high):
         return UNDETERMINED
     if predicted > CLEAR * floor_high:

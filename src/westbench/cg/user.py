@@ -206,9 +206,10 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
                                  f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads.") from None
     if not isinstance(out, torch.Tensor) or tuple(out.shape) != expected:
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
+        wanted = "energy.sum over beads, one value per frame" if not model.returns_forces else "one force vector per bead"
         raise ModelContractError(f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
                                  f"contract (returns: {spec['returns']}) is {what}. Fix: return "
-                                 f"{'energy.sum over beads, one value per frame' if not model.returns_forces else 'one force vector per bead'}, "
+                                 f"{wanted}, "
                                  "or set `returns` to what the model gives.")
     if not torch.isfinite(out).all():
         raise ModelContractError(f"{where}: forward(x) is not finite at the prepared structure. Fix: check the "

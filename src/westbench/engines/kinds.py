@@ -3,8 +3,9 @@
 Engine names in ``we.engines`` are ``implicit`` and ``explicit`` (OpenMM with the solvent model of
 that name), ``cg_<name>`` (a coarse-grained model: trained with ``cg.presets.<name>``, or a user's
 model ``cg.models.<name>``) or the ``name`` of an entry naming a user's class (kind ``user``,
-:mod:`westbench.engines.user`); names under ``external`` are samples made elsewhere; ``groundtruth`` is the ground truth scored
-against itself. Rules, scripts and the report ask :func:`engine_kind` instead of testing names.
+:mod:`westbench.engines.user`); names under ``external`` are samples made elsewhere; ``groundtruth`` is
+the ground truth scored against itself. Rules, scripts and the report ask :func:`engine_kind` instead of
+testing names.
 
 Examples
 --------

@@ -26,10 +26,11 @@ Examples
 >>> entry = {"name": "toy", "class": "westbench.engines.double_well:DoubleWell", "options": {"barrier": 1.0}}
 >>> check_engine_entry(entry, 0).__name__
 'DoubleWell'
->>> check_engine_entry({**entry, "options": {"height": 1.0}}, 0)
+>>> check_engine_entry({**entry, "options": {"height": 1.0}}, 0)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-westbench.errors.ConfigError: we.engines[0] (toy): westbench.engines.double_well:DoubleWell() does not take option(s) height (it takes barrier, dt, start_x). Fix: correct the entry's `options`.
+westbench.errors.ConfigError: we.engines[0] (toy): westbench.engines.double_well:DoubleWell() does not take
+option(s) height (it takes barrier, dt, start_x). Fix: correct the entry's `options`.
 >>> fill_placeholders({"a": ["{protein}.pdb", 3], "b": "{x}"}, {"protein": "p"})
 {'a': ['p.pdb', 3], 'b': '{x}'}
 """

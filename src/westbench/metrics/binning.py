@@ -1,4 +1,5 @@
-"""Histogram grids of the metric suite, fixed from the ground truth so that every engine of a protein is scored on one grid.
+"""Histogram grids of the metric suite, fixed from the ground truth so that every engine of a protein is
+scored on one grid.
 
 - :class:`ReferenceBins`: ``bins`` equal bins over the ground truth's range, padded by ``pad`` of
   the range on each side, plus one overflow bin below and one above. Model mass outside the

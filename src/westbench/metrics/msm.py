@@ -147,7 +147,9 @@ class MacrostateModel:
 
 
 class MacrostateEstimator:
-    """KMeans (seeded) on the first ``dim`` TICs, a reversible MSM over the clusters, PCCA+ (as the published WE benchmark).
+    """KMeans (seeded) on the first ``dim`` TICs, a reversible MSM over the clusters, PCCA+.
+
+    As the published WE benchmark does.
 
     KMeans is fitted on at most ``max_fit_frames`` evenly strided frames (then every
     frame is assigned): the centres of 100 clusters are well determined by tens of

@@ -30,7 +30,10 @@ def share_of_bonds_outside(ca: np.ndarray, weights=None, bounds=BOND_RANGE_NM, b
 
 
 def distance_map(pair_values: np.ndarray) -> np.ndarray:
-    """The symmetric (n, n) matrix, zero diagonal, of per-pair values in :func:`~westbench.features.pair_indices` order."""
+    """The symmetric (n, n) matrix, zero diagonal, of per-pair values.
+
+    The values are in :func:`~westbench.features.pair_indices` order.
+    """
     n = int(round((1 + np.sqrt(1 + 8 * len(pair_values))) / 2))
     matrix = np.zeros((n, n))
     pairs = pair_indices(n)
@@ -45,5 +48,8 @@ def mean_distance_map(ca: np.ndarray, weights=None) -> np.ndarray:
 
 
 def contact_map_difference(reference_ca, model_ca, reference_weights=None, model_weights=None) -> np.ndarray:
-    """Model minus ground truth mean C-alpha distance per pair (Angstrom): positive = model keeps the pair farther apart."""
+    """Model minus ground truth mean C-alpha distance per pair (Angstrom).
+
+    Positive: the model keeps the pair farther apart.
+    """
     return mean_distance_map(model_ca, model_weights) - mean_distance_map(reference_ca, reference_weights)

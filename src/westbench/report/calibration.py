@@ -3,7 +3,9 @@
 Examples
 --------
 >>> headline({"null_within_noise": True, "strongest_temperature_separated": True, "agreement": {"rows": 4, "agree": 4}})
-'the null engine came out within noise on every distribution; the strongest temperature perturbation came out separated; 4 of 4 verdicts agree with the known answer'
+... # doctest: +NORMALIZE_WHITESPACE
+'the null engine came out within noise on every distribution; the strongest temperature perturbation came out
+separated; 4 of 4 verdicts agree with the known answer'
 """
 
 from __future__ import annotations

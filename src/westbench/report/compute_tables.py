@@ -73,7 +73,9 @@ def benchmark_files(patterns: Mapping[str, str], root: str | Path = ".") -> list
     >>> patterns = {"agent_trial": "agents/trial_{task}_{agent}_{model}_{attempt}.tsv",
     ...             "cg_train_all": "benchmarks/cg_train_all.tsv", "cg_train": "{protein}/cg_train_{preset}.tsv"}
     >>> [(rule, path.relative_to(root).as_posix()) for rule, path in benchmark_files(patterns, root)]
-    [('agent_trial', 'agents/trial_t1_oracle_none_1.tsv'), ('cg_train_all', 'benchmarks/cg_train_all.tsv'), ('cg_train', 'p/cg_train_small.tsv')]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('agent_trial', 'agents/trial_t1_oracle_none_1.tsv'), ('cg_train_all', 'benchmarks/cg_train_all.tsv'),
+     ('cg_train', 'p/cg_train_small.tsv')]
     """
     root = Path(root)
     owner: dict[Path, tuple[int, str]] = {}

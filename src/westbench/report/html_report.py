@@ -65,7 +65,8 @@ figure img.enlarged { position: fixed; inset: 2vh 2vw; max-width: 96vw; max-heig
 .not-estimable { font-style: italic; color: #8a4b00; cursor: help; }
 ol.footnotes { font-size: 0.8em; color: #555; margin-top: -1em; }
 </style>
-<script>document.addEventListener("click", e => { if (e.target.tagName === "IMG") e.target.classList.toggle("enlarged"); });</script>
+<script>document.addEventListener("click", e => {
+  if (e.target.tagName === "IMG") e.target.classList.toggle("enlarged"); });</script>
 </head><body>
 <h1>{{ title }}</h1>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
@@ -90,12 +91,14 @@ the interval's width. {{ legend }} Click a figure to enlarge it.</p>
 <div class="scroll">{{ table }}</div>
 {% endfor %}
 {% for protein in proteins %}<h2>{{ protein.name }}</h2>
-{% for figure in protein.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
+{% for figure in protein.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
+src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% for engine in protein.engines %}<h3>{{ protein.name }}: {{ engine.name }}</h3>
 {% if engine.note %}<div class="note">{{ engine.note }}</div>{% endif %}
 <div class="scroll">{{ engine.table }}</div>
-{% for figure in engine.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
+{% for figure in engine.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
+src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% endfor %}{% endfor %}
 </body></html>

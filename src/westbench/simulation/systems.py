@@ -1,4 +1,6 @@
-"""Build and serialize the implicit- and explicit-solvent OpenMM systems (minimization: westbench.simulation.integration).
+"""Build and serialize the implicit- and explicit-solvent OpenMM systems.
+
+Minimization: westbench.simulation.integration.
 
 Examples
 --------

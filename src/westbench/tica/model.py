@@ -62,7 +62,8 @@ class TicaModel:
         features = np.asarray(features, dtype=np.float64)
         if features.shape[-1] != self.n_features:
             raise WestbenchError(
-                f"TICA model of '{self.protein}' expects {self.n_features} features ({self.feature}), got {features.shape[-1]}"
+                f"TICA model of '{self.protein}' expects {self.n_features} features ({self.feature}), "
+                f"got {features.shape[-1]}"
             )
         return features @ self.projection + self.offset
 

@@ -69,7 +69,8 @@ def watch_parent(parent: int | None = None, interval_s: float = 0.5) -> threadin
 
     >>> import subprocess, sys, westbench
     >>> env = {**os.environ, "PYTHONPATH": str(Path(westbench.__file__).parents[1])}
-    >>> code = "import os, time; from westbench.we.node import watch_parent; watch_parent(os.getppid() + 1); time.sleep(30)"
+    >>> code = ("import os, time; from westbench.we.node import watch_parent; "
+    ...         "watch_parent(os.getppid() + 1); time.sleep(30)")
     >>> subprocess.run([sys.executable, "-c", code], env=env, stderr=subprocess.DEVNULL).returncode
     143
     """

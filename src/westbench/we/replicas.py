@@ -30,7 +30,8 @@ Examples
 >>> pooled = pool_frames([replica(2, 0), replica(2, 1), replica(2, 2)])
 >>> pooled["replica"].tolist()
 [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
->>> [round(float(pooled["weight"][pooled["iteration"] == n].sum()), 12) for n in (1, 2)]  # each pooled iteration sums to one
+>>> # each pooled iteration sums to one
+>>> [round(float(pooled["weight"][pooled["iteration"] == n].sum()), 12) for n in (1, 2)]
 [1.0, 1.0]
 >>> len(np.unique(pooled["traj"]))  # 12 distinct pieces
 12

@@ -70,7 +70,8 @@ def verify_decorrelation(checks, result, number):
             error = number(f"{key}_error_kt")
             candidates = {name: v[key][1] for name, v in found.items() if name != "pymbar"}
             assert candidates and any(abs(error - e) <= 0.25 * e for e in candidates.values()), (
-                f"{key}_error_kt {result.get(key + '_error_kt')} kT; alchemlyb's {method} on decorrelated samples gives "
+                f"{key}_error_kt {result.get(key + '_error_kt')} kT; "
+                f"alchemlyb's {method} on decorrelated samples gives "
                 + ", ".join(f"{e:.3f} ({name})" for name, e in candidates.items()))
 
 

@@ -95,7 +95,7 @@ def verify(checks):
                    f"centres {[w.get('center_nm') for w in windows]}")
     checks.require("windows.json force constant 2000 kJ mol^-1 nm^-2",
                    abs(float(spec.get("force_constant_kj_mol_nm2") or 0) - K) < 1e-6, f"{spec.get('force_constant_kj_mol_nm2')}")
-    delivered, rebuilt = [], []
+    delivered = []
     for i in range(9):
         with checks.check(f"window_{i}.tpr: the pull code as contracted (gmx dump: umbrella, distance, Y Y Y, groups, init, rate, k)"):
             pull = dump_pull(f"{OUT}/window_{i}.tpr")
@@ -108,7 +108,8 @@ def verify(checks):
             assert coord["dim"] == [1, 1, 1], f"dim {coord['dim']} (all three dimensions asked for)"
             members = [pull["groups"].get(int(coord["group[0]"])), pull["groups"].get(int(coord["group[1]"]))]
             assert sorted(members, key=min) == sorted([tyr, trp], key=min), \
-                f"pull groups of {[len(m or ()) for m in members]} atoms; Tyr2 and Trp9 have {len(tyr)} and {len(trp)} heavy atoms"
+                f"pull groups of {[len(m or ()) for m in members]} atoms; " \
+                f"Tyr2 and Trp9 have {len(tyr)} and {len(trp)} heavy atoms"
             assert coord["start"] == "false", "pull-coord1-start = yes: the centre becomes the start distance plus init"
             assert abs(float(coord["init"]) - CENTERS[i]) < 1e-4, f"init {coord['init']} nm, window centre {CENTERS[i]} nm"
             assert float(coord["rate"]) == 0.0, f"rate {coord['rate']}"
@@ -141,7 +142,8 @@ def verify(checks):
         assert code == 0, log[-400:]
         pullx = first_pullx(os.path.join(rerun, "pullx.xvg"))
         assert abs(float(spec["start_distance_nm"]) - pullx) <= CV_TOL_NM, \
-            f"start_distance_nm {spec.get('start_distance_nm')}; the pull code gives {pullx:.4f} nm (tolerance {CV_TOL_NM})"
+            f"start_distance_nm {spec.get('start_distance_nm')}; " \
+            f"the pull code gives {pullx:.4f} nm (tolerance {CV_TOL_NM})"
     with checks.check("the pull code's value agrees with the heavy-atom COM distance computed independently (5 pm)"):
         import numpy as np
         def com(group):

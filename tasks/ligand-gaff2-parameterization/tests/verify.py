@@ -21,7 +21,7 @@ def prmtop_flag(path, flag):
     text = open(path).read()
     m = re.search(rf"%FLAG {flag}\s*\n%FORMAT\((\d+)([aAEeIi])(\d+)[^)]*\)\s*\n(.*?)(?=\n%FLAG|\Z)", text, re.S)
     assert m, f"{flag} not in {path}"
-    n, kind, width = int(m.group(1)), m.group(2).lower(), int(m.group(3))
+    kind, width = m.group(2).lower(), int(m.group(3))
     body = m.group(4).replace("\n", "") if kind == "a" else m.group(4)
     if kind == "a":
         return [body[i:i + width].strip() for i in range(0, len(body), width) if body[i:i + width].strip()]

@@ -91,10 +91,12 @@ def verify(checks):
     checks.require("build.json's counts and box are those of box.pdb",
                    bool(spec) and (spec.get("n_urea"), spec.get("n_water")) == (n_urea, n_water) and cryst is not None
                    and all(abs(float(b) * 10 - c) < 0.01 for b, c in zip(spec.get("box_nm", []), cryst)) and len(spec.get("box_nm", [])) == 3,
-                   f"build.json {spec.get('n_urea')} urea, {spec.get('n_water')} water, box {spec.get('box_nm')}; box.pdb {n_urea}, {n_water}, {cryst}")
+                   f"build.json {spec.get('n_urea')} urea, {spec.get('n_water')} water, box {spec.get('box_nm')}; "
+                   f"box.pdb {n_urea}, {n_water}, {cryst}")
     volume_cm3 = float(np.prod(cryst)) * 1e-24 if cryst else float("nan")
     convention = str(spec.get("convention", "")).lower()
-    with checks.check(f"1 urea per L (molar) or per kg water (molal) as stated, recomputed from the counts (within {CONCENTRATION_TOL:.1%})"):
+    with checks.check(f"1 urea per L (molar) or per kg water (molal) as stated, "
+                      f"recomputed from the counts (within {CONCENTRATION_TOL:.1%})"):
         assert convention in ("molar", "molal"), f"convention {spec.get('convention')!r}"
         value = n_urea / (N_A * volume_cm3 / 1000) if convention == "molar" else n_urea / (n_water * MASS["SOL"] / 1000)
         assert abs(value - 1.0) <= CONCENTRATION_TOL, f"{n_urea} urea, {n_water} water in {volume_cm3:.3e} cm^3: {value:.4f} ({convention})"

@@ -246,7 +246,8 @@ def topology_includes(top: str, library_dirs=None) -> dict:
 
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
-    >>> _ = open(os.path.join(d, "topol.top"), "w").write('#include "ff.itp"\n#ifdef POSRES\n#include "posre.itp"\n#endif\n')
+    >>> top = '#include "ff.itp"\n#ifdef POSRES\n#include "posre.itp"\n#endif\n'
+    >>> _ = open(os.path.join(d, "topol.top"), "w").write(top)
     >>> _ = open(os.path.join(d, "ff.itp"), "w").write("[ defaults ]\n")
     >>> found = topology_includes(os.path.join(d, "topol.top"), library_dirs=[])
     >>> found["missing"], found["defines"]

@@ -114,7 +114,8 @@ def verify(checks):
         assert awh.get("ncoords") == 1 and coord["geometry"] == "distance" and coord["dim"] == [1, 1, 1], f"{coord}"
         members = [awh["groups"].get(int(coord["group[0]"])), awh["groups"].get(int(coord["group[1]"]))]
         assert sorted(members, key=lambda m: min(m or {10 ** 9})) == sorted([tyr, trp], key=min), \
-            f"groups of {[len(m or ()) for m in members]} atoms; Tyr2 and Trp9 have {len(tyr)} and {len(trp)} heavy atoms"
+            f"groups of {[len(m or ()) for m in members]} atoms; " \
+            f"Tyr2 and Trp9 have {len(tyr)} and {len(trp)} heavy atoms"
     with checks.check(f"the AWH interval is 1.2-2.8 nm (within {RANGE_TOL_NM} nm at each end)"):
         start, end = float(awh["dim1"]["start"]), float(awh["dim1"]["end"])
         assert abs(start - RANGE_NM[0]) <= RANGE_TOL_NM and abs(end - RANGE_NM[1]) <= RANGE_TOL_NM, f"interval {start}-{end} nm"

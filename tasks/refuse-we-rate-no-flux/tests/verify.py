@@ -23,7 +23,8 @@ def verify(checks):
                    f"rate {response.get('rate_per_ps')}")
     checks.require("evidence: iterations and recycled weight", response.get("n_iterations") == n
                    and isinstance(response.get("recycled_weight_total"), (int, float)) and abs(response["recycled_weight_total"] - recycled) < 1e-12,
-                   f"n_iterations {response.get('n_iterations')} (file {n}), recycled {response.get('recycled_weight_total')} (file {recycled})")
+                   f"n_iterations {response.get('n_iterations')} (file {n}), "
+                   f"recycled {response.get('recycled_weight_total')} (file {recycled})")
     with checks.check(f"evidence: smallest pcoord reached ({min_pcoord:.3f})"):
         assert abs(float(response["min_pcoord"]) - min_pcoord) < 1e-3, f"min_pcoord {response['min_pcoord']}"
     reason = str(response.get("reason", "")).lower()

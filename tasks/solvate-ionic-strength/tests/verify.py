@@ -36,7 +36,6 @@ def verify(checks):
     nonbonded = [f for f in system.getForces() if isinstance(f, openmm.NonbondedForce)]
     checks.require(NAMES[4], len(nonbonded) == 1 and nonbonded[0].getNonbondedMethod() == openmm.NonbondedForce.PME
                    and abs(nonbonded[0].getCutoffDistance().value_in_unit(unit.nanometer) - 1.0) < 1e-3, "not PME at 1.0 nm")
-    hydrogens = {a.index for a in top.atoms() if a.element is not None and a.element.symbol == "H"}
     constrained = {system.getConstraintParameters(i)[0] for i in range(system.getNumConstraints())} | \
                   {system.getConstraintParameters(i)[1] for i in range(system.getNumConstraints())}
     peptide_h = {a.index for r in residues[:10] for a in r.atoms() if a.element.symbol == "H"}
@@ -50,13 +49,15 @@ def verify(checks):
     waters, sodium, chloride = names.count("HOH"), names.count("NA"), names.count("CL")
     peptide_charge = round(charges[: reference.getNumAtoms()].sum())
     checks.require(NAMES[8], sodium - chloride == -peptide_charge, f"Na {sodium}, Cl {chloride}, peptide {peptide_charge}")
-    # Two defensible conventions: per water molecule (OpenMM's Modeller, 55.4 M water) or per box volume (GROMACS genion)
+    # Two defensible conventions: per water molecule (OpenMM's Modeller, 55.4 M water) or per box volume
+    # (GROMACS genion)
     expected_pairs = 0.1 / 55.4 * (waters + sodium + chloride)
     box_vectors = top.getPeriodicBoxVectors()
     volume = float(np.linalg.det(np.array([[box_vectors[i][j].value_in_unit(unit.nanometer) for j in range(3)] for i in range(3)])))
     by_volume = 0.1 * 0.6022 * volume
     checks.require(NAMES[9], any(abs(min(sodium, chloride) - e) <= 1.0 for e in (expected_pairs, by_volume)),
-                   f"{min(sodium, chloride)} ion pairs, expected {expected_pairs:.1f} (per water) or {by_volume:.1f} (per volume) for 0.1 M")
+                   f"{min(sodium, chloride)} ion pairs, expected {expected_pairs:.1f} (per water) "
+                   f"or {by_volume:.1f} (per volume) for 0.1 M")
     with checks.check(NAMES[10]):
         xyz = np.array(pdb.positions.value_in_unit(unit.nanometer))[: reference.getNumAtoms()]
         extent = xyz.max(axis=0) - xyz.min(axis=0)

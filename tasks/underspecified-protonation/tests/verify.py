@@ -81,7 +81,8 @@ def verify(checks):
         assert None not in reported, f"pka keys must name PROPKA groups as 'HIS 52', got {sorted(map(str, result['pka']))}"
         near = sorted(k for k, v in standalone.items() if isinstance(ph, (int, float)) and abs(v - ph) <= 2.0)
         missing = [k for k in near if k not in reported]
-        assert not missing, f"PROPKA puts {', '.join(f'{k} at {standalone[k]:.2f}' for k in missing)} within 2 units of pH {ph}: not reported"
+        assert not missing, (f"PROPKA puts {', '.join(f'{k} at {standalone[k]:.2f}' for k in missing)} "
+                             f"within 2 units of pH {ph}: not reported")
         wrong = [f"{k}: {v} (PROPKA {' or '.join(f'{s[k]:.2f}' for s in summaries if k in s) or 'has no such group'})"
                  for k, v in reported.items() if not isinstance(v, (int, float))
                  or not any(k in s and abs(float(v) - s[k]) <= 0.3 for s in summaries)]

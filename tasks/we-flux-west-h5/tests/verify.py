@@ -28,7 +28,8 @@ def verify(checks):
     with checks.check("per-iteration flux = recycled weight"):
         got = np.array([float(r["flux"]) for r in rows])
         assert got.shape == flux.shape and np.allclose(got, flux, rtol=1e-6, atol=1e-12), \
-            f"{int(np.sum(~np.isclose(got, flux, rtol=1e-6, atol=1e-12))) if got.shape == flux.shape else 'all'} iterations differ"
+            f"{int(np.sum(~np.isclose(got, flux, rtol=1e-6, atol=1e-12))) if got.shape == flux.shape else 'all'} " \
+            "iterations differ"
     rate = {}
     with checks.check("rate.json readable"):
         rate = load_json("/app/output/rate.json")

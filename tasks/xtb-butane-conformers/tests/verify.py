@@ -48,7 +48,8 @@ def verify(checks):
             distances = np.linalg.norm(xyz[:, None] - xyz[None], axis=-1)
             assert all(1.45 < distances[i, i + 1] < 1.6 for i in range(3)), "the carbon chain is broken"
             computed[name] = {"dihedral": dihedral(xyz[:4])}
-        with checks.check(f"{name} is an optimized GFN2-xTB minimum (gradient norm < 1e-3 Eh/bohr) with dihedral {low:.0f}-{high:.0f} deg"):
+        with checks.check(f"{name} is an optimized GFN2-xTB minimum (gradient norm < 1e-3 Eh/bohr) "
+                          f"with dihedral {low:.0f}-{high:.0f} deg"):
             energy, gradient, gap = xtb_single_point(f"/app/output/{name}.xyz")
             computed[name].update(energy=energy, gap=gap)
             assert gradient < 1e-3, f"gradient norm {gradient}"

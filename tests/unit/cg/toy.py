@@ -1,4 +1,7 @@
-"""A harmonic C-alpha chain simulated by the reference engine (OpenMM), with its forces: a CG toy with a known answer."""
+"""A harmonic C-alpha chain simulated by the reference engine (OpenMM), with its forces.
+
+A CG toy with a known answer.
+"""
 
 import numpy as np
 import openmm

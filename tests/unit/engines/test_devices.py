@@ -1,5 +1,6 @@
-"""The engines on the device policy (westbench.devices): machines described by a fake ``nvidia-smi -L`` on PATH (the ``machine``
-fixture, tests/unit/conftest.py),
+"""The engines on the device policy (westbench.devices).
+
+Machines are described by a fake ``nvidia-smi -L`` on PATH (the ``machine`` fixture, tests/unit/conftest.py),
 torch's CUDA counts monkeypatched for the CG engine. The MD engines themselves are real (OpenMM's Reference
 platform, a CPU build of torch)."""
 
