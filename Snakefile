@@ -40,6 +40,6 @@ onstart:
 
 
 rule all:
+    default_target: True
     input:
         all_outputs(),
-    default_target: True

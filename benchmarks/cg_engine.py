@@ -37,10 +37,14 @@ def segments_per_second(model_path, basis, steps, batch, seed=1):
     began = time.perf_counter()
     results = engine.propagate(starts, steps, steps // 10, list(range(seed, seed + batch)))
     seconds = time.perf_counter() - began
-    return {"batch": batch, "steps": steps, "seconds": round(seconds, 3),
-            "ms_per_step": round(1000 * seconds / steps, 3),
-            "segments_per_s_at_1000_steps": round(batch * steps / 1000 / seconds, 3),
-            "ended": sum(r.status != "ok" for r in results)}
+    return {
+        "batch": batch,
+        "steps": steps,
+        "seconds": round(seconds, 3),
+        "ms_per_step": round(1000 * seconds / steps, 3),
+        "segments_per_s_at_1000_steps": round(batch * steps / 1000 / seconds, 3),
+        "ended": sum(r.status != "ok" for r in results),
+    }
 
 
 def main():
@@ -58,14 +62,28 @@ def main():
     folder = Path(tempfile.mkdtemp())
     save_model(big, folder / "published.pt")
     rows = []
-    for name, path in (("default (embedding 16, 2 layers, 8 RBF)", trained),
-                       ("published (embedding 128, 4 layers, 20 RBF)", folder / "published.pt")):
+    for name, path in (
+        ("default (embedding 16, 2 layers, 8 RBF)", trained),
+        ("published (embedding 128, 4 layers, 20 RBF)", folder / "published.pt"),
+    ):
         for batch in (1, 120):
             rows.append({"model": name, **segments_per_second(path, basis, args.steps, batch)})
             print(rows[-1], flush=True)
     out = ROOT / "benchmarks" / "results" / "cg_engine.json"
-    out.write_text(json.dumps({"machine": platform.platform(), "torch": torch.__version__, "threads": args.threads,
-                               "device": "cpu", "beads": 10, "rows": rows}, indent=2) + "\n")
+    out.write_text(
+        json.dumps(
+            {
+                "machine": platform.platform(),
+                "torch": torch.__version__,
+                "threads": args.threads,
+                "device": "cpu",
+                "beads": 10,
+                "rows": rows,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,13 @@ def main() -> None:
     parser.add_argument("--walkers", type=int, nargs="*", default=[1, 120])
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    source = subprocess.run(["git", "show", f"{args.before}:src/westbench/cg/engine.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{args.before}:src/westbench/cg/engine.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     (folder / "engine_before.py").write_text(source)
     spec = importlib.util.spec_from_file_location("engine_before", folder / "engine_before.py")
     before = importlib.util.module_from_spec(spec)
@@ -52,8 +57,15 @@ def main() -> None:
     anchor = torch.as_tensor(chain, dtype=torch.float32)
     engines = {}
     for name, cls in (("before", before.CGEngine), ("after", CGEngine)):
-        engine = cls(folder / "m.pt", "p", basis_positions=chain, bead_mass_amu=110.0, device="cpu", threads=1,
-                     explosion={"bond_min_angstrom": 0.1, "bond_max_angstrom": 100.0})
+        engine = cls(
+            folder / "m.pt",
+            "p",
+            basis_positions=chain,
+            bead_mass_amu=110.0,
+            device="cpu",
+            threads=1,
+            explosion={"bond_min_angstrom": 0.1, "bond_max_angstrom": 100.0},
+        )
         engine.forces = lambda x: -2000.0 * (x - anchor)  # the stand-in model
         engines[name] = engine
     report = {"before": args.before, "torch": torch.__version__, "ms_per_step": {}}

@@ -31,13 +31,39 @@ sys.path.insert(0, str(ROOT / "src"))
 
 PROTEIN, SEQUENCE = "chignolin", "GYDPETGTWG"
 #: Wheels for the device's python3.12 (no registry there); versions as pinned in the project's environment.
-WHEELS = ["openmm==8.6.1", "openmm-cuda-13==8.6.1", "westpa==2022.16", "mdtraj==1.11.1.post2", "deeptime==0.5.0",
-          "tables", "numexpr", "blosc2", "ndindex", "platformdirs", "pyzmq", "blessings", "jsonschema==4.26.0",
-          "jsonschema-specifications", "referencing", "rpds-py", "msgpack", "py-cpuinfo"]
+WHEELS = [
+    "openmm==8.6.1",
+    "openmm-cuda-13==8.6.1",
+    "westpa==2022.16",
+    "mdtraj==1.11.1.post2",
+    "deeptime==0.5.0",
+    "tables",
+    "numexpr",
+    "blosc2",
+    "ndindex",
+    "platformdirs",
+    "pyzmq",
+    "blessings",
+    "jsonschema==4.26.0",
+    "jsonschema-specifications",
+    "referencing",
+    "rpds-py",
+    "msgpack",
+    "py-cpuinfo",
+]
 PLATFORMS = [f"manylinux_2_{n}_x86_64" for n in (17, 24, 27, 28, 31, 34)] + ["manylinux2014_x86_64", "any"]
-FILES = {"prepare": ["implicit.xml", "implicit_state.xml", "implicit.pdb", "explicit.xml", "explicit_state.xml",
-                     "explicit.pdb"],
-         "tica": ["model.npz", "model.json"], "cg/fulltrained": ["model.pt", "model.json"]}
+FILES = {
+    "prepare": [
+        "implicit.xml",
+        "implicit_state.xml",
+        "implicit.pdb",
+        "explicit.xml",
+        "explicit_state.xml",
+        "explicit.pdb",
+    ],
+    "tica": ["model.npz", "model.json"],
+    "cg/fulltrained": ["model.pt", "model.json"],
+}
 
 
 def copy_results(source: Path, target: Path, protein: str = PROTEIN) -> list[str]:
@@ -52,8 +78,10 @@ def copy_results(source: Path, target: Path, protein: str = PROTEIN) -> list[str
                 copied.append(f"{folder}/{name}")
     required = {"prepare/implicit.xml", "tica/model.npz", "cg/fulltrained/model.pt"}
     if not required <= set(copied):
-        sys.exit(f"{source / protein} lacks {sorted(required - set(copied))}: finish the default run "
-                 "(`bash tools/run.sh`) or build a stand-in (--stand-in)")
+        sys.exit(
+            f"{source / protein} lacks {sorted(required - set(copied))}: finish the default run "
+            "(`bash tools/run.sh`) or build a stand-in (--stand-in)"
+        )
     return copied
 
 
@@ -80,8 +108,14 @@ def stand_in(target: Path, protein: str = PROTEIN, frames: int = 200, every: int
         topology, positions, _ = fix_structure(Path(scratch) / "in.pdb", spec, seed=seed)
     system, modeller, _ = build_system("implicit", topology, positions, {})
     state, _ = minimize(system, modeller.positions, {"minimize_max_iterations": 100})
-    write_system(system, state, modeller.topology, prepare / "implicit.xml", prepare / "implicit_state.xml",
-                 prepare / "implicit.pdb")
+    write_system(
+        system,
+        state,
+        modeller.topology,
+        prepare / "implicit.xml",
+        prepare / "implicit_state.xml",
+        prepare / "implicit.pdb",
+    )
     integrator = make_integrator({})
     integrator.setRandomNumberSeed(seed)
     context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
@@ -98,26 +132,55 @@ def stand_in(target: Path, protein: str = PROTEIN, frames: int = 200, every: int
     _, _, vectors = np.linalg.svd(centred, full_matrices=False)  # PCA as a stand-in for TICA's directions
     projection = vectors[:2].T
     offset = -features.mean(0) @ projection
-    TicaModel(projection, offset, np.ones(2), protein, FEATURE_CA_DISTANCES, features.shape[1], 1,
-              every * 0.004, {"stand_in": True}).save(target / protein / "tica" / "model")
+    TicaModel(
+        projection,
+        offset,
+        np.ones(2),
+        protein,
+        FEATURE_CA_DISTANCES,
+        features.shape[1],
+        1,
+        every * 0.004,
+        {"stand_in": True},
+    ).save(target / protein / "tica" / "model")
     model = CGModel({protein: SEQUENCE}, network={"embedding": 16, "interaction_layers": 1, "rbf": 8})
     model.set_prior(protein, fit_prior(trajectory, min_samples=5))
     save_model(model, target / protein / "cg" / "fulltrained" / "model.pt", extra={"stand_in": True})
-    return ["prepare/implicit.xml", "prepare/implicit_state.xml", "prepare/implicit.pdb", "tica/model.npz",
-            "tica/model.json", "cg/fulltrained/model.pt", "cg/fulltrained/model.json"]
+    return [
+        "prepare/implicit.xml",
+        "prepare/implicit_state.xml",
+        "prepare/implicit.pdb",
+        "tica/model.npz",
+        "tica/model.json",
+        "cg/fulltrained/model.pt",
+        "cg/fulltrained/model.json",
+    ]
 
 
 def download_wheels(folder: Path, python_version: str = "3.12") -> list[str]:
     """pip-download the wheels of :data:`WHEELS` for the device's CPython (binary only, no dependencies)."""
     folder.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version",
-               python_version, "--implementation", "cp", "--dest", str(folder)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--python-version",
+        python_version,
+        "--implementation",
+        "cp",
+        "--dest",
+        str(folder),
+    ]
     for platform in PLATFORMS:
         command += ["--platform", platform]
     subprocess.run(command + WHEELS, check=True)
     # pdbfixer has no wheel on PyPI (pure Python): build one (the stand-in bundle prepares with it).
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(folder), "pdbfixer==1.12.0"],
-                   check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(folder), "pdbfixer==1.12.0"], check=True
+    )
     return sorted(p.name for p in folder.glob("*.whl"))
 
 

@@ -1,4 +1,5 @@
-"""Time the metric suite's job, what rule ``metric_suite`` runs, on synthetic C-alpha frames of a chignolin-sized protein.
+"""Time the metric suite's job, what rule ``metric_suite`` runs, on synthetic C-alpha frames of a
+chignolin-sized protein.
 
 Default: 600,000 model frames (WE-like: 600 iterations of segments of 10 frames, random
 weights) against 300,000 ground-truth frames (300 runs of 1,000 frames), 10 beads, 10 TICs,
@@ -40,16 +41,23 @@ def synthetic_frames(n_frames: int, frames_per_traj: int, n_beads: int, shift: f
     """A random-walk C-alpha chain with 0.38 nm bonds, Gaussian TICs and random weights."""
     rng = np.random.default_rng(seed)
     steps = rng.normal(size=(n_frames, n_beads - 1, 3)).astype(np.float32)
-    steps *= (0.38 + 0.01 * rng.normal(size=(n_frames, n_beads - 1, 1)).astype(np.float32)) / np.linalg.norm(steps, axis=-1, keepdims=True)
+    steps *= (0.38 + 0.01 * rng.normal(size=(n_frames, n_beads - 1, 1)).astype(np.float32)) / np.linalg.norm(
+        steps, axis=-1, keepdims=True
+    )
     ca = np.concatenate([np.zeros((n_frames, 1, 3), np.float32), np.cumsum(steps, axis=1)], axis=1)
     n_traj = -(-n_frames // frames_per_traj)
     traj = np.repeat(np.arange(n_traj), frames_per_traj)[:n_frames]
     # TICs: a slow random walk per trajectory, so MSMs have structure.
     tics = np.cumsum(rng.normal(scale=0.05, size=(n_frames, 10)), axis=0) % 4.0 - 2.0 + shift
     weight = rng.random(n_frames)
-    return {"ca": ca, "tics": tics.astype(np.float32), "weight": weight / weight.sum(), "traj": traj,
-            "time_ps": (np.arange(n_frames) % frames_per_traj).astype(np.float64),
-            "iteration": traj // 100 + 1}
+    return {
+        "ca": ca,
+        "tics": tics.astype(np.float32),
+        "weight": weight / weight.sum(),
+        "traj": traj,
+        "time_ps": (np.arange(n_frames) % frames_per_traj).astype(np.float64),
+        "iteration": traj // 100 + 1,
+    }
 
 
 def main():
@@ -65,8 +73,11 @@ def main():
     settings = {**section_defaults("metrics"), "seed": 2024}
     if args.bootstrap is not None:
         settings["bootstrap"] = args.bootstrap
-    suite_settings = {key: settings[key] for key in settings
-                      if key not in ("macrostate_clusters", "macrostate_dim", "coverage_thresholds", "reference_engine")}
+    suite_settings = {
+        key: settings[key]
+        for key in settings
+        if key not in ("macrostate_clusters", "macrostate_dim", "coverage_thresholds", "reference_engine")
+    }
     timings = {}
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -83,9 +94,17 @@ def main():
         fit_macrostate_model(folder / "groundtruth.h5", settings, 2024, folder / "macrostates.npz")
         timings["macrostates_rule_s"] = time.perf_counter() - start
         start, cpu = time.perf_counter(), time.process_time()
-        record = score_engine(folder / "groundtruth.h5", folder / "model.h5", suite_settings, protein="p",
-                              engine="e", json_path=folder / "metrics.json", csv_path=folder / "metrics.csv",
-                              figures_dir=folder / "figures", macrostates=folder / "macrostates.npz")
+        record = score_engine(
+            folder / "groundtruth.h5",
+            folder / "model.h5",
+            suite_settings,
+            protein="p",
+            engine="e",
+            json_path=folder / "metrics.json",
+            csv_path=folder / "metrics.csv",
+            figures_dir=folder / "figures",
+            macrostates=folder / "macrostates.npz",
+        )
         timings["metrics_rule_s"] = time.perf_counter() - start
         timings["metrics_rule_cpu_s"] = time.process_time() - cpu
         if profiler:
@@ -93,15 +112,24 @@ def main():
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
             print(out.getvalue())
-    result = {"model_frames": args.model_frames, "groundtruth_frames": args.groundtruth_frames,
-              "beads": args.beads, "weightings": settings["weightings"], "bootstrap": settings["bootstrap"],
-              "floor_splits": settings["floor_splits"], "resampling": record["resampling"],
-              "not_estimable": record["not_estimable"], "figures": record["figures"]["files"],
-              "metrics_rule_s": round(timings["metrics_rule_s"], 2),
-              "metrics_rule_cpu_s": round(timings["metrics_rule_cpu_s"], 2),
-              "load_average_1min_after": round(os.getloadavg()[0], 2),
-              "macrostates_rule_s": round(timings["macrostates_rule_s"], 2),
-              "cpu_count": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine()}
+    result = {
+        "model_frames": args.model_frames,
+        "groundtruth_frames": args.groundtruth_frames,
+        "beads": args.beads,
+        "weightings": settings["weightings"],
+        "bootstrap": settings["bootstrap"],
+        "floor_splits": settings["floor_splits"],
+        "resampling": record["resampling"],
+        "not_estimable": record["not_estimable"],
+        "figures": record["figures"]["files"],
+        "metrics_rule_s": round(timings["metrics_rule_s"], 2),
+        "metrics_rule_cpu_s": round(timings["metrics_rule_cpu_s"], 2),
+        "load_average_1min_after": round(os.getloadavg()[0], 2),
+        "macrostates_rule_s": round(timings["macrostates_rule_s"], 2),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

@@ -39,18 +39,30 @@ FORCE_TOLERANCE, CAPTURE_TOLERANCE, DRIFT_TOLERANCE_NM = 1e-3, 1e-4, 1e-3
 
 def guarded(check):
     """Run a check; an exception becomes ``{"error": ..., "passed": False}`` so the other checks still run."""
+
     def run(*args, **kwargs):
         try:
             return check(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 (recorded, the session goes on)
-            return {"error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()[-4000:],
-                    "passed": False}
+            return {
+                "error": f"{type(error).__name__}: {error}",
+                "traceback": traceback.format_exc()[-4000:],
+                "passed": False,
+            }
+
     return run
 
 
 @guarded
-def openmm_check(results: Path, copies: int, platform: str, precision: str, steps: int, save_every: int,
-                 reinitialize_repeats: int = 5) -> dict:
+def openmm_check(
+    results: Path,
+    copies: int,
+    platform: str,
+    precision: str,
+    steps: int,
+    save_every: int,
+    reinitialize_repeats: int = 5,
+) -> dict:
     from westbench.engines import copies as scheme
     from westbench.engines.openmm_engine import OpenMMEngine
     from westbench.simulation.platforms import platform_properties
@@ -61,29 +73,39 @@ def openmm_check(results: Path, copies: int, platform: str, precision: str, step
     basis = engine.basis_state().positions
     rng = np.random.default_rng(0)
     walkers = [basis] + [basis + rng.normal(0, 0.02, basis.shape) for _ in range(copies - 1)]
-    forces = scheme.force_check(engine.system, walkers, engine.cutoff, platform,
-                                platform_properties(platform, config))
+    forces = scheme.force_check(engine.system, walkers, engine.cutoff, platform, platform_properties(platform, config))
     started = time.perf_counter()
     segments = engine.propagate([engine.basis_state()] * copies, steps, save_every, list(range(1, copies + 1)))
     segment_seconds = time.perf_counter() - started
     ok = sum(r.status == "ok" for r in segments)
     reinitialize = {}
-    for name, (context, integrator) in {"copies": engine._copy_context(copies)[:2],
-                                        "single": (engine.context, engine.integrator)}.items():
+    for name, (context, integrator) in {
+        "copies": engine._copy_context(copies)[:2],
+        "single": (engine.context, engine.integrator),
+    }.items():
         times = []
         for repeat in range(reinitialize_repeats):
             integrator.setRandomNumberSeed(1000 + repeat)
             started = time.perf_counter()
             context.reinitialize(preserveState=True)
             times.append(time.perf_counter() - started)
-        reinitialize[name] = {"atoms": context.getSystem().getNumParticles(),
-                              "median_seconds": round(float(np.median(times)), 4),
-                              "seconds": [round(t, 4) for t in times]}
-    return {"copies": copies, "cutoff_nm": engine.cutoff, "force_check": forces,
-            "max_rms_relative_force_error": forces["max_rms_relative_error"],
-            "segment_steps": steps, "segment_seconds": round(segment_seconds, 3), "segment_ok": ok,
-            "reinitialize": reinitialize, "runtime": engine.runtime(),
-            "passed": bool(forces["max_rms_relative_error"] < FORCE_TOLERANCE and ok == copies)}
+        reinitialize[name] = {
+            "atoms": context.getSystem().getNumParticles(),
+            "median_seconds": round(float(np.median(times)), 4),
+            "seconds": [round(t, 4) for t in times],
+        }
+    return {
+        "copies": copies,
+        "cutoff_nm": engine.cutoff,
+        "force_check": forces,
+        "max_rms_relative_force_error": forces["max_rms_relative_error"],
+        "segment_steps": steps,
+        "segment_seconds": round(segment_seconds, 3),
+        "segment_ok": ok,
+        "reinitialize": reinitialize,
+        "runtime": engine.runtime(),
+        "passed": bool(forces["max_rms_relative_error"] < FORCE_TOLERANCE and ok == copies),
+    }
 
 
 @guarded
@@ -119,17 +141,25 @@ def cg_check(results: Path, protein: str, device: str, walker_counts, steps: int
     same_status = [p.status for p in ra] == [q.status for q in rb]
     again = captured.propagate(starts, steps, save_every, seeds)
     bitwise = all(np.array_equal(p.frames, q.frames) for p, q in zip(ra, again))
-    out.update(propagate_walkers=n, propagate_max_frame_difference_nm=drift, same_status=same_status,
-               bitwise_repeat_captured=bitwise, runtime_captured=captured.runtime(), runtime_eager=eager.runtime())
+    out.update(
+        propagate_walkers=n,
+        propagate_max_frame_difference_nm=drift,
+        same_status=same_status,
+        bitwise_repeat_captured=bitwise,
+        runtime_captured=captured.runtime(),
+        runtime_eager=eager.runtime(),
+    )
     loose = engine(cuda_graphs="auto", deterministic=False)
     first = loose.propagate(starts, steps, save_every, seeds)
     second = loose.propagate(starts, steps, save_every, seeds)
-    out["bitwise_repeat_nondeterministic_algorithms"] = all(np.array_equal(p.frames, q.frames)
-                                                           for p, q in zip(first, second))
+    out["bitwise_repeat_nondeterministic_algorithms"] = all(
+        np.array_equal(p.frames, q.frames) for p, q in zip(first, second)
+    )
     summary = captured.runtime()
     capture_used = bool(summary.get("captured_buckets")) and summary.get("capture_failure") is None
-    out.update(capture_used=capture_used,
-               passed=bool(passed and same_status and drift < DRIFT_TOLERANCE_NM and capture_used))
+    out.update(
+        capture_used=capture_used, passed=bool(passed and same_status and drift < DRIFT_TOLERANCE_NM and capture_used)
+    )
     return out
 
 
@@ -156,11 +186,13 @@ def main(argv=None) -> None:
     def save():
         output.write_text(json.dumps(report, indent=2, default=str) + "\n")
 
-    report["openmm"] = openmm_check(results, args.copies, args.platform, args.precision, args.steps, args.save_every,
-                                    args.reinitialize_repeats)
+    report["openmm"] = openmm_check(
+        results, args.copies, args.platform, args.precision, args.steps, args.save_every, args.reinitialize_repeats
+    )
     save()
-    report["cg"] = cg_check(results, args.protein, args.device, args.cg_walkers, args.cg_steps,
-                            min(args.save_every, args.cg_steps))
+    report["cg"] = cg_check(
+        results, args.protein, args.device, args.cg_walkers, args.cg_steps, min(args.save_every, args.cg_steps)
+    )
     report["passed"] = bool(report["openmm"]["passed"] and report["cg"]["passed"])
     save()
     print(json.dumps({k: v for k, v in report.items()}, indent=2, default=str)[:6000])

@@ -56,15 +56,22 @@ def main() -> None:
     parser.add_argument("--results", default=str(ROOT / "results" / "chignolin"))
     args = parser.parse_args()
     old = Path(tempfile.mkdtemp())
-    archive = subprocess.run(["git", "archive", args.before, "src", "config"], cwd=ROOT, check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", args.before, "src", "config"], cwd=ROOT, check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
     script = RUN.format(root=str(ROOT))
     report = {"before": args.before, "runs": {"before": [], "after": []}}
     for _ in range(args.repeats):
         for name, src, block in (("before", old / "src", 1), ("after", ROOT / "src", 147)):
-            out = subprocess.run([sys.executable, "-c", script, str(src), str(block), args.results], cwd=ROOT,
-                                 capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", script, str(src), str(block), args.results],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                env={"PATH": "/usr/bin:/bin"},
+                check=True,
+            )
             report["runs"][name].append(json.loads(out.stdout.strip().splitlines()[-1]))
             print(name, report["runs"][name][-1], flush=True)
     for name in ("before", "after"):

@@ -78,14 +78,24 @@ def main() -> None:
     spec = openmm_engine_spec(*files, prep, {"name": "CPU", "deterministic": True}, threads=1)
     spec["class"] = "benchmarks.we_propagator:TimedOpenMMEngine"
     sys.path.insert(0, str(ROOT))
-    cfg = {"engine": spec, "pcoord": {"type": "tica", "model": str(results / "tica" / "model"), "protein": args.protein,
-                                      "ndim": 2},
-           "seed": 1, "bins_per_dim": we["bins_per_tic"], "walkers_per_bin": we["walkers_per_bin"],
-           "steps_per_segment": we["steps_per_segment"], "save_every": we["save_every"]}
+    cfg = {
+        "engine": spec,
+        "pcoord": {"type": "tica", "model": str(results / "tica" / "model"), "protein": args.protein, "ndim": 2},
+        "seed": 1,
+        "bins_per_dim": we["bins_per_tic"],
+        "walkers_per_bin": we["walkers_per_bin"],
+        "steps_per_segment": we["steps_per_segment"],
+        "save_every": we["save_every"],
+    }
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        run_we(Path(folder) / "run", cfg=cfg, segs_per_state=we["initial_walkers"], work_manager="serial",
-               max_iterations=args.iterations)
+        run_we(
+            Path(folder) / "run",
+            cfg=cfg,
+            segs_per_state=we["initial_walkers"],
+            work_manager="serial",
+            max_iterations=args.iterations,
+        )
         wall = time.perf_counter() - start
         # WESTPA imported this file as the module named in west.cfg: its stopwatch holds the time.
         stepping = sys.modules["benchmarks.we_propagator"].STEPPING["seconds"]
@@ -97,23 +107,38 @@ def main() -> None:
         script = Path(folder) / "one_segment.py"
         baseline_start = time.perf_counter()
         for index in range(args.baseline_segments):
-            script.write_text(BASELINE.format(src=str(ROOT / "src"), system=str(files[0]), state=str(files[1]),
-                                              pdb=str(files[2]), steps=we["steps_per_segment"], save=we["save_every"],
-                                              seed=index + 1, out=str(Path(folder) / f"seg{index}.npz")))
+            script.write_text(
+                BASELINE.format(
+                    src=str(ROOT / "src"),
+                    system=str(files[0]),
+                    state=str(files[1]),
+                    pdb=str(files[2]),
+                    steps=we["steps_per_segment"],
+                    save=we["save_every"],
+                    seed=index + 1,
+                    out=str(Path(folder) / f"seg{index}.npz"),
+                )
+            )
             subprocess.run([sys.executable, str(script)], check=True)
         baseline_wall = time.perf_counter() - baseline_start
 
     report = {
-        "protein": args.protein, "engine": "implicit (OpenMM CPU, 1 thread)", "iterations": args.iterations,
-        "segments": segments, "steps_per_segment": we["steps_per_segment"], "w_run_wall_seconds": round(wall, 3),
+        "protein": args.protein,
+        "engine": "implicit (OpenMM CPU, 1 thread)",
+        "iterations": args.iterations,
+        "segments": segments,
+        "steps_per_segment": we["steps_per_segment"],
+        "w_run_wall_seconds": round(wall, 3),
         "openmm_stepping_seconds": round(stepping, 3),
         "stepping_share_of_w_run": round(stepping / wall, 4),
         "in_process_segments_per_second": round(segments / wall, 3),
-        "baseline_segments": args.baseline_segments, "baseline_wall_seconds": round(baseline_wall, 3),
+        "baseline_segments": args.baseline_segments,
+        "baseline_wall_seconds": round(baseline_wall, 3),
         "process_per_segment_segments_per_second": round(args.baseline_segments / baseline_wall, 3),
     }
     report["speedup_in_process_vs_process_per_segment"] = round(
-        report["in_process_segments_per_second"] / report["process_per_segment_segments_per_second"], 2)
+        report["in_process_segments_per_second"] / report["process_per_segment_segments_per_second"], 2
+    )
     out = ROOT / "benchmarks" / "results" / "we_propagator.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import platform as host
 import sys
 import tempfile
@@ -61,6 +60,7 @@ def _timed_step(original):
         start = time.perf_counter()
         original(self, n)
         CLOCK["step"] += time.perf_counter() - start
+
     return step
 
 
@@ -110,20 +110,37 @@ def files(results: Path, solvent: str) -> list[Path]:
 
 def engine_alone(engine, walkers: int, steps: int, save_every: int) -> dict:
     starts = [engine.basis_state()] * walkers
-    engine.propagate(starts[: engine.batch_walkers], save_every, save_every, list(range(1, walkers + 1))[: engine.batch_walkers])
+    engine.propagate(
+        starts[: engine.batch_walkers], save_every, save_every, list(range(1, walkers + 1))[: engine.batch_walkers]
+    )
     CLOCK.update(engine=0.0, step=0.0)
     start = time.perf_counter()
     results = engine.propagate(starts, steps, save_every, list(range(1, walkers + 1)))
     wall = time.perf_counter() - start
-    return {"walkers": walkers, "batch_walkers": engine.batch_walkers, "seconds": round(wall, 3),
-            "segments_per_hour": round(walkers / wall * 3600, 1),
-            "stepping_seconds": round(CLOCK["step"], 3),
-            "engine_over_stepping": round(wall / max(CLOCK["step"], 1e-9), 3),
-            "ok": sum(r.status == "ok" for r in results), "runtime": engine.runtime()}
+    return {
+        "walkers": walkers,
+        "batch_walkers": engine.batch_walkers,
+        "seconds": round(wall, 3),
+        "segments_per_hour": round(walkers / wall * 3600, 1),
+        "stepping_seconds": round(CLOCK["step"], 3),
+        "engine_over_stepping": round(wall / max(CLOCK["step"], 1e-9), 3),
+        "ok": sum(r.status == "ok" for r in results),
+        "runtime": engine.runtime(),
+    }
 
 
-def whole_run(engine_spec, tica, protein: str, iterations: int, steps: int, save_every: int, workdir: Path,
-              seed: int = 1, work_manager: str = "serial", n_workers: int = 1) -> dict:
+def whole_run(
+    engine_spec,
+    tica,
+    protein: str,
+    iterations: int,
+    steps: int,
+    save_every: int,
+    workdir: Path,
+    seed: int = 1,
+    work_manager: str = "serial",
+    n_workers: int = 1,
+) -> dict:
     import h5py
 
     from westbench.engines.runtime import collect_runtime
@@ -131,33 +148,52 @@ def whole_run(engine_spec, tica, protein: str, iterations: int, steps: int, save
 
     spec = dict(engine_spec)
     block = int(spec.pop("block_size", 1))
-    pcoord = ({"type": "tica", "model": str(tica), "protein": protein, "ndim": 2} if tica else
-              {"type": "position", "ndim": 2})
-    cfg = {"engine": spec, "block_size": block, "pcoord": pcoord, "seed": seed, "bins_per_dim": 7,
-           "walkers_per_bin": 3, "steps_per_segment": steps, "save_every": save_every}
+    pcoord = (
+        {"type": "tica", "model": str(tica), "protein": protein, "ndim": 2} if tica else {"type": "position", "ndim": 2}
+    )
+    cfg = {
+        "engine": spec,
+        "block_size": block,
+        "pcoord": pcoord,
+        "seed": seed,
+        "bins_per_dim": 7,
+        "walkers_per_bin": 3,
+        "steps_per_segment": steps,
+        "save_every": save_every,
+    }
     CLOCK.update(engine=0.0, step=0.0)
     start = time.perf_counter()
-    summary = run_we(workdir, cfg=cfg, segs_per_state=3, max_iterations=iterations, work_manager=work_manager,
-                     n_workers=n_workers)
+    summary = run_we(
+        workdir, cfg=cfg, segs_per_state=3, max_iterations=iterations, work_manager=work_manager, n_workers=n_workers
+    )
     wall = time.perf_counter() - start
     with h5py.File(workdir / "west.h5", "r") as handle:
         done = range(1, summary["iterations"] + 1)
         per_iteration = [len(handle[f"iterations/iter_{n:08d}/seg_index"]) for n in done]
         walltimes = [float(handle["summary"]["walltime"][n - 1]) for n in done]
     segments = sum(per_iteration)
-    out = {"iterations": summary["iterations"], "segments": segments, "segments_per_iteration": per_iteration,
-           "work_manager": work_manager, "workers": n_workers,
-           "iteration_wall_seconds": [round(t, 3) for t in walltimes],
-           "wall_seconds": round(wall, 3), "segments_per_hour": round(segments / wall * 3600, 1),
-           "ms_per_segment": round(1000 * wall / segments, 3)}
+    out = {
+        "iterations": summary["iterations"],
+        "segments": segments,
+        "segments_per_iteration": per_iteration,
+        "work_manager": work_manager,
+        "workers": n_workers,
+        "iteration_wall_seconds": [round(t, 3) for t in walltimes],
+        "wall_seconds": round(wall, 3),
+        "segments_per_hour": round(segments / wall * 3600, 1),
+        "ms_per_segment": round(1000 * wall / segments, 3),
+    }
     if len(walltimes) > 1 and sum(walltimes[1:]) > 0:
         out["steady_segments_per_hour"] = round(sum(per_iteration[1:]) / sum(walltimes[1:]) * 3600, 1)
         out["steady_segments_per_second"] = round(sum(per_iteration[1:]) / sum(walltimes[1:]), 3)
     out["engines_used"] = collect_runtime(workdir)
     if CLOCK["engine"]:
-        out.update(engine_seconds=round(CLOCK["engine"], 3), stepping_seconds=round(CLOCK["step"], 3),
-                   share_outside_engine=round(1 - CLOCK["engine"] / wall, 4),
-                   share_outside_stepping=round(1 - CLOCK["step"] / wall, 4))
+        out.update(
+            engine_seconds=round(CLOCK["engine"], 3),
+            stepping_seconds=round(CLOCK["step"], 3),
+            share_outside_engine=round(1 - CLOCK["engine"] / wall, 4),
+            share_outside_stepping=round(1 - CLOCK["step"] / wall, 4),
+        )
     return out
 
 
@@ -181,8 +217,9 @@ def published_cg_model(trained: Path, protein: str, folder: Path) -> Path:
     return path
 
 
-def cg_rates(model: Path, protein: str, basis_pdb: Path, walker_counts, steps: int, segment_steps: int,
-             device: str) -> dict:
+def cg_rates(
+    model: Path, protein: str, basis_pdb: Path, walker_counts, steps: int, segment_steps: int, device: str
+) -> dict:
     engine = CGEngine(model, protein, basis_pdb=basis_pdb, device=device, threads=1 if device == "cpu" else None)
     out = {"device": str(engine.device)}
     for walkers in walker_counts:
@@ -192,9 +229,11 @@ def cg_rates(model: Path, protein: str, basis_pdb: Path, walker_counts, steps: i
         start = time.perf_counter()
         results = engine.propagate(starts, steps, steps, seeds)
         per_step = (time.perf_counter() - start) / steps
-        out[str(walkers)] = {"ms_per_step": round(1000 * per_step, 3),
-                             "segments_per_second": round(walkers / (per_step * segment_steps), 3),
-                             "ended": sum(r.status != "ok" for r in results)}
+        out[str(walkers)] = {
+            "ms_per_step": round(1000 * per_step, 3),
+            "segments_per_second": round(walkers / (per_step * segment_steps), 3),
+            "ended": sum(r.status != "ok" for r in results),
+        }
         print(f"CG {walkers} walkers: {1000 * per_step:.2f} ms/step", flush=True)
     out["runtime"] = engine.runtime()  # after the calls: the buckets really captured (or the capture failure)
     out["force_call"] = "CUDA graphs" if out["runtime"].get("captured_buckets") else "eager"
@@ -209,19 +248,25 @@ def choose_platform(wanted: str | None) -> tuple[str, dict]:
     from westbench.devices import visible_gpus
 
     names = [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]
-    info = {"platforms": names, "plugin_load_failures": list(openmm.Platform.getPluginLoadFailures()),
-            "gpus_visible": visible_gpus()}
+    info = {
+        "platforms": names,
+        "plugin_load_failures": list(openmm.Platform.getPluginLoadFailures()),
+        "gpus_visible": visible_gpus(),
+    }
     if wanted in (None, "auto"):
         if "CUDA" in names:
             return "CUDA", info
         if info["gpus_visible"]:
-            sys.exit(f"GPUs {info['gpus_visible']} are present but OpenMM's CUDA platform did not load: "
-                     f"{info['plugin_load_failures']}. Fix the plugin (LD_LIBRARY_PATH, openmm-cuda wheel) or "
-                     "pass --platform CPU to measure the CPU on purpose.")
+            sys.exit(
+                f"GPUs {info['gpus_visible']} are present but OpenMM's CUDA platform did not load: "
+                f"{info['plugin_load_failures']}. Fix the plugin (LD_LIBRARY_PATH, openmm-cuda wheel) or "
+                "pass --platform CPU to measure the CPU on purpose."
+            )
         return "CPU", info
     if wanted not in names:
-        sys.exit(f"OpenMM platform {wanted} is not available here ({names}; plugin failures: "
-                 f"{info['plugin_load_failures']})")
+        sys.exit(
+            f"OpenMM platform {wanted} is not available here ({names}; plugin failures: {info['plugin_load_failures']})"
+        )
     return wanted, info
 
 
@@ -229,9 +274,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", default=str(ROOT / "results"), help="the default run's results folder")
     parser.add_argument("--protein", default="chignolin")
-    parser.add_argument("--platform", default="auto",
-                        help="OpenMM platform (auto: CUDA, an error if a GPU is present without it; CPU without GPUs)")
-    parser.add_argument("--only", nargs="+", choices=STAGES, default=None, help="stages to run (default: all but processes)")
+    parser.add_argument(
+        "--platform",
+        default="auto",
+        help="OpenMM platform (auto: CUDA, an error if a GPU is present without it; CPU without GPUs)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", choices=STAGES, default=None, help="stages to run (default: all but processes)"
+    )
     parser.add_argument("--cg-device", default="auto", help="torch device of the CG stages (auto: cuda when available)")
     parser.add_argument("--cg-we-iterations", type=int, default=8)
     parser.add_argument("--processes-workers", type=int, default=2)
@@ -262,10 +312,18 @@ def main() -> None:
     threads = 1 if name == "CPU" and platform.get("deterministic") else None
     results = Path(args.results) / args.protein
     tica = results / "tica" / "model"
-    report = {"platform": name, "machine": f"{host.node()} ({host.processor() or host.machine()})",
-              "openmm": openmm.__version__, "steps_per_segment": args.steps, "save_every": args.save_every,
-              "timestep_fs": prep["timestep_fs"], "bins_per_tic": 7, "walkers_per_bin": 3,
-              "openmm_platforms": platform_info, "stages": sorted(stages)}
+    report = {
+        "platform": name,
+        "machine": f"{host.node()} ({host.processor() or host.machine()})",
+        "openmm": openmm.__version__,
+        "steps_per_segment": args.steps,
+        "save_every": args.save_every,
+        "timestep_fs": prep["timestep_fs"],
+        "bins_per_tic": 7,
+        "walkers_per_bin": 3,
+        "openmm_platforms": platform_info,
+        "stages": sorted(stages),
+    }
     cg_device = args.cg_device
     if stages & {"cg", "cg_we"}:
         import torch
@@ -285,8 +343,10 @@ def main() -> None:
     # Per-iteration cost of run_we around an engine that does no MD (published binning).
     if "null" in stages:
         basis = OpenMMEngine(*files(results, "implicit"), platform=platform)
-        null = {"class": "benchmarks.we_throughput:NullEngine",
-                "options": {"positions": basis.beads(basis.basis_state()).tolist()}}
+        null = {
+            "class": "benchmarks.we_throughput:NullEngine",
+            "options": {"positions": basis.beads(basis.basis_state()).tolist()},
+        }
         run = whole_run(null, tica, args.protein, args.null_iterations, args.steps, args.save_every, work / "null")
         report["null_engine_run_we"] = run
         save()
@@ -297,20 +357,29 @@ def main() -> None:
         workers = args.processes_workers
         max_walkers = -(-7 * 7 * 3 // workers)
         spec = openmm_engine_spec(*paths, prep, platform, 1, max_walkers=max_walkers)
-        report["implicit_processes_run_we"] = whole_run(spec, tica, args.protein, args.processes_iterations, args.steps,
-                                                        args.save_every, work / "processes",
-                                                        work_manager="processes", n_workers=workers)
+        report["implicit_processes_run_we"] = whole_run(
+            spec,
+            tica,
+            args.protein,
+            args.processes_iterations,
+            args.steps,
+            args.save_every,
+            work / "processes",
+            work_manager="processes",
+            n_workers=workers,
+        )
         print("processes run_we:", report["implicit_processes_run_we"], flush=True)
         save()
 
-    for solvent, walkers, iterations in (("implicit", args.implicit_walkers, args.we_iterations),
-                                         ("explicit", args.explicit_walkers, args.explicit_we_iterations)):
+    for solvent, walkers, iterations in (
+        ("implicit", args.implicit_walkers, args.we_iterations),
+        ("explicit", args.explicit_walkers, args.explicit_we_iterations),
+    ):
         if walkers <= 0 or solvent not in stages:
             continue
         paths = files(results, solvent)
         max_walkers = 7 * 7 * 3
-        engine = TimedOpenMMEngine(*paths, integrator=prep, platform=platform, threads=threads,
-                                   max_walkers=max_walkers)
+        engine = TimedOpenMMEngine(*paths, integrator=prep, platform=platform, threads=threads, max_walkers=max_walkers)
         section = {"engine_alone": engine_alone(engine, walkers, args.steps, args.save_every)}
         print(solvent, "engine alone:", section["engine_alone"], flush=True)
         report[solvent] = section
@@ -318,8 +387,9 @@ def main() -> None:
         if iterations > 0:
             spec = openmm_engine_spec(*paths, prep, platform, threads, max_walkers=max_walkers)
             spec["class"] = "benchmarks.we_throughput:TimedOpenMMEngine"
-            section["run_we"] = whole_run(spec, tica, args.protein, iterations, args.steps, args.save_every,
-                                          work / solvent)
+            section["run_we"] = whole_run(
+                spec, tica, args.protein, iterations, args.steps, args.save_every, work / solvent
+            )
             print(solvent, "run_we:", section["run_we"], flush=True)
             save()
 
@@ -332,15 +402,30 @@ def main() -> None:
         model = published_cg_model(trained, args.protein, work)
         if "cg" in stages and args.cg_walkers:
             report["cg_published_architecture"] = {
-                "architecture": PUBLISHED_CG, "timed_steps": args.cg_steps,
-                **cg_rates(model, args.protein, results / "prepare" / "implicit.pdb", args.cg_walkers, args.cg_steps,
-                           args.steps, cg_device)}
+                "architecture": PUBLISHED_CG,
+                "timed_steps": args.cg_steps,
+                **cg_rates(
+                    model,
+                    args.protein,
+                    results / "prepare" / "implicit.pdb",
+                    args.cg_walkers,
+                    args.cg_steps,
+                    args.steps,
+                    cg_device,
+                ),
+            }
             save()
         if "cg_we" in stages and args.cg_we_iterations > 0:
-            spec = cg_engine_spec(model, args.protein, results / "prepare" / "implicit.pdb",
-                                  {**config["cg"], "device": cg_device}, threads=1 if cg_device == "cpu" else None)
-            report["cg_run_we"] = whole_run(spec, tica, args.protein, args.cg_we_iterations, args.steps,
-                                            args.save_every, work / "cg")
+            spec = cg_engine_spec(
+                model,
+                args.protein,
+                results / "prepare" / "implicit.pdb",
+                {**config["cg"], "device": cg_device},
+                threads=1 if cg_device == "cpu" else None,
+            )
+            report["cg_run_we"] = whole_run(
+                spec, tica, args.protein, args.cg_we_iterations, args.steps, args.save_every, work / "cg"
+            )
             print("CG run_we:", report["cg_run_we"], flush=True)
             save()
     print(json.dumps(report, indent=2))

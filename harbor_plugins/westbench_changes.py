@@ -40,11 +40,32 @@ import re
 
 CHANGES_ARTIFACT = "/.westbench-changes"
 
-EXCLUDED_ROOTS = ("/logs", "/tests", "/solution", "/proc", "/sys", "/dev", "/run", "/usr", "/bin", "/sbin", "/lib",
-                  "/lib32", "/lib64", "/libx32", "/etc", "/boot", "/opt", "/snap", CHANGES_ARTIFACT)
+EXCLUDED_ROOTS = (
+    "/logs",
+    "/tests",
+    "/solution",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/boot",
+    "/opt",
+    "/snap",
+    CHANGES_ARTIFACT,
+)
 PACKAGE_DIRS = ("site-packages", "dist-packages", ".local", "__pycache__")
-STARTUP_NAMES = re.compile(r"^(sitecustomize\.py|usercustomize\.py|conftest\.py|pytest\.ini|ld\.so\.preload|.*\.pth|\.bashrc|\.bash_profile|"
-                           r"\.bash_login|\.bash_logout|\.profile|\.pythonrc(\.py)?|\.inputrc|\.pydistutils\.cfg|pip\.conf)$")
+STARTUP_NAMES = re.compile(
+    r"^(sitecustomize\.py|usercustomize\.py|conftest\.py|pytest\.ini|ld\.so\.preload|.*\.pth|\.bashrc|\.bash_profile|"
+    r"\.bash_login|\.bash_logout|\.profile|\.pythonrc(\.py)?|\.inputrc|\.pydistutils\.cfg|pip\.conf)$"
+)
 BINARY_NAMES = re.compile(r"^.*(\.so(\.[0-9.]+)?|\.pyc)$")
 
 
@@ -54,8 +75,11 @@ def refused(path: str, check_roots: bool = True) -> str | None:
     if check_roots:
         for root in EXCLUDED_ROOTS:
             if path == root or path.startswith(root + "/"):
-                return f"under {root} (the image provides it)" if root not in ("/logs", "/tests", "/solution") \
+                return (
+                    f"under {root} (the image provides it)"
+                    if root not in ("/logs", "/tests", "/solution")
                     else f"under {root} (Harbor's, not the agent's)"
+                )
     parts = path.strip("/").split("/")
     if any(part in PACKAGE_DIRS for part in parts[:-1]):
         return "inside a Python package folder"
@@ -79,9 +103,11 @@ def changed_files(diff_lines, check_roots: bool = True) -> set[str]:
 
 
 # Run with the image's python3 in a fresh container: the modules an agent's file must not shadow.
-MODULES_SCRIPT = ("import json, os, pkgutil, sys; sys.path = [p for p in sys.path if p not in ('', os.getcwd())]; "
-                  "print(json.dumps(sorted(set(sys.builtin_module_names) | set(getattr(sys, 'stdlib_module_names', ())) "
-                  "| {m.name for m in pkgutil.iter_modules()})))")
+MODULES_SCRIPT = (
+    "import json, os, pkgutil, sys; sys.path = [p for p in sys.path if p not in ('', os.getcwd())]; "
+    "print(json.dumps(sorted(set(sys.builtin_module_names) | set(getattr(sys, 'stdlib_module_names', ())) "
+    "| {m.name for m in pkgutil.iter_modules()})))"
+)
 
 
 def shadows(path: str, modules, path_dirs=()) -> str | None:
@@ -99,8 +125,8 @@ def shadows(path: str, modules, path_dirs=()) -> str | None:
         return f"on the PATH of the verifier ({posixpath.dirname(posixpath.normpath(path))})"
     name = parts[-1]
     for suffix in (".py", ".pyw", ".pyc"):
-        if name.endswith(suffix) and name[:-len(suffix)] in modules:
-            return f"would shadow the Python module {name[:-len(suffix)]}"
+        if name.endswith(suffix) and name[: -len(suffix)] in modules:
+            return f"would shadow the Python module {name[: -len(suffix)]}"
     if name.endswith(".py"):
         for folder in parts[:-1]:
             if folder in modules:

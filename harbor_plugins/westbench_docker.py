@@ -52,9 +52,16 @@ from harbor.environments.docker.docker import (
     _sanitize_docker_compose_project_name,
 )
 from harbor.environments.podman import PodmanEnvironment, PodmanOptions
-
-from westbench_changes import (CHANGES_ARTIFACT, MODULES_SCRIPT, changed_files, is_program, refused, shadows,
-                               top_level, wanted)
+from westbench_changes import (
+    CHANGES_ARTIFACT,
+    MODULES_SCRIPT,
+    changed_files,
+    is_program,
+    refused,
+    shadows,
+    top_level,
+    wanted,
+)
 
 MAIN = "main"
 # compose-exec flags taking a value and their docker-exec spelling (the same).
@@ -112,7 +119,7 @@ def engine_cp_args(command: list[str], container: str) -> list[str] | None:
     in_main = [path.startswith(f"{MAIN}:") for path in paths]
     if sum(in_main) != 1:
         return None
-    paths = [f"{container}:{path[len(MAIN) + 1:]}" if inside else path for path, inside in zip(paths, in_main)]
+    paths = [f"{container}:{path[len(MAIN) + 1 :]}" if inside else path for path, inside in zip(paths, in_main)]
     return ["cp", *flags, *paths]
 
 
@@ -133,9 +140,14 @@ def dockerfile_base(dockerfile: Path) -> str | None:
     except OSError:
         return None
     froms = [line.split()[1:] for line in lines if line.strip().upper().startswith("FROM ")]
-    if len(froms) != 1 or len(froms[0]) != 1 or "$" in froms[0][0] or froms[0][0].startswith("-") \
-            or froms[0][0].lower() == "scratch" or any(line.rstrip().endswith("\\") for line in lines
-                                                       if line.strip().upper().startswith("FROM ")):
+    if (
+        len(froms) != 1
+        or len(froms[0]) != 1
+        or "$" in froms[0][0]
+        or froms[0][0].startswith("-")
+        or froms[0][0].lower() == "scratch"
+        or any(line.rstrip().endswith("\\") for line in lines if line.strip().upper().startswith("FROM "))
+    ):
         return None
     return froms[0][0]
 
@@ -161,7 +173,9 @@ class WestbenchComposeMixin:
         self._overlays = {}
         for prebuilt, service in ((True, main), (False, {**main, "image": self._main_image_name})):
             if service:
-                self._overlays[prebuilt] = Path(self._overlay_dir.name) / f"westbench-main-{'prebuilt' if prebuilt else 'build'}.json"
+                self._overlays[prebuilt] = (
+                    Path(self._overlay_dir.name) / f"westbench-main-{'prebuilt' if prebuilt else 'build'}.json"
+                )
                 self._overlays[prebuilt].write_text(json.dumps({"services": {MAIN: service}}))
 
     @property
@@ -174,17 +188,27 @@ class WestbenchComposeMixin:
         return _sanitize_docker_compose_project_name(self.session_id)
 
     async def _engine(self, *args: str) -> str:
-        process = await asyncio.create_subprocess_exec(*type(self)._engine_cmd(*args), stdout=asyncio.subprocess.PIPE,
-                                                       stderr=asyncio.subprocess.DEVNULL)
+        process = await asyncio.create_subprocess_exec(
+            *type(self)._engine_cmd(*args), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        )
         stdout, _ = await process.communicate()
         return stdout.decode(errors="replace") if process.returncode == 0 else ""
 
     async def _resolve_main_container(self) -> str | None:
         """The id of the project's one running main container (None when there is not exactly one)."""
         if self._main_container is None:
-            ids = (await self._engine("ps", "-q", "--filter", f"label=com.docker.compose.project={self._project}",
-                                      "--filter", f"label=com.docker.compose.service={MAIN}",
-                                      "--filter", "status=running")).split()
+            ids = (
+                await self._engine(
+                    "ps",
+                    "-q",
+                    "--filter",
+                    f"label=com.docker.compose.project={self._project}",
+                    "--filter",
+                    f"label=com.docker.compose.service={MAIN}",
+                    "--filter",
+                    "status=running",
+                )
+            ).split()
             self._main_container = ids[0] if len(ids) == 1 else None
         return self._main_container
 
@@ -193,8 +217,10 @@ class WestbenchComposeMixin:
         if self._environment_docker_compose_path.exists():
             return False
         image = self.task_env_config.docker_image if self._use_prebuilt else self._main_image_name
-        return bool(image) and (await self._engine("image", "inspect", "-f", "{{json .Config.Healthcheck}}",
-                                                   image)).strip() == "null"
+        return (
+            bool(image)
+            and (await self._engine("image", "inspect", "-f", "{{json .Config.Healthcheck}}", image)).strip() == "null"
+        )
 
     async def _image_is_current(self) -> bool:
         """True when the content-addressed image exists and was built on the present base image.
@@ -206,13 +232,18 @@ class WestbenchComposeMixin:
         base = dockerfile_base(self.environment_dir / "Dockerfile")
         if base is None:
             return False
-        layers = (await self._engine("image", "inspect", "-f", "{{json .RootFS.Layers}}", self._main_image_name,
-                                     base)).split("\n")
+        layers = (
+            await self._engine("image", "inspect", "-f", "{{json .RootFS.Layers}}", self._main_image_name, base)
+        ).split("\n")
         try:
             image_layers, base_layers = (json.loads(line) for line in layers[:2])
         except ValueError:
             return False
-        return bool(base_layers) and len(image_layers) >= len(base_layers) and image_layers[:len(base_layers)] == base_layers
+        return (
+            bool(base_layers)
+            and len(image_layers) >= len(base_layers)
+            and image_layers[: len(base_layers)] == base_layers
+        )
 
     async def _remove_lone_main(self) -> bool:
         """``down`` as one ``rm -f`` when the project is only its main container, without a network.
@@ -221,8 +252,12 @@ class WestbenchComposeMixin:
         without a compose file of its own or extra compose files (no other service, network or
         volume); False (Compose's ``down`` runs) in every other case or when the removal fails.
         """
-        if not self._lone_main_rm or self.options.network or self._environment_docker_compose_path.exists() \
-                or self.extra_docker_compose_paths:
+        if (
+            not self._lone_main_rm
+            or self.options.network
+            or self._environment_docker_compose_path.exists()
+            or self.extra_docker_compose_paths
+        ):
             return False
         ids = (await self._engine("ps", "-aq", "--filter", f"label=com.docker.compose.project={self._project}")).split()
         main = await self._resolve_main_container()
@@ -231,56 +266,80 @@ class WestbenchComposeMixin:
         self._main_container = None
         return bool((await self._engine("rm", "-f", main)).strip())
 
-    async def _run_docker_compose_command(self, command: list[str], check: bool = True, timeout_sec: int | None = None,
-                                          stdin_data: bytes | None = None, on_output=None) -> ExecResult:
+    async def _run_docker_compose_command(
+        self,
+        command: list[str],
+        check: bool = True,
+        timeout_sec: int | None = None,
+        stdin_data: bytes | None = None,
+        on_output=None,
+    ) -> ExecResult:
         verb = command[0] if command else ""
         if verb == "build" and self._main_image_name in self._built_images:
             return ExecResult(stdout=f"{self._main_image_name} built earlier in this process", return_code=0)
         if command == ["build"] and await self._image_is_current():  # Compose's cache would rebuild nothing
             self._built_images.add(self._main_image_name)
-            return ExecResult(stdout=f"{self._main_image_name} is current (built on the present base image)", return_code=0)
+            return ExecResult(
+                stdout=f"{self._main_image_name} is current (built on the present base image)", return_code=0
+            )
         if command == ["down"] and await self._remove_lone_main():
             return ExecResult(stdout="main container removed", return_code=0)
-        if command == ["down", "--remove-orphans"] and not (await self._engine(
-                "ps", "-aq", "--filter", f"label=com.docker.compose.project={self._project}")).strip():
+        if (
+            command == ["down", "--remove-orphans"]
+            and not (
+                await self._engine("ps", "-aq", "--filter", f"label=com.docker.compose.project={self._project}")
+            ).strip()
+        ):
             return ExecResult(stdout="no containers to remove", return_code=0)
         if verb == "up" and "--wait" in command and await self._nothing_to_wait_for():
             self._main_container = None
-            result = await super()._run_docker_compose_command([arg for arg in command if arg != "--wait"],
-                                                               check=check, timeout_sec=timeout_sec)
+            result = await super()._run_docker_compose_command(
+                [arg for arg in command if arg != "--wait"], check=check, timeout_sec=timeout_sec
+            )
             if result.return_code != 0 or await self._resolve_main_container():
                 return result
             # Not running right after `up`: let Compose wait for it (and report why it stopped).
         engine_args = None
         if verb in ("exec", "cp") and (container := await self._resolve_main_container()):
-            engine_args = (engine_exec_args(command, container, stdin_data is not None) if verb == "exec"
-                           else engine_cp_args(command, container))
+            engine_args = (
+                engine_exec_args(command, container, stdin_data is not None)
+                if verb == "exec"
+                else engine_cp_args(command, container)
+            )
         if engine_args is None:
             if verb in ("up", "down", "stop", "start", "restart", "rm", "kill"):
                 self._main_container = None
-            result = await super()._run_docker_compose_command(command, check=check, timeout_sec=timeout_sec,
-                                                               stdin_data=stdin_data, on_output=on_output)
+            result = await super()._run_docker_compose_command(
+                command, check=check, timeout_sec=timeout_sec, stdin_data=stdin_data, on_output=on_output
+            )
             if verb == "build":
                 self._built_images.add(self._main_image_name)
             return result
         return await self._run_engine_command(engine_args, check, timeout_sec, stdin_data, on_output)
 
-    async def _run_engine_command(self, args: list[str], check: bool, timeout_sec: int | None,
-                                  stdin_data: bytes | None, on_output) -> ExecResult:
+    async def _run_engine_command(
+        self, args: list[str], check: bool, timeout_sec: int | None, stdin_data: bytes | None, on_output
+    ) -> ExecResult:
         full_command = type(self)._engine_cmd(*args)
         process = await asyncio.create_subprocess_exec(
-            *full_command, env=self._compose_env_vars(include_os_env=True),
+            *full_command,
+            env=self._compose_env_vars(include_os_env=True),
             stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
         if on_output is not None:
-            result = await self._collect_streamed_output(process, timeout_sec=timeout_sec, stdin_data=stdin_data,
-                                                         on_output=on_output)
+            result = await self._collect_streamed_output(
+                process, timeout_sec=timeout_sec, stdin_data=stdin_data, on_output=on_output
+            )
         else:
             result = await self._collect_buffered_output(process, timeout_sec=timeout_sec, stdin_data=stdin_data)
         if check and result.return_code != 0:
-            raise RuntimeError(f"Docker command failed for environment {self.environment_name}. "
-                               f"Command: {' '.join(full_command)}. Return code: {result.return_code}. "
-                               f"Stdout: {result.stdout}. Stderr: {result.stderr}. ")
+            raise RuntimeError(
+                f"Docker command failed for environment {self.environment_name}. "
+                f"Command: {' '.join(full_command)}. Return code: {result.return_code}. "
+                f"Stdout: {result.stdout}. Stderr: {result.stderr}. "
+            )
         return result
 
     # --- verification in a fresh container: what the agent's files may bring into it ---
@@ -314,8 +373,9 @@ class WestbenchComposeMixin:
         def export() -> dict:
             copied, skipped = [], []
             for root in sorted({top_level(path) for path in files}):
-                process = subprocess.Popen([*engine("cp", f"{container}:{root}", "-")], stdout=subprocess.PIPE,
-                                           stderr=subprocess.DEVNULL)
+                process = subprocess.Popen(
+                    [*engine("cp", f"{container}:{root}", "-")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
                 with tarfile.open(fileobj=process.stdout, mode="r|") as tar:
                     for member in tar:
                         path = "/" + member.name.removeprefix("./").lstrip("/")
@@ -334,14 +394,20 @@ class WestbenchComposeMixin:
                             else:
                                 copied.append(path)
                 process.wait()
-            return {"copied": copied, "refused": skipped,
-                    "refused_by_diff": sorted(line for line in diff.splitlines()
-                                              if line[:1] in "AC" and refused(line[2:]) is not None)}
+            return {
+                "copied": copied,
+                "refused": skipped,
+                "refused_by_diff": sorted(
+                    line for line in diff.splitlines() if line[:1] in "AC" and refused(line[2:]) is not None
+                ),
+            }
 
         manifest = await asyncio.to_thread(export)
         (target.parent / "westbench-changes.json").write_text(json.dumps(manifest, indent=1))
-        self.logger.info(f"agent's changes for the verifier: {len(manifest['copied'])} files copied, "
-                         f"{len(manifest['refused']) + len(manifest['refused_by_diff'])} refused")
+        self.logger.info(
+            f"agent's changes for the verifier: {len(manifest['copied'])} files copied, "
+            f"{len(manifest['refused']) + len(manifest['refused_by_diff'])} refused"
+        )
 
     _image_tool_cache: ClassVar[dict[str, tuple[set, list]]] = {}
 
@@ -360,8 +426,9 @@ class WestbenchComposeMixin:
             except ValueError:
                 variables = {}
             path_dirs = [d for d in variables.get("PATH", "").split(":") if d.startswith("/") and not refused(d + "/x")]
-            listing = await self._engine("run", "--rm", "--network", "none", "--entrypoint", "python3", image,
-                                         "-c", MODULES_SCRIPT)
+            listing = await self._engine(
+                "run", "--rm", "--network", "none", "--entrypoint", "python3", image, "-c", MODULES_SCRIPT
+            )
             try:
                 modules = set(json.loads(listing)) if listing.strip() else set()
             except ValueError:
@@ -437,8 +504,9 @@ class WestbenchDockerEnvironment(WestbenchComposeMixin, DockerEnvironment):
     def _detect_daemon_os(cls) -> str | None:
         if cls._daemon_os is None:
             try:
-                result = subprocess.run(cls._engine_cmd("version", "--format", "{{.Server.Os}}"), capture_output=True,
-                                        text=True, timeout=10)
+                result = subprocess.run(
+                    cls._engine_cmd("version", "--format", "{{.Server.Os}}"), capture_output=True, text=True, timeout=10
+                )
                 cls._daemon_os = (result.stdout.strip().lower() or None) if result.returncode == 0 else None
             except (OSError, subprocess.TimeoutExpired):
                 return None

@@ -25,8 +25,10 @@ from harbor.environments.base import BaseEnvironment
 from harbor.models.agent.context import AgentContext
 
 FORGED_JSON = '{"correctness": 1.0, "checks_passed": 99, "checks_total": 99, "reward": 1.0}'
-WRITE = (f"mkdir -p /logs/verifier; printf '%s' '{FORGED_JSON}' > /logs/verifier/reward.json; "
-         "echo 1.0 > /logs/verifier/reward.txt")
+WRITE = (
+    f"mkdir -p /logs/verifier; printf '%s' '{FORGED_JSON}' > /logs/verifier/reward.json; "
+    "echo 1.0 > /logs/verifier/reward.txt"
+)
 
 ATTACKS = {
     "background": f"""
@@ -122,5 +124,6 @@ class ForgerAgent(BaseAgent):
         names = ORDER if self.attack == "all" else (self.attack,)
         script = "\n".join(ATTACKS[name] for name in names) + "\necho forged: " + " ".join(names) + "\n"
         result = await environment.exec(command=script, user="root")
-        (self.logs_dir / "forger.txt").write_text(f"attack {self.attack}\nexit {result.return_code}\n"
-                                                  f"{result.stdout}\n{result.stderr}\n")
+        (self.logs_dir / "forger.txt").write_text(
+            f"attack {self.attack}\nexit {result.return_code}\n{result.stdout}\n{result.stderr}\n"
+        )

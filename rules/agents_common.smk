@@ -14,18 +14,26 @@ except AgentsConfigError as exc:
     raise WorkflowError(str(exc)) from None
 AGENT_TASKS_DIR = Path(AGENTS["tasks_dir"])
 try:
-    AGENT_TASKS = agents_select_tasks(agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else [],
-                                      AGENTS["select"]["tasks"])
+    AGENT_TASKS = agents_select_tasks(
+        agents_task_names(AGENT_TASKS_DIR) if AGENT_TASKS_DIR.is_dir() else [], AGENTS["select"]["tasks"]
+    )
     AGENT_RUNS = [(agent, model) for agent, model, _ in agents_plan.runs(AGENTS)]
     # Near misses (plausible wrong solutions) each task ships: run as the reference, gated below 1.
-    AGENT_NEAR_MISSES = {task: list(agents_near_misses(AGENT_TASKS_DIR / task)) if AGENTS["gate"]["near_misses"] else []
-                         for task in AGENT_TASKS}
+    AGENT_NEAR_MISSES = {
+        task: list(agents_near_misses(AGENT_TASKS_DIR / task)) if AGENTS["gate"]["near_misses"] else []
+        for task in AGENT_TASKS
+    }
 except (AgentsConfigError, AgentsTaskError) as exc:
     raise WorkflowError(str(exc)) from None
 AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
 
 # Constraints kept on the agent rules (not global) so other stages may use the same wildcard names.
-AGENT_WILDCARDS = {"task": r"[A-Za-z0-9._-]+", "agent": r"[A-Za-z0-9._-]+", "model": r"[A-Za-z0-9._-]+", "attempt": r"[0-9]+"}
+AGENT_WILDCARDS = {
+    "task": r"[A-Za-z0-9._-]+",
+    "agent": r"[A-Za-z0-9._-]+",
+    "model": r"[A-Za-z0-9._-]+",
+    "attempt": r"[0-9]+",
+}
 
 
 # What one trial reads of `agents` (with its own agent entry and model: see agent_trial_run).
@@ -47,8 +55,12 @@ def agent_task_dir(wildcards):
 
 
 def agent_trials(tasks=None, runs=None):
-    return [agents_plan.trial_path(t, a, m, k) for t in (tasks or AGENT_TASKS) for a, m in (runs or AGENT_RUNS)
-            for k in AGENT_ATTEMPTS]
+    return [
+        agents_plan.trial_path(t, a, m, k)
+        for t in (tasks or AGENT_TASKS)
+        for a, m in (runs or AGENT_RUNS)
+        for k in AGENT_ATTEMPTS
+    ]
 
 
 def agent_gate_trials(wildcards=None):
@@ -67,7 +79,9 @@ def agent_near_miss_dir(wildcards):
 def agent_near_miss_files(wildcards):
     """A near miss's trial reruns when the task or that near miss changes (not when another near miss does)."""
     folder = Path(agent_near_miss_dir(wildcards))
-    return list(agents_task_files(AGENT_TASKS_DIR / wildcards.task)) + sorted(str(p) for p in folder.rglob("*") if p.is_file())
+    return list(agents_task_files(AGENT_TASKS_DIR / wildcards.task)) + sorted(
+        str(p) for p in folder.rglob("*") if p.is_file()
+    )
 
 
 def agents_leaderboard_seed():

@@ -12,20 +12,26 @@ rule calibration_models:
         calibration_native_input,
     output:
         native="results/calibration/{protein}/native.pdb",
-        models=[f"results/calibration/{{protein}}/models/{engine}/model.pt" for engine in CALIBRATION_ENGINES
-                if wb_calibration.is_reference_model(CALIBRATION, engine)],
-    params:
-        native=CALIBRATION["native"],
-        reference={key: CALIBRATION["reference"][key] for key in CALIBRATION_REFERENCE_KEYS},
-        # in the order of output.models
-        perturbations=[wb_calibration.perturbation(CALIBRATION, engine) for engine in CALIBRATION_ENGINES
-                       if wb_calibration.is_reference_model(CALIBRATION, engine)],
+        models=[
+            f"results/calibration/{{protein}}/models/{engine}/model.pt"
+            for engine in CALIBRATION_ENGINES
+            if wb_calibration.is_reference_model(CALIBRATION, engine)
+        ],
     log:
         "results/calibration/{protein}/logs/calibration_models.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_models.tsv"
     conda:
         "../envs/torch.yaml"
+    params:
+        native=CALIBRATION["native"],
+        reference={key: CALIBRATION["reference"][key] for key in CALIBRATION_REFERENCE_KEYS},
+        # in the order of output.models
+        perturbations=[
+            wb_calibration.perturbation(CALIBRATION, engine)
+            for engine in CALIBRATION_ENGINES
+            if wb_calibration.is_reference_model(CALIBRATION, engine)
+        ],
     script:
         "../scripts/calibration_models.py"
 
@@ -38,18 +44,20 @@ rule calibration_groundtruth:
     output:
         frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
         summary="results/calibration/{protein}/groundtruth/summary.json",
-    params:
-        langevin=lambda wildcards: wb_calibration.engine_langevin(CALIBRATION, wb_calibration.REFERENCE),
-        settings={key: value for key, value in CALIBRATION["groundtruth"].items() if key in CALIBRATION_GROUNDTRUTH_KEYS},
-        explosion=config["cg"]["explosion"],
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
-    threads: 1  # ten beads: a second torch thread only adds synchronisation
     log:
         "results/calibration/{protein}/logs/calibration_groundtruth.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_groundtruth.tsv"
     conda:
         "../envs/torch.yaml"
+    threads: 1  # ten beads: a second torch thread only adds synchronisation
+    params:
+        langevin=lambda wildcards: wb_calibration.engine_langevin(CALIBRATION, wb_calibration.REFERENCE),
+        settings={
+            key: value for key, value in CALIBRATION["groundtruth"].items() if key in CALIBRATION_GROUNDTRUTH_KEYS
+        },
+        explosion=config["cg"]["explosion"],
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
     script:
         "../scripts/calibration_groundtruth.py"
 
@@ -67,12 +75,12 @@ use rule fit_tica as calibration_fit_tica with:
             category="Calibration",
             labels={"study": "{protein}", "figure": "reference ground truth, TIC 0/1 density"},
         ),
-    params:
-        lag_frames=CALIBRATION["groundtruth"]["tica_lag_frames"],
     log:
         "results/calibration/{protein}/logs/fit_tica.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/fit_tica.tsv"
+    params:
+        lag_frames=CALIBRATION["groundtruth"]["tica_lag_frames"],
 
 
 use rule macrostates as calibration_macrostates with:
@@ -80,12 +88,12 @@ use rule macrostates as calibration_macrostates with:
         groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
     output:
         "results/calibration/{protein}/tica/macrostates.npz",
-    params:
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_macrostates"),
     log:
         "results/calibration/{protein}/logs/macrostates.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/macrostates.tsv"
+    params:
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_macrostates"),
 
 
 use rule cg_train as calibration_cg_train with:
@@ -102,15 +110,15 @@ use rule cg_train as calibration_cg_train with:
             category="Calibration",
             labels={"study": "{protein}", "preset": "{preset}", "figure": "training curve (reference forces)"},
         ),
-    params:
-        proteins=calibration_training_params,
-        cg=calibration_training_settings,
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
-    threads: 1  # a small network on ten beads: the two presets train side by side
     log:
         "results/calibration/{protein}/logs/cg_train_{preset}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/cg_train_{preset}.tsv"
+    threads: 1  # a small network on ten beads: the two presets train side by side
+    params:
+        proteins=calibration_training_params,
+        cg=calibration_training_settings,
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
 
 
 use rule we_run as calibration_we_run with:
@@ -118,6 +126,13 @@ use rule we_run as calibration_we_run with:
         unpack(calibration_we_input),
     output:
         summary="results/calibration/{protein}/we/{engine}/run.json",
+    log:
+        "results/calibration/{protein}/logs/we_run_{engine}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/we_run_{engine}.tsv"
+    threads: 1  # ten beads per walker: one thread each, the study's runs side by side
+    resources:
+        gpu=torch_gpus,
     params:
         run_dir=lambda wildcards: f"results/calibration/{wildcards.protein}/we/{wildcards.engine}",
         kind=CG,
@@ -126,13 +141,6 @@ use rule we_run as calibration_we_run with:
         platform={},
         cg=calibration_engine_cg,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_we", wildcards.engine),
-    threads: 1  # ten beads per walker: one thread each, the study's runs side by side
-    resources:
-        gpu=torch_gpus,
-    log:
-        "results/calibration/{protein}/logs/we_run_{engine}.log",
-    benchmark:
-        "results/calibration/{protein}/benchmarks/we_run_{engine}.tsv"
 
 
 use rule we_export as calibration_we_export with:
@@ -143,14 +151,14 @@ use rule we_export as calibration_we_export with:
     output:
         frames="results/calibration/{protein}/we/{engine}/frames.h5",
         cost="results/calibration/{protein}/we/{engine}/cost.csv",
-    params:
-        run_dirs=lambda wildcards: [f"results/calibration/{wildcards.protein}/we/{wildcards.engine}"],
-        save_every=CALIBRATION["we"]["save_every"],
-        timestep_fs=CALIBRATION["langevin"]["timestep_fs"],
     log:
         "results/calibration/{protein}/logs/we_export_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
+    params:
+        run_dirs=lambda wildcards: [f"results/calibration/{wildcards.protein}/we/{wildcards.engine}"],
+        save_every=CALIBRATION["we"]["save_every"],
+        timestep_fs=CALIBRATION["langevin"]["timestep_fs"],
 
 
 use rule metric_suite as calibration_metrics with:
@@ -158,40 +166,47 @@ use rule metric_suite as calibration_metrics with:
         groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
         model="results/calibration/{protein}/we/{engine}/frames.h5",
         macrostates="results/calibration/{protein}/tica/macrostates.npz",
-        training=lambda wildcards: ([] if wb_calibration.is_reference_model(CALIBRATION, wildcards.engine) else
-                                    [calibration_model_path(wildcards.engine).replace("model.pt", "model.json")]),
+        training=lambda wildcards: (
+            []
+            if wb_calibration.is_reference_model(CALIBRATION, wildcards.engine)
+            else [calibration_model_path(wildcards.engine).replace("model.pt", "model.json")]
+        ),
     output:
+        **{entry.name: entry.path("results/calibration") for entry in figure_list.figures(figure_list.ENGINE)},
         json="results/calibration/{protein}/metrics/{engine}/metrics.json",
         csv="results/calibration/{protein}/metrics/{engine}/metrics.csv",
         # The registry's per-engine figures (westbench.metrics.figure_list), under the study's folder.
-        **{entry.name: entry.path("results/calibration") for entry in figure_list.figures(figure_list.ENGINE)},
-    params:
-        settings={**{key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
-                  "discard_iterations": CALIBRATION["discard_iterations"]},
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
     log:
         "results/calibration/{protein}/logs/metrics_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/metrics_{engine}.tsv"
+    params:
+        settings={
+            **{key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
+            "discard_iterations": CALIBRATION["discard_iterations"],
+        },
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
 
 
 rule calibration_reweighting:
     """The ground truth reweighted exactly to each reference-model engine's equilibrium: the known answers."""
     input:
         groundtruth=f"{calibration_dir()}/tica/groundtruth_frames.h5",
-        models=[calibration_model_path(e) for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)],
+        models=[
+            calibration_model_path(e) for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)
+        ],
     output:
         f"{calibration_dir()}/reweighting.npz",
-    params:
-        engines=[e for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)],  # input.models order
-        temperatures={e: wb_calibration.engine_langevin(CALIBRATION, e)["temperature_k"] for e in CALIBRATION_ENGINES},
-        reference=wb_calibration.REFERENCE,
     log:
         f"{calibration_dir()}/logs/calibration_reweighting.log",
     benchmark:
         f"{calibration_dir()}/benchmarks/calibration_reweighting.tsv"
     conda:
         "../envs/torch.yaml"
+    params:
+        engines=[e for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)],  # input.models order
+        temperatures={e: wb_calibration.engine_langevin(CALIBRATION, e)["temperature_k"] for e in CALIBRATION_ENGINES},
+        reference=wb_calibration.REFERENCE,
     script:
         "../scripts/calibration_reweighting.py"
 
@@ -202,8 +217,11 @@ rule calibration_table:
         metrics=calibration_metrics_json,
         groundtruth=f"{calibration_dir()}/tica/groundtruth_frames.h5",
         reweighting=f"{calibration_dir()}/reweighting.npz",
-        trained=[calibration_model_path(e).replace("model.pt", "model.json") for e in CALIBRATION_ENGINES
-                 if not wb_calibration.is_reference_model(CALIBRATION, e)],
+        trained=[
+            calibration_model_path(e).replace("model.pt", "model.json")
+            for e in CALIBRATION_ENGINES
+            if not wb_calibration.is_reference_model(CALIBRATION, e)
+        ],
         null=f"{calibration_dir()}/we/{wb_calibration.REFERENCE}/frames.h5",
     output:
         table=report(
@@ -225,6 +243,12 @@ rule calibration_table:
             category="Calibration",
             labels={"figure": "convergence"},
         ),
+    log:
+        f"{calibration_dir()}/logs/calibration_table.log",
+    benchmark:
+        f"{calibration_dir()}/benchmarks/calibration_table.tsv"
+    conda:
+        "../envs/analysis.yaml"
     params:
         study=CALIBRATION["protein"],
         engines=CALIBRATION_ENGINES,  # in the order of input.metrics
@@ -233,12 +257,6 @@ rule calibration_table:
         perturbations={e: wb_calibration.perturbation(CALIBRATION, e) for e in CALIBRATION_ENGINES},
         weighting="we",
         discard_iterations=CALIBRATION["discard_iterations"],  # the convergence figure's window, as the metrics
-    log:
-        f"{calibration_dir()}/logs/calibration_table.log",
-    benchmark:
-        f"{calibration_dir()}/benchmarks/calibration_table.tsv"
-    conda:
-        "../envs/analysis.yaml"
     script:
         "../scripts/calibration_table.py"
 

@@ -22,19 +22,19 @@ rule cg_train:
             subcategory="{protein}",
             labels={"protein": "{protein}", "preset": "{preset}", "figure": "training curve"},
         ),
-    params:
-        proteins=cg_training_params,
-        cg=cg_training_settings,
-        seed=cg_training_seed,
-    threads: torch_threads()
-    resources:
-        gpu=torch_gpus,
     log:
         "results/{protein}/logs/cg_train_{preset}.log",
     benchmark:
         "results/{protein}/benchmarks/cg_train_{preset}.tsv"
     conda:
         "../envs/torch.yaml"
+    threads: torch_threads()
+    resources:
+        gpu=torch_gpus,
+    params:
+        proteins=cg_training_params,
+        cg=cg_training_settings,
+        seed=cg_training_seed,
     script:
         "../scripts/cg_train.py"
 
@@ -65,15 +65,15 @@ rule cg_model_check:
         unpack(cg_model_check_input),
     output:
         check="results/{protein}/cg/model_{name}/check.json",
-    params:
-        model=cg_model_check_params,
-    threads: 1
     log:
         "results/{protein}/logs/cg_model_check_{name}.log",
     benchmark:
         "results/{protein}/benchmarks/cg_model_check_{name}.tsv"
     conda:
         "../envs/torch.yaml"
+    threads: 1
+    params:
+        model=cg_model_check_params,
     script:
         "../scripts/cg_model_check.py"
 
@@ -85,17 +85,17 @@ rule cg_prior:
     output:
         prior="results/{protein}/cg/model_{name}/prior.pt",
         record="results/{protein}/cg/model_{name}/prior.json",
-    params:
-        proteins=cg_training_params,
-        cg=cg_prior_settings,
-        seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
-    threads: 1
     log:
         "results/{protein}/logs/cg_prior_{name}.log",
     benchmark:
         "results/{protein}/benchmarks/cg_prior_{name}.tsv"
     conda:
         "../envs/torch.yaml"
+    threads: 1
+    params:
+        proteins=cg_training_params,
+        cg=cg_prior_settings,
+        seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
     script:
         "../scripts/cg_prior.py"
 

@@ -12,7 +12,17 @@ from westbench import __version__ as WESTBENCH_VERSION
 from westbench.errors import ConfigError
 from westbench import resources as wb_resources
 from westbench.jobkeys import job_keys
-from westbench.engines.kinds import CG, CG_PREFIX, EXTERNAL, GROUNDTRUTH, OPENMM, SOLVENTS, USER, cg_preset_of, engine_kind
+from westbench.engines.kinds import (
+    CG,
+    CG_PREFIX,
+    EXTERNAL,
+    GROUNDTRUTH,
+    OPENMM,
+    SOLVENTS,
+    USER,
+    cg_preset_of,
+    engine_kind,
+)
 from westbench.engines import user as wb_user_engines
 
 try:
@@ -53,8 +63,14 @@ def structure_input(wildcards):
 def structure_params(wildcards):
     """Acquisition settings that change what a protein's structure is."""
     spec = protein(wildcards)
-    return {"source": spec.source, "pdb_id": spec.pdb_id, "sequence": spec.sequence,
-            "chains": spec.chains, "residues": spec.residues, "path": spec.path}
+    return {
+        "source": spec.source,
+        "pdb_id": spec.pdb_id,
+        "sequence": spec.sequence,
+        "chains": spec.chains,
+        "residues": spec.residues,
+        "path": spec.path,
+    }
 
 
 def prepared_outputs(protein_id):
@@ -69,8 +85,13 @@ def all_outputs():
         + [path for p in PROTEINS for path in we_outputs(p)]
         + [path for p in PROTEINS for path in metrics_outputs(p)]
         + cg_outputs()
-        + ["results/tables/w1.csv", "results/tables/kl.csv", "results/tables/coverage.csv",
-           "results/report/westbench.html", "results/tables/resource_requests.csv"]
+        + [
+            "results/tables/w1.csv",
+            "results/tables/kl.csv",
+            "results/tables/coverage.csv",
+            "results/report/westbench.html",
+            "results/tables/resource_requests.csv",
+        ]
         + calibration_outputs()
     )
 
@@ -85,8 +106,10 @@ def starts_folder(protein_id):
     """For starts source `directory`: the user's folder of start PDBs."""
     template = config["groundtruth"]["starts"]["directory"]
     if not template:
-        raise WorkflowError("groundtruth.starts.source is 'directory' but groundtruth.starts.directory is not set; "
-                            "set it to a folder of PDB files (\"{protein}\" is replaced by the protein id).")
+        raise WorkflowError(
+            "groundtruth.starts.source is 'directory' but groundtruth.starts.directory is not set; "
+            'set it to a folder of PDB files ("{protein}" is replaced by the protein id).'
+        )
     return Path(template.format(protein=protein_id))
 
 
@@ -101,8 +124,10 @@ def imported_trajectories(protein_id):
     setting = config["groundtruth"]["import"]["trajectories"]
     files = trajectory_files(setting or [], protein_id)
     if not files:
-        raise WorkflowError(f"protein '{protein_id}': groundtruth.source is 'import' but groundtruth.import.trajectories "
-                            f"({setting!r}) matches no file; give a glob or list of trajectory files.")
+        raise WorkflowError(
+            f"protein '{protein_id}': groundtruth.source is 'import' but groundtruth.import.trajectories "
+            f"({setting!r}) matches no file; give a glob or list of trajectory files."
+        )
     try:
         import_names(files)  # unique names, or a clear error
     except WestbenchError as exc:
@@ -117,8 +142,10 @@ def start_ids(protein_id):
     if config["groundtruth"]["starts"]["source"] == "directory":
         files = sorted(starts_folder(protein_id).glob("*.pdb"))
         if not files:
-            raise WorkflowError(f"protein '{protein_id}': no *.pdb start structures in {starts_folder(protein_id)}; "
-                                "add them or use groundtruth.starts.source: generate.")
+            raise WorkflowError(
+                f"protein '{protein_id}': no *.pdb start structures in {starts_folder(protein_id)}; "
+                "add them or use groundtruth.starts.source: generate."
+            )
         return [f.stem for f in files]
     return [f"s{i:04d}" for i in range(n_starts(protein_id))]
 
@@ -128,8 +155,11 @@ def starts_input(wildcards):
     prepared = {"pdb": f"results/{wildcards.protein}/prepare/prepared.pdb"}
     if config["groundtruth"]["starts"]["source"] == "directory":
         return {**prepared, "files": sorted(map(str, starts_folder(wildcards.protein).glob("*.pdb")))}
-    return {**prepared, "system": f"results/{wildcards.protein}/prepare/implicit.xml",
-            "state": f"results/{wildcards.protein}/prepare/implicit_state.xml"}
+    return {
+        **prepared,
+        "system": f"results/{wildcards.protein}/prepare/implicit.xml",
+        "state": f"results/{wildcards.protein}/prepare/implicit_state.xml",
+    }
 
 
 def job_seed(wildcards, stage, *more):
@@ -148,8 +178,11 @@ def run_seed(wildcards):
 
 
 def groundtruth_frames(wildcards):
-    return expand("results/{protein}/groundtruth/runs/{start}/frames.h5",
-                  protein=wildcards.protein, start=start_ids(wildcards.protein))
+    return expand(
+        "results/{protein}/groundtruth/runs/{start}/frames.h5",
+        protein=wildcards.protein,
+        start=start_ids(wildcards.protein),
+    )
 
 
 def groundtruth_summaries(wildcards=None):
@@ -194,8 +227,9 @@ def engine_work(engine):
 
 
 def we_threads(wildcards):
-    return wb_resources.job_threads(engine_work(wildcards.engine), config["platform"],
-                                    work_manager=config["we"]["work_manager"])
+    return wb_resources.job_threads(
+        engine_work(wildcards.engine), config["platform"], work_manager=config["we"]["work_manager"]
+    )
 
 
 def we_gpus(wildcards):
@@ -318,7 +352,9 @@ def metrics_model_frames(wildcards):
 
 def metrics_training_record(wildcards):
     """A trained CG engine's model record (its training summary goes into metrics.json); nothing for other engines."""
-    if kind_of(wildcards.engine) != CG or cg_user_model(wildcards.engine) is not None:  # a user's model is not trained here
+    if (
+        kind_of(wildcards.engine) != CG or cg_user_model(wildcards.engine) is not None
+    ):  # a user's model is not trained here
         return []
     return [f"{cg_model_dir(wildcards.protein, cg_preset(wildcards.engine))}/model.json"]
 
@@ -326,7 +362,9 @@ def metrics_training_record(wildcards):
 def metric_records(protein_ids=None):
     """[protein, engine] of every metrics job (the scored engines, then the ground-truth sanity check), in the
     order of all_metrics_json: the HTML report receives these identities instead of parsing paths."""
-    return [[protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, GROUNDTRUTH]]
+    return [
+        [protein_id, engine] for protein_id in (protein_ids or PROTEINS) for engine in [*SCORED_ENGINES, GROUNDTRUTH]
+    ]
 
 
 def metrics_outputs(protein_id):
@@ -363,8 +401,13 @@ def report_summary(wildcards=None):
         "engines": ", ".join(SCORED_ENGINES),
         "seed": config["seed"],
         "platform": config["platform"]["name"],
-        **({"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'} if GROUNDTRUTH_IMPORT else
-           {"ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'}),
+        **(
+            {"ground truth": f'imported: {config["groundtruth"]["import"]["trajectories"]}'}
+            if GROUNDTRUTH_IMPORT
+            else {
+                "ground-truth starts x length (ps)": f'{config["groundtruth"]["starts"]["count"]} x {config["groundtruth"]["length_ps"]}'
+            }
+        ),
         # Each engine's own cap (we.max_iterations_by_engine over we.max_iterations), as its we_run job reads it.
         "WE iterations (max)": ", ".join(f"{engine} {we_max_iterations(engine)}" for engine in ENGINES),
         "WE replicas": ", ".join(f"{engine} {we_replicas(engine)}" for engine in ENGINES),
@@ -393,13 +436,17 @@ def is_cg_engine(engine):
 USER_MODELS = config["cg"]["models"]
 _clash = sorted(set(USER_MODELS) & set(config["cg"]["presets"]))
 if _clash:
-    raise WorkflowError(f"cg.models {_clash} share a name with cg.presets: engine cg_<name> would be both a "
-                        "trained preset and your model; rename the model.")
+    raise WorkflowError(
+        f"cg.models {_clash} share a name with cg.presets: engine cg_<name> would be both a "
+        "trained preset and your model; rename the model."
+    )
 for _name, _entry in USER_MODELS.items():
     if Path(_entry["path"]).resolve().is_relative_to(Path("results").resolve()):
-        raise WorkflowError(f"cg.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
-                            "writes (cg_train writes results/.../model.pt). Fix: keep your model outside results/, "
-                            "e.g. models/.")
+        raise WorkflowError(
+            f"cg.models.{_name}: path {_entry['path']!r} is under results/, where the workflow "
+            "writes (cg_train writes results/.../model.pt). Fix: keep your model outside results/, "
+            "e.g. models/."
+        )
 
 
 def cg_user_model(engine):
@@ -411,10 +458,12 @@ def cg_preset(engine):
     preset = cg_preset_of(engine)
     if preset not in config["cg"]["presets"]:
         models = f"; cg.models: {', '.join(sorted(USER_MODELS))}" if USER_MODELS else ""
-        raise WorkflowError(f"engine '{engine}': no preset '{preset}' in cg.presets "
-                            f"({', '.join(sorted(config['cg']['presets']))}) and no model '{preset}' in "
-                            f"cg.models{models}. Fix: add a preset, or your model under cg.models.{preset} "
-                            "(docs/bring-your-own.md).")
+        raise WorkflowError(
+            f"engine '{engine}': no preset '{preset}' in cg.presets "
+            f"({', '.join(sorted(config['cg']['presets']))}) and no model '{preset}' in "
+            f"cg.models{models}. Fix: add a preset, or your model under cg.models.{preset} "
+            "(docs/bring-your-own.md)."
+        )
     return preset
 
 
@@ -465,8 +514,11 @@ def cg_model_records():
 
 
 def cg_outputs():
-    return [f"{cg_model_dir(p, preset)}/{name}" for p, preset in cg_model_records()
-            for name in ("model.pt", "training_curve.png")]
+    return [
+        f"{cg_model_dir(p, preset)}/{name}"
+        for p, preset in cg_model_records()
+        for name in ("model.pt", "training_curve.png")
+    ]
 
 
 def training_curves(wildcards=None):
@@ -481,14 +533,21 @@ def cg_training_proteins(wildcards):
 
 def cg_training_input(wildcards):
     proteins = cg_training_proteins(wildcards)
-    return {"frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for p in proteins for s in start_ids(p)],
-            "topologies": [f"results/{p}/prepare/implicit.pdb" for p in proteins]}
+    return {
+        "frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for p in proteins for s in start_ids(p)],
+        "topologies": [f"results/{p}/prepare/implicit.pdb" for p in proteins],
+    }
 
 
 def cg_training_params(wildcards):
     proteins = cg_training_proteins(wildcards)
-    return {p: {"frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for s in start_ids(p)],
-                "topology": f"results/{p}/prepare/implicit.pdb"} for p in proteins}
+    return {
+        p: {
+            "frames": [f"results/{p}/groundtruth/runs/{s}/frames.h5" for s in start_ids(p)],
+            "topology": f"results/{p}/prepare/implicit.pdb",
+        }
+        for p in proteins
+    }
 
 
 def cg_training_seed(wildcards):
@@ -499,23 +558,37 @@ def we_run_input(wildcards):
     """OpenMM engines read the prepared system; CG engines the trained model and the basis structure; a user
     engine its entry's prepared system and the basis structure (the files its option placeholders name)."""
     protein_id = wildcards.protein
-    common = {"tica": f"results/{protein_id}/tica/model.json",
-              "groundtruth": f"results/{protein_id}/tica/groundtruth_frames.h5"}
+    common = {
+        "tica": f"results/{protein_id}/tica/model.json",
+        "groundtruth": f"results/{protein_id}/tica/groundtruth_frames.h5",
+    }
     if kind_of(wildcards.engine) == USER:
         system = USER_ENGINES[wildcards.engine]["system"]
-        return {**common, "system": f"results/{protein_id}/prepare/{system}.xml",
-                "state": f"results/{protein_id}/prepare/{system}_state.xml",
-                "topology": f"results/{protein_id}/prepare/{system}.pdb",
-                "basis": f"results/{protein_id}/prepare/implicit.pdb"}
+        return {
+            **common,
+            "system": f"results/{protein_id}/prepare/{system}.xml",
+            "state": f"results/{protein_id}/prepare/{system}_state.xml",
+            "topology": f"results/{protein_id}/prepare/{system}.pdb",
+            "basis": f"results/{protein_id}/prepare/implicit.pdb",
+        }
     if cg_user_model(wildcards.engine) is not None:  # a user's model: read in place, checked first
-        return {**user_model_files(protein_id, wildcards.engine), **common,
-                "check": f"{cg_user_model_dir(protein_id, wildcards.engine)}/check.json"}
+        return {
+            **user_model_files(protein_id, wildcards.engine),
+            **common,
+            "check": f"{cg_user_model_dir(protein_id, wildcards.engine)}/check.json",
+        }
     if is_cg_engine(wildcards.engine):
-        return {**common, "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
-                "basis": f"results/{protein_id}/prepare/implicit.pdb"}
-    return {**common, "system": f"results/{protein_id}/prepare/{wildcards.engine}.xml",
-            "state": f"results/{protein_id}/prepare/{wildcards.engine}_state.xml",
-            "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb"}
+        return {
+            **common,
+            "model": f"{cg_model_dir(protein_id, cg_preset(wildcards.engine))}/model.pt",
+            "basis": f"results/{protein_id}/prepare/implicit.pdb",
+        }
+    return {
+        **common,
+        "system": f"results/{protein_id}/prepare/{wildcards.engine}.xml",
+        "state": f"results/{protein_id}/prepare/{wildcards.engine}_state.xml",
+        "topology": f"results/{protein_id}/prepare/{wildcards.engine}.pdb",
+    }
 
 
 CG_ENGINE_KEYS = job_keys("cg_engine")
@@ -552,8 +625,10 @@ def cg_training_settings(wildcards):
     """What a CG training job reads of `cg`: network, prior, dynamics, device, training and its own preset only."""
     cg = config["cg"]
     cg_preset(f"{CG_PREFIX}{wildcards.preset}")  # a clear error for a preset not in cg.presets
-    return {key: {wildcards.preset: cg["presets"][wildcards.preset]} if key == "presets" else cg[key]
-            for key in CG_TRAINING_KEYS}
+    return {
+        key: {wildcards.preset: cg["presets"][wildcards.preset]} if key == "presets" else cg[key]
+        for key in CG_TRAINING_KEYS
+    }
 
 
 # What the metric suite (one protein and engine) reads of `metrics`: not the table settings.
@@ -599,8 +674,10 @@ def we_timestep_fs(wildcards):
 def import_input(wildcards):
     """Files of one imported run: the trajectory, its topology and forces (when configured), the prepared protein."""
     settings = config["groundtruth"]["import"]
-    files = {"trajectory": imported_trajectories(wildcards.protein)[wildcards.start],
-             "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb"}
+    files = {
+        "trajectory": imported_trajectories(wildcards.protein)[wildcards.start],
+        "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb",
+    }
     if settings["topology"]:
         files["topology"] = settings["topology"].format(protein=wildcards.protein)
     if settings["forces"]:
@@ -611,9 +688,11 @@ def import_input(wildcards):
 def external_input(wildcards):
     """The external run's main files (west.h5, or the trajectories) so that new data reruns the import."""
     spec = config["external"][wildcards.engine]
-    files = {"prepared": f"results/{wildcards.protein}/prepare/prepared.pdb",
-             "tica": f"results/{wildcards.protein}/tica/model.json",
-             "groundtruth": f"results/{wildcards.protein}/tica/groundtruth_frames.h5"}
+    files = {
+        "prepared": f"results/{wildcards.protein}/prepare/prepared.pdb",
+        "tica": f"results/{wildcards.protein}/tica/model.json",
+        "groundtruth": f"results/{wildcards.protein}/tica/groundtruth_frames.h5",
+    }
     if spec["kind"] == "westpa":
         if not (spec["west_h5"] and spec["segments"]):
             raise WorkflowError(f"external engine '{wildcards.engine}': kind westpa needs west_h5 and segments.")
@@ -623,8 +702,10 @@ def external_input(wildcards):
 
         files["trajectories"] = trajectory_files(spec["trajectories"] or [], wildcards.protein)
         if not files["trajectories"]:
-            raise WorkflowError(f"external engine '{wildcards.engine}': trajectories {spec['trajectories']!r} "
-                                f"match no file for protein '{wildcards.protein}'.")
+            raise WorkflowError(
+                f"external engine '{wildcards.engine}': trajectories {spec['trajectories']!r} "
+                f"match no file for protein '{wildcards.protein}'."
+            )
     return files
 
 
@@ -647,8 +728,15 @@ def protein_figures(wildcards=None):
 
 
 # The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
-HTML_REPORT_CAPTION_RULES = ("fit_tica", "cg_train", "metric_suite", "protein_figures", "metric_tables",
-                             "groundtruth_throughput", "calibration_table")
+HTML_REPORT_CAPTION_RULES = (
+    "fit_tica",
+    "cg_train",
+    "metric_suite",
+    "protein_figures",
+    "metric_tables",
+    "groundtruth_throughput",
+    "calibration_table",
+)
 
 
 def declared_captions(wildcards=None):
@@ -664,8 +752,10 @@ def declared_captions(wildcards=None):
             with workflow.sourcecache.open(caption) as source:
                 text = source.read()
             if captions.get(stem, text) != text:
-                raise WorkflowError(f"two outputs named {stem} declare different captions; the HTML report "
-                                    "finds a caption by the output's file name: rename one.")
+                raise WorkflowError(
+                    f"two outputs named {stem} declare different captions; the HTML report "
+                    "finds a caption by the output's file name: rename one."
+                )
             captions[stem] = text
     return captions
 
@@ -679,8 +769,13 @@ def html_report_caption_config(wildcards=None):
 
 def report_records(wildcards=None):
     """Identity of each file of the HTML report's inputs, in input order (protein, engine or preset)."""
-    return {"metrics": metric_records(), "densities": PROTEINS, "training_curves": cg_model_records(),
-            "protein_figures": protein_figure_records(), "calibration": list(calibration_report_inputs())}
+    return {
+        "metrics": metric_records(),
+        "densities": PROTEINS,
+        "training_curves": cg_model_records(),
+        "protein_figures": protein_figure_records(),
+        "calibration": list(calibration_report_inputs()),
+    }
 
 
 def benchmark_patterns(wildcards=None):
@@ -700,8 +795,10 @@ except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 for _preset in CALIBRATION["presets"] if CALIBRATION["enabled"] else []:
     if _preset not in config["cg"]["presets"]:
-        raise WorkflowError(f"calibration.presets: no preset '{_preset}' in cg.presets "
-                            f"({', '.join(sorted(config['cg']['presets']))}).")
+        raise WorkflowError(
+            f"calibration.presets: no preset '{_preset}' in cg.presets "
+            f"({', '.join(sorted(config['cg']['presets']))})."
+        )
 # What the study's WE runs read of `we` besides calibration.we (the study sets iterations and segment length).
 CALIBRATION_WE_KEYS = job_keys("calibration_we")
 # What building the reference potential reads of `calibration.reference`.
@@ -744,8 +841,12 @@ def calibration_model_path(engine):
 
 def calibration_we_input(wildcards):
     folder = calibration_dir()
-    return {"model": calibration_model_path(wildcards.engine), "basis": f"{folder}/native.pdb",
-            "tica": f"{folder}/tica/model.json", "groundtruth": f"{folder}/tica/groundtruth_frames.h5"}
+    return {
+        "model": calibration_model_path(wildcards.engine),
+        "basis": f"{folder}/native.pdb",
+        "tica": f"{folder}/tica/model.json",
+        "groundtruth": f"{folder}/tica/groundtruth_frames.h5",
+    }
 
 
 def calibration_we_settings(wildcards):
@@ -754,8 +855,10 @@ def calibration_we_settings(wildcards):
 
 def calibration_engine_cg(wildcards):
     """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature."""
-    return {"langevin": wb_calibration.engine_langevin(CALIBRATION, wildcards.engine),
-            **{key: config["cg"][key] for key in job_keys("calibration_cg_engine")}}
+    return {
+        "langevin": wb_calibration.engine_langevin(CALIBRATION, wildcards.engine),
+        **{key: config["cg"][key] for key in job_keys("calibration_cg_engine")},
+    }
 
 
 def calibration_training_frames(wildcards=None):
@@ -766,15 +869,17 @@ def calibration_training_frames(wildcards=None):
 
 def calibration_training_params(wildcards):
     folder = calibration_dir()
-    return {wildcards.protein: {"frames": calibration_training_frames(),
-                                "topology": f"{folder}/native.pdb"}}
+    return {wildcards.protein: {"frames": calibration_training_frames(), "topology": f"{folder}/native.pdb"}}
 
 
 def calibration_training_settings(wildcards):
     """Training as for the main study, the prior fitted at the study temperature."""
     settings = cg_training_settings(wildcards)
-    return {**settings, "training": {**settings["training"], **CALIBRATION["training"]},
-            "langevin": {**settings["langevin"], "temperature_k": CALIBRATION["temperature_k"]}}
+    return {
+        **settings,
+        "training": {**settings["training"], **CALIBRATION["training"]},
+        "langevin": {**settings["langevin"], "temperature_k": CALIBRATION["temperature_k"]},
+    }
 
 
 def calibration_metrics_json(wildcards=None):
@@ -784,8 +889,11 @@ def calibration_metrics_json(wildcards=None):
 def calibration_outputs():
     if not CALIBRATION["enabled"]:
         return []
-    return ["results/tables/calibration.csv", f"{calibration_dir()}/figures/resolution.png",
-            f"{calibration_dir()}/figures/convergence.png"]
+    return [
+        "results/tables/calibration.csv",
+        f"{calibration_dir()}/figures/resolution.png",
+        f"{calibration_dir()}/figures/convergence.png",
+    ]
 
 
 def calibration_report_inputs(wildcards=None):
@@ -793,5 +901,9 @@ def calibration_report_inputs(wildcards=None):
     if not CALIBRATION["enabled"]:
         return {}
     folder = calibration_dir()
-    return {"table": "results/tables/calibration.csv", "summary": f"{folder}/calibration.json",
-            "resolution": f"{folder}/figures/resolution.png", "convergence": f"{folder}/figures/convergence.png"}
+    return {
+        "table": "results/tables/calibration.csv",
+        "summary": f"{folder}/calibration.json",
+        "resolution": f"{folder}/figures/resolution.png",
+        "convergence": f"{folder}/figures/convergence.png",
+    }

@@ -15,15 +15,15 @@ rule external_import:
             subcategory="{protein}",
             labels={"protein": "{protein}", "engine": "{engine}", "table": "compute per iteration"},
         ),
-    params:
-        spec=lambda wildcards: config["external"][wildcards.engine],
-        coverage_bins=config["metrics"]["coverage_bins"],
-        on_nonfinite=config["on_nonfinite"],
     log:
         "results/{protein}/logs/external_import_{engine}.log",
     benchmark:
         "results/{protein}/benchmarks/external_import_{engine}.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        spec=lambda wildcards: config["external"][wildcards.engine],
+        coverage_bins=config["metrics"]["coverage_bins"],
+        on_nonfinite=config["on_nonfinite"],
     script:
         "../scripts/external_import.py"

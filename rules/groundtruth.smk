@@ -7,21 +7,21 @@ rule groundtruth_starts:
     output:
         starts=directory("results/{protein}/groundtruth/starts"),
         table="results/{protein}/groundtruth/starts.csv",
-    params:
-        settings={key: config["groundtruth"]["starts"][key] for key in STARTS_KEYS},
-        preparation=integrator_settings(),
-        platform=platform_settings(),
-        n_starts=lambda wildcards: n_starts(wildcards.protein),
-        seed=starts_seed,
-    threads: openmm_threads()
-    resources:
-        gpu=openmm_gpus,
     log:
         "results/{protein}/logs/groundtruth_starts.log",
     benchmark:
         "results/{protein}/benchmarks/groundtruth_starts.tsv"
     conda:
         "../envs/openmm.yaml"
+    threads: openmm_threads()
+    resources:
+        gpu=openmm_gpus,
+    params:
+        settings={key: config["groundtruth"]["starts"][key] for key in STARTS_KEYS},
+        preparation=integrator_settings(),
+        platform=platform_settings(),
+        n_starts=lambda wildcards: n_starts(wildcards.protein),
+        seed=starts_seed,
     script:
         "../scripts/groundtruth_starts.py"
 
@@ -34,6 +34,15 @@ rule groundtruth_run:
         topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
         frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
         summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+    log:
+        "results/{protein}/logs/groundtruth_run_{start}.log",
+    benchmark:
+        "results/{protein}/benchmarks/groundtruth_run_{start}.tsv"
+    conda:
+        "../envs/openmm.yaml"
+    threads: openmm_threads()
+    resources:
+        gpu=openmm_gpus,
     params:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
         # failed job resumes from its last checkpoint instead of restarting.
@@ -42,15 +51,6 @@ rule groundtruth_run:
         preparation=system_settings(solvent=config["groundtruth"]["solvent"]),  # the start in the ground truth's solvent
         platform=platform_settings(),
         seed=run_seed,
-    threads: openmm_threads()
-    resources:
-        gpu=openmm_gpus,
-    log:
-        "results/{protein}/logs/groundtruth_run_{start}.log",
-    benchmark:
-        "results/{protein}/benchmarks/groundtruth_run_{start}.tsv"
-    conda:
-        "../envs/openmm.yaml"
     script:
         "../scripts/groundtruth_run.py"
 
@@ -88,7 +88,6 @@ rule groundtruth:
         "results/tables/groundtruth_throughput.csv",
 
 
-
 # groundtruth.source import: the rule exists only then, and wins over groundtruth_run.
 if GROUNDTRUTH_IMPORT:
 
@@ -103,15 +102,15 @@ if GROUNDTRUTH_IMPORT:
             topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
             frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
             summary="results/{protein}/groundtruth/runs/{start}/summary.json",
-        params:
-            # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
-            settings={key: config["groundtruth"]["import"][key] for key in GROUNDTRUTH_IMPORT_KEYS},
-            on_nonfinite=config["on_nonfinite"],
         log:
             "results/{protein}/logs/groundtruth_import_{start}.log",
         benchmark:
             "results/{protein}/benchmarks/groundtruth_import_{start}.tsv"
         conda:
             "../envs/analysis.yaml"
+        params:
+            # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
+            settings={key: config["groundtruth"]["import"][key] for key in GROUNDTRUTH_IMPORT_KEYS},
+            on_nonfinite=config["on_nonfinite"],
         script:
             "../scripts/groundtruth_import.py"

@@ -11,15 +11,15 @@ rule macrostates:
         groundtruth="results/{protein}/tica/groundtruth_frames.h5",
     output:
         "results/{protein}/tica/macrostates.npz",
-    params:
-        settings={key: config["metrics"][key] for key in MACROSTATE_KEYS},
-        seed=lambda wildcards: job_seed(wildcards, "macrostates"),
     log:
         "results/{protein}/logs/macrostates.log",
     benchmark:
         "results/{protein}/benchmarks/macrostates.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        settings={key: config["metrics"][key] for key in MACROSTATE_KEYS},
+        seed=lambda wildcards: job_seed(wildcards, "macrostates"),
     script:
         "../scripts/macrostates.py"
 
@@ -31,6 +31,7 @@ rule metric_suite:
         macrostates="results/{protein}/tica/macrostates.npz",
         training=metrics_training_record,  # trained CG engines: their model.json (failure to learn is reported)
     output:
+        **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.ENGINE)},
         json="results/{protein}/metrics/{engine}/metrics.json",
         csv=report(
             "results/{protein}/metrics/{engine}/metrics.csv",
@@ -41,17 +42,16 @@ rule metric_suite:
         ),
         # One report output per per-engine figure of the registry (westbench.metrics.figure_list), named as the
         # figure, with the caption file, category and labels its entry gives.
-        **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.ENGINE)},
-    params:
-        # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
-        settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
-        seed=metrics_seed,
     log:
         "results/{protein}/logs/metrics_{engine}.log",
     benchmark:
         "results/{protein}/benchmarks/metrics_{engine}.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
+        settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
+        seed=metrics_seed,
     script:
         "../scripts/metrics.py"
 

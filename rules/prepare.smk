@@ -7,16 +7,16 @@ rule acquire_structure:
     output:
         pdb="results/{protein}/prepare/structure.pdb",
         json="results/{protein}/prepare/structure.json",
-    params:
-        # Only what defines the structure: download settings and folders are read from the
-        # config in the script, so changing a timeout does not rerun the protein.
-        spec=structure_params,
     log:
         "results/{protein}/logs/acquire_structure.log",
     benchmark:
         "results/{protein}/benchmarks/acquire_structure.tsv"
     conda:
         "../envs/openmm.yaml"
+    params:
+        # Only what defines the structure: download settings and folders are read from the
+        # config in the script, so changing a timeout does not rerun the protein.
+        spec=structure_params,
     script:
         "../scripts/acquire_structure.py"
 
@@ -27,15 +27,15 @@ rule fix_structure:
     output:
         pdb="results/{protein}/prepare/prepared.pdb",
         json="results/{protein}/prepare/fix.json",
-    params:
-        settings={key: config["preparation"][key] for key in FIX_KEYS},
-        seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
     log:
         "results/{protein}/logs/fix_structure.log",
     benchmark:
         "results/{protein}/benchmarks/fix_structure.tsv"
     conda:
         "../envs/openmm.yaml"
+    params:
+        settings={key: config["preparation"][key] for key in FIX_KEYS},
+        seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
     script:
         "../scripts/fix_structure.py"
 
@@ -48,19 +48,19 @@ rule build_system:
         state="results/{protein}/prepare/{solvent}_state.xml",
         pdb="results/{protein}/prepare/{solvent}.pdb",
         json="results/{protein}/prepare/{solvent}.json",
-    params:
-        settings=system_settings,
-        platform=platform_settings(),
-        seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
-    threads: openmm_threads()
-    resources:
-        gpu=openmm_gpus,
     log:
         "results/{protein}/logs/build_system_{solvent}.log",
     benchmark:
         "results/{protein}/benchmarks/build_system_{solvent}.tsv"
     conda:
         "../envs/openmm.yaml"
+    threads: openmm_threads()
+    resources:
+        gpu=openmm_gpus,
+    params:
+        settings=system_settings,
+        platform=platform_settings(),
+        seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
     script:
         "../scripts/build_system.py"
 

@@ -27,17 +27,17 @@ rule metric_tables:
             category="Tables",
             labels={"table": "coverage and compute to reach it"},
         ),
-    params:
-        thresholds=config["metrics"]["coverage_thresholds"],
-        platform=config["platform"]["name"],
-        reference_engine=config["metrics"]["reference_engine"],
-        cost_ids=lambda wildcards: scored_engine_records(),  # [protein, engine] of each input.costs file, in order
     log:
         "results/logs/metric_tables.log",
     benchmark:
         "results/benchmarks/metric_tables.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        thresholds=config["metrics"]["coverage_thresholds"],
+        platform=config["platform"]["name"],
+        reference_engine=config["metrics"]["reference_engine"],
+        cost_ids=lambda wildcards: scored_engine_records(),  # [protein, engine] of each input.costs file, in order
     script:
         "../scripts/metric_tables.py"
 
@@ -52,17 +52,17 @@ rule protein_figures:
     output:
         # One report output per across-engine figure of the registry (westbench.metrics.figure_list).
         **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.PROTEIN)},
-    params:
-        bins=config["tica"]["density_bins"],
-        thresholds=config["metrics"]["coverage_thresholds"],
-        gpu=bool(openmm_gpus()),
-        engines=lambda wildcards: [engine for _, engine in scored_engine_records([wildcards.protein])],
     log:
         "results/{protein}/logs/protein_figures.log",
     benchmark:
         "results/{protein}/benchmarks/protein_figures.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        bins=config["tica"]["density_bins"],
+        thresholds=config["metrics"]["coverage_thresholds"],
+        gpu=bool(openmm_gpus()),
+        engines=lambda wildcards: [engine for _, engine in scored_engine_records([wildcards.protein])],
     script:
         "../scripts/protein_figures.py"
 
@@ -80,6 +80,12 @@ rule html_report:
         calibration=lambda wildcards: list(calibration_report_inputs().values()),  # the study, shown first
     output:
         "results/report/westbench.html",
+    log:
+        "results/logs/html_report.log",
+    benchmark:
+        "results/benchmarks/html_report.tsv"
+    conda:
+        "../envs/analysis.yaml"
     params:
         title=config["report"]["title"],
         metrics={key: config["metrics"][key] for key in REPORT_METRIC_KEYS},
@@ -88,12 +94,6 @@ rule html_report:
         # The caption texts and only the config keys they read: editing a caption reruns the report.
         captions=declared_captions,
         caption_config=html_report_caption_config,
-    log:
-        "results/logs/html_report.log",
-    benchmark:
-        "results/benchmarks/html_report.tsv"
-    conda:
-        "../envs/analysis.yaml"
     script:
         "../scripts/html_report.py"
 
@@ -121,17 +121,17 @@ rule compute_tables:
             category="Compute",
             labels={"table": "measured per rule (benchmark files)"},
         ),
-    params:
-        # The profile ships with the workflow (not the working directory); its text as a parameter
-        # reruns the table when the profile changes.
-        profile_text=Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
-        rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
-        benchmark_patterns=benchmark_patterns,
     log:
         "results/logs/compute_tables.log",
     benchmark:
         "results/benchmarks/compute_tables.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        # The profile ships with the workflow (not the working directory); its text as a parameter
+        # reruns the table when the profile changes.
+        profile_text=Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
+        rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
+        benchmark_patterns=benchmark_patterns,
     script:
         "../scripts/compute_tables.py"

@@ -15,16 +15,16 @@ rule fit_tica:
             subcategory="{protein}",
             labels={"protein": "{protein}", "figure": "TIC 0/1 density"},
         ),
-    params:
-        lag_frames=config["tica"]["lag_frames"],
-        dim=config["tica"]["dim"],
-        density_bins=config["tica"]["density_bins"],
     log:
         "results/{protein}/logs/fit_tica.log",
     benchmark:
         "results/{protein}/benchmarks/fit_tica.tsv"
     conda:
         "../envs/analysis.yaml"
+    params:
+        lag_frames=config["tica"]["lag_frames"],
+        dim=config["tica"]["dim"],
+        density_bins=config["tica"]["density_bins"],
     script:
         "../scripts/fit_tica.py"
 

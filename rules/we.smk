@@ -10,6 +10,15 @@ rule we_run:
         unpack(we_run_input),
     output:
         summary=f"{we_run_dir('{protein}', '{engine}')}/run.json",
+    log:
+        "results/{protein}/logs/we_run_{engine}.log",
+    benchmark:
+        "results/{protein}/benchmarks/we_run_{engine}.tsv"
+    conda:
+        "../envs/westpa.yaml"
+    threads: we_threads
+    resources:
+        gpu=we_gpus,
     params:
         run_dir=we_job_run_dir,
         kind=lambda wildcards: kind_of(wildcards.engine),  # westbench.engines.kinds decides, once
@@ -19,15 +28,6 @@ rule we_run:
         platform=we_engine_platform,
         cg=we_engine_cg,
         seed=we_seed,
-    threads: we_threads
-    resources:
-        gpu=we_gpus,
-    log:
-        "results/{protein}/logs/we_run_{engine}.log",
-    benchmark:
-        "results/{protein}/benchmarks/we_run_{engine}.tsv"
-    conda:
-        "../envs/westpa.yaml"
     script:
         "../scripts/we_run.py"
 
@@ -55,18 +55,18 @@ rule we_export:
             subcategory="{protein}",
             labels={"protein": "{protein}", "engine": "{engine}", "table": "compute per iteration"},
         ),
-    params:
-        run_dirs=we_run_dirs,
-        coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
-        save_every=config["we"]["save_every"],
-        timestep_fs=we_timestep_fs,
-        on_nonfinite=config["on_nonfinite"],  # frames of walkers with status ok and bad coordinates: error or drop
     log:
         "results/{protein}/logs/we_export_{engine}.log",
     benchmark:
         "results/{protein}/benchmarks/we_export_{engine}.tsv"
     conda:
         "../envs/westpa.yaml"
+    params:
+        run_dirs=we_run_dirs,
+        coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
+        save_every=config["we"]["save_every"],
+        timestep_fs=we_timestep_fs,
+        on_nonfinite=config["on_nonfinite"],  # frames of walkers with status ok and bad coordinates: error or drop
     script:
         "../scripts/we_export.py"
 

@@ -1,10 +1,10 @@
 """Snakemake entry point: the oracle gate over every task (reference solution 1.0, do-nothing agent 0.0)."""
 
-import _library  # noqa: F401  (puts src/ on sys.path)
-
 import json
 import logging
 from pathlib import Path
+
+import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.agents.gate import catch_rate, oracle_gate
 from westbench.workflow import run_script, write_json
@@ -12,31 +12,54 @@ from westbench.workflow import run_script, write_json
 
 def main(snakemake):
     records = [json.loads(Path(p).read_text()) for p in snakemake.input.trials]
-    extra = {r["task"]: {"verifier_mode": r.get("verifier_mode_declared"), "difficulty": r.get("difficulty"),
-                         "category": r.get("category")} for r in records}
+    extra = {
+        r["task"]: {
+            "verifier_mode": r.get("verifier_mode_declared"),
+            "difficulty": r.get("difficulty"),
+            "category": r.get("category"),
+        }
+        for r in records
+    }
     near_misses = {}
     for path in snakemake.input.near_misses:
         record = json.loads(Path(path).read_text())
         near_misses.setdefault(record["task"], []).append(record)
-    table = oracle_gate(records, snakemake.params.tasks, snakemake.params.reference, snakemake.params.null, extra,
-                        near_misses=near_misses)
+    table = oracle_gate(
+        records,
+        snakemake.params.tasks,
+        snakemake.params.reference,
+        snakemake.params.null,
+        extra,
+        near_misses=near_misses,
+    )
     rate = catch_rate(table)
-    logging.getLogger("westbench.agents").info("near misses: %d of %d caught (catch rate %s) over %d tasks",
-                                               rate["caught"], rate["near_misses"], rate["catch_rate"],
-                                               rate["tasks_with_near_misses"])
+    logging.getLogger("westbench.agents").info(
+        "near misses: %d of %d caught (catch rate %s) over %d tasks",
+        rate["caught"],
+        rate["near_misses"],
+        rate["catch_rate"],
+        rate["tasks_with_near_misses"],
+    )
     for row in table.itertuples():
         if not row.passed:
-            logging.getLogger("westbench.agents").warning("task %s fails the oracle gate and is left out of the leaderboard: %s",
-                                                          row.task, row.reason)
+            logging.getLogger("westbench.agents").warning(
+                "task %s fails the oracle gate and is left out of the leaderboard: %s", row.task, row.reason
+            )
         if row.verifier_mode == "shared":
             logging.getLogger("westbench.agents").info(
                 "task %s declares a verifier in the agent's container ([verifier] environment_mode shared): westbench "
-                "verifies it in a fresh container with the agent's changed files copied in", row.task)
+                "verifies it in a fresh container with the agent's changed files copied in",
+                row.task,
+            )
     table.to_csv(snakemake.output.csv, index=False)
-    write_json({"passed": table.loc[table["passed"], "task"].tolist(),
-                "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"])),
-                "near_miss_catch_rate": rate},
-               snakemake.output.json)
+    write_json(
+        {
+            "passed": table.loc[table["passed"], "task"].tolist(),
+            "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"])),
+            "near_miss_catch_rate": rate,
+        },
+        snakemake.output.json,
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

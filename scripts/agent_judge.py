@@ -1,10 +1,10 @@
 """Snakemake entry point: the process criteria of one trial, judged by an LLM (or reported as not judged)."""
 
-import _library  # noqa: F401  (puts src/ on sys.path)
-
 import json
 import os
 from pathlib import Path
+
+import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.agents.judge import JudgeSettings, deliverable_texts, judge_trial, load_rubric, trajectory_parts
 from westbench.workflow import run_script, write_json
@@ -12,18 +12,39 @@ from westbench.workflow import run_script, write_json
 
 def main(snakemake):
     judge = snakemake.params.judge
-    settings = JudgeSettings.from_env(os.environ, judge["env"], repeats=judge["repeats"], temperature=judge["temperature"],
-                                      timeout_s=judge["timeout_s"], max_chars=judge["max_chars"],
-                                      aggregate=judge["aggregate"], likert_threshold=judge["likert_threshold"])
+    settings = JudgeSettings.from_env(
+        os.environ,
+        judge["env"],
+        repeats=judge["repeats"],
+        temperature=judge["temperature"],
+        timeout_s=judge["timeout_s"],
+        max_chars=judge["max_chars"],
+        aggregate=judge["aggregate"],
+        likert_threshold=judge["likert_threshold"],
+    )
     trial = json.loads(Path(snakemake.input.trial).read_text())
     task_dir = Path(snakemake.params.task_dir)
     rubric = load_rubric(task_dir / "rubric.toml")
     instruction = (task_dir / "instruction.md").read_text() if (task_dir / "instruction.md").is_file() else ""
     trial_dir = trial.get("trial_dir")
-    result = judge_trial(rubric, instruction, trajectory_parts(trial_dir), deliverable_texts(trial_dir, rubric["files"]),
-                         settings, snakemake.params.cache_dir)
-    write_json({"task": trial["task"], "agent": trial["agent"], "model": trial["model"], "attempt": trial["attempt"],
-                **result}, snakemake.output.judge)
+    result = judge_trial(
+        rubric,
+        instruction,
+        trajectory_parts(trial_dir),
+        deliverable_texts(trial_dir, rubric["files"]),
+        settings,
+        snakemake.params.cache_dir,
+    )
+    write_json(
+        {
+            "task": trial["task"],
+            "agent": trial["agent"],
+            "model": trial["model"],
+            "attempt": trial["attempt"],
+            **result,
+        },
+        snakemake.output.judge,
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

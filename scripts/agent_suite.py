@@ -1,8 +1,8 @@
 """Snakemake entry point: composition table and figure of the selected task suite."""
 
-import _library  # noqa: F401  (puts src/ on sys.path)
-
 from pathlib import Path
+
+import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.agents.composition import write_composition
 from westbench.workflow import run_script

@@ -8,8 +8,12 @@ from westbench.workflow import run_script
 
 def main(snakemake):
     params = snakemake.params
-    build_references(params.native, params.reference, snakemake.output.native,
-                     dict(zip(snakemake.output.models, params.perturbations, strict=True)))
+    build_references(
+        params.native,
+        params.reference,
+        snakemake.output.native,
+        dict(zip(snakemake.output.models, params.perturbations, strict=True)),
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -8,8 +8,13 @@ from westbench.workflow import run_script
 
 def main(snakemake):
     params = snakemake.params
-    write_reweighting(snakemake.input.groundtruth, dict(zip(params.engines, snakemake.input.models, strict=True)),
-                      params.temperatures, params.reference, snakemake.output[0])
+    write_reweighting(
+        snakemake.input.groundtruth,
+        dict(zip(params.engines, snakemake.input.models, strict=True)),
+        params.temperatures,
+        params.reference,
+        snakemake.output[0],
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -8,11 +8,23 @@ from westbench.workflow import run_script
 
 def main(snakemake):
     params, inputs = snakemake.params, snakemake.input
-    calibration_table(params.study, params.engines, inputs.metrics, inputs.groundtruth, inputs.reweighting,
-                      params.reference, dict(zip(params.trained_models, inputs.trained, strict=True)),
-                      params.perturbations, inputs.null, snakemake.output.table, snakemake.output.summary,
-                      snakemake.output.resolution, snakemake.output.convergence, weighting=params.weighting,
-                      discard_iterations=params.discard_iterations)
+    calibration_table(
+        params.study,
+        params.engines,
+        inputs.metrics,
+        inputs.groundtruth,
+        inputs.reweighting,
+        params.reference,
+        dict(zip(params.trained_models, inputs.trained, strict=True)),
+        params.perturbations,
+        inputs.null,
+        snakemake.output.table,
+        snakemake.output.summary,
+        snakemake.output.resolution,
+        snakemake.output.convergence,
+        weighting=params.weighting,
+        discard_iterations=params.discard_iterations,
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -7,8 +7,9 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    fit_prior_model(snakemake.params.proteins, snakemake.params.cg, seed=snakemake.params.seed,
-                    path=snakemake.output.prior)
+    fit_prior_model(
+        snakemake.params.proteins, snakemake.params.cg, seed=snakemake.params.seed, path=snakemake.output.prior
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

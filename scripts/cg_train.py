@@ -7,9 +7,16 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    train_preset(snakemake.params.proteins, snakemake.params.cg, snakemake.wildcards.preset,
-                 seed=snakemake.params.seed, threads=snakemake.threads, model_path=snakemake.output.model,
-                 history_path=snakemake.output.history, figure_path=snakemake.output.figure)
+    train_preset(
+        snakemake.params.proteins,
+        snakemake.params.cg,
+        snakemake.wildcards.preset,
+        seed=snakemake.params.seed,
+        threads=snakemake.threads,
+        model_path=snakemake.output.model,
+        history_path=snakemake.output.history,
+        figure_path=snakemake.output.figure,
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -1,7 +1,6 @@
 """Snakemake entry point: resource requests per rule (SLURM profile) and benchmark measurements per rule."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
-
 import yaml
 
 from westbench.report.compute_tables import benchmark_files, read_benchmarks, resource_requests, summarize_by_rule

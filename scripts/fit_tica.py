@@ -1,8 +1,8 @@
 """Snakemake entry point: fit a protein's TICA on its ground truth, project every frame, draw TIC 0/1."""
 
-import _library  # noqa: F401  (puts src/ on sys.path)
-
 from pathlib import Path
+
+import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.frames import write_frames
 from westbench.report.plots import tic_density
@@ -17,8 +17,14 @@ def main(snakemake):
     write_frames(snakemake.output.frames, attrs={"protein": protein, "source": "groundtruth"}, **frames)
     # The start of each run is its first saved frame's neighbour; mark the first frame of each run.
     first = frames["tics"][[list(frames["traj"]).index(t) for t in sorted(set(frames["traj"]))]]
-    tic_density(frames["tics"], snakemake.output.figure, bins=params.density_bins,
-                title=f"{protein}: ground truth ({len(snakemake.input.frames)} runs)", marks=first[:, :2], mark_label="run starts")
+    tic_density(
+        frames["tics"],
+        snakemake.output.figure,
+        bins=params.density_bins,
+        title=f"{protein}: ground truth ({len(snakemake.input.frames)} runs)",
+        marks=first[:, :2],
+        mark_label="run starts",
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

@@ -1,7 +1,6 @@
 """Snakemake entry point: select and repair one protein with PDBFixer."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
-
 from openmm import app
 
 from westbench.config import protein_spec

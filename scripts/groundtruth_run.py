@@ -3,9 +3,9 @@
 Resumes from its checkpoint.
 """
 
-import _library  # noqa: F401  (puts src/ on sys.path)
-
 from pathlib import Path
+
+import _library  # noqa: F401  (puts src/ on sys.path)
 
 from westbench.groundtruth.production import run_groundtruth
 from westbench.workflow import run_script, write_json

@@ -1,7 +1,6 @@
 """Snakemake entry point: a protein's ground-truth starting structures."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
-
 import openmm
 from openmm import app
 
@@ -17,9 +16,18 @@ def main(snakemake):
     else:
         system = openmm.XmlSerializer.deserialize(open(snakemake.input.system).read())
         state = openmm.XmlSerializer.deserialize(open(snakemake.input.state).read())
-        table = generate_starts(reference, system, state, settings, snakemake.params.preparation,
-                                snakemake.params.platform, snakemake.params.n_starts, snakemake.params.seed,
-                                snakemake.output.starts, threads=snakemake.threads)
+        table = generate_starts(
+            reference,
+            system,
+            state,
+            settings,
+            snakemake.params.preparation,
+            snakemake.params.platform,
+            snakemake.params.n_starts,
+            snakemake.params.seed,
+            snakemake.output.starts,
+            threads=snakemake.threads,
+        )
     table.to_csv(snakemake.output.table, index=False)
 
 

@@ -7,8 +7,9 @@ from westbench.workflow import run_script
 
 
 def main(snakemake):
-    fit_macrostate_model(snakemake.input.groundtruth, snakemake.params.settings, snakemake.params.seed,
-                         snakemake.output[0])
+    fit_macrostate_model(
+        snakemake.input.groundtruth, snakemake.params.settings, snakemake.params.seed, snakemake.output[0]
+    )
 
 
 run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)

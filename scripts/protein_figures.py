@@ -2,7 +2,6 @@
 side by side, coverage vs compute)."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
-
 import pandas as pd
 
 from westbench.frames import ok_frames, read_frames
@@ -18,10 +17,18 @@ def main(snakemake):
     for engine, path in zip(snakemake.params.engines, snakemake.input.frames, strict=True):  # identities as data
         frames = ok_frames(read_frames(path))
         engines[engine] = (frames["tics"], normalized(frames["weight"]))
-    costs = {engine: pd.read_csv(path) for engine, path in zip(snakemake.params.engines, snakemake.input.costs,
-                                                                  strict=True)}
-    data = ProteinFigureData(groundtruth["tics"], normalized(groundtruth["weight"]), engines, costs,
-                             snakemake.params.bins, snakemake.params.thresholds, snakemake.params.gpu)
+    costs = {
+        engine: pd.read_csv(path) for engine, path in zip(snakemake.params.engines, snakemake.input.costs, strict=True)
+    }
+    data = ProteinFigureData(
+        groundtruth["tics"],
+        normalized(groundtruth["weight"]),
+        engines,
+        costs,
+        snakemake.params.bins,
+        snakemake.params.thresholds,
+        snakemake.params.gpu,
+    )
     write_protein_figures(data, {entry.name: snakemake.output[entry.name] for entry in figures(PROTEIN)})
 
 

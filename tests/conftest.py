@@ -15,8 +15,12 @@ def source_env() -> dict:
     """The environment of a child interpreter that imports this checkout's westbench (src/) and tests."""
     import os
 
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), str(REPO),
-                                                                       os.environ.get("PYTHONPATH")]))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+
+
 SHARED_STRUCTURES = REPO.parent / "shared" / "structures"
 CHIGNOLIN = "GYDPETGTWG"
 UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a forked worker, a lock) fails instead
@@ -35,8 +39,9 @@ def pytest_collection_modifyitems(items):
         for folder, marker in TIER_OF_FOLDER.items():
             if REPO / "tests" / folder in path.parents and item.get_closest_marker(marker) is None:
                 item.add_marker(getattr(pytest.mark, marker))
-        if (REPO / "tests" / "unit" in path.parents or REPO / "src" in path.parents) \
-                and item.get_closest_marker("timeout") is None:
+        if (REPO / "tests" / "unit" in path.parents or REPO / "src" in path.parents) and item.get_closest_marker(
+            "timeout"
+        ) is None:
             item.add_marker(pytest.mark.timeout(UNIT_TIMEOUT_S))
 
 
@@ -79,8 +84,10 @@ def shared_structures() -> Path:
     try:
         return benchmark_structures()
     except Exception as exc:  # offline and no shared folder
-        pytest.fail(f"reference structures: {SHARED_STRUCTURES} is absent and fetching them from the RCSB into "
-                    f"{STRUCTURE_CACHE} failed ({exc}); clone the project beside shared/ or go online.")
+        pytest.fail(
+            f"reference structures: {SHARED_STRUCTURES} is absent and fetching them from the RCSB into "
+            f"{STRUCTURE_CACHE} failed ({exc}); clone the project beside shared/ or go online."
+        )
 
 
 @pytest.fixture
@@ -97,8 +104,17 @@ def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeou
     """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr.
     ``configfile=None``: no --configfile (the Snakefile's embedded demo, or the ones given in ``args``)."""
     # Targets and options first: --configfile takes several values and would swallow a target after it.
-    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               *map(str, args), *(["--configfile", str(configfile)] if configfile is not None else [])]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(workdir),
+        *map(str, args),
+        *(["--configfile", str(configfile)] if configfile is not None else []),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
     return result

@@ -19,8 +19,9 @@ def public_modules() -> list[ModuleType]:
     from westbench._exports import resolve_all
 
     resolve_all(westbench)
-    modules = [westbench] + [getattr(westbench, name) for name in westbench.__all__
-                             if isinstance(getattr(westbench, name), ModuleType)]
+    modules = [westbench] + [
+        getattr(westbench, name) for name in westbench.__all__ if isinstance(getattr(westbench, name), ModuleType)
+    ]
     for module in modules:
         resolve_all(module)
     return modules

@@ -21,9 +21,14 @@ TASKS = ROOT / "tasks"
 DEFAULT_STRUCTURES = ROOT.parent / "shared" / "structures"
 PDB_RECORDS = ("HEADER", "TITLE", "EXPDTA", "CRYST1", "MODEL", "ATOM", "HETATM", "TER", "ENDMDL", "END")
 #: (task, PDB id, models kept: None = all)
-ENTRIES = (("underspecified-protonation", "1PRB", None), ("propka-pka-shifts", "1PRB", None),
-           ("gmx-crystal-waters", "1PGA", None), ("gmx-residue-numbering", "1ENH", None),
-           ("mdtraj-dssp-nmr-ensemble", "1L2Y", 7), ("long-horizon-trpcage-nmr", "1L2Y", 7))
+ENTRIES = (
+    ("underspecified-protonation", "1PRB", None),
+    ("propka-pka-shifts", "1PRB", None),
+    ("gmx-crystal-waters", "1PGA", None),
+    ("gmx-residue-numbering", "1ENH", None),
+    ("mdtraj-dssp-nmr-ensemble", "1L2Y", 7),
+    ("long-horizon-trpcage-nmr", "1L2Y", 7),
+)
 
 
 def task_entry(raw: str, models: int | None = None) -> str:
@@ -62,8 +67,10 @@ def raw_entry(pdb_id: str, structures_dir: Path, download_dir: Path) -> str:
         try:
             download_pdb(pdb_id, target, section_defaults("download")["url_template"])
         except Exception as error:  # offline and no local copy: say which file to provide
-            raise SystemExit(f"task_structures: {local} is missing and {pdb_id} could not be downloaded ({error}); "
-                             f"put the RCSB file there or pass --structures-dir") from error
+            raise SystemExit(
+                f"task_structures: {local} is missing and {pdb_id} could not be downloaded ({error}); "
+                f"put the RCSB file there or pass --structures-dir"
+            ) from error
     return target.read_text()
 
 

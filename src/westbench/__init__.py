@@ -23,7 +23,23 @@ _NAMES = {
     "TicaModel": "westbench.tica",
 }
 #: The subpackages and shared modules, public under their own names.
-_MODULES = [f"westbench.{name}" for name in ("prepare", "structures", "groundtruth", "tica", "engines", "we", "cg",
-                                              "external", "metrics", "report", "agents", "calibration", "simulation")]
+_MODULES = [
+    f"westbench.{name}"
+    for name in (
+        "prepare",
+        "structures",
+        "groundtruth",
+        "tica",
+        "engines",
+        "we",
+        "cg",
+        "external",
+        "metrics",
+        "report",
+        "agents",
+        "calibration",
+        "simulation",
+    )
+]
 __all__ = ["__version__", *_NAMES, *(module.rsplit(".", 1)[-1] for module in _MODULES)]
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES, _MODULES)

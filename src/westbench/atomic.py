@@ -69,10 +69,11 @@ def atomic_path(path: str | Path, suffix: str = "", survives: str | None = None)
         os.replace(temporary, path)
     except OSError as exc:
         if survives is None:
-            survives = (f"the previous {path.name} is intact" if path.exists()
-                        else f"no {path.name} was written")
-        error = AtomicWriteError(f"could not write {path} ({exc.strerror or exc}). "
-                                 f"{survives[:1].upper()}{survives[1:]}: free space and rerun.")
+            survives = f"the previous {path.name} is intact" if path.exists() else f"no {path.name} was written"
+        error = AtomicWriteError(
+            f"could not write {path} ({exc.strerror or exc}). "
+            f"{survives[:1].upper()}{survives[1:]}: free space and rerun."
+        )
         error.errno, error.filename = exc.errno, str(path)
         raise error from exc
     finally:

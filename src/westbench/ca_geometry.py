@@ -32,7 +32,9 @@ def bond_lengths(ca: np.ndarray) -> np.ndarray:
 def bond_angles(ca: np.ndarray) -> np.ndarray:
     """C-alpha triplet angles (n_frames, n - 2), radians."""
     n = ca.shape[1]
-    return mdtraj.compute_angles(ca_trajectory(ca), np.column_stack([np.arange(n - 2), np.arange(1, n - 1), np.arange(2, n)]))
+    return mdtraj.compute_angles(
+        ca_trajectory(ca), np.column_stack([np.arange(n - 2), np.arange(1, n - 1), np.arange(2, n)])
+    )
 
 
 def dihedrals(ca: np.ndarray) -> np.ndarray:

@@ -104,7 +104,7 @@ def _validator_filling_defaults(base=jsonschema.Draft202012Validator):
 #: Keys that were removed, and the key that holds their setting now.
 MOVED_KEYS = {
     "we.coverage_bins": "metrics.coverage_bins (one coverage grid for the coverage column, each cost.csv and "
-                        "the WE coverage stop)",
+    "the WE coverage stop)",
 }
 #: Sections that were renamed, and their name now (the keys inside are unchanged).
 RENAMED_SECTIONS = {"cgml": "cg"}
@@ -112,8 +112,11 @@ RENAMED_SECTIONS = {"cgml": "cg"}
 
 def _check_moved_keys(config: Mapping, origin: str) -> None:
     """A clear error for a removed key or a renamed section, naming where its setting lives now."""
-    found = [f"  - config key '{old}' was renamed to '{new}': rename the section {old}: to {new}: (its keys "
-             f"are unchanged)" for old, new in RENAMED_SECTIONS.items() if old in config]
+    found = [
+        f"  - config key '{old}' was renamed to '{new}': rename the section {old}: to {new}: (its keys are unchanged)"
+        for old, new in RENAMED_SECTIONS.items()
+        if old in config
+    ]
     for old, new in MOVED_KEYS.items():
         section, key = old.split(".")
         if isinstance(config.get(section), Mapping) and key in config[section]:
@@ -138,9 +141,7 @@ def _location(error: jsonschema.ValidationError) -> str:
     return "".join(parts).lstrip(".") or "(top level)"
 
 
-def validate_config(
-    config: Mapping, schema: Mapping | None = None, sources: Iterable[str | Path] = ()
-) -> dict:
+def validate_config(config: Mapping, schema: Mapping | None = None, sources: Iterable[str | Path] = ()) -> dict:
     """Validate a configuration against the schema and fill in defaults.
 
     Parameters
@@ -173,10 +174,12 @@ def validate_config(
         raise ConfigError(
             f"{origin} breaks the schema config/schema.yaml:\n" + "\n".join(lines) + "\n"
             "Fix these entries (the schema describes every key and its allowed values)."
-            + ("\nA --configfile replaces the embedded demo config/config.yaml: list your proteins, or build on the "
-               "demo with --configfile config/config.yaml <yours>.yaml (later files win)."
-               if any(e.validator == "required" and "proteins" in e.message and not e.absolute_path for e in errors)
-               else "")
+            + (
+                "\nA --configfile replaces the embedded demo config/config.yaml: list your proteins, or build on the "
+                "demo with --configfile config/config.yaml <yours>.yaml (later files win)."
+                if any(e.validator == "required" and "proteins" in e.message and not e.absolute_path for e in errors)
+                else ""
+            )
         )
     ids = [p["id"] for p in checked["proteins"]]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})

@@ -73,8 +73,11 @@ def quiet_console(stdout_logger: str):
     handlers keep (and the console drops where that logger is declared chatty).
     """
     terminals = (sys.stderr, sys.stdout, sys.__stderr__, sys.__stdout__)
-    console = [h for h in logging.getLogger().handlers
-               if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in terminals]
+    console = [
+        h
+        for h in logging.getLogger().handlers
+        if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in terminals
+    ]
     chatter = ConsoleFilter()
     for handler in console:
         handler.addFilter(chatter)

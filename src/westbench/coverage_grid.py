@@ -32,9 +32,12 @@ class CoverageGrid:
     def cells(self, points: np.ndarray) -> np.ndarray:
         """Flat cell index of every point inside the grid (points outside are dropped)."""
         points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-        index = [np.clip(np.searchsorted(self.edges[d], points[:, d], side="right") - 1, 0, self.bins - 1)
-                 for d in range(2)]
-        inside = np.all([(points[:, d] >= self.edges[d][0]) & (points[:, d] <= self.edges[d][-1]) for d in range(2)], axis=0)
+        index = [
+            np.clip(np.searchsorted(self.edges[d], points[:, d], side="right") - 1, 0, self.bins - 1) for d in range(2)
+        ]
+        inside = np.all(
+            [(points[:, d] >= self.edges[d][0]) & (points[:, d] <= self.edges[d][-1]) for d in range(2)], axis=0
+        )
         return (index[0] * self.bins + index[1])[inside]
 
     def covered(self, points: np.ndarray) -> set:

@@ -192,7 +192,8 @@ def refuse_fork_after_cuda(work_manager: str) -> None:
         raise DeviceError(
             "we.work_manager 'processes' forks its workers from this process, which has already initialised "
             "CUDA (torch): the workers could not use the GPU. Fix: do not touch the GPU in the master (engines "
-            "load models and contexts lazily, in the workers), or set we.work_manager to 'serial' or 'zmq'.")
+            "load models and contexts lazily, in the workers), or set we.work_manager to 'serial' or 'zmq'."
+        )
 
 
 def resolve_batch_walkers(setting, platform_name: str, max_walkers: int) -> int:

@@ -19,7 +19,9 @@ import numpy as np
 def ca_atom_indices(topology) -> list[int]:
     """Indices of the C-alpha atoms of protein residues, in residue order (OpenMM or mdtraj topology)."""
     atoms = topology.atoms() if callable(getattr(topology, "atoms", None)) else topology.atoms
-    return [atom.index for atom in atoms if atom.name == "CA" and atom.element is not None and atom.element.symbol == "C"]
+    return [
+        atom.index for atom in atoms if atom.name == "CA" and atom.element is not None and atom.element.symbol == "C"
+    ]
 
 
 def residue_atom_groups(topology, residues: int) -> list[list[int]]:

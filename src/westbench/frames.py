@@ -43,8 +43,17 @@ MAX_ABS_NM = 1.0e4
 ON_NONFINITE = ("error", "drop")
 
 REQUIRED = ("ca", "weight", "traj", "time_ps", "iteration")
-DTYPES = {"ca": np.float32, "weight": np.float64, "traj": np.int64, "time_ps": np.float64, "iteration": np.int64,
-          "tics": np.float32, "forces": np.float32, "energy": np.float64, "replica": np.int64}
+DTYPES = {
+    "ca": np.float32,
+    "weight": np.float64,
+    "traj": np.int64,
+    "time_ps": np.float64,
+    "iteration": np.int64,
+    "tics": np.float32,
+    "forces": np.float32,
+    "energy": np.float64,
+    "replica": np.int64,
+}
 
 
 class Frames(dict):
@@ -56,7 +65,9 @@ class Frames(dict):
         return len(self["ca"])
 
 
-def write_frames(path: str | Path, ca, time_ps, weight=None, traj=None, iteration=None, attrs: Mapping | None = None, **extra) -> None:
+def write_frames(
+    path: str | Path, ca, time_ps, weight=None, traj=None, iteration=None, attrs: Mapping | None = None, **extra
+) -> None:
     """Write a frames file atomically; missing weights are uniform, ``traj`` and ``iteration`` zero."""
     ca = np.asarray(ca, dtype=np.float32)
     n = len(ca)
@@ -142,8 +153,9 @@ def invalid_frames(ca) -> np.ndarray:
     return bad.reshape(len(ca), -1).any(axis=1)
 
 
-def keep_valid_frames(ca, *, source: str, on_nonfinite: str = default("on_nonfinite"), frame_of=None, atom_of=None,
-                      fix: str | None = None) -> np.ndarray:
+def keep_valid_frames(
+    ca, *, source: str, on_nonfinite: str = default("on_nonfinite"), frame_of=None, atom_of=None, fix: str | None = None
+) -> np.ndarray:
     """The frames to keep of ``ca`` (n, atoms, 3): all, or an error naming the first bad frame and atom.
 
     Parameters
@@ -194,7 +206,8 @@ def keep_valid_frames(ca, *, source: str, on_nonfinite: str = default("on_nonfin
         f"{source}: {frame} has coordinate {float(ca[row, atom, axis]):g} nm at {where} ({int(bad.sum())} of "
         f"{len(ca)} frames have non-finite or out-of-range coordinates, |x| > {MAX_ABS_NM:g} nm). {fix}, or set "
         f"`on_nonfinite: drop` in the config to leave such frames out (their number is recorded as the "
-        f"frames-file attribute {DROPPED_ATTR}).")
+        f"frames-file attribute {DROPPED_ATTR})."
+    )
 
 
 def split_at_gaps(traj, keep) -> np.ndarray:
@@ -229,16 +242,21 @@ def check_weights(weights, *, source: str, n_frames: int, trajectory: str) -> np
     weights = np.asarray(weights, dtype=np.float64).ravel()
     fix = f"Weights must be finite, non-negative and not all zero: write one such value per frame of {trajectory}."
     if len(weights) != n_frames:
-        raise BadFramesError(f"weights {source} hold {len(weights)} values; {trajectory} has {n_frames} frames. "
-                             f"Write one weight per frame of the trajectory (before the stride).")
+        raise BadFramesError(
+            f"weights {source} hold {len(weights)} values; {trajectory} has {n_frames} frames. "
+            f"Write one weight per frame of the trajectory (before the stride)."
+        )
     for test, what in ((~np.isfinite(weights), "not finite"), (weights < 0, "below zero")):
         with np.errstate(invalid="ignore"):
             bad = test
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise BadFramesError(f"weights {source}: frame {row} has weight {weights[row]:g}, {what} "
-                                 f"({int(bad.sum())} of {len(weights)} weights). {fix}")
+            raise BadFramesError(
+                f"weights {source}: frame {row} has weight {weights[row]:g}, {what} "
+                f"({int(bad.sum())} of {len(weights)} weights). {fix}"
+            )
     if n_frames and not (weights > 0).any():
-        raise BadFramesError(f"weights {source}: all {len(weights)} weights are zero, so no frame of {trajectory} "
-                             f"would count. {fix}")
+        raise BadFramesError(
+            f"weights {source}: all {len(weights)} weights are zero, so no frame of {trajectory} would count. {fix}"
+        )
     return weights

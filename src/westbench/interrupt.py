@@ -95,8 +95,9 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
             else:
                 state["redelivered"] = True
                 signal.pthread_kill(main, signum)
-        os.write(2, f"westbench: still running {deadline_s:g} s after {signal.Signals(signum).name}: "
-                    "exiting now\n".encode())
+        os.write(
+            2, f"westbench: still running {deadline_s:g} s after {signal.Signals(signum).name}: exiting now\n".encode()
+        )
         os._exit(128 + signum)
 
     def handler(signum, frame):

@@ -37,8 +37,19 @@ class Job:
 
 _FIX = ("ph", "add_terminal_residues", "strip_hydrogens")
 _SYSTEM_IMPLICIT = ("implicit_solvent",)
-_SYSTEM_EXPLICIT = ("water_model", "water_geometry", "padding_nm", "box_shape", "ionic_strength_molar", "positive_ion",
-                    "negative_ion", "nonbonded_cutoff_nm", "ewald_error_tolerance", "pressure_bar", "barostat_interval")
+_SYSTEM_EXPLICIT = (
+    "water_model",
+    "water_geometry",
+    "padding_nm",
+    "box_shape",
+    "ionic_strength_molar",
+    "positive_ion",
+    "negative_ion",
+    "nonbonded_cutoff_nm",
+    "ewald_error_tolerance",
+    "pressure_bar",
+    "barostat_interval",
+)
 _WE_RUN_EXCLUDE = {
     "engines": "a per-engine job: a user engine's own entry is passed instead (we_settings)",
     "max_iterations": "resolved per engine with max_iterations_by_engine (we_max_iterations)",
@@ -50,59 +61,89 @@ _WE_RUN_EXCLUDE = {
 
 JOBS: dict[str, Job] = {
     # rules using platform_settings (OpenMM jobs).
-    "platform": Job("platform", exclude={
-        "cpu_threads": "reaches jobs as their threads (threads:), which reruns nothing"}),
+    "platform": Job(
+        "platform", exclude={"cpu_threads": "reaches jobs as their threads (threads:), which reruns nothing"}
+    ),
     # rule fix_structure (PDBFixer).
     "fix": Job("preparation", only=_FIX),
     # the OpenMM engines' Langevin integrator (we_engine_preparation; hot runs for the starts).
     "integrator": Job("preparation", only=("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")),
     # rule build_system: every solvent model (order kept: params text).
-    "system_common": Job("preparation", only=(
-        "forcefield", "constraints", "hydrogen_mass_amu", "temperature_k", "friction_per_ps", "timestep_fs",
-        "constraint_tolerance", "minimize_tolerance_kj_mol_nm", "minimize_max_iterations")),
+    "system_common": Job(
+        "preparation",
+        only=(
+            "forcefield",
+            "constraints",
+            "hydrogen_mass_amu",
+            "temperature_k",
+            "friction_per_ps",
+            "timestep_fs",
+            "constraint_tolerance",
+            "minimize_tolerance_kj_mol_nm",
+            "minimize_max_iterations",
+        ),
+    ),
     "system_implicit": Job("preparation", only=_SYSTEM_IMPLICIT),
     "system_explicit": Job("preparation", only=_SYSTEM_EXPLICIT),
     # rule groundtruth_run: one ground-truth run.
-    "groundtruth_run": Job("groundtruth", exclude={
-        "source": "generate or import: which rules run (the DAG)",
-        "import": "the import's own job (groundtruth_import)",
-        "starts": "the starts' own job (groundtruth_starts)",
-        "trajectory_format": "in the output file's name (TRAJECTORY)",
-    }),
+    "groundtruth_run": Job(
+        "groundtruth",
+        exclude={
+            "source": "generate or import: which rules run (the DAG)",
+            "import": "the import's own job (groundtruth_import)",
+            "starts": "the starts' own job (groundtruth_starts)",
+            "trajectory_format": "in the output file's name (TRAJECTORY)",
+        },
+    ),
     # rule groundtruth_starts (the count is per protein: param n_starts).
-    "groundtruth_starts": Job("groundtruth.starts", exclude={
-        "directory": "start files given as the job's inputs",
-        "count": "per protein: param n_starts (a protein's n_starts, else this count)",
-    }),
+    "groundtruth_starts": Job(
+        "groundtruth.starts",
+        exclude={
+            "directory": "start files given as the job's inputs",
+            "count": "per protein: param n_starts (a protein's n_starts, else this count)",
+        },
+    ),
     # rule groundtruth_import: one imported run.
-    "groundtruth_import": Job("groundtruth.import", exclude={
-        "trajectories": "the job's input files (imported_trajectories)",
-        "topology": "the job's input file (import_input)",
-        "forces": "the job's input file (import_input)",
-    }),
+    "groundtruth_import": Job(
+        "groundtruth.import",
+        exclude={
+            "trajectories": "the job's input files (imported_trajectories)",
+            "topology": "the job's input file (import_input)",
+            "forces": "the job's input file (import_input)",
+        },
+    ),
     # rules we_run, we_run_replica.
     "we_run": Job("we", exclude=_WE_RUN_EXCLUDE),
     # rule calibration_we: the study sets iterations and segment length (calibration.we).
-    "calibration_we": Job("we", exclude={
-        **_WE_RUN_EXCLUDE,
-        "max_iterations": "calibration.we sets it",
-        "steps_per_segment": "calibration.we sets it",
-        "save_every": "calibration.we sets it",
-    }),
+    "calibration_we": Job(
+        "we",
+        exclude={
+            **_WE_RUN_EXCLUDE,
+            "max_iterations": "calibration.we sets it",
+            "steps_per_segment": "calibration.we sets it",
+            "save_every": "calibration.we sets it",
+        },
+    ),
     # rule calibration_groundtruth (the rule keeps the config's key order).
-    "calibration_groundtruth": Job("calibration.groundtruth", exclude={
-        "runs": "the number of runs: the job's outputs (calibration_runs)",
-        "tica_lag_frames": "the study's TICA fit's (rule calibration_fit_tica)",
-    }),
+    "calibration_groundtruth": Job(
+        "calibration.groundtruth",
+        exclude={
+            "runs": "the number of runs: the job's outputs (calibration_runs)",
+            "tica_lag_frames": "the study's TICA fit's (rule calibration_fit_tica)",
+        },
+    ),
     # rule calibration_reference.
     "calibration_reference": Job("calibration.reference"),
     # rules metrics, calibration_metrics: one protein and engine.
-    "metric_suite": Job("metrics", exclude={
-        "coverage_thresholds": "table setting: rules metric_tables, groundtruth_throughput",
-        "reference_engine": "table setting: rule metric_tables",
-        "macrostate_clusters": "the macrostate model's (rule macrostates), an input of the suite",
-        "macrostate_dim": "the macrostate model's (rule macrostates), an input of the suite",
-    }),
+    "metric_suite": Job(
+        "metrics",
+        exclude={
+            "coverage_thresholds": "table setting: rules metric_tables, groundtruth_throughput",
+            "reference_engine": "table setting: rule metric_tables",
+            "macrostate_clusters": "the macrostate model's (rule macrostates), an input of the suite",
+            "macrostate_dim": "the macrostate model's (rule macrostates), an input of the suite",
+        },
+    ),
     # rule macrostates: the protein's one ground-truth macrostate model.
     "macrostates": Job("metrics", only=("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")),
     # rule html_report: the captions' notes (html_report_caption_config).
@@ -166,5 +207,9 @@ def unreached_keys(schema: Mapping | None = None) -> list[str]:
     for name, job in JOBS.items():
         found = reached.setdefault(job.section, set(NOT_PASSED.get(job.section, {})))
         found.update(job_keys(name, schema), job.exclude)
-    return [f"{section}.{key}" for section, found in reached.items()
-            for key in section_keys(section, schema) if key not in found]
+    return [
+        f"{section}.{key}"
+        for section, found in reached.items()
+        for key in section_keys(section, schema)
+        if key not in found
+    ]

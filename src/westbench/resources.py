@@ -76,8 +76,14 @@ def we_workers(job_threads: int, work_manager: str, gpus: int = 0) -> int:
     return int(gpus) if int(gpus) > 0 else max(1, int(job_threads))
 
 
-def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cg.device"),
-                    environ: Mapping | None = None, nvidia_smi: str | None = None) -> int:
+def we_gpus_present(
+    work: str,
+    platform: Mapping,
+    *,
+    device: str = default("cg.device"),
+    environ: Mapping | None = None,
+    nvidia_smi: str | None = None,
+) -> int:
     """GPUs a WE job's engine runs on here: 0 for CPU work, else the GPUs visible to the job.
 
     Parameters
@@ -104,9 +110,16 @@ def we_gpus_present(work: str, platform: Mapping, *, device: str = default("cg.d
     return len(visible_gpus(environ, nvidia_smi)) if gpu_work else 0
 
 
-def we_job_workers(work: str, job_threads: int, work_manager: str, platform: Mapping, *,
-                   device: str = default("cg.device"), environ: Mapping | None = None,
-                   nvidia_smi: str | None = None) -> int:
+def we_job_workers(
+    work: str,
+    job_threads: int,
+    work_manager: str,
+    platform: Mapping,
+    *,
+    device: str = default("cg.device"),
+    environ: Mapping | None = None,
+    nvidia_smi: str | None = None,
+) -> int:
     """WESTPA workers of a WE job here: :func:`we_workers` with the GPUs :func:`we_gpus_present` finds.
 
     Examples

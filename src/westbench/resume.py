@@ -129,8 +129,9 @@ def _changed(previous, current, prefix=""):
     return out
 
 
-def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str = "run",
-                              clear: Iterable[str] | None = None, record: str = RECORD) -> list[str]:
+def reset_if_settings_changed(
+    folder: str | Path, settings: Mapping, what: str = "run", clear: Iterable[str] | None = None, record: str = RECORD
+) -> list[str]:
     """Record the run's identity in ``folder``; if another was recorded, clear the folder first.
 
     Parameters
@@ -164,8 +165,12 @@ def reset_if_settings_changed(folder: str | Path, settings: Mapping, what: str =
             previous = {"unreadable record": True}
         changed = _changed(previous, current)
         if changed:
-            log.warning("%s in %s was started with other settings or input files (%s changed): starting over",
-                        what, folder, ", ".join(changed))
+            log.warning(
+                "%s in %s was started with other settings or input files (%s changed): starting over",
+                what,
+                folder,
+                ", ".join(changed),
+            )
             names = None if clear is None else set(clear)
             for path in folder.iterdir():
                 if path.name == record.name or (names is not None and path.name not in names):

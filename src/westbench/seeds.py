@@ -32,9 +32,22 @@ import numpy as np
 #: model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
 #: (protein ``all``); the calibration study's ``calibration_groundtruth``, ``calibration_cg_train`` (preset),
 #: ``calibration_we`` (engine), ``calibration_macrostates`` and ``calibration_metrics`` (engine), protein = the study's.
-STAGES = ("fix_structure", "build_system", "groundtruth_starts", "groundtruth_run", "cg_train", "we", "macrostates",
-          "metrics", "agents_leaderboard", "calibration_groundtruth", "calibration_cg_train", "calibration_we",
-          "calibration_macrostates", "calibration_metrics")
+STAGES = (
+    "fix_structure",
+    "build_system",
+    "groundtruth_starts",
+    "groundtruth_run",
+    "cg_train",
+    "we",
+    "macrostates",
+    "metrics",
+    "agents_leaderboard",
+    "calibration_groundtruth",
+    "calibration_cg_train",
+    "calibration_we",
+    "calibration_macrostates",
+    "calibration_metrics",
+)
 
 
 def derive_seed(base: int, *keys: str | int) -> int:

@@ -43,8 +43,10 @@ def import_names(files: Sequence[str]) -> list[str]:
     names = [re.sub(r"[^A-Za-z0-9_.-]", "_", Path(f).name.split(".")[0]) or "run" for f in files]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise TrajectoryError(f"imported trajectories share the names {duplicates}: file stems must be unique "
-                           "(rename the files or keep them in one folder)")
+        raise TrajectoryError(
+            f"imported trajectories share the names {duplicates}: file stems must be unique "
+            "(rename the files or keep them in one folder)"
+        )
     return sorted(names)
 
 

@@ -100,7 +100,9 @@ def iterations(west_h5: str | Path, last: int | None = None) -> Iterator[Iterati
         for number in range(1, last + 1):
             name = f"iterations/iter_{number:0{digits}d}"
             if f"{name}/seg_index" not in handle:
-                raise WestH5Error(f"{west_h5}: finished iteration {number} has no {name}/seg_index "
-                                  "(a truncated or damaged file: rerun or restore it)")
+                raise WestH5Error(
+                    f"{west_h5}: finished iteration {number} has no {name}/seg_index "
+                    "(a truncated or damaged file: rerun or restore it)"
+                )
             group = handle[name]
             yield Iteration(number, group["seg_index"][()], group["pcoord"][()] if "pcoord" in group else None)

@@ -26,7 +26,9 @@ def setup_logging(log_file: str | Path | None = None, level: int = logging.INFO)
     if log_file:
         Path(log_file).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_file, mode="w"))
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", handlers=handlers, force=True)
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", handlers=handlers, force=True
+    )
 
 
 def run_script(snakemake, main: Callable[[object], None]) -> None:
@@ -42,8 +44,9 @@ def run_script(snakemake, main: Callable[[object], None]) -> None:
         with stop_on_signals(deadline_s=STOP_DEADLINE_S):
             main(snakemake)
     except Interrupted as exc:
-        logging.getLogger("westbench").warning("rule %s %s: stopped; rerunning it resumes from the state kept",
-                                               snakemake.rule, exc)
+        logging.getLogger("westbench").warning(
+            "rule %s %s: stopped; rerunning it resumes from the state kept", snakemake.rule, exc
+        )
         sys.exit(exc.exit_code)
     except WestbenchError as exc:
         logging.getLogger("westbench").error("%s", exc)

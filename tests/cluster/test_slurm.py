@@ -26,8 +26,9 @@ TARGET_RULES = {"all"}
 
 @pytest.fixture(scope="module")
 def slurm():
-    result = subprocess.run(["bash", str(REPO / "tools" / "slurm" / "setup-slurm.sh")], capture_output=True,
-                            text=True, timeout=900)
+    result = subprocess.run(
+        ["bash", str(REPO / "tools" / "slurm" / "setup-slurm.sh")], capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result
 
@@ -67,28 +68,42 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
     main_study = tmp_path / "main-study.yaml"
     main_study.write_text("calibration: {enabled: false}\nwe: {engines: [implicit, explicit]}\n")
     targets = [f"results/chignolin/metrics/{engine}/metrics.json" for engine in ("explicit", "groundtruth")]
-    result = snakemake(workdir, *targets, "--profile", ci_profile(tmp_path / "profile"), "--configfile",
-                       REPO / "config" / "config.yaml", main_study, configfile=None, timeout=2400)
+    result = snakemake(
+        workdir,
+        *targets,
+        "--profile",
+        ci_profile(tmp_path / "profile"),
+        "--configfile",
+        REPO / "config" / "config.yaml",
+        main_study,
+        configfile=None,
+        timeout=2400,
+    )
     assert result.returncode == 0, result.output[-4000:]
 
     # Every job went through sbatch, under the rule's own resources.
-    stats = dict(re.findall(r"^(\w+)\s+(\d+)$", result.output.split("Job stats:", 1)[1].split("\n\n", 1)[0],
-                            re.MULTILINE))
+    stats = dict(
+        re.findall(r"^(\w+)\s+(\d+)$", result.output.split("Job stats:", 1)[1].split("\n\n", 1)[0], re.MULTILINE)
+    )
     expected = {rule: int(count) for rule, count in stats.items() if rule not in TARGET_RULES | {"total"}}
     jobs = slurm_jobs(workdir)
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
     submitted = {}
     for fields in jobs.values():
-        rule = re.match(r"rule_(\w+?)_wildcards", fields["Comment"]).group(1) if "_wildcards" in fields["Comment"] \
+        rule = (
+            re.match(r"rule_(\w+?)_wildcards", fields["Comment"]).group(1)
+            if "_wildcards" in fields["Comment"]
             else fields["Comment"].removeprefix("rule_")
+        )
         submitted[rule] = submitted.get(rule, 0) + 1
         assert fields["JobState"] == "COMPLETED", fields
         wants_gpu = profile["set-resources"].get(rule, {}).get("gpu", 0)
         assert ("gres:gpu:1" in fields.get("TresPerJob", "")) == bool(wants_gpu), (rule, fields.get("TresPerJob"))
         assert fields["Partition"] == ("gpu" if wants_gpu else "cpu"), (rule, fields["Partition"])
     assert submitted == expected
-    assert {"groundtruth_run", "we_run", "build_system"} <= {r for r in submitted if
-                                                             profile["set-resources"].get(r, {}).get("gpu")}
+    assert {"groundtruth_run", "we_run", "build_system"} <= {
+        r for r in submitted if profile["set-resources"].get(r, {}).get("gpu")
+    }
 
     # Outputs equal those of the local run (deterministic platform: one thread, seeded everything).
     local, cluster = default_run / "results" / "chignolin", workdir / "results" / "chignolin"
@@ -118,11 +133,28 @@ def test_multi_node_we_mode_starts_its_nodes_with_srun(slurm, tmp_path):
         "from westbench.we.run import run_we\n"
         "from tests.unit.we.test_we_toy import CFG\n"
         f"print(run_we({str(tmp_path / 'run')!r}, cfg=CFG, segs_per_state=3, max_iterations=3, work_manager='zmq',"
-        " n_workers=1))\n")
+        " n_workers=1))\n"
+    )
     log = tmp_path / "job.log"
-    result = subprocess.run(["sbatch", "--wait", "--nodes=1", "--cpus-per-task=1", "--mem=2000", "-p", "cpu",
-                             "-o", str(log), f"--export=ALL,PYTHONPATH={REPO / 'src'}{os.pathsep}{REPO}", "--wrap", f"{sys.executable} {script}"],
-                            capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [
+            "sbatch",
+            "--wait",
+            "--nodes=1",
+            "--cpus-per-task=1",
+            "--mem=2000",
+            "-p",
+            "cpu",
+            "-o",
+            str(log),
+            f"--export=ALL,PYTHONPATH={REPO / 'src'}{os.pathsep}{REPO}",
+            "--wrap",
+            f"{sys.executable} {script}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     output = log.read_text() if log.exists() else ""
     assert result.returncode == 0, result.stderr + output[-3000:]
     assert "starting WESTPA nodes: srun --nodes=1" in output and "'iterations': 3" in output, output[-3000:]

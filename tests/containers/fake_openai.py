@@ -28,12 +28,20 @@ class FakeOpenAI:
                 fake.requests.append(body)
                 content = fake.answer(body)
                 prompt_tokens = len(json.dumps(body.get("messages", []))) // 4
-                payload = {"id": f"chatcmpl-{len(fake.requests)}", "object": "chat.completion",
-                           "created": int(time.time()), "model": body.get("model", "fake"),
-                           "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                        "finish_reason": "stop"}],
-                           "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content) // 4,
-                                     "total_tokens": prompt_tokens + len(content) // 4}}
+                payload = {
+                    "id": f"chatcmpl-{len(fake.requests)}",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": body.get("model", "fake"),
+                    "choices": [
+                        {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                    ],
+                    "usage": {
+                        "prompt_tokens": prompt_tokens,
+                        "completion_tokens": len(content) // 4,
+                        "total_tokens": prompt_tokens + len(content) // 4,
+                    },
+                }
                 data = json.dumps(payload).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -53,11 +61,17 @@ class FakeOpenAI:
             return '{"value": 1}'
         first_turn = not any(message.get("role") == "assistant" for message in body.get("messages", []))
         if first_turn:
-            return json.dumps({"analysis": "Nothing is done yet.", "plan": "Write the deliverable.",
-                               "commands": [{"keystrokes": command, "duration": 0.5} for command in self.commands],
-                               "task_complete": False})
-        return json.dumps({"analysis": "The deliverable is written.", "plan": "Finish.", "commands": [],
-                           "task_complete": True})
+            return json.dumps(
+                {
+                    "analysis": "Nothing is done yet.",
+                    "plan": "Write the deliverable.",
+                    "commands": [{"keystrokes": command, "duration": 0.5} for command in self.commands],
+                    "task_complete": False,
+                }
+            )
+        return json.dumps(
+            {"analysis": "The deliverable is written.", "plan": "Finish.", "commands": [], "task_complete": True}
+        )
 
     def __enter__(self) -> "FakeOpenAI":
         self.thread.start()

@@ -17,9 +17,12 @@ from ..conftest import REPO
 
 pytestmark = [pytest.mark.container, pytest.mark.slow, pytest.mark.workflow]
 
+
 @pytest.fixture(scope="session")
 def agents_machine():
-    result = subprocess.run(["bash", str(REPO / "tools" / "setup-agents.sh")], capture_output=True, text=True, timeout=1800)
+    result = subprocess.run(
+        ["bash", str(REPO / "tools" / "setup-agents.sh")], capture_output=True, text=True, timeout=1800
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return REPO
 
@@ -28,16 +31,32 @@ def run_agents(workdir, agents_section, *targets, cores=2, env=None):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["agents"] = agents_section
     (workdir / "config.yaml").write_text(yaml.safe_dump(config))
-    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), "--configfile",
-               str(workdir / "config.yaml"), "--cores", str(cores), *(targets or ["agents"])]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(workdir),
+        "--configfile",
+        str(workdir / "config.yaml"),
+        "--cores",
+        str(cores),
+        *(targets or ["agents"]),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=2400, env=env)
     result.output = result.stdout + result.stderr
     return result
 
 
 def trials(workdir):
-    return {(r["task"], r["agent"]): r for r in
-            (json.loads(p.read_text()) for p in (workdir / "results" / "agents" / "trials").glob("*/*/*/*/trial.json"))}
+    return {
+        (r["task"], r["agent"]): r
+        for r in (
+            json.loads(p.read_text()) for p in (workdir / "results" / "agents" / "trials").glob("*/*/*/*/trial.json")
+        )
+    }
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +86,11 @@ def test_oracle_scores_one_and_nop_zero_on_every_task(suite_run):
     # A verifier records every check whatever is missing (a missing deliverable fails each check that needs it), so
     # the nop agent, which delivers nothing, records as many checks as the oracle on every task.
     totals = {(task, agent): record["rewards"]["checks_total"] for (task, agent), record in records.items()}
-    differ = {task: (totals[(task, "oracle")], totals.get((task, "nop"))) for task, agent in totals
-              if agent == "oracle" and totals.get((task, "nop")) != totals[(task, "oracle")]}
+    differ = {
+        task: (totals[(task, "oracle")], totals.get((task, "nop")))
+        for task, agent in totals
+        if agent == "oracle" and totals.get((task, "nop")) != totals[(task, "oracle")]
+    }
     assert not differ, f"checks recorded (oracle, nop): {differ}"
 
 
@@ -77,7 +99,9 @@ def test_leaderboard_tables_and_figure(suite_run):
     board = pd.read_csv(out / "leaderboard.csv").set_index("agent")
     assert board.loc["oracle", "fc_avg_score"] == 100.0 and board.loc["oracle", "pass_rate"] == 1.0
     assert board.loc["nop", "fc_avg_score"] == 0.0 and board.loc["nop", "n_failed"] == board.loc["nop", "trials"]
-    assert pd.isna(board.loc["oracle", "strict_pass_at_1"]) and board.loc["oracle", "judged_share"] == 0.0  # no judge: not judged
+    assert (
+        pd.isna(board.loc["oracle", "strict_pass_at_1"]) and board.loc["oracle", "judged_share"] == 0.0
+    )  # no judge: not judged
     by_tag = pd.read_csv(out / "leaderboard_by_tag.csv")
     assert set(by_tag.loc[by_tag["tag"] == "difficulty", "value"]) == {"easy", "medium", "hard"}
     assert by_tag.loc[by_tag["tag"] == "category", "value"].nunique() >= 9
@@ -86,7 +110,9 @@ def test_leaderboard_tables_and_figure(suite_run):
     oracle = by_tag[(by_tag["agent"] == "oracle") & (by_tag["tag"] == "difficulty")]
     assert oracle["tasks"].sum() == board.loc["oracle", "tasks"] and (oracle["pass_rate"] == 1.0).all()
     composition = pd.read_csv(out / "suite_composition.csv")
-    assert composition.loc[composition["tag"] == "difficulty", "tasks"].sum() == len(list((REPO / "tasks").glob("*/task.toml")))
+    assert composition.loc[composition["tag"] == "difficulty", "tasks"].sum() == len(
+        list((REPO / "tasks").glob("*/task.toml"))
+    )
     assert (out / "suite_composition.png").stat().st_size > 10_000
     assert (out / "leaderboard.png").stat().st_size > 10_000
     assert (out / "outcomes.png").stat().st_size > 5_000 and (out / "cost_vs_success.png").stat().st_size > 5_000
@@ -108,6 +134,8 @@ def test_a_base_image_that_cannot_be_pulled_is_an_environment_error_naming_it(ag
     shutil.copytree(REPO / "tasks" / "we-weighted-rg", task)
     dockerfile = task / "environment" / "Dockerfile"
     dockerfile.write_text(dockerfile.read_text().replace("westbench/md-base:bookworm-1", "example.invalid/md:99"))
-    record = execute_trial(task, {"id": "nop", "name": "nop"}, None, 1, section_defaults("agents"), REPO, tmp_path / "jobs" / "1")
+    record = execute_trial(
+        task, {"id": "nop", "name": "nop"}, None, 1, section_defaults("agents"), REPO, tmp_path / "jobs" / "1"
+    )
     assert record["status"] == "environment_error" and record["correctness"] == 0.0
     assert "example.invalid/md:99" in record["reason"] and "cannot be pulled offline" in record["reason"]

@@ -21,13 +21,35 @@ def test_one_task_runs_from_the_registry_with_harbor_run_d(agents_machine, tmp_p
     registry = json.loads((REPO / ".venv-harbor" / "registry.json").read_text())
     [spec] = registry
     assert (spec["name"], spec["version"]) == (DATASET, version())
-    assert len(spec["tasks"]) == len([p for p in (REPO / "tasks").glob("*/task.toml") if 'name = "westbench/' in p.read_text()])
+    assert len(spec["tasks"]) == len(
+        [p for p in (REPO / "tasks").glob("*/task.toml") if 'name = "westbench/' in p.read_text()]
+    )
     assert all(os.path.isdir(task["path"]) for task in spec["tasks"])  # paths valid for this checkout
     job = f"dataset-test-{uuid.uuid4().hex[:8]}"
     before = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout
-    run = subprocess.run([str(REPO / "tools" / "harbor"), "run", "-d", f"{DATASET}@{version()}", "-a", "oracle",
-                          "-i", "we-weighted-rg", "-e", "docker", "-n", "1", "-y", "--job-name", job],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    run = subprocess.run(
+        [
+            str(REPO / "tools" / "harbor"),
+            "run",
+            "-d",
+            f"{DATASET}@{version()}",
+            "-a",
+            "oracle",
+            "-i",
+            "we-weighted-rg",
+            "-e",
+            "docker",
+            "-n",
+            "1",
+            "-y",
+            "--job-name",
+            job,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     output = run.stdout + run.stderr
     jobs = REPO / "results" / "harbor-jobs" / job
     try:

@@ -32,8 +32,14 @@ def forged(agents_machine, tmp_path_factory):  # noqa: F811
         shutil.copytree(FIXTURES / task, tasks / task)
     workdir = root / "run"
     workdir.mkdir()
-    section = {"tasks_dir": str(tasks), "agents": [{"name": "oracle"}, {"name": "nop"}] + [
-        {"name": "westbench_forger:ForgerAgent", "id": f"forge-{attack}", "kwargs": {"attack": attack}} for attack in ATTACKS]}
+    section = {
+        "tasks_dir": str(tasks),
+        "agents": [{"name": "oracle"}, {"name": "nop"}]
+        + [
+            {"name": "westbench_forger:ForgerAgent", "id": f"forge-{attack}", "kwargs": {"attack": attack}}
+            for attack in ATTACKS
+        ],
+    }
     result = run_agents(workdir, section)
     assert result.returncode == 0, result.output[-4000:]
     return workdir, trials(workdir)
@@ -67,17 +73,31 @@ def test_a_task_without_artifacts_gets_the_agents_changed_files_but_not_its_tool
     assert oracle["verifier_mode_declared"] == "shared" and oracle["artifacts_added"] == ["/.westbench-changes"]
     copied = json.loads((trial_dir(workdir, oracle) / "artifacts" / "westbench-changes.json").read_text())["copied"]
     assert {"/app/hello.txt", "/root/answer.txt"} <= set(copied)
-    trojan = json.loads((trial_dir(workdir, records[("answer-shared", "forge-trojan")]) / "artifacts"
-                         / "westbench-changes.json").read_text())
+    trojan = json.loads(
+        (
+            trial_dir(workdir, records[("answer-shared", "forge-trojan")]) / "artifacts" / "westbench-changes.json"
+        ).read_text()
+    )
     refused = " ".join(trojan["refused"] + trojan["refused_by_diff"])
-    for path in ("/usr/local/bin/python3", "/usr/local/bin/bash", "/etc/ld.so.preload", "/app/sitecustomize.py",
-                 "/app/libforge.so", "usercustomize.py"):
+    for path in (
+        "/usr/local/bin/python3",
+        "/usr/local/bin/bash",
+        "/etc/ld.so.preload",
+        "/app/sitecustomize.py",
+        "/app/libforge.so",
+        "usercustomize.py",
+    ):
         assert path in refused, (path, trojan)
     assert not [p for p in trojan["copied"] if "customize" in p or p.startswith(("/usr", "/etc"))]
-    shadow = json.loads((trial_dir(workdir, records[("answer-shared", "forge-shadow")]) / "artifacts"
-                         / "westbench-changes.json").read_text())
-    assert {"/app/json.py: would shadow the Python module json", "/app/numpy.py: would shadow the Python module numpy"} \
-        <= set(shadow["refused"]), shadow
+    shadow = json.loads(
+        (
+            trial_dir(workdir, records[("answer-shared", "forge-shadow")]) / "artifacts" / "westbench-changes.json"
+        ).read_text()
+    )
+    assert {
+        "/app/json.py: would shadow the Python module json",
+        "/app/numpy.py: would shadow the Python module numpy",
+    } <= set(shadow["refused"]), shadow
     gate = pd.read_csv(workdir / "results" / "agents" / "gate.csv").set_index("task")
     assert gate["passed"].all() and gate.loc["answer-shared", "difficulty"] == "unknown"
     board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv").set_index("agent")

@@ -21,16 +21,16 @@ pytestmark = [pytest.mark.container, pytest.mark.slow, pytest.mark.workflow]
 
 TASK = {
     "task.toml": 'schema_version = "1.4"\nartifacts = ["/app/output"]\n\n[metadata]\ndifficulty = "easy"\n'
-                 'category = "smoke"\n\n[verifier]\nenvironment_mode = "separate"\ntimeout_sec = 60\n\n[agent]\n'
-                 'timeout_sec = 300\n\n[environment]\nbuild_timeout_sec = 300\ncpus = 1\nmemory_mb = 1024\n',
+    'category = "smoke"\n\n[verifier]\nenvironment_mode = "separate"\ntimeout_sec = 60\n\n[agent]\n'
+    "timeout_sec = 300\n\n[environment]\nbuild_timeout_sec = 300\ncpus = 1\nmemory_mb = 1024\n",
     "instruction.md": "Write the words hello world into /app/output/hello.txt.\n",
     "environment/Dockerfile": "FROM westbench/md-base:bookworm-1\nWORKDIR /app\n",
     "solution/solve.sh": "#!/bin/bash\nmkdir -p /app/output\necho 'hello world' > /app/output/hello.txt\n",
     "tests/test.sh": "#!/bin/bash\n"
-                     "if grep -q 'hello world' /app/output/hello.txt 2>/dev/null; then v=1.0; else v=0.0; fi\n"
-                     "printf '{\"correctness\": %s}\\n' $v > /logs/verifier/reward.json\n",
+    "if grep -q 'hello world' /app/output/hello.txt 2>/dev/null; then v=1.0; else v=0.0; fi\n"
+    "printf '{\"correctness\": %s}\\n' $v > /logs/verifier/reward.json\n",
     "rubric.toml": 'files = ["hello.txt"]\n\n[[criteria]]\nid = "direct"\ntype = "binary"\n'
-                   'question = "Did the agent write the file directly, without detours?"\n',
+    'question = "Did the agent write the file directly, without detours?"\n',
 }
 AGENT_KEY, JUDGE_KEY = "sk-agent-fake-key-7731", "sk-judge-fake-key-4410"
 
@@ -44,12 +44,25 @@ def model_run(agents_machine, tmp_path_factory):  # noqa: F811
     workdir = root / "run"
     workdir.mkdir()
     with FakeOpenAI(["mkdir -p /app/output && echo 'hello world' > /app/output/hello.txt\n"], "judge-fake") as fake:
-        section = {"tasks_dir": str(root / "tasks"),
-                   "agents": [{"name": "oracle"}, {"name": "nop"},
-                              {"name": "terminus-2", "models": ["openai/gpt-4o-mini"],
-                               "kwargs": {"api_base": fake.url, "max_turns": "6"}}]}
-        env = {**os.environ, "OPENAI_API_KEY": AGENT_KEY, "WESTBENCH_JUDGE_MODEL": "judge-fake",
-               "WESTBENCH_JUDGE_BASE_URL": fake.url, "WESTBENCH_JUDGE_API_KEY": JUDGE_KEY}
+        section = {
+            "tasks_dir": str(root / "tasks"),
+            "agents": [
+                {"name": "oracle"},
+                {"name": "nop"},
+                {
+                    "name": "terminus-2",
+                    "models": ["openai/gpt-4o-mini"],
+                    "kwargs": {"api_base": fake.url, "max_turns": "6"},
+                },
+            ],
+        }
+        env = {
+            **os.environ,
+            "OPENAI_API_KEY": AGENT_KEY,
+            "WESTBENCH_JUDGE_MODEL": "judge-fake",
+            "WESTBENCH_JUDGE_BASE_URL": fake.url,
+            "WESTBENCH_JUDGE_API_KEY": JUDGE_KEY,
+        }
         result = run_agents(workdir, section, env=env)
     assert result.returncode == 0, result.output[-4000:]
     return workdir, fake.requests
@@ -67,8 +80,11 @@ def test_the_model_agent_solves_the_task_and_its_tokens_are_priced(model_run):
 
 def test_the_judge_scores_the_process_and_strict_pass_counts_it(model_run):
     workdir, requests = model_run
-    judge = json.loads(next((workdir / "results" / "agents" / "trials" / "hello-model" / "terminus-2").glob(
-        "*/*/judge.json")).read_text())
+    judge = json.loads(
+        next(
+            (workdir / "results" / "agents" / "trials" / "hello-model" / "terminus-2").glob("*/*/judge.json")
+        ).read_text()
+    )
     assert judge["judged"] is True and judge["process"] == 1.0, judge
     assert len([r for r in requests if r.get("model") == "judge-fake"]) >= 3 * 3  # 3 trials x 1 criterion x 3 repeats
     board = pd.read_csv(workdir / "results" / "agents" / "leaderboard.csv").set_index("agent")

@@ -17,25 +17,35 @@ from .test_agents_pipeline import agents_machine  # noqa: F401 (session fixture:
 
 pytestmark = [pytest.mark.container, pytest.mark.slow]
 
-SOLVE = "#!/bin/bash\nmkdir -p /app/output\nls /sys/class/net > /app/output/agent-net.txt\n" \
-        "echo \"${PROBE:-unset}\" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n" \
-        "cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes " \
-        "> /app/output/agent-memory.txt 2>/dev/null\n"
-TEST = "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\n" \
-       "cat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n" \
-       "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/agent-memory.txt " \
-       "/app/output/probe.txt /logs/verifier/\n" \
-       "test -s /logs/verifier/agent-net.txt && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n"
+SOLVE = (
+    "#!/bin/bash\nmkdir -p /app/output\nls /sys/class/net > /app/output/agent-net.txt\n"
+    'echo "${PROBE:-unset}" > /app/output/probe.txt\ncat /proc/1/comm > /app/output/agent-pid1.txt\n'
+    "cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes "
+    "> /app/output/agent-memory.txt 2>/dev/null\n"
+)
+TEST = (
+    "#!/bin/bash\nls /sys/class/net > /logs/verifier/verifier-net.txt\n"
+    "cat /proc/1/comm > /logs/verifier/verifier-pid1.txt\n"
+    "cp /app/output/agent-net.txt /app/output/agent-pid1.txt /app/output/agent-memory.txt "
+    "/app/output/probe.txt /logs/verifier/\n"
+    "test -s /logs/verifier/agent-net.txt && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n"
+)
 
 
 def probe_task(root, name, network):
     task = root / name
-    toml = ('schema_version = "1.4"\nartifacts = ["/app/output"]\n\n[verifier]\nenvironment_mode = "separate"\n'
-            'timeout_sec = 60\n\n[agent]\ntimeout_sec = 60\n\n[environment]\nbuild_timeout_sec = 300\ncpus = 1\n'
-            f'memory_mb = 512\n{"allow_internet = true" if network else ""}\n')
-    files = {"task.toml": toml, "instruction.md": "Record what the container sees.\n",
-             "environment/Dockerfile": "FROM westbench/md-base:bookworm-1\nWORKDIR /app\n",
-             "solution/solve.sh": SOLVE, "tests/test.sh": TEST}
+    toml = (
+        'schema_version = "1.4"\nartifacts = ["/app/output"]\n\n[verifier]\nenvironment_mode = "separate"\n'
+        "timeout_sec = 60\n\n[agent]\ntimeout_sec = 60\n\n[environment]\nbuild_timeout_sec = 300\ncpus = 1\n"
+        f"memory_mb = 512\n{'allow_internet = true' if network else ''}\n"
+    )
+    files = {
+        "task.toml": toml,
+        "instruction.md": "Record what the container sees.\n",
+        "environment/Dockerfile": "FROM westbench/md-base:bookworm-1\nWORKDIR /app\n",
+        "solution/solve.sh": SOLVE,
+        "tests/test.sh": TEST,
+    }
     if network:  # the task's own compose file: Compose must still apply it, and `up` waits as Harbor's does
         files["environment/docker-compose.yaml"] = "services:\n  main:\n    environment:\n      PROBE: from-compose\n"
     for relative, text in files.items():
@@ -49,8 +59,9 @@ INIT = {"docker": "docker-init", "podman": "podman-init"}  # catatonit, under th
 
 @pytest.fixture(scope="session")
 def podman_machine(agents_machine):  # noqa: F811
-    result = subprocess.run(["bash", str(REPO / "tools" / "setup-agents.sh"), "--podman"], capture_output=True, text=True,
-                            timeout=1800)
+    result = subprocess.run(
+        ["bash", str(REPO / "tools" / "setup-agents.sh"), "--podman"], capture_output=True, text=True, timeout=1800
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return REPO
 
@@ -70,8 +81,15 @@ def probes(engine, tmp_path_factory):
     settings = {**section_defaults("agents"), "environment": engine}
     records = {}
     for name, network in ((f"wbprobe-{engine}-closed", False), (f"wbprobe-{engine}-open", True)):
-        record = execute_trial(probe_task(root / "tasks", name, network), {"id": "oracle", "name": "oracle"}, None, 1,
-                               settings, REPO, root / "jobs" / name)
+        record = execute_trial(
+            probe_task(root / "tasks", name, network),
+            {"id": "oracle", "name": "oracle"},
+            None,
+            1,
+            settings,
+            REPO,
+            root / "jobs" / name,
+        )
         assert record["status"] == "passed", record
         seen = {path.stem: path.read_text().split() for path in Path(record["trial_dir"]).glob("verifier/*.txt")}
         records[network] = (record, seen)
@@ -95,8 +113,12 @@ def test_declared_network_and_the_task_compose_file_reach_both_containers(probes
 
 
 def test_trials_leave_no_per_trial_image_tags(engine, probes):
-    tags = [tag.removeprefix("localhost/") for tag in subprocess.run(
-        [engine, "images", "--format", "{{.Repository}}"], capture_output=True, text=True, check=True).stdout.split()]
+    tags = [
+        tag.removeprefix("localhost/")
+        for tag in subprocess.run(
+            [engine, "images", "--format", "{{.Repository}}"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    ]
     assert not [tag for tag in tags if tag.startswith("wbprobe-")], tags
     assert any(tag.startswith("hb__") for tag in tags)
 
@@ -109,16 +131,32 @@ def test_westbench_task_oracle_nop_and_forger_under_podman(podman_machine, tmp_p
     settings = {**section_defaults("agents"), "environment": "podman"}
     scores = {}
     for agent in ("oracle", "nop", "westbench_forger:ForgerAgent"):
-        record = execute_trial(REPO / "tasks" / "we-contact-map", {"id": agent.split(":")[0], "name": agent}, None, 1,
-                               settings, REPO, tmp_path / agent.split(":")[0])
+        record = execute_trial(
+            REPO / "tasks" / "we-contact-map",
+            {"id": agent.split(":")[0], "name": agent},
+            None,
+            1,
+            settings,
+            REPO,
+            tmp_path / agent.split(":")[0],
+        )
         assert record["status"] in ("passed", "failed"), record
         scores[agent] = record["correctness"]
     assert scores == {"oracle": 1.0, "nop": 0.0, "westbench_forger:ForgerAgent": 0.0}
 
 
 def test_command_translation_examples_under_harbors_python(agents_machine):  # noqa: F811
-    result = subprocess.run([str(REPO / ".venv-harbor" / "bin" / "python"), "-m", "doctest", "-v",
-                             str(REPO / "harbor_plugins" / "westbench_docker.py")], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            str(REPO / ".venv-harbor" / "bin" / "python"),
+            "-m",
+            "doctest",
+            "-v",
+            str(REPO / "harbor_plugins" / "westbench_docker.py"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0 and "0 failed" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
 
 
@@ -130,17 +168,30 @@ def test_task_image_is_reused_until_its_base_image_changes(agents_machine, tmp_p
     base = "westbench-test/rebuild-base:1"
     task = probe_task(tmp_path / "tasks", "wbprobe-rebuild", False)
     (task / "environment" / "Dockerfile").write_text(f"FROM {base}\nWORKDIR /app\n")
-    (task / "tests" / "test.sh").write_text("#!/bin/bash\ncp /base-version /logs/verifier/base.txt\n"
-                                            "echo 1 > /logs/verifier/reward.txt\n")
+    (task / "tests" / "test.sh").write_text(
+        "#!/bin/bash\ncp /base-version /logs/verifier/base.txt\necho 1 > /logs/verifier/reward.txt\n"
+    )
 
     def make_base(version):
-        subprocess.run(["docker", "build", "-q", "-t", base, "-"], input=f"FROM westbench/md-base:bookworm-1\n"
-                       f"RUN echo {version} > /base-version\n", text=True, capture_output=True, check=True,
-                       env={**__import__("os").environ, "DOCKER_BUILDKIT": "0"})
+        subprocess.run(
+            ["docker", "build", "-q", "-t", base, "-"],
+            input=f"FROM westbench/md-base:bookworm-1\nRUN echo {version} > /base-version\n",
+            text=True,
+            capture_output=True,
+            check=True,
+            env={**__import__("os").environ, "DOCKER_BUILDKIT": "0"},
+        )
 
     def trial(name):
-        record = execute_trial(task, {"id": "oracle", "name": "oracle"}, None, 1, section_defaults("agents"), REPO,
-                               tmp_path / "jobs" / name)
+        record = execute_trial(
+            task,
+            {"id": "oracle", "name": "oracle"},
+            None,
+            1,
+            section_defaults("agents"),
+            REPO,
+            tmp_path / "jobs" / name,
+        )
         assert record["status"] == "passed", record
         return (Path(record["trial_dir"]) / "verifier" / "base.txt").read_text().strip()
 

@@ -15,8 +15,9 @@ from ..conftest import REPO
 
 def public_packages() -> list[ModuleType]:
     resolve_all(westbench)
-    return [westbench] + [getattr(westbench, name) for name in westbench.__all__
-                          if isinstance(getattr(westbench, name), ModuleType)]
+    return [westbench] + [
+        getattr(westbench, name) for name in westbench.__all__ if isinstance(getattr(westbench, name), ModuleType)
+    ]
 
 
 def test_every_stage_is_a_public_package_with_its_names():
@@ -34,8 +35,11 @@ def test_no_public_name_is_also_a_submodule():
     for package in public_packages():
         if hasattr(package, "__path__"):
             submodules = {info.name for info in pkgutil.iter_modules(package.__path__)}
-            clashes = [name for name in package.__all__
-                       if name in submodules and not isinstance(getattr(package, name), ModuleType)]
+            clashes = [
+                name
+                for name in package.__all__
+                if name in submodules and not isinstance(getattr(package, name), ModuleType)
+            ]
             assert clashes == [], package.__name__
 
 
@@ -55,6 +59,10 @@ def test_the_api_reference_has_a_page_and_an_anchor_for_every_public_name(tmp_pa
         page = out / (package.__name__.replace(".", "/") + ".html")
         assert page.is_file(), page
         anchors = set(re.findall(r'id="([^"]+)"', page.read_text()))
-        missing = [name for name in package.__all__ if name not in anchors
-                   and not (isinstance(getattr(package, name), ModuleType) and (out / "westbench" / f"{name}.html").is_file())]
+        missing = [
+            name
+            for name in package.__all__
+            if name not in anchors
+            and not (isinstance(getattr(package, name), ModuleType) and (out / "westbench" / f"{name}.html").is_file())
+        ]
         assert missing == [], f"{package.__name__}: {missing}"

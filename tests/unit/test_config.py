@@ -69,8 +69,11 @@ def test_wrong_type_in_a_section_is_reported():
 def test_a_removed_key_names_the_key_that_replaced_it():
     """we.coverage_bins is gone: one grid, metrics.coverage_bins, for the coverage column, cost.csv and the stop."""
     cfg = {**copy.deepcopy(MINIMAL), "we": {"coverage_bins": 50}}
-    with pytest.raises(ConfigError, match=r"my\.yaml sets removed keys:\n  - we\.coverage_bins was removed: set "
-                                          r"metrics\.coverage_bins"):
+    with pytest.raises(
+        ConfigError,
+        match=r"my\.yaml sets removed keys:\n  - we\.coverage_bins was removed: set "
+        r"metrics\.coverage_bins",
+    ):
         validate_config(cfg, sources=["my.yaml"])
     assert validate_config({**MINIMAL, "metrics": {"coverage_bins": 50}})["metrics"]["coverage_bins"] == 50
     assert "coverage_bins" not in validate_config(MINIMAL)["we"]
@@ -96,17 +99,31 @@ def test_duplicate_ids_and_chain_count_mismatch():
 
 
 def test_protein_spec_and_unknown_id():
-    cfg = validate_config({"proteins": [{"id": "lambda", "name": "L", "pdb_id": "1lmb", "sequence": "AC/DE",
-                                         "chains": ["3", "4"], "residues": "6-85", "source": "rcsb"}]})
+    cfg = validate_config(
+        {
+            "proteins": [
+                {
+                    "id": "lambda",
+                    "name": "L",
+                    "pdb_id": "1lmb",
+                    "sequence": "AC/DE",
+                    "chains": ["3", "4"],
+                    "residues": "6-85",
+                    "source": "rcsb",
+                }
+            ]
+        }
+    )
     spec = protein_spec(cfg, "lambda")
     assert spec.pdb_id == "1LMB" and spec.residues == (6, 85) and spec.chain_sequences == ("AC", "DE")
     with pytest.raises(ConfigError, match="unknown protein 'nosuch'.*lambda"):
         protein_spec(cfg, "nosuch")
 
 
-
 def test_key_order_does_not_change_the_validated_config():
-    reordered = {"proteins": [dict(reversed(list(MINIMAL["proteins"][0].items())))],
-                 "platform": {"fallback": ["CPU"], "name": "CPU"}}
+    reordered = {
+        "proteins": [dict(reversed(list(MINIMAL["proteins"][0].items())))],
+        "platform": {"fallback": ["CPU"], "name": "CPU"},
+    }
     plain = {"platform": {"name": "CPU", "fallback": ["CPU"]}, "proteins": MINIMAL["proteins"]}
     assert repr(validate_config(reordered)) == repr(validate_config(plain))

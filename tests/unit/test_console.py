@@ -14,9 +14,19 @@ def test_the_sampling_modules_declare_their_own_chatter():
     import westbench.we.propagator  # noqa: F401
     import westbench.we.run  # noqa: F401  (the WESTPA session declares WESTPA's loggers)
 
-    for name in ("westpa", "westpa.core.sim_manager", "west", "work_managers.zeromq", "westtools", "westext",
-                 "westpa.status", "numexpr.utils", "westbench.engines.openmm_engine", "westbench.cg.engine",
-                 "westbench.we.propagator"):
+    for name in (
+        "westpa",
+        "westpa.core.sim_manager",
+        "west",
+        "work_managers.zeromq",
+        "westtools",
+        "westext",
+        "westpa.status",
+        "numexpr.utils",
+        "westbench.engines.openmm_engine",
+        "westbench.cg.engine",
+        "westbench.we.propagator",
+    ):
         assert is_chatty(name), name
     for name in ("westbench.we", "westbench.we.run", "westbench.we.plugin", "westbench.cg", "westbench.resume"):
         assert not is_chatty(name), name
@@ -38,5 +48,10 @@ def test_quiet_console_keeps_chatter_in_the_log_file(monkeypatch, tmp_path):
     logging.getLogger("tests.chatty").info("after the run")
     to_file.flush()
     assert console.getvalue().splitlines() == ["engine warning", "iteration 1", "after the run"]
-    assert logfile.read_text().splitlines() == ["engine set up", "engine warning", "iteration 1", "a status line",
-                                                "after the run"]
+    assert logfile.read_text().splitlines() == [
+        "engine set up",
+        "engine warning",
+        "iteration 1",
+        "a status line",
+        "after the run",
+    ]

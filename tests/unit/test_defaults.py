@@ -28,8 +28,9 @@ def test_dotted_sections_and_library_defaults_come_from_the_schema():
     assert section_defaults("cg.prior") == {k: v["default"] for k, v in prior.items() if "default" in v}
     assert TRAINING_DEFAULTS == section_defaults("cg.training")
     metrics = section_defaults("metrics")
-    assert {k: METRIC_DEFAULTS[k] for k in metrics if k != "bootstrap"} == {k: v for k, v in metrics.items()
-                                                                            if k != "bootstrap"}
+    assert {k: METRIC_DEFAULTS[k] for k in metrics if k != "bootstrap"} == {
+        k: v for k, v in metrics.items() if k != "bootstrap"
+    }
 
 
 def test_no_hand_typed_copy_of_a_schema_default():
@@ -38,8 +39,13 @@ def test_no_hand_typed_copy_of_a_schema_default():
     copies = []
     for path in [*(REPO / "src").rglob("*.py"), *(REPO / "scripts").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
-                    and len(node.args) == 2 and isinstance(node.args[0], ast.Constant)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and len(node.args) == 2
+                and isinstance(node.args[0], ast.Constant)
+            ):
                 try:
                     literal = ast.literal_eval(node.args[1])
                 except ValueError:
@@ -64,16 +70,22 @@ def literal_defaults(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = node.args
             positional = [*args.posonlyargs, *args.args]
-            pairs += zip(positional[len(positional) - len(args.defaults):], args.defaults)
+            pairs += zip(positional[len(positional) - len(args.defaults) :], args.defaults)
             pairs += [(arg, value) for arg, value in zip(args.kwonlyargs, args.kw_defaults) if value is not None]
             pairs = [(arg.arg, value) for arg, value in pairs]
         elif isinstance(node, ast.ClassDef):
-            pairs = [(item.target.id, item.value) for item in node.body if isinstance(item, ast.AnnAssign)
-                     and isinstance(item.target, ast.Name) and item.value is not None]
+            pairs = [
+                (item.target.id, item.value)
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None
+            ]
         elif isinstance(node, ast.Dict) and None in node.keys:  # a ** spread after literal keys: defaults
             spread = node.keys.index(None)
-            pairs = [(key.value, value) for key, value in zip(node.keys[:spread], node.values[:spread])
-                     if isinstance(key, ast.Constant) and isinstance(key.value, str)]
+            pairs = [
+                (key.value, value)
+                for key, value in zip(node.keys[:spread], node.values[:spread])
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            ]
         for name, value in pairs:
             try:
                 yield value.lineno, name, ast.literal_eval(value)
@@ -109,14 +121,21 @@ def test_no_default_argument_field_or_dict_default_retypes_a_schema_default():
 
 
 def test_the_default_check_sees_each_form():
-    found = {name for _, name, _ in literal_defaults(ast.parse(
-        "def f(a, bins=100, *, kl_floor=1e-8): pass\n"
-        "class C:\n    repeats: int = 3\n"
-        "x = {'padding_nm': 1.0, **settings}\n"))}
+    found = {
+        name
+        for _, name, _ in literal_defaults(
+            ast.parse(
+                "def f(a, bins=100, *, kl_floor=1e-8): pass\n"
+                "class C:\n    repeats: int = 3\n"
+                "x = {'padding_nm': 1.0, **settings}\n"
+            )
+        )
+    }
     assert found == {"bins", "kl_floor", "repeats", "padding_nm"}
 
 
 def test_one_boltzmann_constant():
-    owners = [path.relative_to(REPO) for path in (REPO / "src").rglob("*.py")
-              if "BOLTZMANN_KJ_MOL_K = " in path.read_text()]
+    owners = [
+        path.relative_to(REPO) for path in (REPO / "src").rglob("*.py") if "BOLTZMANN_KJ_MOL_K = " in path.read_text()
+    ]
     assert owners == [Path("src/westbench/constants.py")]

@@ -8,10 +8,17 @@ import re
 import pytest
 import torch
 
-from westbench.config import load_schema
-from westbench.devices import (GPU_PLATFORMS, DeviceError, is_gpu_platform, refuse_fork_after_cuda,
-                               resolve_batch_walkers, visible_gpus, worker_device)
 from westbench.cg.torch_device import torch_device
+from westbench.config import load_schema
+from westbench.devices import (
+    GPU_PLATFORMS,
+    DeviceError,
+    is_gpu_platform,
+    refuse_fork_after_cuda,
+    resolve_batch_walkers,
+    visible_gpus,
+    worker_device,
+)
 from westbench.resources import we_job_workers
 from westbench.simulation.platforms import platform_properties
 
@@ -27,8 +34,9 @@ def test_workers_map_onto_the_gpus_nvidia_smi_lists(machine, n_gpus):
         assert device == worker % n_gpus and device < n_gpus  # never an ordinal that does not exist
 
 
-@pytest.mark.parametrize("visible, expected", [("0", [0, 0, 0, 0]), ("2,3", [0, 1, 0, 1]),
-                                               ("0,1,2,3", [0, 1, 2, 3]), ("", [None] * 4)])
+@pytest.mark.parametrize(
+    "visible, expected", [("0", [0, 0, 0, 0]), ("2,3", [0, 1, 0, 1]), ("0,1,2,3", [0, 1, 2, 3]), ("", [None] * 4)]
+)
 def test_cuda_visible_devices_wins_over_nvidia_smi(machine, monkeypatch, visible, expected):
     """SLURM's --gpus sets CUDA_VISIBLE_DEVICES to the job's GPUs; CUDA numbers them from 0."""
     machine(4)

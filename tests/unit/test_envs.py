@@ -17,13 +17,27 @@ from ..conftest import REPO
 
 # Import name -> conda-forge packages any of which provides it.
 PROVIDERS = {
-    "openmm": {"openmm"}, "pdbfixer": {"pdbfixer"}, "mdtraj": {"mdtraj"}, "deeptime": {"deeptime"},
-    "numpy": {"numpy"}, "scipy": {"scipy"}, "pandas": {"pandas"}, "h5py": {"h5py"},
-    "matplotlib": {"matplotlib-base", "matplotlib"}, "westpa": {"westpa"}, "yaml": {"pyyaml"},
-    "jsonschema": {"jsonschema"}, "jinja2": {"jinja2"}, "markupsafe": {"markupsafe", "jinja2"},
+    "openmm": {"openmm"},
+    "pdbfixer": {"pdbfixer"},
+    "mdtraj": {"mdtraj"},
+    "deeptime": {"deeptime"},
+    "numpy": {"numpy"},
+    "scipy": {"scipy"},
+    "pandas": {"pandas"},
+    "h5py": {"h5py"},
+    "matplotlib": {"matplotlib-base", "matplotlib"},
+    "westpa": {"westpa"},
+    "yaml": {"pyyaml"},
+    "jsonschema": {"jsonschema"},
+    "jinja2": {"jinja2"},
+    "markupsafe": {"markupsafe", "jinja2"},
     "docutils": {"docutils"},
-    "torch": {"pytorch"}, "ot": {"pot"}, "requests": {"requests"}, "tqdm": {"tqdm"},
-    "torchmdnet": {"torchmd-net"}, "warp": {"warp-lang"},
+    "torch": {"pytorch"},
+    "ot": {"pot"},
+    "requests": {"requests"},
+    "tqdm": {"tqdm"},
+    "torchmdnet": {"torchmd-net"},
+    "warp": {"warp-lang"},
 }
 # Provided by the executor (Snakemake injects `snakemake` into scripts) or by the project itself.
 PROVIDED = {"snakemake", "_library", "westbench"}

@@ -18,8 +18,13 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pr
 def run(code, timeout=30):
     """Run ``code`` in a fresh interpreter; it signals itself. Returns (exit code, stdout, seconds)."""
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                            timeout=timeout, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     return result.returncode, result.stdout + result.stderr, time.monotonic() - started
 
 
@@ -80,7 +85,11 @@ def test_a_process_that_will_not_stop_exits_at_the_deadline():
 
 def test_worker_processes_forked_under_it_die_with_their_parent(tmp_path):
     pid_file = tmp_path / "worker.pid"
-    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
         import multiprocessing, os, time
         from westbench.interrupt import children_exit_with_parent
         def work():
@@ -89,7 +98,10 @@ def test_worker_processes_forked_under_it_die_with_their_parent(tmp_path):
         with children_exit_with_parent():
             multiprocessing.get_context("fork").Process(target=work).start()
         time.sleep(600)
-        """)], env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+        """),
+        ],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     try:
         deadline = time.monotonic() + 30
         while not (pid_file.exists() and pid_file.read_text()):

@@ -75,19 +75,63 @@ def test_a_removed_or_renamed_key_named_by_a_job_is_an_error():
 def test_the_jobs_get_what_the_rules_passed_before_the_table():
     """The table reproduces the hand-kept tuples it replaced, in their order (Snakemake compares params by text)."""
     assert job_keys("metric_suite") == (
-        "weightings", "bins", "kl_floor", "msm_bins", "msm_lag", "coverage_bins", "macrostates", "density",
-        "kde_bandwidth", "scatter_max_points", "w1_2d_bins", "bootstrap", "bootstrap_blocks", "floor_splits",
-        "discard_iterations", "kl_sensitivity_bins")
-    assert job_keys("we_run") == ("bins_per_tic", "walkers_per_bin", "initial_walkers", "steps_per_segment",
-                                  "save_every", "max_wallclock_s", "coverage_target", "coverage_check_every",
-                                  "work_manager", "keep_restarts")
+        "weightings",
+        "bins",
+        "kl_floor",
+        "msm_bins",
+        "msm_lag",
+        "coverage_bins",
+        "macrostates",
+        "density",
+        "kde_bandwidth",
+        "scatter_max_points",
+        "w1_2d_bins",
+        "bootstrap",
+        "bootstrap_blocks",
+        "floor_splits",
+        "discard_iterations",
+        "kl_sensitivity_bins",
+    )
+    assert job_keys("we_run") == (
+        "bins_per_tic",
+        "walkers_per_bin",
+        "initial_walkers",
+        "steps_per_segment",
+        "save_every",
+        "max_wallclock_s",
+        "coverage_target",
+        "coverage_check_every",
+        "work_manager",
+        "keep_restarts",
+    )
     assert job_keys("platform") == ("name", "precision", "fallback", "deterministic")
-    assert job_keys("calibration_we") == ("bins_per_tic", "walkers_per_bin", "initial_walkers", "max_wallclock_s",
-                                          "coverage_target", "coverage_check_every", "work_manager", "keep_restarts")
-    assert job_keys("groundtruth_run") == ("solvent", "equilibration_ps", "length_ps", "save_interval_ps",
-                                           "checkpoint_interval_ps", "minimize_max_iterations", "force_mapping")
-    assert job_keys("groundtruth_starts") == ("source", "temperature_k", "runs", "length_ps", "save_interval_ps",
-                                              "tica_lag_frames")
+    assert job_keys("calibration_we") == (
+        "bins_per_tic",
+        "walkers_per_bin",
+        "initial_walkers",
+        "max_wallclock_s",
+        "coverage_target",
+        "coverage_check_every",
+        "work_manager",
+        "keep_restarts",
+    )
+    assert job_keys("groundtruth_run") == (
+        "solvent",
+        "equilibration_ps",
+        "length_ps",
+        "save_interval_ps",
+        "checkpoint_interval_ps",
+        "minimize_max_iterations",
+        "force_mapping",
+    )
+    assert job_keys("groundtruth_starts") == (
+        "source",
+        "temperature_k",
+        "runs",
+        "length_ps",
+        "save_interval_ps",
+        "tica_lag_frames",
+    )
 
 
 # A parenthesised run of two or more string literals: a hand-typed tuple of keys.

@@ -59,8 +59,11 @@ def imported_closure(path: Path) -> set[str]:
 
 
 def sampling_files() -> list[Path]:
-    return sorted(path for entry in SAMPLING_ENTRIES
-                  for path in ([PACKAGE / entry] if entry.endswith(".py") else (PACKAGE / entry).rglob("*.py")))
+    return sorted(
+        path
+        for entry in SAMPLING_ENTRIES
+        for path in ([PACKAGE / entry] if entry.endswith(".py") else (PACKAGE / entry).rglob("*.py"))
+    )
 
 
 @pytest.mark.parametrize("path", sampling_files(), ids=lambda path: str(path.relative_to(PACKAGE)))
@@ -102,11 +105,20 @@ def test_only_scripts_library_edits_sys_path():
     benchmarks/ is left out on purpose: a benchmark picks which checkout's src/ it times (it compares commits)
     and runs on a bare GPU machine without an install."""
     root = PACKAGE.parents[1]
-    files = [root / "Snakefile", *(root / "rules").glob("*.smk"), *(root / "scripts").glob("*.py"), *PACKAGE.rglob("*.py"),
-             *(root / "tools").rglob("*.py"), *(root / "tests").rglob("*.py")]
+    files = [
+        root / "Snakefile",
+        *(root / "rules").glob("*.smk"),
+        *(root / "scripts").glob("*.py"),
+        *PACKAGE.rglob("*.py"),
+        *(root / "tools").rglob("*.py"),
+        *(root / "tests").rglob("*.py"),
+    ]
     edits = ("sys.path.insert", "sys.path.append", "sys.path[:0]")
-    editing = [str(path.relative_to(root)) for path in files if path.name != "_library.py" and path != Path(__file__)
-               and any(edit in path.read_text() for edit in edits)]
+    editing = [
+        str(path.relative_to(root))
+        for path in files
+        if path.name != "_library.py" and path != Path(__file__) and any(edit in path.read_text() for edit in edits)
+    ]
     assert (root / "scripts" / "_library.py").read_text().count("sys.path.insert") == 1
     assert editing == []
 
@@ -118,17 +130,23 @@ def test_only_scripts_library_edits_sys_path():
 STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents", "calibration"]
 # The calibration study composes the CG stage (reference potential, engine, models) and the metric stage (its
 # distributions and W1), as its rules reuse theirs.
-ALLOWED = {("report", "westbench.metrics.figure_list"), ("report", "westbench.metrics.figures.free_energy"),
-           ("calibration", "westbench.cg"),
-           ("calibration", "westbench.metrics")}
+ALLOWED = {
+    ("report", "westbench.metrics.figure_list"),
+    ("report", "westbench.metrics.figures.free_energy"),
+    ("calibration", "westbench.cg"),
+    ("calibration", "westbench.metrics"),
+}
 
 
 @pytest.mark.parametrize("stage", STAGES)
 def test_no_stage_imports_another_stage(stage):
     offending = {}
     for path in (PACKAGE / stage).rglob("*.py"):
-        names = {name for name in westbench_imports(path)
-                 if name.count(".") and name.split(".")[1] in STAGES and name.split(".")[1] != stage}
+        names = {
+            name
+            for name in westbench_imports(path)
+            if name.count(".") and name.split(".")[1] in STAGES and name.split(".")[1] != stage
+        }
         names = {name for name in names if not any(stage == s and name.startswith(a) for s, a in ALLOWED)}
         if names:
             offending[str(path.relative_to(PACKAGE))] = sorted(names)

@@ -65,10 +65,16 @@ def test_killed_we_run_moved_elsewhere_resumes_where_it_stopped(tmp_path, caplog
     from .we.test_we_toy import assert_same_run, pcoords_and_weights
 
     def cfg(root):
-        return {"engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": {"barrier": 2.0, "dt": 2e-3}},
-                "pcoord": {"type": "position", "ndim": 2}, "seed": 9, "bins_per_dim": 7, "walkers_per_bin": 3,
-                "steps_per_segment": 100, "save_every": 10,
-                "coverage": {"reference": str(root / "reference.h5"), "bins": 10}}
+        return {
+            "engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": {"barrier": 2.0, "dt": 2e-3}},
+            "pcoord": {"type": "position", "ndim": 2},
+            "seed": 9,
+            "bins_per_dim": 7,
+            "walkers_per_bin": 3,
+            "steps_per_segment": 100,
+            "save_every": 10,
+            "coverage": {"reference": str(root / "reference.h5"), "bins": 10},
+        }
 
     for root in (tmp_path / "reference", tmp_path / "here"):
         root.mkdir()
@@ -77,10 +83,19 @@ def test_killed_we_run_moved_elsewhere_resumes_where_it_stopped(tmp_path, caplog
     run_we(tmp_path / "reference" / "run", cfg=cfg(tmp_path / "reference"), segs_per_state=3, max_iterations=8)
 
     here = tmp_path / "here"
-    script = ("from westbench.we.run import run_we\nfrom pathlib import Path\n"
-              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=8)\n" % (str(here / "run"), cfg(here)))
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    script = (
+        "from westbench.we.run import run_we\nfrom pathlib import Path\n"
+        "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=8)\n" % (str(here / "run"), cfg(here))
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=source_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while not any((here / "run" / "segments").glob("iter_000004/seg_*.npz")):
         assert process.poll() is None, process.stderr.read()[-3000:]
@@ -97,5 +112,6 @@ def test_killed_we_run_moved_elsewhere_resumes_where_it_stopped(tmp_path, caplog
         summary = run_we(there / "run", cfg=cfg(there), segs_per_state=3, max_iterations=8)
     assert f"{stopped_at} complete iterations" in caplog.text and "starting over" not in caplog.text
     assert summary["iterations"] == 8
-    assert_same_run(pcoords_and_weights(there / "run" / "west.h5"),
-                    pcoords_and_weights(tmp_path / "reference" / "run" / "west.h5"))
+    assert_same_run(
+        pcoords_and_weights(there / "run" / "west.h5"), pcoords_and_weights(tmp_path / "reference" / "run" / "west.h5")
+    )

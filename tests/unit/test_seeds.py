@@ -15,8 +15,12 @@ from ..conftest import REPO
 def test_proteins_stages_and_keys_get_different_seeds():
     for stage in STAGES:
         assert stage_seed(2024, "chignolin", stage) != stage_seed(2024, "trpcage", stage)
-    seeds = {stage_seed(2024, protein, stage, key) for protein in ("chignolin", "trpcage", "all")
-             for stage in STAGES for key in ("s0001", "s0002", "implicit")}
+    seeds = {
+        stage_seed(2024, protein, stage, key)
+        for protein in ("chignolin", "trpcage", "all")
+        for stage in STAGES
+        for key in ("s0001", "s0002", "implicit")
+    }
     assert len(seeds) == 3 * len(STAGES) * 3
     assert stage_seed(2024, "chignolin", "we", "implicit") != stage_seed(2025, "chignolin", "we", "implicit")
 
@@ -39,7 +43,11 @@ def test_an_unknown_stage_is_refused():
 
 def test_rules_draw_every_seed_through_stage_seed():
     """The config's base seed is read only by the one derivation (and shown in the report's summary)."""
-    uses = [(path.name, line.strip()) for path in (REPO / "rules").glob("*.smk")
-            for line in path.read_text().splitlines() if re.search(r"config\[.seed.\]", line)]
+    uses = [
+        (path.name, line.strip())
+        for path in (REPO / "rules").glob("*.smk")
+        for line in path.read_text().splitlines()
+        if re.search(r"config\[.seed.\]", line)
+    ]
     stray = [use for use in uses if not re.search(r"stage_seed\(|derive\(config\[.seed.\]|\"seed\": config", use[1])]
     assert uses and not stray, stray

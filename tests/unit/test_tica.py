@@ -39,7 +39,9 @@ def test_portable_model_matches_deeptime_and_roundtrips(synthetic, tmp_path):
     assert np.allclose(model.transform(trajectories[1]), fitted.transform(trajectories[1]), atol=1e-10)
     model.save(tmp_path / "model")
     description = json.loads((tmp_path / "model.json").read_text())
-    assert description["version"] == 1 and description["lag_ps"] == 0.5 and description["feature"] == FEATURE_CA_DISTANCES
+    assert (
+        description["version"] == 1 and description["lag_ps"] == 0.5 and description["feature"] == FEATURE_CA_DISTANCES
+    )
     with np.load(tmp_path / "model.npz", allow_pickle=False) as arrays:  # plain arrays, no pickle
         assert set(arrays.files) == {"projection", "offset", "timescales_frames"}
     loaded = TicaModel.load(tmp_path / "model", protein="toy", feature=FEATURE_CA_DISTANCES, n_features=8)
@@ -48,7 +50,9 @@ def test_portable_model_matches_deeptime_and_roundtrips(synthetic, tmp_path):
 
 def test_loader_refuses_another_protein_or_feature_set(synthetic, tmp_path):
     trajectories, _ = synthetic
-    TicaModel.from_deeptime(fit_tica(trajectories, lag=5), "chignolin", FEATURE_CA_DISTANCES, 8, 5, 0.5).save(tmp_path / "m")
+    TicaModel.from_deeptime(fit_tica(trajectories, lag=5), "chignolin", FEATURE_CA_DISTANCES, 8, 5, 0.5).save(
+        tmp_path / "m"
+    )
     with pytest.raises(WestbenchError, match="protein 'chignolin', not 'trpcage'"):
         TicaModel.load(tmp_path / "m", protein="trpcage")
     with pytest.raises(WestbenchError, match="n_features 8, not 190"):
@@ -63,8 +67,10 @@ def test_lagged_pairs_do_not_cross_trajectory_boundaries():
     Pairs that crossed boundaries would see the level flip once every 5 frames (lag-1 autocorrelation 0.6).
     """
     rng = np.random.default_rng(0)
-    pieces = [np.column_stack([np.full(5, (-1.0) ** k), rng.normal(size=5)]) + 1e-3 * rng.normal(size=(5, 2))
-              for k in range(40)]
+    pieces = [
+        np.column_stack([np.full(5, (-1.0) ** k), rng.normal(size=5)]) + 1e-3 * rng.normal(size=(5, 2))
+        for k in range(40)
+    ]
     apart = fit_tica(pieces, lag=1)
     joined = fit_tica([np.concatenate(pieces)], lag=1)
     assert apart.cov_0t[0, 0] / apart.cov_00[0, 0] == pytest.approx(1.0, abs=0.01)

@@ -19,15 +19,30 @@ pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 PAGE = REPO / "docs" / "bring-your-own.md"
 FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```", re.S | re.M)
 #: What a clone holds that the recipes' commands read (the page's commands run from the clone's root).
-CLONE = ("Snakefile", "rules", "scripts", "src", "config", "profiles", "envs", "report", "tasks", "harbor_plugins",
-         "tools", ".venv")
+CLONE = (
+    "Snakefile",
+    "rules",
+    "scripts",
+    "src",
+    "config",
+    "profiles",
+    "envs",
+    "report",
+    "tasks",
+    "harbor_plugins",
+    "tools",
+    ".venv",
+)
 
 
 def recipes():
     """[(title, [(kind, info, text)])] of the page's `## Recipe` sections, blocks in page order."""
     sections = re.split(r"^## ", PAGE.read_text(), flags=re.M)[1:]
-    return [(section.splitlines()[0], [(m.group(1), m.group(2).strip(), m.group(3)) for m in FENCE.finditer(section)])
-            for section in sections if section.startswith("Recipe")]
+    return [
+        (section.splitlines()[0], [(m.group(1), m.group(2).strip(), m.group(3)) for m in FENCE.finditer(section)])
+        for section in sections
+        if section.startswith("Recipe")
+    ]
 
 
 def sample_data(default_run, clone):
@@ -64,20 +79,25 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
     for name in CLONE:
         os.symlink(REPO / name, clone / name)
     shutil.copytree(default_run / "results", clone / "results", symlinks=True)
-    shutil.copytree(default_run / ".snakemake", clone / ".snakemake", symlinks=True,
-                    ignore=shutil.ignore_patterns("locks", "incomplete", "conda"))
+    shutil.copytree(
+        default_run / ".snakemake",
+        clone / ".snakemake",
+        symlinks=True,
+        ignore=shutil.ignore_patterns("locks", "incomplete", "conda"),
+    )
     sample_data(default_run, clone)
     outputs = {}
     for title, blocks in recipes():
         for kind, info, text in blocks:
             if info.startswith("file="):
-                target = clone / info[len("file="):]
+                target = clone / info[len("file=") :]
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text)
             elif kind == "bash":
                 for line in filter(None, text.splitlines()):
-                    result = subprocess.run(["bash", "-c", line], cwd=clone, env=source_env(), capture_output=True,
-                                            text=True, timeout=1800)
+                    result = subprocess.run(
+                        ["bash", "-c", line], cwd=clone, env=source_env(), capture_output=True, text=True, timeout=1800
+                    )
                     output = result.stdout + result.stderr
                     assert result.returncode == 0, f"{title}: {line}\n{output[-4000:]}"
                     outputs[title.split(":")[0]] = output
@@ -103,25 +123,48 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
     assert re.search(r"gpu=4", dry) and "slurm_partition=gpu" in dry
 
 
-@pytest.mark.parametrize("extra, message", [
-    ({"we": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine", "python_path": "byo"}]}},
-     r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported"
-     r".*Fix: set the entry's `python_path`"),
-    ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
-    ({"we": {"engines": ["cg_mine"]}, "cg": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt",
-                                                                 "format": "torchscript"}}}},
-     r"cg\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix"),
-    ({"we": {"engines": ["cg_fulltrained"]}, "cg": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}}},
-     r"cg\.models \['fulltrained'\] share a name with cg\.presets"),
-    ({"we": {"engines": ["cg_yours"]}}, r"no preset 'yours' in cg\.presets .* and no model 'yours' in cg\.models"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (
+            {"we": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine", "python_path": "byo"}]}},
+            r"we\.engines\[0\] \(mine\): class 'nowhere_pkg.mod:Engine' cannot be imported"
+            r".*Fix: set the entry's `python_path`",
+        ),
+        ({"we": {"engines": [{"name": "implicit", "class": "a.b:C"}]}}, r"we\.engines\[0\]"),
+        (
+            {
+                "we": {"engines": ["cg_mine"]},
+                "cg": {"models": {"mine": {"path": "results/chignolin/cg/x/model.pt", "format": "torchscript"}}},
+            },
+            r"cg\.models\.mine: path 'results/chignolin/cg/x/model.pt' is under results/.*Fix",
+        ),
+        (
+            {
+                "we": {"engines": ["cg_fulltrained"]},
+                "cg": {"models": {"fulltrained": {"path": "m.pt", "format": "torchscript"}}},
+            },
+            r"cg\.models \['fulltrained'\] share a name with cg\.presets",
+        ),
+        ({"we": {"engines": ["cg_yours"]}}, r"no preset 'yours' in cg\.presets .* and no model 'yours' in cg\.models"),
+    ],
+)
 def test_a_wrong_entry_stops_the_dry_run_with_its_name_and_the_fix(tmp_path, extra, message):
     import yaml
 
     from ..conftest import snakemake
 
     (tmp_path / "mine.yaml").write_text(yaml.safe_dump(extra))
-    result = snakemake(tmp_path, "-n", "--cores", "1", "--configfile", REPO / "config" / "config.yaml",
-                       tmp_path / "mine.yaml", configfile=None, timeout=300)
+    result = snakemake(
+        tmp_path,
+        "-n",
+        "--cores",
+        "1",
+        "--configfile",
+        REPO / "config" / "config.yaml",
+        tmp_path / "mine.yaml",
+        configfile=None,
+        timeout=300,
+    )
     assert result.returncode != 0
     assert re.search(message, result.output.replace("\n", " ")), result.output[-3000:]

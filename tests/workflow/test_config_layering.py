@@ -13,8 +13,13 @@ from ..conftest import CHIGNOLIN, REPO, snakemake
 
 pytestmark = pytest.mark.workflow
 
-CHIGNOLIN_ENTRY = {"id": "chignolin", "name": "Chignolin", "pdb_id": "1UAO", "sequence": CHIGNOLIN,
-                   "source": "sequence"}
+CHIGNOLIN_ENTRY = {
+    "id": "chignolin",
+    "name": "Chignolin",
+    "pdb_id": "1UAO",
+    "sequence": CHIGNOLIN,
+    "source": "sequence",
+}
 
 
 def planned(output, rule):
@@ -52,8 +57,9 @@ def test_demo_without_configfile_and_demo_plus_user_file(tmp_path):
     both = snakemake(tmp_path, *command, "--configfile", REPO / "config" / "config.yaml", edit, configfile=None)
     assert both.returncode == 0, both.output[-3000:]
     assert "we_run implicit: max_iterations 2 (from we.max_iterations_by_engine.implicit)" in both.output
-    assert f"we_run explicit: max_iterations {caps['explicit']} (from we.max_iterations_by_engine.explicit)" \
-        in both.output
+    assert (
+        f"we_run explicit: max_iterations {caps['explicit']} (from we.max_iterations_by_engine.explicit)" in both.output
+    )
 
 
 def test_a_config_without_proteins_says_how_to_build_on_the_demo(tmp_path):

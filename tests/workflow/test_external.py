@@ -47,10 +47,15 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
     we_dir = protein / "we" / "explicit"
     segments = segment_files(we_dir, protein / "prepare" / "prepared.pdb", tmp_path / "westpa")
     shutil.copy(we_dir / "west.h5", tmp_path / "westpa" / "west.h5")
-    config = write_config(tmp_path / "config.yaml", external={
-        "byo_explicit": {"kind": "westpa", "west_h5": str(tmp_path / "westpa" / "west.h5"), "segments": segments}})
-    result = snakemake(workdir, "--cores", "2", "results/tables/w1.csv", "results/report/westbench.html",
-                       configfile=config)
+    config = write_config(
+        tmp_path / "config.yaml",
+        external={
+            "byo_explicit": {"kind": "westpa", "west_h5": str(tmp_path / "westpa" / "west.h5"), "segments": segments}
+        },
+    )
+    result = snakemake(
+        workdir, "--cores", "2", "results/tables/w1.csv", "results/report/westbench.html", configfile=config
+    )
     assert result.returncode == 0, result.output[-3000:]
     builtin = json.loads((protein / "metrics" / "explicit" / "metrics.json").read_text())
     external = json.loads((protein / "metrics" / "byo_explicit" / "metrics.json").read_text())
@@ -72,8 +77,10 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
         else:
             assert external["metrics"][weighting]["coverage"] == pytest.approx(values["coverage"])
     # One coverage grid and one definition: cost.csv's last coverage is the coverage column, for both exports.
-    costs = {name: pd.read_csv(protein / kind / name / "cost.csv")
-             for kind, name in (("we", "explicit"), ("external", "byo_explicit"))}
+    costs = {
+        name: pd.read_csv(protein / kind / name / "cost.csv")
+        for kind, name in (("we", "explicit"), ("external", "byo_explicit"))
+    }
     assert costs["byo_explicit"]["coverage"].tolist() == pytest.approx(costs["explicit"]["coverage"].tolist())
     assert costs["explicit"]["coverage"].iloc[-1] == pytest.approx(builtin["metrics"]["we"]["coverage"])
     w1 = pd.read_csv(workdir / "results" / "tables" / "w1.csv")
@@ -104,12 +111,22 @@ def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default
         np.save(samples / f"iter{n_iter:03d}.npy", exported["weight"][rows])
     config = write_config(
         tmp_path / "config.yaml",
-        groundtruth={"source": "import", "import": {"trajectories": str(gt / "*.xtc"),
-                                                    "topology": str(runs / "s0000" / "topology.pdb")}},
+        groundtruth={
+            "source": "import",
+            "import": {"trajectories": str(gt / "*.xtc"), "topology": str(runs / "s0000" / "topology.pdb")},
+        },
         we={"engines": []},
-        calibration={"enabled": False},  # the study reads no ground truth of the user's: it is tested on its own (CI time)
-        external={"plain": {"kind": "trajectories", "trajectories": str(samples / "iter*.dcd"),
-                            "topology": str(samples / "ca.pdb"), "weights": str(samples / "{name}.npy")}},
+        calibration={
+            "enabled": False
+        },  # the study reads no ground truth of the user's: it is tested on its own (CI time)
+        external={
+            "plain": {
+                "kind": "trajectories",
+                "trajectories": str(samples / "iter*.dcd"),
+                "topology": str(samples / "ca.pdb"),
+                "weights": str(samples / "{name}.npy"),
+            }
+        },
     )
     workdir = tmp_path / "run"
     result = snakemake(workdir, "--cores", "2", "results/report/westbench.html", configfile=config)

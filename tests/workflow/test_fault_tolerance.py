@@ -26,10 +26,21 @@ pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
     # Targets and options first: --configfile takes several values and would swallow a target after it.
-    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               *map(str, args), "--configfile", str(configfile)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(workdir),
+        *map(str, args),
+        "--configfile",
+        str(configfile),
+    ]
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
 
 
 def finish(process, timeout=900):
@@ -52,8 +63,11 @@ def mtimes(folder, exclude):
     """Modification times of every file under ``folder`` except the rerun job's own (any of ``exclude``, a string
     or a tuple, in its path)."""
     excludes = (exclude,) if isinstance(exclude, str) else tuple(exclude)
-    return {p: p.stat().st_mtime_ns for p in folder.rglob("*")
-            if p.is_file() and not any(part in str(p.relative_to(folder)) for part in excludes)}
+    return {
+        p: p.stat().st_mtime_ns
+        for p in folder.rglob("*")
+        if p.is_file() and not any(part in str(p.relative_to(folder)) for part in excludes)
+    }
 
 
 @pytest.fixture
@@ -86,14 +100,17 @@ def test_kill_during_ground_truth_md_resumes_from_the_checkpoint(default_run, co
     log = (copy_of_default / "results" / "chignolin" / "logs" / f"groundtruth_run_{start}.log").read_text()
     assert "resuming production from step" in log
     assert mtimes(copy_of_default / "results", exclude=start) == before  # nothing finished was recomputed
-    with h5py.File(runs / start / "frames.h5") as resumed, \
-            h5py.File(default_run / "results" / "chignolin" / "groundtruth" / "runs" / start / "frames.h5") as reference:
+    with (
+        h5py.File(runs / start / "frames.h5") as resumed,
+        h5py.File(default_run / "results" / "chignolin" / "groundtruth" / "runs" / start / "frames.h5") as reference,
+    ):
         for key in ("ca", "forces", "time_ps"):
             assert np.array_equal(resumed[key][()], reference[key][()]), key
 
 
 def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_run_is_locked_out(
-        default_run, copy_of_default, tmp_path):
+    default_run, copy_of_default, tmp_path
+):
     we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
     shutil.rmtree(we)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -109,8 +126,15 @@ def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_r
         assert process.poll() is None, process.stdout.read()[-3000:]
         time.sleep(0.05)
     # A second Snakemake on the same results folder is refused while the first runs.
-    second = start_snakemake(copy_of_default, "results/chignolin/metrics/implicit/metrics.json", "--cores", "1",
-                             "--forcerun", "metric_suite", configfile=configfile)
+    second = start_snakemake(
+        copy_of_default,
+        "results/chignolin/metrics/implicit/metrics.json",
+        "--cores",
+        "1",
+        "--forcerun",
+        "metric_suite",
+        configfile=configfile,
+    )
     code, output = finish(second)
     assert code != 0 and "cannot be locked" in output, output[-2000:]
     kill_when(process, we / "segments" / "iter_000003.frames.npz")
@@ -120,8 +144,10 @@ def test_kill_during_weighted_ensemble_keeps_completed_iterations_and_a_second_r
     log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_implicit.log").read_text()
     assert "resum" in log.lower()
     assert mtimes(copy_of_default / "results", exclude="implicit") == before
-    with h5py.File(we / "west.h5") as resumed, \
-            h5py.File(demo_we_run_dirs(default_run, "implicit")[0] / "west.h5") as reference:
+    with (
+        h5py.File(we / "west.h5") as resumed,
+        h5py.File(demo_we_run_dirs(default_run, "implicit")[0] / "west.h5") as reference,
+    ):
         assert resumed.attrs["west_current_iteration"] == 5  # four complete iterations
         for n_iter in range(1, min(5, int(reference.attrs["west_current_iteration"]))):  # the ones both ran
             group = f"iterations/iter_{n_iter:08d}"
@@ -142,8 +168,17 @@ def test_an_engine_that_raises_fails_the_we_run_job_with_its_message(default_run
     job = ("we/explicit", "we_run_explicit")
     before = mtimes(copy_of_default / "results", exclude=job)
     # mtime only: the platform change must not rerun the finished preparation and ground truth.
-    code, output = finish(start_snakemake(copy_of_default, "results/chignolin/we/explicit/run.json", "--cores", "2",
-                                          "--rerun-triggers", "mtime", configfile=configfile))
+    code, output = finish(
+        start_snakemake(
+            copy_of_default,
+            "results/chignolin/we/explicit/run.json",
+            "--cores",
+            "2",
+            "--rerun-triggers",
+            "mtime",
+            configfile=configfile,
+        )
+    )
     assert code != 0, output[-3000:]
     log = (copy_of_default / "results" / "chignolin" / "logs" / "we_run_explicit.log").read_text()
     assert "OpenMM platform HIP (platform.name) cannot be used" in log and "Traceback" in log  # message, traceback
@@ -165,11 +200,17 @@ def test_killed_runs_moved_to_another_path_resume_where_they_stopped(default_run
     configfile.write_text(yaml.safe_dump(config))
 
     target = f"results/chignolin/groundtruth/runs/{start}/frames.h5"
-    kill_when(start_snakemake(copy_of_default, target, "--cores", "1", configfile=configfile),
-              runs / start / "checkpoints" / "chunk_000001.npz")
+    kill_when(
+        start_snakemake(copy_of_default, target, "--cores", "1", configfile=configfile),
+        runs / start / "checkpoints" / "chunk_000001.npz",
+    )
     assert finish(start_snakemake(copy_of_default, target, "--unlock", configfile=configfile))[0] == 0
-    kill_when(start_snakemake(copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "1",
-                              configfile=configfile), we / "segments" / "iter_000003.frames.npz")
+    kill_when(
+        start_snakemake(
+            copy_of_default, "results/chignolin/we/implicit/run.json", "--cores", "1", configfile=configfile
+        ),
+        we / "segments" / "iter_000003.frames.npz",
+    )
 
     moved = tmp_path / "elsewhere" / "run"
     shutil.move(copy_of_default, moved)

@@ -20,8 +20,14 @@ def session(tmp_path_factory):
     out, bundle = tmp_path_factory.mktemp("gpu_session_out"), tmp_path_factory.mktemp("gpu_bundle") / "bundle"
     env = {**os.environ, "OUT": str(out), "WESTBENCH_GPU_BUNDLE": str(bundle), "WESTBENCH_GPU_DRY_RUN": "1"}
     env.pop("PYTHONPATH", None)  # the script sets its own
-    result = subprocess.run(["bash", str(REPO / "benchmarks" / "gpu_session.sh")], cwd=REPO, env=env,
-                            capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        ["bash", str(REPO / "benchmarks" / "gpu_session.sh")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     stages = [json.loads(line) for line in (out / "stages.jsonl").read_text().splitlines()]
     return out, {s["stage"]: s for s in stages}

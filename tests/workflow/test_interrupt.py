@@ -29,11 +29,26 @@ STOP_WITHIN_S = 6.0  # a job process stops within 5 s at the latest (westbench.i
 def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
     """Snakemake in a new process group, SIGINT at its default (a terminal's foreground job, not a
     background job of a non-interactive shell, which ignores SIGINT)."""
-    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               *map(str, args), "--configfile", str(configfile)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(workdir),
+        *map(str, args),
+        "--configfile",
+        str(configfile),
+    ]
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def living_members(pgid):
@@ -44,9 +59,9 @@ def living_members(pgid):
             text = stat.read_text()
         except OSError:
             continue
-        fields = text[text.rindex(")") + 2:].split()
+        fields = text[text.rindex(")") + 2 :].split()
         if int(fields[2]) == pgid and fields[0] != "Z":
-            members.append(f"{stat.parent.name}: {text[text.index('(') + 1:text.rindex(')')]}")
+            members.append(f"{stat.parent.name}: {text[text.index('(') + 1 : text.rindex(')')]}")
     return members
 
 
@@ -85,15 +100,17 @@ def test_ctrl_c_during_weighted_ensemble_with_worker_processes_stops_at_once_and
     we = copy_of_default / "results" / "chignolin" / "we" / "implicit"
     shutil.rmtree(we)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config["we"].update(work_manager="processes", max_iterations_by_engine={"implicit": 3, "explicit": 2},
-                        replicas_by_engine={})  # one implicit run, in we/implicit/
+    config["we"].update(
+        work_manager="processes", max_iterations_by_engine={"implicit": 3, "explicit": 2}, replicas_by_engine={}
+    )  # one implicit run, in we/implicit/
     configfile = tmp_path / "config.yaml"
     configfile.write_text(yaml.safe_dump(config))
     target = "results/chignolin/we/implicit/run.json"
 
     process = start_snakemake(copy_of_default, target, "--cores", "2", configfile=configfile)
-    seconds, output = interrupt_when(process, lambda: (we / "segments" / "iter_000002.frames.npz").exists(),
-                                     signal.SIGINT)
+    seconds, output = interrupt_when(
+        process, lambda: (we / "segments" / "iter_000002.frames.npz").exists(), signal.SIGINT
+    )
     assert seconds < STOP_WITHIN_S, output[-2000:]
     assert process.returncode != 0 and not (we / "run.json").exists()
     with h5py.File(we / "west.h5", "a") as west:  # no process holds its lock
@@ -115,8 +132,9 @@ def test_sigterm_to_the_group_during_ground_truth_md_stops_at_once_and_resumes_f
     target = f"results/chignolin/groundtruth/runs/{start}/frames.h5"
 
     process = start_snakemake(copy_of_default, target, "--cores", "2")
-    seconds, output = interrupt_when(process, lambda: (runs / start / "checkpoints" / "production.chk").exists(),
-                                     signal.SIGTERM)
+    seconds, output = interrupt_when(
+        process, lambda: (runs / start / "checkpoints" / "production.chk").exists(), signal.SIGTERM
+    )
     assert seconds < STOP_WITHIN_S, output[-2000:]
     assert process.returncode != 0 and not (runs / start / "frames.h5").exists()
     log = copy_of_default / "results" / "chignolin" / "logs" / f"groundtruth_run_{start}.log"

@@ -118,12 +118,21 @@ def test_one_cg_preset_retrains_and_reruns_that_engine_only(finished, tmp_path):
 
     jobs = plan_after(finished, tmp_path, preset)
     # The calibration study trains the same preset on its reference's forces: its copy of that engine reruns too.
-    study = {"calibration_cg_train", "calibration_table", "calibration_we_run", "calibration_we_export",
-             "calibration_metrics"}
-    per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs
-                        if rule not in AGGREGATES | {"cg_train"} | study)
-    assert per_engine == [("metric_suite", "cg_undertrained"), ("we_export", "cg_undertrained"),
-                          ("we_run", "cg_undertrained")]
+    study = {
+        "calibration_cg_train",
+        "calibration_table",
+        "calibration_we_run",
+        "calibration_we_export",
+        "calibration_metrics",
+    }
+    per_engine = sorted(
+        (rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES | {"cg_train"} | study
+    )
+    assert per_engine == [
+        ("metric_suite", "cg_undertrained"),
+        ("we_export", "cg_undertrained"),
+        ("we_run", "cg_undertrained"),
+    ]
     trained = [outputs for rule, outputs in jobs if rule in ("cg_train", "calibration_cg_train")]
     assert len(trained) == 2 and all("/cg/undertrained/" in path for outputs in trained for path in outputs)
     in_study = [outputs for rule, outputs in jobs if rule in study - {"calibration_cg_train", "calibration_table"}]
@@ -143,6 +152,7 @@ def test_the_report_title_reruns_only_the_report(finished, tmp_path):
 def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finished, tmp_path):
     """metrics.coverage_bins, the one grid: cost.csv and the coverage column change; a WE run without a coverage
     target does not read it."""
+
     def grid(raw, effective):
         assert effective["we"]["coverage_target"] is None
         raw.setdefault("metrics", {})["coverage_bins"] = effective["metrics"]["coverage_bins"] // 2
@@ -152,8 +162,10 @@ def test_the_coverage_grid_reruns_the_exports_and_metrics_not_the_we_runs(finish
     per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
     assert [pair for pair in per_engine if pair[0] == "we_export"] == sorted(("we_export", e) for e in engines)
     # no we_run; the calibration study's exports and metrics read the same grid
-    assert {rule for rule, _ in per_engine} - {"calibration_we_export", "calibration_metrics", "calibration_table"} \
-        == {"we_export", "metric_suite"}
+    assert {rule for rule, _ in per_engine} - {"calibration_we_export", "calibration_metrics", "calibration_table"} == {
+        "we_export",
+        "metric_suite",
+    }
     assert not any(rule.endswith("we_run") for rule, _ in per_engine)
     assert {engine for rule, engine in per_engine if rule == "metric_suite"} >= set(engines)
 
@@ -169,7 +181,9 @@ def test_one_more_replica_runs_only_the_new_replica_and_re_exports_that_engine(f
     jobs = plan_after(finished, tmp_path, more)
     per_engine = sorted((rule, engine_of(outputs)) for rule, outputs in jobs if rule not in AGGREGATES)
     new = range(current, current + 1) if current > 1 else range(2)  # from one run in we/implicit/ to replica folders
-    assert per_engine == sorted([("metric_suite", "implicit"), ("we_export", "implicit")]
-                                + [("we_run_replica", "implicit")] * len(new))
-    assert sorted(path for rule, outputs in jobs if rule == "we_run_replica" for path in outputs) == \
-        [f"results/chignolin/we/implicit/replica_{k}/run.json" for k in new]
+    assert per_engine == sorted(
+        [("metric_suite", "implicit"), ("we_export", "implicit")] + [("we_run_replica", "implicit")] * len(new)
+    )
+    assert sorted(path for rule, outputs in jobs if rule == "we_run_replica" for path in outputs) == [
+        f"results/chignolin/we/implicit/replica_{k}/run.json" for k in new
+    ]

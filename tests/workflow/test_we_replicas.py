@@ -35,18 +35,21 @@ def test_one_replica_plans_todays_paths(tmp_path):
     engines = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["engines"]
     assert outputs_of(jobs, "we_run") == sorted(f"results/chignolin/we/{e}/run.json" for e in engines)
     assert outputs_of(jobs, "we_run_replica") == []
-    assert outputs_of(jobs, "we_export") == sorted(f"results/chignolin/we/{e}/{name}" for e in engines
-                                                   for name in ("frames.h5", "cost.csv"))
+    assert outputs_of(jobs, "we_export") == sorted(
+        f"results/chignolin/we/{e}/{name}" for e in engines for name in ("frames.h5", "cost.csv")
+    )
 
 
 def test_three_replicas_plan_three_runs_per_engine_and_one_export(tmp_path):
     jobs, output = plan(tmp_path, {"replicas": 3, "replicas_by_engine": {}})
     engines = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["engines"]
     assert outputs_of(jobs, "we_run") == []
-    assert outputs_of(jobs, "we_run_replica") == sorted(f"results/chignolin/we/{e}/replica_{k}/run.json"
-                                                        for e in engines for k in range(3))
-    assert outputs_of(jobs, "we_export") == sorted(f"results/chignolin/we/{e}/{name}" for e in engines
-                                                   for name in ("frames.h5", "cost.csv"))
+    assert outputs_of(jobs, "we_run_replica") == sorted(
+        f"results/chignolin/we/{e}/replica_{k}/run.json" for e in engines for k in range(3)
+    )
+    assert outputs_of(jobs, "we_export") == sorted(
+        f"results/chignolin/we/{e}/{name}" for e in engines for name in ("frames.h5", "cost.csv")
+    )
     for engine in engines:
         assert f"we_run {engine}: 3 replicas (from we.replicas)" in output
 
@@ -58,4 +61,5 @@ def test_a_per_engine_replica_count_changes_only_that_engine(tmp_path):
     assert "results/chignolin/we/implicit/run.json" in outputs_of(jobs, "we_run")
     assert "we_run explicit: 2 replicas (from we.replicas_by_engine.explicit)" in output
     assert sum(rule == "we_export" for rule, _ in jobs) == len(
-        yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["engines"])
+        yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["engines"]
+    )

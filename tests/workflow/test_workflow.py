@@ -30,8 +30,16 @@ def write_config(path, **changes):
 @pytest.mark.slow
 def test_default_config_prepares_chignolin_offline(default_run):
     prepare = default_run / "results" / "chignolin" / "prepare"
-    for name in ("structure.pdb", "prepared.pdb", "implicit.xml", "implicit_state.xml", "explicit.xml",
-                 "explicit_state.xml", "explicit.pdb", "summary.json"):
+    for name in (
+        "structure.pdb",
+        "prepared.pdb",
+        "implicit.xml",
+        "implicit_state.xml",
+        "explicit.xml",
+        "explicit_state.xml",
+        "explicit.pdb",
+        "summary.json",
+    ):
         assert (prepare / name).stat().st_size > 0, name
     summary = json.loads((prepare / "summary.json").read_text())
     assert summary["sequence"] == "GYDPETGTWG"
@@ -43,7 +51,9 @@ def test_default_config_prepares_chignolin_offline(default_run):
     from westbench.seeds import stage_seed
 
     base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["seed"]
-    assert summary["fix"]["seed"] == stage_seed(base, "chignolin", "fix_structure") != base  # recorded, protein-specific
+    assert (
+        summary["fix"]["seed"] == stage_seed(base, "chignolin", "fix_structure") != base
+    )  # recorded, protein-specific
     assert summary["structure"]["source"] == "sequence"
     for rule in ("acquire_structure", "fix_structure", "build_system_implicit", "build_system_explicit"):
         assert (default_run / "results" / "chignolin" / "benchmarks" / f"{rule}.tsv").is_file()
@@ -113,14 +123,21 @@ def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tm
             with h5py.File(run_dir / "west.h5", "r") as handle:  # frames carry the pcoord WESTPA binned
                 last = handle[f"iterations/iter_{iterations:08d}"]
                 rows = mine & (frames["iteration"] == iterations)
-                assert np.allclose(frames["tics"][rows][frames["frame"][rows] == 10][:, :2],
-                                   last["pcoord"][()][np.unique(frames["seg_id"][rows]), -1], atol=1e-4)
+                assert np.allclose(
+                    frames["tics"][rows][frames["frame"][rows] == 10][:, :2],
+                    last["pcoord"][()][np.unique(frames["seg_id"][rows]), -1],
+                    atol=1e-4,
+                )
         assert len(set(seeds)) == len(run_dirs)  # independent replicas
         if len(run_dirs) > 1:
             assert sorted(set(frames["replica"].tolist())) == list(range(len(run_dirs)))
             assert frames.attrs["seed"] == seeds[0]
-    result = subprocess.run([sys.executable, "-m", "westpa.cli.tools.w_pdist", "-W", "west.h5", "-o", str(tmp_path / "p.h5")],
-                            cwd=demo_we_run_dirs(default_run, "implicit")[0], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "westpa.cli.tools.w_pdist", "-W", "west.h5", "-o", str(tmp_path / "p.h5")],
+        cwd=demo_we_run_dirs(default_run, "implicit")[0],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
 
 
@@ -142,7 +159,8 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
         assert metrics["we"]["w1"]["tic0"] == pytest.approx(expected, rel=1e-6)
         rg = lambda ca: np.sqrt(((ca - ca.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))  # noqa: E731
         assert metrics["counts"]["w1"]["rg"] == pytest.approx(  # Rg in Angstrom
-            10 * wasserstein_distance(rg(groundtruth["ca"]), rg(model["ca"])), rel=1e-4)
+            10 * wasserstein_distance(rg(groundtruth["ca"]), rg(model["ca"])), rel=1e-4
+        )
         assert set(metrics) == {"we", "msm", "counts"}
 
 
@@ -153,8 +171,10 @@ def test_every_engine_is_scored_and_every_missing_number_has_a_reason(default_ru
 
     protein = default_run / "results" / "chignolin"
     for engine in ("implicit", "explicit", "cg_undertrained", "cg_fulltrained", "groundtruth"):
-        record = json.loads((protein / "metrics" / engine / "metrics.json").read_text(),
-                            parse_constant=lambda name: pytest.fail(f"{engine}: metrics.json holds {name}"))
+        record = json.loads(
+            (protein / "metrics" / engine / "metrics.json").read_text(),
+            parse_constant=lambda name: pytest.fail(f"{engine}: metrics.json holds {name}"),
+        )
         reasons = record["not_estimable"]
         for weighting, values in record["metrics"].items():
             for metric in ("w1", "kl"):
@@ -204,9 +224,17 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
             assert coverage.loc[engine, "segments_to_20%"] == expected
         figures = results / "chignolin" / "metrics" / engine / "figures"
         assert sorted(p.name for p in figures.iterdir()) == sorted(
-            f"{name}.png" for name in ("tic_densities_1d", "tic_densities_2d", "tic01_by_iteration",
-                                       "structure_distributions", "msm_reweighting", "contact_map_difference",
-                                       "macrostates"))
+            f"{name}.png"
+            for name in (
+                "tic_densities_1d",
+                "tic_densities_2d",
+                "tic01_by_iteration",
+                "structure_distributions",
+                "msm_reweighting",
+                "contact_map_difference",
+                "macrostates",
+            )
+        )
     html = (results / "report" / "westbench.html").read_text()
     # seven figures per WE engine, six for the ground truth itself (no all-zero contact map), the
     # ground-truth density, the training curves of the two CG presets, the two figures across engines and the
@@ -265,8 +293,10 @@ def test_default_config_tabulates_resource_requests_and_benchmarks_for_admins(de
         assert requests.loc[rule, "gpu"] == 1 and requests.loc[rule, "partition"] == "gpu", rule
     assert requests.loc["metric_tables", "gpu"] == 0
     measured = pd.read_csv(tables / "benchmarks_by_rule.csv").set_index("rule")
-    we_runs = sum(len(demo_we_run_dirs(default_run, engine)) for engine in
-                  ("implicit", "explicit", "cg_undertrained", "cg_fulltrained"))
+    we_runs = sum(
+        len(demo_we_run_dirs(default_run, engine))
+        for engine in ("implicit", "explicit", "cg_undertrained", "cg_fulltrained")
+    )
     assert measured.loc["groundtruth_run", "jobs"] == 3
     assert measured.reindex(["we_run", "we_run_replica"])["jobs"].fillna(0).sum() == we_runs
     assert (measured["wall_s_total"] > 0).all() and "we" not in measured.index
@@ -282,8 +312,12 @@ def test_rerun_has_nothing_to_do_and_report_builds(default_run):
     assert result.returncode == 0, result.output[-2000:]
     assert report.stat().st_size > 10_000
     text = report.read_text()
-    for caption in ("thresholded contact fraction", "with the WE compute spent in total", "PCCA+ into",
-                    "Wasserstein-1 distance between the ground truth and each engine"):
+    for caption in (
+        "thresholded contact fraction",
+        "with the WE compute spent in total",
+        "PCCA+ into",
+        "Wasserstein-1 distance between the ground truth and each engine",
+    ):
         assert caption in text, caption
 
 
@@ -294,8 +328,15 @@ def test_lint_is_clean(tmp_path):
 
 
 def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
-    result = snakemake(tmp_path, "-n", "--cores", "2", "--config", f"structures_dir={shared_structures}",
-                       configfile=REPO / "config" / "paper.yaml")
+    result = snakemake(
+        tmp_path,
+        "-n",
+        "--cores",
+        "2",
+        "--config",
+        f"structures_dir={shared_structures}",
+        configfile=REPO / "config" / "paper.yaml",
+    )
     assert result.returncode == 0, result.output[-2000:]
     out = result.output
     for protein in ("chignolin", "trpcage", "bba", "ww", "proteinb", "homeodomain", "proteing", "a3d", "lambda"):
@@ -309,8 +350,15 @@ def test_paper_config_plans_the_full_dag(tmp_path, shared_structures):
 
 def test_calibration_paper_config_plans_the_all_atom_null_test(tmp_path, shared_structures):
     """config/calibration-paper.yaml: implicit-solvent WE against an implicit-solvent ground truth (docs/cluster.md)."""
-    result = snakemake(tmp_path, "-n", "--cores", "2", "--config", f"structures_dir={shared_structures}",
-                       configfile=REPO / "config" / "calibration-paper.yaml")
+    result = snakemake(
+        tmp_path,
+        "-n",
+        "--cores",
+        "2",
+        "--config",
+        f"structures_dir={shared_structures}",
+        configfile=REPO / "config" / "calibration-paper.yaml",
+    )
     assert result.returncode == 0, result.output[-2000:]
     counts = job_counts(result.output)
     assert counts["groundtruth_run"] == 372 and counts["we_run"] == 1 and counts["metric_suite"] == 2
@@ -340,7 +388,9 @@ def test_bad_structure_fails_alone_and_keeps_what_was_computed(default_run, tmp_
     broken = tmp_path / "broken.pdb"
     broken.write_text("HEADER    NOT REALLY\nATOM      1  N   GLY A   1      xx.xxx  1.000  1.000  1.00  0.00\n")
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config["proteins"].append({"id": "broken", "name": "Broken", "sequence": "GG", "source": "file", "path": str(broken)})
+    config["proteins"].append(
+        {"id": "broken", "name": "Broken", "sequence": "GG", "source": "file", "path": str(broken)}
+    )
     path = tmp_path / "two.yaml"
     path.write_text(yaml.safe_dump(config))
     summary = default_run / "results" / "chignolin" / "prepare" / "summary.json"
@@ -359,11 +409,26 @@ def test_all_shared_structures_prepare_through_the_workflow(tmp_path, shared_str
     """The paper's nine entries plus 1UAO and 1L2Y: every summary has sensible counts and charges."""
     config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
     config["proteins"] += [
-        {"id": "chignolin-wt", "name": "Chignolin (1UAO)", "pdb_id": "1UAO", "sequence": "GYDPETGTWG", "source": "rcsb"},
-        {"id": "trpcage-wt", "name": "Trp-cage (1L2Y)", "pdb_id": "1L2Y", "sequence": "NLYIQWLKDGGPSSGRPPPS", "source": "rcsb"},
+        {
+            "id": "chignolin-wt",
+            "name": "Chignolin (1UAO)",
+            "pdb_id": "1UAO",
+            "sequence": "GYDPETGTWG",
+            "source": "rcsb",
+        },
+        {
+            "id": "trpcage-wt",
+            "name": "Trp-cage (1L2Y)",
+            "pdb_id": "1L2Y",
+            "sequence": "NLYIQWLKDGGPSSGRPPPS",
+            "source": "rcsb",
+        },
     ]
-    config.update(structures_dir=str(shared_structures), platform={"name": "CPU"},
-                  preparation={"box_shape": "dodecahedron", "minimize_max_iterations": 5})
+    config.update(
+        structures_dir=str(shared_structures),
+        platform={"name": "CPU"},
+        preparation={"box_shape": "dodecahedron", "minimize_max_iterations": 5},
+    )
     path = tmp_path / "eleven.yaml"
     path.write_text(yaml.safe_dump(config))
     result = snakemake(tmp_path, "--cores", "2", "prepare", configfile=path)

@@ -62,16 +62,20 @@ def task_tags(task_dir: str | Path) -> dict:
     try:
         metadata = tomllib.loads(path.read_text()).get("metadata", {})
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CompositionError(f"{path}: cannot read the task's tags ({exc}); every task needs a TOML task.toml") from exc
+        raise CompositionError(
+            f"{path}: cannot read the task's tags ({exc}); every task needs a TOML task.toml"
+        ) from exc
     packages = metadata.get("packages", [])
     if isinstance(packages, str) or not all(isinstance(p, str) for p in packages):
-        raise CompositionError(f"{path}: [metadata] packages must be a list of strings, e.g. packages = [\"gromacs\"]")
+        raise CompositionError(f'{path}: [metadata] packages must be a list of strings, e.g. packages = ["gromacs"]')
     dockerfile = task_dir / "environment" / "Dockerfile"
     bases = re.findall(r"^\s*FROM\s+(\S+)", dockerfile.read_text(), re.M | re.I) if dockerfile.is_file() else []
-    return {"task": task_dir.name,
-            **{tag: str(metadata.get(tag, UNKNOWN)) for tag in ("difficulty", "category", "system", "method")},
-            "packages": tuple(packages) if packages else (UNKNOWN,),
-            "image": bases[-1] if bases else UNKNOWN}
+    return {
+        "task": task_dir.name,
+        **{tag: str(metadata.get(tag, UNKNOWN)) for tag in ("difficulty", "category", "system", "method")},
+        "packages": tuple(packages) if packages else (UNKNOWN,),
+        "image": bases[-1] if bases else UNKNOWN,
+    }
 
 
 def suite_composition(tasks_dir: str | Path) -> pd.DataFrame:
@@ -142,7 +146,9 @@ def composition_markdown(suite: pd.DataFrame) -> str:
     lines = [f"| tag | {len(suite)} tasks |", "|---|---|"]
     for tag in TAGS:
         part = table[table["tag"] == tag]
-        lines.append(f"| {tag} ({len(part)}) | " + ", ".join(f"{v} {n}" for v, n in zip(part["value"], part["tasks"])) + " |")
+        lines.append(
+            f"| {tag} ({len(part)}) | " + ", ".join(f"{v} {n}" for v, n in zip(part["value"], part["tasks"])) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -190,13 +196,20 @@ def tagged_grid(grid: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = T
         raise CompositionError(f"unknown tags {unknown_tag}; choose from {list(TAGS)}")
     long = _long(suite)
     long = long[long["tag"].isin(tags)]
-    extra = pd.DataFrame([{"task": t, "tag": tag, "value": UNKNOWN} for t in sorted(set(grid["task"]) - set(suite["task"]))
-                          for tag in tags], columns=["task", "tag", "value"])
+    extra = pd.DataFrame(
+        [
+            {"task": t, "tag": tag, "value": UNKNOWN}
+            for t in sorted(set(grid["task"]) - set(suite["task"]))
+            for tag in tags
+        ],
+        columns=["task", "tag", "value"],
+    )
     return grid.merge(pd.concat([long, extra], ignore_index=True), on="task", how="inner").reset_index(drop=True)
 
 
-def breakdown_by_tag(trials: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = TAGS,
-                     group: Sequence[str] = ("agent",)) -> pd.DataFrame:
+def breakdown_by_tag(
+    trials: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[str] = TAGS, group: Sequence[str] = ("agent",)
+) -> pd.DataFrame:
     """Trials split by tag: one row per (tag, value, *group) with trials, tasks, mean_correctness, pass_rate
     and, where the trials have it, mean score.
 
@@ -215,16 +228,25 @@ def breakdown_by_tag(trials: pd.DataFrame, suite: pd.DataFrame, tags: Sequence[s
     frame = trials.copy()
     frame["passed"] = frame["passed"].astype(bool) if "passed" in frame else frame["correctness"] >= 1.0
     known = set(suite["task"])
-    extra = pd.DataFrame([{"task": t, "tag": tag, "value": UNKNOWN} for t in sorted(set(frame["task"]) - known) for tag in tags],
-                         columns=["task", "tag", "value"])
+    extra = pd.DataFrame(
+        [{"task": t, "tag": tag, "value": UNKNOWN} for t in sorted(set(frame["task"]) - known) for tag in tags],
+        columns=["task", "tag", "value"],
+    )
     merged = frame.merge(pd.concat([long, extra], ignore_index=True), on="task", how="inner")
-    aggregations = {"trials": ("task", "size"), "tasks": ("task", "nunique"), "mean_correctness": ("correctness", "mean"),
-                    "pass_rate": ("passed", "mean")}
+    aggregations = {
+        "trials": ("task", "size"),
+        "tasks": ("task", "nunique"),
+        "mean_correctness": ("correctness", "mean"),
+        "pass_rate": ("passed", "mean"),
+    }
     if "score" in merged:
         aggregations["avg_score"] = ("score", "mean")
     table = merged.groupby(["tag", "value", *group], sort=False).agg(**aggregations).reset_index()
     order = {tag: i for i, tag in enumerate(TAGS)}
     table["_tag"] = table["tag"].map(order)
-    table["_value"] = [DIFFICULTIES.index(v) if t == "difficulty" and v in DIFFICULTIES else 9 for t, v in zip(table["tag"], table["value"])]
+    table["_value"] = [
+        DIFFICULTIES.index(v) if t == "difficulty" and v in DIFFICULTIES else 9
+        for t, v in zip(table["tag"], table["value"])
+    ]
     table = table.sort_values(["_tag", "_value", "value", *group], kind="stable").drop(columns=["_tag", "_value"])
     return table.reset_index(drop=True)

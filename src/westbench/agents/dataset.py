@@ -42,11 +42,16 @@ def version() -> str:
 def registry(tasks_dir: str | Path, version: str | None = None, name: str = DATASET) -> list[dict]:
     """Harbor's registry (a list with one dataset spec) of the suite's own tasks under ``tasks_dir``."""
     tasks = [task for task in discover_tasks(tasks_dir) if task.shipped]
-    return [{"name": name, "version": version or globals()["version"](),
-             "description": f"westbench's agent benchmark: {len(tasks)} containerized MD tasks (Harbor format) with "
-                            "deterministic verifiers",
-             "tasks": [{"name": task.harbor_name, "path": str(task.path.resolve())} for task in tasks],
-             "metrics": []}]
+    return [
+        {
+            "name": name,
+            "version": version or globals()["version"](),
+            "description": f"westbench's agent benchmark: {len(tasks)} containerized MD tasks (Harbor format) with "
+            "deterministic verifiers",
+            "tasks": [{"name": task.harbor_name, "path": str(task.path.resolve())} for task in tasks],
+            "metrics": [],
+        }
+    ]
 
 
 def write_registry(tasks_dir: str | Path, out: str | Path, version: str | None = None) -> Path:

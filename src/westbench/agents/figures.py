@@ -11,8 +11,15 @@ import pandas as pd
 
 from westbench.agents.statistics import OUTCOMES, outcome_counts
 
-OUTCOME_COLORS = {"passed": "#2ca02c", "failed": "#d62728", "agent_timeout": "#ff7f0e", "agent_error": "#9467bd",
-                  "environment_error": "#7f7f7f", "verifier_error": "#8c564b", "missing": "#c7c7c7"}
+OUTCOME_COLORS = {
+    "passed": "#2ca02c",
+    "failed": "#d62728",
+    "agent_timeout": "#ff7f0e",
+    "agent_error": "#9467bd",
+    "environment_error": "#7f7f7f",
+    "verifier_error": "#8c564b",
+    "missing": "#c7c7c7",
+}
 
 
 def _labels(board: pd.DataFrame) -> list[str]:
@@ -30,7 +37,8 @@ def _empty_figure(path: str, text: str) -> None:
 
 
 def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None:
-    """Figure: Pass Rate and Strict-Pass@1 (Wilson 95 %) and Avg. Score (bootstrap 95 %) per agent/model; score per task."""
+    """Figure: Pass Rate and Strict-Pass@1 (Wilson 95 %) and Avg. Score (bootstrap 95 %) per agent/model;
+    score per task."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -40,14 +48,20 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
         _empty_figure(path, "no task passed the oracle gate")
         return
     pivot = grid.pivot_table(index="task", columns=["agent", "model"], values="fc_score", aggfunc="mean")
-    fig, axes = plt.subplots(1, 2, figsize=(12, max(4, 0.35 * len(pivot) + 1.5)), gridspec_kw={"width_ratios": [1, 1.4]})
+    fig, axes = plt.subplots(
+        1, 2, figsize=(12, max(4, 0.35 * len(pivot) + 1.5)), gridspec_kw={"width_ratios": [1, 1.4]}
+    )
     x = np.arange(len(board))
-    for offset, column, label in ((-0.27, "pass_rate", "Pass Rate (%)"), (0.0, "strict_pass_at_1", "Strict-Pass@1 (%)"),
-                                  (0.27, "fc_avg_score", "FC Avg. Score")):
+    for offset, column, label in (
+        (-0.27, "pass_rate", "Pass Rate (%)"),
+        (0.0, "strict_pass_at_1", "Strict-Pass@1 (%)"),
+        (0.27, "fc_avg_score", "FC Avg. Score"),
+    ):
         scale = 1.0 if column == "fc_avg_score" else 100.0
         value = scale * board[column].astype(float)
-        error = np.vstack([value - scale * board[f"{column}_lo"].astype(float),
-                           scale * board[f"{column}_hi"].astype(float) - value])
+        error = np.vstack(
+            [value - scale * board[f"{column}_lo"].astype(float), scale * board[f"{column}_hi"].astype(float) - value]
+        )
         axes[0].bar(x + offset, value.fillna(0), 0.27, yerr=np.nan_to_num(error), capsize=3, label=label)
     axes[0].set_xticks(x, _labels(board), rotation=35, ha="right", fontsize=8)
     axes[0].set_ylim(0, 105)
@@ -56,7 +70,9 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
     axes[0].set_title("Agents over gated tasks")
     image = axes[1].imshow(pivot.to_numpy(dtype=float), vmin=0, vmax=100, cmap="viridis", aspect="auto")
     axes[1].set_yticks(range(len(pivot)), pivot.index)
-    axes[1].set_xticks(range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns], rotation=35, ha="right", fontsize=8)
+    axes[1].set_xticks(
+        range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns], rotation=35, ha="right", fontsize=8
+    )
     axes[1].set_title("FrontierChallenge score per task (mean over attempts)")
     fig.colorbar(image, ax=axes[1], label="score")
     fig.tight_layout()
@@ -65,7 +81,8 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
 
 
 def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
-    """Stacked bars: trial outcomes (passed, failed, timeout, agent/environment/verifier error, missing) per agent and model."""
+    """Stacked bars: trial outcomes (passed, failed, timeout, agent/environment/verifier error, missing)
+    per agent and model."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -107,10 +124,14 @@ def plot_cost_vs_success(board: pd.DataFrame, path: str) -> None:
     fig, axis = plt.subplots(figsize=(6, 4))
     cost = board["cost_usd_per_task"].astype(float).fillna(0.0)
     rate = 100 * board["pass_rate"].astype(float)
-    error = np.vstack([rate - 100 * board["pass_rate_lo"].astype(float), 100 * board["pass_rate_hi"].astype(float) - rate])
+    error = np.vstack(
+        [rate - 100 * board["pass_rate_lo"].astype(float), 100 * board["pass_rate_hi"].astype(float) - rate]
+    )
     axis.errorbar(cost, rate, yerr=np.nan_to_num(error), fmt="o", capsize=3)
     for label, x_value, y_value in zip(_labels(board), cost, rate):
-        axis.annotate(label.replace("\n", " / "), (x_value, y_value), fontsize=7, xytext=(4, 4), textcoords="offset points")
+        axis.annotate(
+            label.replace("\n", " / "), (x_value, y_value), fontsize=7, xytext=(4, 4), textcoords="offset points"
+        )
     axis.set_xlabel("cost per task (USD; 0 = not reported)")
     axis.set_ylabel("Pass Rate (%)")
     axis.set_ylim(-5, 105)

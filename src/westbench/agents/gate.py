@@ -31,7 +31,6 @@ import pandas as pd
 
 from westbench.config import default
 
-
 UNGRADED = ("environment_error", "verifier_error")
 
 
@@ -40,10 +39,14 @@ def near_miss_caught(record: Mapping) -> bool:
     return record["status"] not in UNGRADED and record["correctness"] < 1.0
 
 
-def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str = default("agents.gate.reference"),
-                null: str = default("agents.gate.null"),
-                extra: Mapping[str, Mapping] | None = None,
-                near_misses: Mapping[str, Sequence[Mapping]] | None = None) -> pd.DataFrame:
+def oracle_gate(
+    records: Iterable[Mapping],
+    tasks: Sequence[str],
+    reference: str = default("agents.gate.reference"),
+    null: str = default("agents.gate.null"),
+    extra: Mapping[str, Mapping] | None = None,
+    near_misses: Mapping[str, Sequence[Mapping]] | None = None,
+) -> pd.DataFrame:
     """One row per task: reference and null correctness and status, the near misses (count, caught, highest
     score, those missed), whether the gate passed, and why not."""
     first = {}
@@ -57,10 +60,14 @@ def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str
         if ref is None:
             reasons.append(f"no {reference} trial")
         elif ref["correctness"] < 1.0:
-            reasons.append(f"reference solution ({reference}) scored {ref['correctness']:g}, not 1.0"
-                           + (f" [{ref['status']}: {ref.get('reason', '')}]" if ref["status"] not in ("passed", "failed") else ""))
+            reasons.append(
+                f"reference solution ({reference}) scored {ref['correctness']:g}, not 1.0"
+                + (f" [{ref['status']}: {ref.get('reason', '')}]" if ref["status"] not in ("passed", "failed") else "")
+            )
         elif ref["status"] != "passed":  # a timed-out or crashed reference fails, whatever its verifier scored
-            reasons.append(f"reference solution ({reference}) did not complete: {ref['status']}: {ref.get('reason', '')}")
+            reasons.append(
+                f"reference solution ({reference}) did not complete: {ref['status']}: {ref.get('reason', '')}"
+            )
         if nul is None:
             reasons.append(f"no {null} trial")
         elif nul["correctness"] > 0.0:
@@ -70,19 +77,30 @@ def oracle_gate(records: Iterable[Mapping], tasks: Sequence[str], reference: str
         misses = list((near_misses or {}).get(task, []))
         for miss in misses:
             if miss["status"] in UNGRADED:
-                reasons.append(f"near miss {miss['near_miss']} was not graded: {miss['status']}: {miss.get('reason', '')}")
+                reasons.append(
+                    f"near miss {miss['near_miss']} was not graded: {miss['status']}: {miss.get('reason', '')}"
+                )
             elif miss["correctness"] >= 1.0:
-                reasons.append(f"near miss {miss['near_miss']} scored {miss['correctness']:g} ({miss['status']}): "
-                               "the verifier does not catch it")
-        rows.append({"task": task, "reference_correctness": None if ref is None else ref["correctness"],
-                     "reference_status": None if ref is None else ref["status"],
-                     "null_correctness": None if nul is None else nul["correctness"],
-                     "null_status": None if nul is None else nul["status"],
-                     "near_misses": len(misses), "near_miss_caught": sum(near_miss_caught(m) for m in misses),
-                     "near_miss_max": max((m["correctness"] for m in misses), default=None),
-                     "near_miss_missed": " ".join(m["near_miss"] for m in misses if not near_miss_caught(m)),
-                     **(dict(extra.get(task, {})) if extra else {}),
-                     "passed": not reasons, "reason": "; ".join(reasons)})
+                reasons.append(
+                    f"near miss {miss['near_miss']} scored {miss['correctness']:g} ({miss['status']}): "
+                    "the verifier does not catch it"
+                )
+        rows.append(
+            {
+                "task": task,
+                "reference_correctness": None if ref is None else ref["correctness"],
+                "reference_status": None if ref is None else ref["status"],
+                "null_correctness": None if nul is None else nul["correctness"],
+                "null_status": None if nul is None else nul["status"],
+                "near_misses": len(misses),
+                "near_miss_caught": sum(near_miss_caught(m) for m in misses),
+                "near_miss_max": max((m["correctness"] for m in misses), default=None),
+                "near_miss_missed": " ".join(m["near_miss"] for m in misses if not near_miss_caught(m)),
+                **(dict(extra.get(task, {})) if extra else {}),
+                "passed": not reasons,
+                "reason": "; ".join(reasons),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -94,5 +112,9 @@ def catch_rate(table: pd.DataFrame) -> dict:
     """
     shipped = int(table["near_misses"].sum()) if "near_misses" in table else 0
     caught = int(table["near_miss_caught"].sum()) if shipped else 0
-    return {"near_misses": shipped, "caught": caught, "catch_rate": round(caught / shipped, 6) if shipped else None,
-            "tasks_with_near_misses": int((table["near_misses"] > 0).sum()) if shipped else 0}
+    return {
+        "near_misses": shipped,
+        "caught": caught,
+        "catch_rate": round(caught / shipped, 6) if shipped else None,
+        "tasks_with_near_misses": int((table["near_misses"] > 0).sum()) if shipped else 0,
+    }

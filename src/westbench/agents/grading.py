@@ -86,8 +86,16 @@ def _unit_interval(value) -> float | None:
 def grade(result: Mapping | None, reason: str = "") -> dict:
     """The graded record of a trial: status, reason, correctness (0 when missing), rewards, usage, timings."""
     if result is None:
-        return {"status": "environment_error", "reason": reason or "Harbor wrote no result.json", "correctness": 0.0,
-                "rewards": {}, "tokens_in": None, "tokens_out": None, "cost_usd": None, "timings": {}}
+        return {
+            "status": "environment_error",
+            "reason": reason or "Harbor wrote no result.json",
+            "correctness": 0.0,
+            "rewards": {},
+            "tokens_in": None,
+            "tokens_out": None,
+            "cost_usd": None,
+            "timings": {},
+        }
     rewards = (result.get("verifier_result") or {}).get("rewards") or {}
     correctness = correctness_of(rewards)
     exception = result.get("exception_info") or None
@@ -100,9 +108,15 @@ def grade(result: Mapping | None, reason: str = "") -> dict:
         reason = f"the verifier wrote no usable correctness (rewards {dict(rewards)})"
     else:
         status = "passed" if correctness >= 1.0 - PASS_TOLERANCE else "failed"
-        reason = "" if status == "passed" else (
-            f"{rewards['checks_passed']}/{rewards['checks_total']} checks passed" if "checks_total" in rewards
-            else f"the verifier scored {correctness:g}")
+        reason = (
+            ""
+            if status == "passed"
+            else (
+                f"{rewards['checks_passed']}/{rewards['checks_total']} checks passed"
+                if "checks_total" in rewards
+                else f"the verifier scored {correctness:g}"
+            )
+        )
     agent = result.get("agent_result") or {}
     return {
         "status": status,
@@ -127,6 +141,8 @@ def phase_seconds(result: Mapping) -> dict:
         start, end = (datetime.fromisoformat(block[k].replace("Z", "+00:00")) for k in ("started_at", "finished_at"))
         return round((end - start).total_seconds(), 3)
 
-    phases = {name: seconds(result.get(name)) for name in ("environment_setup", "agent_setup", "agent_execution", "verifier")}
+    phases = {
+        name: seconds(result.get(name)) for name in ("environment_setup", "agent_setup", "agent_execution", "verifier")
+    }
     phases["total"] = seconds(result)
     return phases

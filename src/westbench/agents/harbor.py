@@ -36,8 +36,10 @@ from westbench.errors import WestbenchError
 
 ENVIRONMENTS = ("docker", "podman", "singularity")
 # Harbor's Docker and Podman environments with westbench's network/init options and faster exec/copy.
-PLUGIN_ENVIRONMENTS = {"docker": "westbench_docker:WestbenchDockerEnvironment",
-                       "podman": "westbench_docker:WestbenchPodmanEnvironment"}
+PLUGIN_ENVIRONMENTS = {
+    "docker": "westbench_docker:WestbenchDockerEnvironment",
+    "podman": "westbench_docker:WestbenchPodmanEnvironment",
+}
 
 
 class HarborError(WestbenchError):
@@ -51,12 +53,38 @@ def environment_args(environment: str, network: bool) -> list[str]:
     return ["-e", PLUGIN_ENVIRONMENTS[environment], "--ek", f"network={str(network).lower()}", "--ek", "init=true"]
 
 
-def harbor_command(harbor: str, task_dir: str | Path, agent: str, model: str | None, jobs_dir: str | Path,
-                   job_name: str, environment: Sequence[str], agent_kwargs: Mapping[str, str] | None = None,
-                   extra_args: Sequence[str] = ()) -> list[str]:
+def harbor_command(
+    harbor: str,
+    task_dir: str | Path,
+    agent: str,
+    model: str | None,
+    jobs_dir: str | Path,
+    job_name: str,
+    environment: Sequence[str],
+    agent_kwargs: Mapping[str, str] | None = None,
+    extra_args: Sequence[str] = (),
+) -> list[str]:
     """The ``harbor run`` command line of one trial (``environment`` from :func:`environment_args`)."""
-    command = [str(harbor), "run", "-p", str(task_dir), "-a", agent, *environment, "-o", str(jobs_dir),
-               "--job-name", job_name, "-n", "1", "-k", "1", "-y", "--no-delete", "--quiet"]
+    command = [
+        str(harbor),
+        "run",
+        "-p",
+        str(task_dir),
+        "-a",
+        agent,
+        *environment,
+        "-o",
+        str(jobs_dir),
+        "--job-name",
+        job_name,
+        "-n",
+        "1",
+        "-k",
+        "1",
+        "-y",
+        "--no-delete",
+        "--quiet",
+    ]
     if model:
         command += ["-m", model]
     for key, value in (agent_kwargs or {}).items():
@@ -70,7 +98,9 @@ def find_trial_result(job_dir: str | Path) -> Path | None:
     return found[0] if found else None
 
 
-def harbor_environment(root: Path, extra: Mapping[str, str] | None = None, environment: str = default("agents.environment")) -> dict:
+def harbor_environment(
+    root: Path, extra: Mapping[str, str] | None = None, environment: str = default("agents.environment")
+) -> dict:
     """Environment of the Harbor process: Compose plugin, westbench's Harbor plugins, nothing sent out.
 
     Telemetry off: offline its upload waits about 8 s for a timeout after every trial; the local
@@ -96,18 +126,26 @@ def check_engine(environment: str, harbor: Path) -> None:
     if environment not in ENVIRONMENTS:
         raise HarborError(f"agents.environment must be one of {ENVIRONMENTS}, got {environment!r}")
     if not Path(harbor).exists():
-        raise HarborError(f"Harbor not found at {harbor}: run `bash tools/setup-agents.sh` (installs it in .venv-harbor)")
+        raise HarborError(
+            f"Harbor not found at {harbor}: run `bash tools/setup-agents.sh` (installs it in .venv-harbor)"
+        )
     engine = {"docker": "docker", "podman": "podman", "singularity": "singularity"}[environment]
     if shutil.which(engine) is None:
-        raise HarborError(f"{engine} is not installed: run `bash tools/setup-agents.sh` or choose another agents.environment")
+        raise HarborError(
+            f"{engine} is not installed: run `bash tools/setup-agents.sh` or choose another agents.environment"
+        )
     if environment == "docker":  # `docker version` asks the daemon too, without `docker info`'s 0.2 s of statistics
         probe = subprocess.run(["docker", "version", "--format", "{{.Server.Version}}"], capture_output=True, text=True)
         if probe.returncode != 0:
-            raise HarborError("the Docker daemon does not answer (`docker version` failed): run `bash tools/setup-agents.sh`, "
-                              f"which starts dockerd. docker said: {probe.stderr.strip()[:300]}")
+            raise HarborError(
+                "the Docker daemon does not answer (`docker version` failed): run `bash tools/setup-agents.sh`, "
+                f"which starts dockerd. docker said: {probe.stderr.strip()[:300]}"
+            )
     if environment == "podman" and not (Path(harbor).parent / "podman-compose").exists():
-        raise HarborError(f"podman-compose is not installed next to Harbor ({Path(harbor).parent}): "
-                          "run `bash tools/setup-agents.sh --podman`")
+        raise HarborError(
+            f"podman-compose is not installed next to Harbor ({Path(harbor).parent}): "
+            "run `bash tools/setup-agents.sh --podman`"
+        )
 
 
 def missing_images(images: Sequence[str], engine: str = "docker") -> list[str]:
@@ -136,8 +174,13 @@ def run_trial(command: Sequence[str], job_dir: Path, env: Mapping[str, str], tim
     wall = time.monotonic() - started
     result_path = find_trial_result(job_dir)
     result = json.loads(result_path.read_text()) if result_path else None
-    return {"returncode": returncode, "wall_s": round(wall, 3), "output_tail": output[-4000:], "result": result,
-            "trial_dir": str(result_path.parent) if result_path else None}
+    return {
+        "returncode": returncode,
+        "wall_s": round(wall, 3),
+        "output_tail": output[-4000:],
+        "result": result,
+        "trial_dir": str(result_path.parent) if result_path else None,
+    }
 
 
 def model_id(model: str | None) -> str:
@@ -167,8 +210,17 @@ def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
         return None
 
 
-def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: int, settings: Mapping, root: Path,
-                  job_dir: Path, make_environment_args=environment_args, solution: Path | None = None) -> dict:
+def execute_trial(
+    task_dir: Path,
+    agent: Mapping,
+    model: str | None,
+    attempt: int,
+    settings: Mapping,
+    root: Path,
+    job_dir: Path,
+    make_environment_args=environment_args,
+    solution: Path | None = None,
+) -> dict:
     """Run one trial and grade it; never raises for a task-, agent- or verifier-level failure.
 
     ``make_environment_args(environment, network)`` gives Harbor's environment options
@@ -181,43 +233,84 @@ def execute_trial(task_dir: Path, agent: Mapping, model: str | None, attempt: in
     from westbench.agents.grading import grade
     from westbench.agents.tasks import TaskError, fingerprint, load_task
 
-    record = {"task": task_dir.name, "agent": agent["id"], "agent_name": agent["name"], "model": model_id(model),
-              "model_name": model, "attempt": attempt, "environment": settings["environment"]}
+    record = {
+        "task": task_dir.name,
+        "agent": agent["id"],
+        "agent_name": agent["name"],
+        "model": model_id(model),
+        "model_name": model,
+        "attempt": attempt,
+        "environment": settings["environment"],
+    }
     try:
         task = load_task(task_dir)
     except TaskError as exc:
         return {**record, **grade(None, reason=f"task not runnable: {exc}")}
-    record.update({"difficulty": task.difficulty, "category": task.category, "network": task.network,
-                   "verifier_mode_declared": task.verifier_mode, "task_fingerprint": fingerprint(task_dir)})
+    record.update(
+        {
+            "difficulty": task.difficulty,
+            "category": task.category,
+            "network": task.network,
+            "verifier_mode_declared": task.verifier_mode,
+            "task_fingerprint": fingerprint(task_dir),
+        }
+    )
     problems = [p for p in task.problems() if agent["name"] == "oracle" or "solve.sh" not in p]
     engine = settings["environment"]
     if engine in PLUGIN_ENVIRONMENTS and task.docker_image is None:
         setup = "tools/setup-agents.sh" + (" --podman" if engine == "podman" else "")
-        problems += [f"environment/Dockerfile builds FROM {image}, which is not in {engine}'s images and cannot be "
-                     f"pulled offline: build or load it ({setup} makes westbench/md-base and tags "
-                     f"debian:bookworm/-slim)" for image in missing_images(task.base_images, engine)]
+        problems += [
+            f"environment/Dockerfile builds FROM {image}, which is not in {engine}'s images and cannot be "
+            f"pulled offline: build or load it ({setup} makes westbench/md-base and tags "
+            f"debian:bookworm/-slim)"
+            for image in missing_images(task.base_images, engine)
+        ]
     if problems:
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
     from westbench.agents.isolation import stage_task
 
     try:  # verified in a fresh container whatever task.toml says (westbench.agents.isolation)
-        staged, added = stage_task(task, job_dir.parent / f"{job_dir.name}-task", engine in PLUGIN_ENVIRONMENTS,
-                                   solution=solution)
+        staged, added = stage_task(
+            task, job_dir.parent / f"{job_dir.name}-task", engine in PLUGIN_ENVIRONMENTS, solution=solution
+        )
     except TaskError as exc:
         return {**record, **grade(None, reason=f"task not runnable: {exc}")}
     record["artifacts_added"] = added
     harbor = Path(settings["harbor"]) if Path(settings["harbor"]).is_absolute() else root / settings["harbor"]
-    command = harbor_command(harbor, staged.resolve(), agent["name"], model, job_dir.parent.resolve(), job_dir.name,
-                             make_environment_args(settings["environment"], task.network), agent.get("kwargs"))
-    budget = (task.agent_timeout_s or settings["default_agent_timeout_s"]) + task.verifier_timeout_s \
-        + 2 * task.build_timeout_s + settings["timeout_margin_s"]
+    command = harbor_command(
+        harbor,
+        staged.resolve(),
+        agent["name"],
+        model,
+        job_dir.parent.resolve(),
+        job_dir.name,
+        make_environment_args(settings["environment"], task.network),
+        agent.get("kwargs"),
+    )
+    budget = (
+        (task.agent_timeout_s or settings["default_agent_timeout_s"])
+        + task.verifier_timeout_s
+        + 2 * task.build_timeout_s
+        + settings["timeout_margin_s"]
+    )
     run = run_trial(command, job_dir, harbor_environment(root, environment=engine), budget)
-    reason = "" if run["result"] else (f"Harbor exited {run['returncode']} without a trial result; its output ends: "
-                                       + run["output_tail"][-1500:])
+    reason = (
+        ""
+        if run["result"]
+        else (
+            f"Harbor exited {run['returncode']} without a trial result; its output ends: " + run["output_tail"][-1500:]
+        )
+    )
     graded = grade(run["result"], reason=reason)
     agent_s = graded["timings"].get("agent_execution") or 0.0
     checks_s = verifier_elapsed(run["trial_dir"])
-    return {**record, **graded, "wall_s": run["wall_s"], "verifier_s": checks_s,
-            "overhead_s": round(run["wall_s"] - agent_s - (checks_s or 0.0), 3),
-            "harbor_returncode": run["returncode"], "trial_dir": run["trial_dir"],
-            "command": [c if not c.startswith(str(root)) else c.replace(str(root), "<repo>") for c in command]}
+    return {
+        **record,
+        **graded,
+        "wall_s": run["wall_s"],
+        "verifier_s": checks_s,
+        "overhead_s": round(run["wall_s"] - agent_s - (checks_s or 0.0), 3),
+        "harbor_returncode": run["returncode"],
+        "trial_dir": run["trial_dir"],
+        "command": [c if not c.startswith(str(root)) else c.replace(str(root), "<repo>") for c in command],
+    }

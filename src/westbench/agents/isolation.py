@@ -91,8 +91,9 @@ def dockerfile_workdir(dockerfile: Path) -> str:
     return workdir
 
 
-def stage_task(task: TaskInfo, destination: Path, plugin_environment: bool,
-               solution: Path | None = None) -> tuple[Path, list[str]]:
+def stage_task(
+    task: TaskInfo, destination: Path, plugin_environment: bool, solution: Path | None = None
+) -> tuple[Path, list[str]]:
     """Copy ``task`` to ``destination/<task name>`` with its verifier forced into a fresh container.
 
     The task's near misses are not copied; ``solution`` (a near miss's folder) replaces ``solution/`` in
@@ -102,25 +103,42 @@ def stage_task(task: TaskInfo, destination: Path, plugin_environment: bool,
     staged = Path(destination) / task.path.name
     if staged.exists():
         shutil.rmtree(staged)
-    shutil.copytree(task.path, staged, symlinks=False, ignore=lambda folder, names: [
-        n for n in names if n == "__pycache__" or (Path(folder) == task.path and n == "near_misses")])
+    shutil.copytree(
+        task.path,
+        staged,
+        symlinks=False,
+        ignore=lambda folder, names: [
+            n for n in names if n == "__pycache__" or (Path(folder) == task.path and n == "near_misses")
+        ],
+    )
     if solution is not None:
         shutil.rmtree(staged / "solution", ignore_errors=True)
-        shutil.copytree(solution, staged / "solution", symlinks=False, ignore=shutil.ignore_patterns("why.md", "__pycache__"))
+        shutil.copytree(
+            solution, staged / "solution", symlinks=False, ignore=shutil.ignore_patterns("why.md", "__pycache__")
+        )
     config = tomllib.loads((task.path / "task.toml").read_text())
     if config.get("steps"):
-        raise TaskError(f"{task.path / 'task.toml'}: multi-step tasks ([[steps]]) are not supported by westbench's "
-                        "verifier isolation; split the task into single-step tasks")
-    added = [] if task.artifacts else [CHANGES_ARTIFACT if plugin_environment
-                                       else dockerfile_workdir(task.path / "environment" / "Dockerfile")]
+        raise TaskError(
+            f"{task.path / 'task.toml'}: multi-step tasks ([[steps]]) are not supported by westbench's "
+            "verifier isolation; split the task into single-step tasks"
+        )
+    added = (
+        []
+        if task.artifacts
+        else [CHANGES_ARTIFACT if plugin_environment else dockerfile_workdir(task.path / "environment" / "Dockerfile")]
+    )
     text = separate_verifier_toml((task.path / "task.toml").read_text(), added)
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise TaskError(f"{task.path / 'task.toml'}: cannot set [verifier] environment_mode = \"separate\" in it "
-                        f"({exc}); write [verifier] as a table of its own") from None
+        raise TaskError(
+            f'{task.path / "task.toml"}: cannot set [verifier] environment_mode = "separate" in it '
+            f"({exc}); write [verifier] as a table of its own"
+        ) from None
     if parsed.get("verifier", {}).get("environment_mode") != "separate":
-        raise TaskError(f"{task.path / 'task.toml'}: cannot set [verifier] environment_mode = \"separate\" in it; "
-                        "write [verifier] as a table of its own")
+        raise TaskError(
+            f'{task.path / "task.toml"}: cannot set [verifier] environment_mode = "separate" in it; '
+            "write [verifier] as a table of its own"
+        )
     (staged / "task.toml").write_text(text)
     return staged, added

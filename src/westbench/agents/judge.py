@@ -68,7 +68,11 @@ KINDS = ("binary", "likert")
 AGGREGATES = ("majority", "mean")
 #: The schema's ``agents.judge`` defaults (config/schema.yaml owns them).
 JUDGE_DEFAULTS = section_defaults("agents.judge")
-DEFAULT_ENV = {"model": "WESTBENCH_JUDGE_MODEL", "base_url": "WESTBENCH_JUDGE_BASE_URL", "api_key": "WESTBENCH_JUDGE_API_KEY"}
+DEFAULT_ENV = {
+    "model": "WESTBENCH_JUDGE_MODEL",
+    "base_url": "WESTBENCH_JUDGE_BASE_URL",
+    "api_key": "WESTBENCH_JUDGE_API_KEY",
+}
 
 
 class JudgeError(WestbenchError):
@@ -88,10 +92,16 @@ class JudgeSettings:
     likert_threshold: int = JUDGE_DEFAULTS["likert_threshold"]
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str], env_names: Mapping[str, str] | None = None, **settings) -> "JudgeSettings":
+    def from_env(
+        cls, environ: Mapping[str, str], env_names: Mapping[str, str] | None = None, **settings
+    ) -> "JudgeSettings":
         names = {**DEFAULT_ENV, **(env_names or {})}
-        return cls(environ.get(names["model"]) or None, environ.get(names["base_url"]) or None,
-                   environ.get(names["api_key"]) or None, **settings)
+        return cls(
+            environ.get(names["model"]) or None,
+            environ.get(names["base_url"]) or None,
+            environ.get(names["api_key"]) or None,
+            **settings,
+        )
 
     @property
     def configured(self) -> bool:
@@ -155,9 +165,9 @@ def raw_verdict(text: str, kind: str) -> float:
         raise JudgeError(f"judge answer without a JSON value: {text[:200]!r}")
     _, end, verdict = objects[-1]
     if _TRAILER.fullmatch(text[end:]) is None:
-        raise JudgeError(f"ambiguous judge answer: text follows its last JSON object: {text[end:end + 200]!r}")
+        raise JudgeError(f"ambiguous judge answer: text follows its last JSON object: {text[end : end + 200]!r}")
     if not isinstance(verdict, dict) or "value" not in verdict or not set(verdict) <= VERDICT_KEYS:
-        raise JudgeError(f"judge answer's final JSON object is not a verdict {{\"value\", \"why\"}}: {text[-200:]!r}")
+        raise JudgeError(f'judge answer\'s final JSON object is not a verdict {{"value", "why"}}: {text[-200:]!r}')
     value = verdict["value"]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or float(value) != int(value):
         raise JudgeError(f"judge verdict value must be an integer, got {value!r}")
@@ -171,8 +181,12 @@ def raw_verdict(text: str, kind: str) -> float:
     return value
 
 
-def criterion_met(raw_values, kind: str, rule: str = JUDGE_DEFAULTS["aggregate"],
-                  likert_threshold: float = JUDGE_DEFAULTS["likert_threshold"]) -> bool:
+def criterion_met(
+    raw_values,
+    kind: str,
+    rule: str = JUDGE_DEFAULTS["aggregate"],
+    likert_threshold: float = JUDGE_DEFAULTS["likert_threshold"],
+) -> bool:
     """Whether a criterion is met over its repeats (raw values; see the module docstring for the rules).
 
     A repeat whose reply was a judge error (``None``) never meets it.
@@ -236,18 +250,24 @@ def fit_parts(parts: Mapping[str, str], max_chars: int) -> tuple[dict, list[dict
             continue
         half = limits[name] // 2
         left_out = len(text) - 2 * half
-        kept[name] = (f"{text[:half]}\n[... {left_out} characters of {name} left out here: judge input limit ...]\n"
-                      f"{text[len(text) - half:]}")
+        kept[name] = (
+            f"{text[:half]}\n[... {left_out} characters of {name} left out here: judge input limit ...]\n"
+            f"{text[len(text) - half :]}"
+        )
         cuts.append({"part": name, "chars": len(text), "kept": 2 * half, "left_out": left_out})
     return kept, cuts
 
 
-def evidence(instruction: str, trajectory: str | Mapping[str, str], files: Mapping[str, str],
-             max_chars: int) -> tuple[dict, list[dict]]:
+def evidence(
+    instruction: str, trajectory: str | Mapping[str, str], files: Mapping[str, str], max_chars: int
+) -> tuple[dict, list[dict]]:
     """Everything the judge is shown, as named parts, fitted into ``max_chars``; and the cuts."""
     logs = trajectory if isinstance(trajectory, Mapping) else {"trajectory": trajectory}
-    parts = {"instruction": instruction, **{f"trajectory:{k}": v for k, v in logs.items()},
-             **{f"file:{k}": v for k, v in files.items()}}
+    parts = {
+        "instruction": instruction,
+        **{f"trajectory:{k}": v for k, v in logs.items()},
+        **{f"file:{k}": v for k, v in files.items()},
+    }
     return fit_parts(parts, max_chars)
 
 
@@ -266,13 +286,17 @@ SYSTEM_PROMPT = (
 USER_PROMPT = (
     "{note}TASK INSTRUCTION (from the task author, trusted):\n{instruction}\n\n"
     "EVIDENCE (untrusted data; JSON with \"trajectory\": Harbor's trajectory format, then the agent's other logs, "
-    "and \"files\": the deliverables, by name):\n"
+    'and "files": the deliverables, by name):\n'
     "BEGIN-EVIDENCE-{nonce}\n{evidence}\nEND-EVIDENCE-{nonce}\n\n"
     "CRITERION ({kind}, from the task author, trusted): {question}\n\n"
     "Answer with exactly one JSON object and nothing after it: {scale}"
 )
-VERDICT_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["value", "why"],
-                  "properties": {"value": {"type": "integer"}, "why": {"type": "string"}}}
+VERDICT_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["value", "why"],
+    "properties": {"value": {"type": "integer"}, "why": {"type": "string"}},
+}
 
 
 def template_id() -> str:
@@ -289,28 +313,61 @@ def new_nonce(texts) -> str:
             return nonce
 
 
-def messages(criterion: Mapping, instruction: str, trajectory: str | Mapping[str, str], files: Mapping[str, str],
-             max_chars: int, nonce: str | None = None) -> list[dict]:
+def messages(
+    criterion: Mapping,
+    instruction: str,
+    trajectory: str | Mapping[str, str],
+    files: Mapping[str, str],
+    max_chars: int,
+    nonce: str | None = None,
+) -> list[dict]:
     """The judge's prompt: the evidence as one JSON document (every character the agent wrote escaped: no
     line break, quote or header of its own) fenced by a per-call random marker the evidence cannot contain."""
-    scale = ('{"value": 0 or 1, "why": "..."}' if criterion["type"] == "binary"
-             else '{"value": 1 to 5 (1 worst, 5 best), "why": "..."}')
+    scale = (
+        '{"value": 0 or 1, "why": "..."}'
+        if criterion["type"] == "binary"
+        else '{"value": 1 to 5 (1 worst, 5 best), "why": "..."}'
+    )
     kept, cuts = evidence(instruction, trajectory, files, max_chars)
-    document = json.dumps({"trajectory": {name.removeprefix("trajectory:"): text for name, text in kept.items()
-                                          if name.startswith("trajectory:") and text},
-                           "files": {name.removeprefix("file:"): text for name, text in kept.items()
-                                     if name.startswith("file:")}}, indent=1, ensure_ascii=True)
+    document = json.dumps(
+        {
+            "trajectory": {
+                name.removeprefix("trajectory:"): text
+                for name, text in kept.items()
+                if name.startswith("trajectory:") and text
+            },
+            "files": {name.removeprefix("file:"): text for name, text in kept.items() if name.startswith("file:")},
+        },
+        indent=1,
+        ensure_ascii=True,
+    )
     nonce = nonce or new_nonce([document, kept["instruction"]])
     if nonce in document:
         raise JudgeError("the evidence contains the judge's evidence marker: choose another nonce")
-    note = ("" if not cuts else "NOTE: the evidence was too long for the judge's input and was cut (head and tail kept): "
-            + "; ".join(f"{json.dumps(c['part'], ensure_ascii=True)}: {c['left_out']} of {c['chars']} characters left out"
-                        for c in cuts) + ".\n\n")  # part names (the agent's log file names) JSON-quoted: data too
+    note = (
+        ""
+        if not cuts
+        else "NOTE: the evidence was too long for the judge's input and was cut (head and tail kept): "
+        + "; ".join(
+            f"{json.dumps(c['part'], ensure_ascii=True)}: {c['left_out']} of {c['chars']} characters left out"
+            for c in cuts
+        )
+        + ".\n\n"
+    )  # part names (the agent's log file names) JSON-quoted: data too
     return [
         {"role": "system", "content": SYSTEM_PROMPT.format(nonce=nonce, scale=scale)},
-        {"role": "user", "content": USER_PROMPT.format(note=note, instruction=kept["instruction"], nonce=nonce,
-                                                       evidence=document, kind=criterion["type"],
-                                                       question=criterion["question"], scale=scale)},
+        {
+            "role": "user",
+            "content": USER_PROMPT.format(
+                note=note,
+                instruction=kept["instruction"],
+                nonce=nonce,
+                evidence=document,
+                kind=criterion["type"],
+                question=criterion["question"],
+                scale=scale,
+            ),
+        },
     ]
 
 
@@ -321,9 +378,15 @@ def chat_completion(settings: JudgeSettings, payload: list[dict]) -> str:
     ``response_format`` (HTTP 400) is asked again without it, and the reply is then parsed strictly
     (:func:`raw_verdict`).
     """
-    request_body = {"model": settings.model, "messages": payload, "temperature": settings.temperature,
-                    "response_format": {"type": "json_schema",
-                                        "json_schema": {"name": "verdict", "strict": True, "schema": VERDICT_SCHEMA}}}
+    request_body = {
+        "model": settings.model,
+        "messages": payload,
+        "temperature": settings.temperature,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "verdict", "strict": True, "schema": VERDICT_SCHEMA},
+        },
+    }
     try:
         return _post(settings, request_body)
     except _BadRequest:
@@ -340,9 +403,15 @@ class _BadRequest(Exception):
 
 def _post(settings: JudgeSettings, request_body: dict) -> str:
     body = json.dumps(request_body).encode()
-    request = urllib.request.Request(settings.base_url.rstrip("/") + "/chat/completions", data=body, method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {})})
+    request = urllib.request.Request(
+        settings.base_url.rstrip("/") + "/chat/completions",
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}),
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=settings.timeout_s) as response:
             answer = json.loads(response.read())
@@ -358,29 +427,70 @@ def _post(settings: JudgeSettings, request_body: dict) -> str:
         raise JudgeError("judge endpoint answered without choices[0].message.content") from None
 
 
-def cache_key(criterion: Mapping, rubric: Mapping, model: str, trajectory: str | Mapping[str, str],
-              files: Mapping[str, str], repeat: int, instruction: str = "", settings: Mapping | None = None) -> str:
+def cache_key(
+    criterion: Mapping,
+    rubric: Mapping,
+    model: str,
+    trajectory: str | Mapping[str, str],
+    files: Mapping[str, str],
+    repeat: int,
+    instruction: str = "",
+    settings: Mapping | None = None,
+) -> str:
     """SHA-256 of everything a verdict depends on: criterion, rubric, model, instruction, evidence, repeat,
     the prompt template (:func:`template_id`) and the call's settings (temperature, ``max_chars``)."""
-    blob = json.dumps({"criterion": criterion, "rubric": rubric, "model": model, "instruction": instruction,
-                       "trajectory": trajectory, "files": dict(sorted(files.items())), "repeat": repeat,
-                       "template": template_id(), "settings": dict(settings or {})}, sort_keys=True)
+    blob = json.dumps(
+        {
+            "criterion": criterion,
+            "rubric": rubric,
+            "model": model,
+            "instruction": instruction,
+            "trajectory": trajectory,
+            "files": dict(sorted(files.items())),
+            "repeat": repeat,
+            "template": template_id(),
+            "settings": dict(settings or {}),
+        },
+        sort_keys=True,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def judge_trial(rubric: Mapping, instruction: str, trajectory: str | Mapping[str, str], files: Mapping[str, str],
-                settings: JudgeSettings, cache_dir: str | Path | None,
-                call: Callable[[JudgeSettings, list[dict]], str] = chat_completion) -> dict:
+def judge_trial(
+    rubric: Mapping,
+    instruction: str,
+    trajectory: str | Mapping[str, str],
+    files: Mapping[str, str],
+    settings: JudgeSettings,
+    cache_dir: str | Path | None,
+    call: Callable[[JudgeSettings, list[dict]], str] = chat_completion,
+) -> dict:
     """Judge every criterion ``settings.repeats`` times and decide it (module docstring); None scores if not judged."""
     criteria = []
     for criterion in rubric.get("criteria", []):
-        entry = {"id": criterion["id"], "type": criterion["type"], "question": criterion["question"],
-                 "raw_values": [], "values": [], "value": None, "passed": None, "judged": False,
-                 "judge_errors": []}
+        entry = {
+            "id": criterion["id"],
+            "type": criterion["type"],
+            "question": criterion["question"],
+            "raw_values": [],
+            "values": [],
+            "value": None,
+            "passed": None,
+            "judged": False,
+            "judge_errors": [],
+        }
         if settings.configured:
             for repeat in range(settings.repeats):
-                key = cache_key(criterion, rubric, settings.model, trajectory, files, repeat, instruction,
-                                {"temperature": settings.temperature, "max_chars": settings.max_chars})
+                key = cache_key(
+                    criterion,
+                    rubric,
+                    settings.model,
+                    trajectory,
+                    files,
+                    repeat,
+                    instruction,
+                    {"temperature": settings.temperature, "max_chars": settings.max_chars},
+                )
                 cached = Path(cache_dir) / f"{key}.json" if cache_dir else None
                 verdict = json.loads(cached.read_text()) if cached is not None and cached.is_file() else None
                 if verdict is None or "raw" not in verdict:
@@ -389,8 +499,14 @@ def judge_trial(rubric: Mapping, instruction: str, trajectory: str | Mapping[str
                         raw, error = raw_verdict(text, criterion["type"]), None
                     except JudgeError as exc:  # a reply that is not one clear verdict: recorded, never a pass
                         raw, error = None, str(exc)
-                    verdict = {"raw": raw, "answer": text[:2000], "model": settings.model, "template": template_id(),
-                               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **({"error": error} if error else {})}
+                    verdict = {
+                        "raw": raw,
+                        "answer": text[:2000],
+                        "model": settings.model,
+                        "template": template_id(),
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        **({"error": error} if error else {}),
+                    }
                     if cached is not None and error is None:
                         cached.parent.mkdir(parents=True, exist_ok=True)
                         cached.write_text(json.dumps(verdict, indent=2))
@@ -398,10 +514,13 @@ def judge_trial(rubric: Mapping, instruction: str, trajectory: str | Mapping[str
                     entry["judge_errors"].append(verdict["error"])
                 raw = verdict["raw"]
                 entry["raw_values"].append(raw)
-                entry["values"].append(0.0 if raw is None else raw if criterion["type"] == "binary" else (raw - 1.0) / 4.0)
+                entry["values"].append(
+                    0.0 if raw is None else raw if criterion["type"] == "binary" else (raw - 1.0) / 4.0
+                )
             entry["value"] = sum(entry["values"]) / len(entry["values"])
-            entry["passed"] = criterion_met(entry["raw_values"], criterion["type"], settings.aggregate,
-                                            settings.likert_threshold)
+            entry["passed"] = criterion_met(
+                entry["raw_values"], criterion["type"], settings.aggregate, settings.likert_threshold
+            )
             entry["judged"] = True
         criteria.append(entry)
     judged = [c for c in criteria if c["judged"]]
@@ -415,8 +534,11 @@ def judge_trial(rubric: Mapping, instruction: str, trajectory: str | Mapping[str
         "likert_threshold": settings.likert_threshold,
         "max_chars": settings.max_chars,
         "cuts": cuts,
-        "reason": "" if complete else ("no rubric criteria" if not criteria else
-                                       "no judge endpoint configured: criteria not judged (not passed)"),
+        "reason": ""
+        if complete
+        else (
+            "no rubric criteria" if not criteria else "no judge endpoint configured: criteria not judged (not passed)"
+        ),
         "criteria": criteria,
         "judge_errors": sum(len(c["judge_errors"]) for c in criteria),
         "prompt_template": template_id(),
@@ -446,8 +568,12 @@ def trajectory_text(trial_dir: str | Path | None) -> str:
     return "\n".join(f"=== {name} ===\n{text}" for name, text in trajectory_parts(trial_dir).items())
 
 
-def deliverable_texts(trial_dir: str | Path | None, names, roots=("artifacts/app/output", "artifacts/.westbench-changes/app"),
-                      limit: int | None = None) -> dict:
+def deliverable_texts(
+    trial_dir: str | Path | None,
+    names,
+    roots=("artifacts/app/output", "artifacts/.westbench-changes/app"),
+    limit: int | None = None,
+) -> dict:
     """The rubric's files, read from the artifacts Harbor collected.
 
     Missing ones are said to be missing; nothing is cut.

@@ -43,9 +43,18 @@ LEADERBOARD_KEYS = job_keys("agent_leaderboard")
 LEADERBOARD_OUTPUTS = ("leaderboard", "by_tag", "trials", "figure", "outcomes", "cost")
 
 
-def score_agents(trial_files: Sequence, judge_files: Sequence, gate_file, *, tasks: Sequence[str],
-                 runs: Sequence[Sequence[str]], tasks_dir, settings: Mapping, seed: int,
-                 outputs: Mapping) -> pd.DataFrame:
+def score_agents(
+    trial_files: Sequence,
+    judge_files: Sequence,
+    gate_file,
+    *,
+    tasks: Sequence[str],
+    runs: Sequence[Sequence[str]],
+    tasks_dir,
+    settings: Mapping,
+    seed: int,
+    outputs: Mapping,
+) -> pd.DataFrame:
     """Write the leaderboard tables and figures; return the leaderboard.
 
     Parameters
@@ -71,11 +80,14 @@ def score_agents(trial_files: Sequence, judge_files: Sequence, gate_file, *, tas
     gate = json.loads(Path(gate_file).read_text())
     trials = read_trials(trial_files, judge_files)
     gated = [task for task in tasks if task in gate["passed"]]
-    info = {task: {"difficulty": difficulty, "category": category}
-            for task, difficulty, category in zip(trials["task"], trials["difficulty"], trials["category"])}
+    info = {
+        task: {"difficulty": difficulty, "category": category}
+        for task, difficulty, category in zip(trials["task"], trials["difficulty"], trials["category"])
+    }
     runs = [tuple(run) for run in runs]
-    grid = complete_grid(trials.drop(columns=["difficulty", "category"]), gated, runs, settings["attempts"],
-                         task_info=info)
+    grid = complete_grid(
+        trials.drop(columns=["difficulty", "category"]), gated, runs, settings["attempts"], task_info=info
+    )
     grid.to_csv(outputs["trials"], index=False)
     ks = [k for k in settings["pass_at_k"] if k <= settings["attempts"]]
     options = {"seed": seed, "resamples": settings["bootstrap_resamples"]}

@@ -57,15 +57,20 @@ def selected_entries(section: Mapping) -> list[dict]:
     ids = [e["id"] for e in entries]
     for pattern in patterns:
         if not any(ch in pattern for ch in "*?[") and pattern not in ids:
-            raise ConfigError(f"agents.select.agents names '{pattern}', which is no id in agents.agents (ids: {', '.join(ids)})")
+            raise ConfigError(
+                f"agents.select.agents names '{pattern}', which is no id in agents.agents (ids: {', '.join(ids)})"
+            )
     keep = {section["gate"]["reference"], section["gate"]["null"]}
     return [e for e in entries if e["id"] in keep or any(fnmatch.fnmatchcase(e["id"], p) for p in patterns)]
 
 
 def runs(section: Mapping) -> list[tuple[str, str, str | None]]:
     """(agent id, model id, model name) of every selected run."""
-    return [(entry["id"], model_id(model), model) for entry in selected_entries(section)
-            for model in (entry.get("models") or [None])]
+    return [
+        (entry["id"], model_id(model), model)
+        for entry in selected_entries(section)
+        for model in (entry.get("models") or [None])
+    ]
 
 
 def find_run(section: Mapping, agent: str, model: str) -> tuple[dict, str | None]:
@@ -82,8 +87,10 @@ def check_gate_agents(section: Mapping) -> None:
     for role in ("reference", "null"):
         wanted = section["gate"][role]
         if wanted not in ids:
-            raise ConfigError(f"agents.gate.{role} is '{wanted}' but no entry of agents.agents has that id "
-                              f"(ids: {', '.join(ids)}); add {{name: {wanted}}} to agents.agents.")
+            raise ConfigError(
+                f"agents.gate.{role} is '{wanted}' but no entry of agents.agents has that id "
+                f"(ids: {', '.join(ids)}); add {{name: {wanted}}} to agents.agents."
+            )
 
 
 def trial_path(task: str, agent: str, model: str, attempt: int, name: str = "trial.json") -> str:

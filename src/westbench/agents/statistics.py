@@ -95,8 +95,14 @@ def bootstrap_interval(values, seed: int, resamples: int = 2000, confidence: flo
         return (float(values[0]), float(values[0]))
     from scipy.stats import bootstrap
 
-    result = bootstrap((values,), np.mean, n_resamples=resamples, confidence_level=confidence, method="percentile",
-                       rng=np.random.default_rng(seed))
+    result = bootstrap(
+        (values,),
+        np.mean,
+        n_resamples=resamples,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
     return (float(result.confidence_interval.low), float(result.confidence_interval.high))
 
 
@@ -110,26 +116,49 @@ def fc_score(status: str, correctness: float, process_mean: float | None) -> flo
     return 100.0 * (correctness + float(process_mean)) / 2.0
 
 
-def complete_grid(trials: pd.DataFrame, tasks: Sequence[str], runs: Iterable[tuple[str, str]], attempts: int,
-                  task_info: Mapping[str, Mapping] | None = None) -> pd.DataFrame:
+def complete_grid(
+    trials: pd.DataFrame,
+    tasks: Sequence[str],
+    runs: Iterable[tuple[str, str]],
+    attempts: int,
+    task_info: Mapping[str, Mapping] | None = None,
+) -> pd.DataFrame:
     """Every (task, agent, model, attempt) of the design with the per-trial counts (module docstring)."""
-    keys = pd.DataFrame([{"task": t, "agent": a, "model": m, "attempt": k}
-                         for t in tasks for a, m in runs for k in range(1, attempts + 1)],
-                        columns=["task", "agent", "model", "attempt"])
+    keys = pd.DataFrame(
+        [
+            {"task": t, "agent": a, "model": m, "attempt": k}
+            for t in tasks
+            for a, m in runs
+            for k in range(1, attempts + 1)
+        ],
+        columns=["task", "agent", "model", "attempt"],
+    )
     merged = keys.merge(trials, on=["task", "agent", "model", "attempt"], how="left")
     merged["status"] = merged["status"].fillna("missing")
     merged["correctness"] = pd.to_numeric(merged["correctness"], errors="coerce").fillna(0.0).astype(float)
-    for column in ("process", "process_mean", "all_criteria_passed", "tokens_in", "tokens_out", "cost_usd", "wall_s",
-                   "checks_fraction"):
+    for column in (
+        "process",
+        "process_mean",
+        "all_criteria_passed",
+        "tokens_in",
+        "tokens_out",
+        "cost_usd",
+        "wall_s",
+        "checks_fraction",
+    ):
         merged[column] = pd.to_numeric(merged[column], errors="coerce") if column in merged else np.nan
     if "process_mean" not in trials:  # records without it: the fraction met stands in
         merged["process_mean"] = merged["process"]
     merged["judgement"] = np.where(merged["process"].notna(), "judged", "not judged")
     merged["completed"] = merged["status"].isin(COMPLETED)
     merged["checks_pass"] = merged["completed"] & (merged["correctness"] >= 1.0 - PASS_TOLERANCE)
-    merged["strict_pass"] = [0.0 if not ok else (np.nan if pd.isna(criteria) else float(bool(criteria)))
-                             for ok, criteria in zip(merged["checks_pass"], merged["all_criteria_passed"])]
-    merged["fc_score"] = [fc_score(s, c, p) for s, c, p in zip(merged["status"], merged["correctness"], merged["process_mean"])]
+    merged["strict_pass"] = [
+        0.0 if not ok else (np.nan if pd.isna(criteria) else float(bool(criteria)))
+        for ok, criteria in zip(merged["checks_pass"], merged["all_criteria_passed"])
+    ]
+    merged["fc_score"] = [
+        fc_score(s, c, p) for s, c, p in zip(merged["status"], merged["correctness"], merged["process_mean"])
+    ]
     merged["fc_pass"] = merged["fc_score"] >= PASS_SCORE
     if task_info:
         for tag in ("difficulty", "category"):
@@ -175,31 +204,47 @@ def _summary(group: pd.DataFrame, attempts: int, ks: Sequence[int], seed: int, r
         row[f"{column}_per_task"] = total / row["tasks"] if row["tasks"] and pd.notna(total) else np.nan
         row[f"{column}_per_trial"] = group[column].mean()
     wall = group["wall_s"].dropna()
-    row.update({"wall_s_mean": wall.mean() if len(wall) else np.nan, "wall_s_median": wall.median() if len(wall) else np.nan,
-                "wall_s_p90": wall.quantile(0.9) if len(wall) else np.nan, "wall_s_max": wall.max() if len(wall) else np.nan})
+    row.update(
+        {
+            "wall_s_mean": wall.mean() if len(wall) else np.nan,
+            "wall_s_median": wall.median() if len(wall) else np.nan,
+            "wall_s_p90": wall.quantile(0.9) if len(wall) else np.nan,
+            "wall_s_max": wall.max() if len(wall) else np.nan,
+        }
+    )
     for status in (*STATUSES, "missing"):
         row[f"n_{status}"] = int((group["status"] == status).sum())
     row["bootstrap_seed"], row["bootstrap_resamples"] = seed, resamples
     return row
 
 
-def leaderboard(grid: pd.DataFrame, attempts: int, ks: Sequence[int] = (1,), by: Sequence[str] = (), seed: int = 0,
-                resamples: int = 2000) -> pd.DataFrame:
+def leaderboard(
+    grid: pd.DataFrame,
+    attempts: int,
+    ks: Sequence[int] = (1,),
+    by: Sequence[str] = (),
+    seed: int = 0,
+    resamples: int = 2000,
+) -> pd.DataFrame:
     """One row per agent and model (and per ``by`` columns), best Pass Rate, then Avg. Score, first."""
     keys = ["agent", "model", *by]
-    rows = [{**dict(zip(keys, key if isinstance(key, tuple) else (key,))), **_summary(group, attempts, ks, seed, resamples)}
-            for key, group in grid.groupby(keys, sort=True, dropna=False)]
+    rows = [
+        {**dict(zip(keys, key if isinstance(key, tuple) else (key,))), **_summary(group, attempts, ks, seed, resamples)}
+        for key, group in grid.groupby(keys, sort=True, dropna=False)
+    ]
     table = pd.DataFrame(rows)
     if table.empty:
         return pd.DataFrame(columns=[*keys, "tasks", "trials", "pass_rate", "fc_avg_score"])
-    return table.sort_values([*by, "pass_rate", "fc_avg_score"], ascending=[True] * len(by) + [False, False],
-                             kind="stable").reset_index(drop=True)
+    return table.sort_values(
+        [*by, "pass_rate", "fc_avg_score"], ascending=[True] * len(by) + [False, False], kind="stable"
+    ).reset_index(drop=True)
 
 
 def outcome_counts(grid: pd.DataFrame) -> pd.DataFrame:
     """Trials per outcome (columns :data:`OUTCOMES`) for each agent and model.
 
-    >>> grid = pd.DataFrame({"agent": ["x", "x", "y"], "model": ["m", "m", "m"], "status": ["passed", "agent_timeout", "failed"]})
+    >>> statuses = ["passed", "agent_timeout", "failed"]
+    >>> grid = pd.DataFrame({"agent": ["x", "x", "y"], "model": ["m", "m", "m"], "status": statuses})
     >>> outcome_counts(grid).loc[("x", "m"), ["passed", "agent_timeout", "failed"]].tolist()
     [1, 1, 0]
     """

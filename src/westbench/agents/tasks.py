@@ -132,8 +132,13 @@ def task_files(path: Path) -> tuple[str, ...]:
     """Every file of a task, sorted (a change to any of them reruns its trials); its near misses are not part
     of it (:func:`near_misses`: they are graded by their own trials and never enter a container of the task's)."""
     path = Path(path)
-    return tuple(sorted(str(p) for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                        and p.relative_to(path).parts[0] != NEAR_MISSES))
+    return tuple(
+        sorted(
+            str(p)
+            for p in path.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.relative_to(path).parts[0] != NEAR_MISSES
+        )
+    )
 
 
 def near_misses(path: str | Path) -> dict[str, Path]:
@@ -204,8 +209,12 @@ def load_task(path: str | Path) -> TaskInfo:
         difficulty=str(metadata.get("difficulty", "unknown")),
         category=str(metadata.get("category", "uncategorized")),
         agent_timeout_s=_number(agent.get("timeout_sec"), "[agent].timeout_sec", toml_path),
-        verifier_timeout_s=_number(verifier.get("timeout_sec", DEFAULT_VERIFIER_TIMEOUT_S), "[verifier].timeout_sec", toml_path),
-        build_timeout_s=_number(environment.get("build_timeout_sec", DEFAULT_BUILD_TIMEOUT_S), "[environment].build_timeout_sec", toml_path),
+        verifier_timeout_s=_number(
+            verifier.get("timeout_sec", DEFAULT_VERIFIER_TIMEOUT_S), "[verifier].timeout_sec", toml_path
+        ),
+        build_timeout_s=_number(
+            environment.get("build_timeout_sec", DEFAULT_BUILD_TIMEOUT_S), "[environment].build_timeout_sec", toml_path
+        ),
         cpus=_number(environment.get("cpus"), "[environment].cpus", toml_path),
         memory_mb=int(environment["memory_mb"]) if environment.get("memory_mb") else None,
         network=network,
@@ -222,7 +231,9 @@ def task_names(root: str | Path) -> list[str]:
     """Names of the task folders under ``root`` (folders holding task.toml), sorted."""
     root = Path(root)
     if not root.is_dir():
-        raise TaskError(f"tasks folder {root} not found: set agents.tasks_dir in the config to a folder of Harbor tasks")
+        raise TaskError(
+            f"tasks folder {root} not found: set agents.tasks_dir in the config to a folder of Harbor tasks"
+        )
     return sorted(p.parent.name for p in root.glob("*/task.toml"))
 
 
@@ -242,6 +253,8 @@ def select_tasks(names, patterns) -> list[str]:
         return list(names)
     for pattern in patterns:
         if not any(ch in pattern for ch in "*?[") and pattern not in names:
-            raise TaskError(f"agents.select.tasks names '{pattern}', which is not a task folder here "
-                            f"(tasks: {', '.join(names) or 'none'}); fix the name or the agents.tasks_dir")
+            raise TaskError(
+                f"agents.select.tasks names '{pattern}', which is not a task folder here "
+                f"(tasks: {', '.join(names) or 'none'}); fix the name or the agents.tasks_dir"
+            )
     return [name for name in names if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]

@@ -19,8 +19,23 @@ from typing import Iterable
 
 import pandas as pd
 
-TRIAL_COLUMNS = ("task", "agent", "model", "model_name", "attempt", "status", "reason", "correctness", "tokens_in",
-                 "tokens_out", "cost_usd", "wall_s", "overhead_s", "difficulty", "category")
+TRIAL_COLUMNS = (
+    "task",
+    "agent",
+    "model",
+    "model_name",
+    "attempt",
+    "status",
+    "reason",
+    "correctness",
+    "tokens_in",
+    "tokens_out",
+    "cost_usd",
+    "wall_s",
+    "overhead_s",
+    "difficulty",
+    "category",
+)
 
 
 def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | Path]) -> pd.DataFrame:
@@ -36,10 +51,16 @@ def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | P
     for path in trial_paths:
         trial = json.loads(Path(path).read_text())
         judge = judges.get((trial["task"], trial["agent"], trial["model"], trial["attempt"]), {})
-        rows.append({key: trial.get(key) for key in TRIAL_COLUMNS}
-                    | {"process": judge.get("process"), "process_mean": judge.get("process_mean"),
-                       "all_criteria_passed": judge.get("all_passed"), "judged": bool(judge.get("judged", False)),
-                       "judge_cuts": len(judge.get("cuts") or []),
-                       # the plain fraction of all checks (format checks included), beside correctness (science only)
-                       "checks_fraction": (trial.get("rewards") or {}).get("checks_fraction")})
+        rows.append(
+            {key: trial.get(key) for key in TRIAL_COLUMNS}
+            | {
+                "process": judge.get("process"),
+                "process_mean": judge.get("process_mean"),
+                "all_criteria_passed": judge.get("all_passed"),
+                "judged": bool(judge.get("judged", False)),
+                "judge_cuts": len(judge.get("cuts") or []),
+                # the plain fraction of all checks (format checks included), beside correctness (science only)
+                "checks_fraction": (trial.get("rewards") or {}).get("checks_fraction"),
+            }
+        )
     return pd.DataFrame(rows)

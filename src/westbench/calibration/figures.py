@@ -29,14 +29,20 @@ def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
 
     names = [n for n in DISTRIBUTIONS if n in set(table["distribution"])]
     plt, figure, axes = _axes(len(names), title)
-    families = {"temperature": ("temperature_scale", "contact_scale", "tab:red"),
-                "native contacts": ("contact_scale", "temperature_scale", "tab:blue")}
+    families = {
+        "temperature": ("temperature_scale", "contact_scale", "tab:red"),
+        "native contacts": ("contact_scale", "temperature_scale", "tab:blue"),
+    }
     for axis, name in zip(axes, names):
         rows = table[table["distribution"] == name]
         null = rows[rows["kind"] == "null"]
         if not null.empty and pd.notna(null["floor_high"].iloc[0]):
-            axis.axhspan(float(null["floor_low"].iloc[0]), float(null["floor_high"].iloc[0]), color="0.85",
-                         label="noise floor (95 %)")
+            axis.axhspan(
+                float(null["floor_low"].iloc[0]),
+                float(null["floor_high"].iloc[0]),
+                color="0.85",
+                label="noise floor (95 %)",
+            )
         for label, (column, other, color) in families.items():
             family = rows[(rows["kind"].isin(["null", "perturbation"])) & (rows[other] == 1.0)]
             family = family.assign(size=100 * (family[column] - 1.0).abs()).sort_values("size")
@@ -45,10 +51,24 @@ def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
             value = family["value"].astype(float).to_numpy()
             low = value - family["ci_low"].astype(float).fillna(family["value"]).to_numpy()
             high = family["ci_high"].astype(float).fillna(family["value"]).to_numpy() - value
-            axis.errorbar(family["size"], value, yerr=[np.maximum(low, 0), np.maximum(high, 0)], marker="o",
-                          color=color, capsize=3, label=f"{label}: measured")
-            axis.plot(family["size"], family["predicted"].astype(float), ls=":", marker="o", mfc="none", color=color,
-                      label=f"{label}: predicted (reweighting)")
+            axis.errorbar(
+                family["size"],
+                value,
+                yerr=[np.maximum(low, 0), np.maximum(high, 0)],
+                marker="o",
+                color=color,
+                capsize=3,
+                label=f"{label}: measured",
+            )
+            axis.plot(
+                family["size"],
+                family["predicted"].astype(float),
+                ls=":",
+                marker="o",
+                mfc="none",
+                color=color,
+                label=f"{label}: predicted (reweighting)",
+            )
         axis.set_xlabel("perturbation size (%)")
         axis.set_ylabel(LABELS.get(name, name))
     axes[0].legend(fontsize=7)
@@ -57,8 +77,9 @@ def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
     plt.close(figure)
 
 
-def convergence_figure(groundtruth: Mapping, null: Mapping, floors: Mapping[str, float], path, title: str = "",
-                       discard: float = 0.0) -> None:
+def convergence_figure(
+    groundtruth: Mapping, null: Mapping, floors: Mapping[str, float], path, title: str = "", discard: float = 0.0
+) -> None:
     """Per distribution: the null engine's W1 from its frames up to each WE iteration (WE weights) with the
     leading ``discard`` left out as the metrics leave it out (a share < 1 of those iterations, or a count), against
     the iteration (bottom axis) and the segments run (top axis), with the ground truth's floor (upper bound)."""
@@ -88,8 +109,9 @@ def convergence_figure(groundtruth: Mapping, null: Mapping, floors: Mapping[str,
             axis.axhline(floors[name], color="tab:red", ls="--", lw=1, label="noise floor (upper bound)")
         axis.set_xlabel("WE iteration")
         axis.set_ylabel(LABELS.get(name, name))
-        top = axis.secondary_xaxis("top", functions=(lambda x: np.interp(x, steps, segments),
-                                                     lambda s: np.interp(s, segments, steps)))
+        top = axis.secondary_xaxis(
+            "top", functions=(lambda x: np.interp(x, steps, segments), lambda s: np.interp(s, segments, steps))
+        )
         top.set_xlabel("segments", fontsize=8)
     axes[0].legend(fontsize=7)
     figure.tight_layout()

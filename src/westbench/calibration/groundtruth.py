@@ -41,9 +41,16 @@ def _steps(ps: float, timestep_fs: float) -> int:
     return int(round(1000.0 * float(ps) / float(timestep_fs)))
 
 
-def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequence[str | Path], langevin: Mapping,
-                              settings: Mapping, seed: int, explosion: Mapping | None = None,
-                              attrs: Mapping | None = None) -> dict:
+def run_reference_groundtruth(
+    model_path,
+    native: np.ndarray,
+    frames_paths: Sequence[str | Path],
+    langevin: Mapping,
+    settings: Mapping,
+    seed: int,
+    explosion: Mapping | None = None,
+    attrs: Mapping | None = None,
+) -> dict:
     """Run ``len(frames_paths)`` unbiased runs of the reference model and write one frames file each.
 
     Parameters
@@ -68,21 +75,33 @@ def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequ
     from westbench.engines.base import WalkerState
     from westbench.frames import write_frames
 
-    settings = {key: value for key, value in {**section_defaults("calibration.groundtruth"), **settings}.items()
-                if key not in ("runs", "tica_lag_frames")}
+    settings = {
+        key: value
+        for key, value in {**section_defaults("calibration.groundtruth"), **settings}.items()
+        if key not in ("runs", "tica_lag_frames")
+    }
     n_runs = len(frames_paths)
     if n_runs < 2:
         raise WestbenchError(f"reference ground truth: {n_runs} run(s); the noise floor needs at least 2")
     timestep = float(langevin["timestep_fs"])
     save_every = _steps(settings["save_interval_ps"], timestep)
     if save_every < 1:
-        raise WestbenchError(f"save_interval_ps {settings['save_interval_ps']} is shorter than the timestep {timestep} fs")
+        raise WestbenchError(
+            f"save_interval_ps {settings['save_interval_ps']} is shorter than the timestep {timestep} fs"
+        )
     n_frames = _steps(settings["length_ps"], timestep) // save_every
     bead_mass = langevin.get("bead_mass_amu")
 
     def engine(temperature_k: float) -> CGEngine:
-        return CGEngine(model_path, "reference", basis_positions=native, langevin={**langevin, "temperature_k": temperature_k},
-                        explosion=explosion, device="cpu", bead_mass_amu=bead_mass)
+        return CGEngine(
+            model_path,
+            "reference",
+            basis_positions=native,
+            langevin={**langevin, "temperature_k": temperature_k},
+            explosion=explosion,
+            device="cpu",
+            bead_mass_amu=bead_mass,
+        )
 
     cold = engine(float(langevin["temperature_k"]))
     started = time.perf_counter()
@@ -107,8 +126,10 @@ def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequ
         results = eng.propagate(states, n_steps=every, save_every=min(every, save_every), seeds=seeds)
         ended = [r for r in results if r.status != "ok"]
         if ended:
-            raise WestbenchError(f"reference ground truth: {len(ended)} run(s) ended ({ended[0].status}: "
-                                 f"{ended[0].message}); lower langevin.timestep_fs")
+            raise WestbenchError(
+                f"reference ground truth: {len(ended)} run(s) ended ({ended[0].status}: "
+                f"{ended[0].message}); lower langevin.timestep_fs"
+            )
         return results
 
     states = [WalkerState(np.asarray(native, dtype=np.float64).copy()) for _ in range(n_runs)]
@@ -129,8 +150,14 @@ def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequ
         frames.append(piece)
         done += steps
         rate = done * n_runs / (time.perf_counter() - started)
-        log.info("reference ground truth: %d/%d steps of %d runs, %.0f walker-steps/s, ETA %.0f s", done,
-                 n_frames * save_every, n_runs, rate, (n_frames * save_every - done) * n_runs / max(rate, 1e-9))
+        log.info(
+            "reference ground truth: %d/%d steps of %d runs, %.0f walker-steps/s, ETA %.0f s",
+            done,
+            n_frames * save_every,
+            n_runs,
+            rate,
+            (n_frames * save_every - done) * n_runs / max(rate, 1e-9),
+        )
     frames = np.concatenate(frames, axis=1)  # (runs, frames, n, 3)
     model = cold.model
     interval = float(settings["save_interval_ps"])
@@ -139,10 +166,29 @@ def run_reference_groundtruth(model_path, native: np.ndarray, frames_paths: Sequ
         forces = cold.forces(x).detach().numpy()
         with torch.no_grad():
             energy = model(x).numpy()
-        write_frames(path, ca=frames[run], time_ps=interval * np.arange(1, n_frames + 1), forces=forces, energy=energy,
-                     attrs={"source": "reference", "run": run, "start": "hot" if run in hot_runs else "native",
-                            "seed": seed, "temperature_k": float(langevin["temperature_k"]), **dict(attrs or {})})
+        write_frames(
+            path,
+            ca=frames[run],
+            time_ps=interval * np.arange(1, n_frames + 1),
+            forces=forces,
+            energy=energy,
+            attrs={
+                "source": "reference",
+                "run": run,
+                "start": "hot" if run in hot_runs else "native",
+                "seed": seed,
+                "temperature_k": float(langevin["temperature_k"]),
+                **dict(attrs or {}),
+            },
+        )
     seconds = time.perf_counter() - started
     log.info("reference ground truth: %d runs x %d frames in %.1f s", n_runs, n_frames, seconds)
-    return {"runs": n_runs, "frames_per_run": n_frames, "save_interval_ps": interval, "seed": seed,
-            "hot_starts": len(hot_runs), "seconds": round(seconds, 3), "settings": settings}
+    return {
+        "runs": n_runs,
+        "frames_per_run": n_frames,
+        "save_interval_ps": interval,
+        "seed": seed,
+        "hot_starts": len(hot_runs),
+        "seconds": round(seconds, 3),
+        "settings": settings,
+    }

@@ -24,8 +24,9 @@ from typing import Mapping
 import numpy as np
 
 
-def reweighting_weights(positions: np.ndarray, reference, perturbed, temperature_k: float,
-                        perturbed_temperature_k: float) -> np.ndarray:
+def reweighting_weights(
+    positions: np.ndarray, reference, perturbed, temperature_k: float, perturbed_temperature_k: float
+) -> np.ndarray:
     """Normalized weights that turn ground-truth frames of ``reference`` at ``temperature_k`` into the equilibrium of
     ``perturbed`` at ``perturbed_temperature_k`` (energy models; positions (n, beads, 3) nm)."""
     import torch
@@ -41,15 +42,20 @@ def reweighting_weights(positions: np.ndarray, reference, perturbed, temperature
     return w / w.sum()
 
 
-def write_reweighting(groundtruth_frames, models: Mapping[str, str | Path], temperatures: Mapping[str, float],
-                      reference: str, path) -> None:
+def write_reweighting(
+    groundtruth_frames, models: Mapping[str, str | Path], temperatures: Mapping[str, float], reference: str, path
+) -> None:
     """One weight vector per engine in ``models`` (the null's is uniform) over the ground-truth frames, as ``.npz``."""
     from westbench.cg.model import load_energy_model
     from westbench.frames import read_frames
 
     positions = read_frames(groundtruth_frames)["ca"]
     base = load_energy_model(models[reference])
-    weights = {engine: reweighting_weights(positions, base, load_energy_model(model), temperatures[reference],
-                                           temperatures[engine]) for engine, model in models.items()}
+    weights = {
+        engine: reweighting_weights(
+            positions, base, load_energy_model(model), temperatures[reference], temperatures[engine]
+        )
+        for engine, model in models.items()
+    }
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **weights)

@@ -34,8 +34,10 @@ def engines(study: Mapping) -> list[str]:
     names = [REFERENCE, *study.get("perturbations", {}), *[f"{CG_PREFIX}{p}" for p in study.get("presets", [])]]
     clash = sorted({n for n in study.get("perturbations", {}) if n.startswith(CG_PREFIX) or n == REFERENCE})
     if clash:
-        raise ConfigError(f"calibration.perturbations {clash}: names starting with '{CG_PREFIX}' or '{REFERENCE}' "
-                          "belong to the trained models and the null engine; rename them.")
+        raise ConfigError(
+            f"calibration.perturbations {clash}: names starting with '{CG_PREFIX}' or '{REFERENCE}' "
+            "belong to the trained models and the null engine; rename them."
+        )
     return names
 
 
@@ -48,17 +50,21 @@ def trained_preset(engine: str) -> str:
     """The cg preset of a trained engine ``cg_<preset>``."""
     if not engine.startswith(CG_PREFIX):
         raise ConfigError(f"calibration engine {engine!r} is not a trained model ({CG_PREFIX}<preset>)")
-    return engine[len(CG_PREFIX):]
+    return engine[len(CG_PREFIX) :]
 
 
 def perturbation(study: Mapping, engine: str) -> dict:
     """The engine's change from the reference: ``temperature_scale`` and ``contact_scale`` (1 = unchanged)."""
     if engine not in study.get("perturbations", {}) and engine != REFERENCE and not engine.startswith(CG_PREFIX):
-        raise ConfigError(f"calibration engine {engine!r}: not the reference, a calibration.perturbations entry "
-                          f"or a trained preset ({', '.join(engines(study))})")
+        raise ConfigError(
+            f"calibration engine {engine!r}: not the reference, a calibration.perturbations entry "
+            f"or a trained preset ({', '.join(engines(study))})"
+        )
     change = study.get("perturbations", {}).get(engine, {})
-    return {"temperature_scale": float(change.get("temperature_scale", 1.0)),
-            "contact_scale": float(change.get("contact_scale", 1.0))}
+    return {
+        "temperature_scale": float(change.get("temperature_scale", 1.0)),
+        "contact_scale": float(change.get("contact_scale", 1.0)),
+    }
 
 
 def contact_scale(study: Mapping, engine: str) -> float:

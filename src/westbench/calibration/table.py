@@ -44,8 +44,25 @@ CLEAR = 1.5
 #: A prediction below this share of the floor's upper bound must come out within noise.
 NEGLIGIBLE = 0.5
 EITHER = "either"
-COLUMNS = ["study", "engine", "kind", "temperature_scale", "contact_scale", "distribution", "metric", "value",
-           "ci_low", "ci_high", "floor", "floor_low", "floor_high", "verdict", "predicted", "expected", "agrees"]
+COLUMNS = [
+    "study",
+    "engine",
+    "kind",
+    "temperature_scale",
+    "contact_scale",
+    "distribution",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "floor",
+    "floor_low",
+    "floor_high",
+    "verdict",
+    "predicted",
+    "expected",
+    "agrees",
+]
 
 
 def expected_verdict(predicted: float, floor_high: float) -> str:
@@ -72,7 +89,7 @@ def agrees(verdict: str, expected: str) -> bool:
 def kish_ess(weights: np.ndarray) -> float:
     """Kish's effective sample size of weights: (sum w)^2 / sum w^2."""
     w = np.asarray(weights, dtype=np.float64)
-    return float(w.sum() ** 2 / np.sum(w ** 2))
+    return float(w.sum() ** 2 / np.sum(w**2))
 
 
 def predicted_divergences(groundtruth: Mapping, weights: np.ndarray) -> dict[str, float]:
@@ -90,10 +107,11 @@ def predicted_divergences(groundtruth: Mapping, weights: np.ndarray) -> dict[str
     return out
 
 
-def engine_rows(study: str, engine: str, kind: str, change: Mapping, record: Mapping, weighting: str,
-                predicted: Mapping | None) -> list[dict]:
+def engine_rows(
+    study: str, engine: str, kind: str, change: Mapping, record: Mapping, weighting: str, predicted: Mapping | None
+) -> list[dict]:
     """One table row per distribution of one engine's metrics.json (W1)."""
-    values = (record.get("metrics", {}).get(weighting) or {})
+    values = record.get("metrics", {}).get(weighting) or {}
     floor = (record.get("noise_floor") or {}).get("w1", {})
     rows = []
     for name in DISTRIBUTIONS:
@@ -102,12 +120,29 @@ def engine_rows(study: str, engine: str, kind: str, change: Mapping, record: Map
         verdict = (values.get("verdicts") or {}).get("w1", {}).get(name, UNDETERMINED)
         floor_high = bound.get("high", np.nan)
         guess = np.nan if predicted is None else predicted.get(name, np.nan)
-        expected = "" if predicted is None else expected_verdict(guess, floor_high if floor_high is not None else np.nan)
-        rows.append({"study": study, "engine": engine, "kind": kind, **change, "distribution": name, "metric": "w1",
-                     "value": (values.get("w1") or {}).get(name), "ci_low": interval.get("low"),
-                     "ci_high": interval.get("high"), "floor": bound.get("value"), "floor_low": bound.get("low"),
-                     "floor_high": floor_high, "verdict": verdict, "predicted": guess, "expected": expected,
-                     "agrees": agrees(verdict, expected) if expected else None})
+        expected = (
+            "" if predicted is None else expected_verdict(guess, floor_high if floor_high is not None else np.nan)
+        )
+        rows.append(
+            {
+                "study": study,
+                "engine": engine,
+                "kind": kind,
+                **change,
+                "distribution": name,
+                "metric": "w1",
+                "value": (values.get("w1") or {}).get(name),
+                "ci_low": interval.get("low"),
+                "ci_high": interval.get("high"),
+                "floor": bound.get("value"),
+                "floor_low": bound.get("low"),
+                "floor_high": floor_high,
+                "verdict": verdict,
+                "predicted": guess,
+                "expected": expected,
+                "agrees": agrees(verdict, expected) if expected else None,
+            }
+        )
     return rows
 
 
@@ -163,16 +198,22 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
     judged = table[table["expected"].astype(str).ne("")]
     result["agreement"] = {"rows": int(len(judged)), "agree": int(judged["agrees"].fillna(False).astype(bool).sum())}
     if training:
-        result["training"] = {engine: {"learned": bool(r.get("learned")), "best_epoch": r.get("best_epoch"),
-                                       "initial_validation_loss": r.get("initial_validation_loss"),
-                                       "best_validation_loss": r.get("best_validation_loss"),
-                                       "force_noise_floor": r.get("force_noise_floor")}
-                              for engine, r in training.items()}
+        result["training"] = {
+            engine: {
+                "learned": bool(r.get("learned")),
+                "best_epoch": r.get("best_epoch"),
+                "initial_validation_loss": r.get("initial_validation_loss"),
+                "best_validation_loss": r.get("best_validation_loss"),
+                "force_noise_floor": r.get("force_noise_floor"),
+            }
+            for engine, r in training.items()
+        }
         presets = {e.removeprefix("cg_"): e for e in training}
         if {"undertrained", "fulltrained"} <= set(presets):
             under, full = training[presets["undertrained"]], training[presets["fulltrained"]]
-            result["fulltrained_lower_loss"] = bool(full.get("best_validation_loss", np.inf)
-                                                    < under.get("best_validation_loss", -np.inf))
+            result["fulltrained_lower_loss"] = bool(
+                full.get("best_validation_loss", np.inf) < under.get("best_validation_loss", -np.inf)
+            )
             result["fulltrained_closer"] = training_comparison(table, presets["fulltrained"], presets["undertrained"])
     return result
 
@@ -185,11 +226,24 @@ def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:
     return {"closer_on": closer, "of": int(len(a)), "most": bool(closer > len(a) / 2)}
 
 
-def calibration_table(study: str, engines: Sequence[str], metrics_paths: Sequence[str | Path], groundtruth_path,
-                      reweighting_path, reference_engine: str, trained_records: Mapping[str, str | Path],
-                      perturbations: Mapping[str, Mapping], null_frames_path, table_path, summary_path,
-                      resolution_path, convergence_path, weighting: str = "we", *,
-                      discard_iterations: float) -> dict:
+def calibration_table(
+    study: str,
+    engines: Sequence[str],
+    metrics_paths: Sequence[str | Path],
+    groundtruth_path,
+    reweighting_path,
+    reference_engine: str,
+    trained_records: Mapping[str, str | Path],
+    perturbations: Mapping[str, Mapping],
+    null_frames_path,
+    table_path,
+    summary_path,
+    resolution_path,
+    convergence_path,
+    weighting: str = "we",
+    *,
+    discard_iterations: float,
+) -> dict:
     """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
 
     ``reweighting_path``: the ground truth's weights per reference-model engine
@@ -201,8 +255,10 @@ def calibration_table(study: str, engines: Sequence[str], metrics_paths: Sequenc
     rows, ess = [], {}
     for engine, path in zip(engines, metrics_paths):
         record = json.loads(Path(path).read_text())
-        change = {"temperature_scale": float(perturbations[engine]["temperature_scale"]),
-                  "contact_scale": float(perturbations[engine]["contact_scale"])}
+        change = {
+            "temperature_scale": float(perturbations[engine]["temperature_scale"]),
+            "contact_scale": float(perturbations[engine]["contact_scale"]),
+        }
         if engine in predictions:
             weights = predictions[engine]
             ess[engine] = kish_ess(weights)
@@ -226,10 +282,20 @@ def calibration_table(study: str, engines: Sequence[str], metrics_paths: Sequenc
     from westbench.calibration.figures import convergence_figure, resolution_figure
 
     resolution_figure(table, resolution_path, title=f"{study}: resolution of the metric suite")
-    floors = {name: float(table[(table["kind"] == "null") & (table["distribution"] == name)]["floor_high"].iloc[0])
-              for name in DISTRIBUTIONS if not table[(table["kind"] == "null") & (table["distribution"] == name)].empty}
-    convergence_figure(groundtruth, read_frames(null_frames_path), floors, convergence_path,
-                       title=f"{study}: the null engine ({reference_engine}) against WE iterations",
-                       discard=discard_iterations)
-    log.info("calibration %s: %s", study, json.dumps({k: v for k, v in result.items() if k != "training"}, default=float))
+    floors = {
+        name: float(table[(table["kind"] == "null") & (table["distribution"] == name)]["floor_high"].iloc[0])
+        for name in DISTRIBUTIONS
+        if not table[(table["kind"] == "null") & (table["distribution"] == name)].empty
+    }
+    convergence_figure(
+        groundtruth,
+        read_frames(null_frames_path),
+        floors,
+        convergence_path,
+        title=f"{study}: the null engine ({reference_engine}) against WE iterations",
+        discard=discard_iterations,
+    )
+    log.info(
+        "calibration %s: %s", study, json.dumps({k: v for k, v in result.items() if k != "training"}, default=float)
+    )
     return result

@@ -73,8 +73,12 @@ class BucketedForces:
 
     def summary(self) -> dict:
         """Buckets seen, captured and run eagerly, and the capture failure (None if none)."""
-        return {"buckets": sorted(self.sizes), "captured_buckets": sorted(self.graphs),
-                "eager_buckets": sorted(set(self.sizes) - set(self.graphs)), "capture_failure": self.failure}
+        return {
+            "buckets": sorted(self.sizes),
+            "captured_buckets": sorted(self.graphs),
+            "eager_buckets": sorted(set(self.sizes) - set(self.graphs)),
+            "capture_failure": self.failure,
+        }
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         n = len(x)
@@ -90,12 +94,16 @@ class BucketedForces:
             try:
                 self.graphs[size] = self._capture(size, x)
             except Exception as error:  # a model that cannot be captured (host syncs, dynamic shapes, a device mix-up)
-                message = f"CUDA graph capture of the CG force call for {size} walkers on {x.device} failed: " \
-                          f"{type(error).__name__}: {error}"
+                message = (
+                    f"CUDA graph capture of the CG force call for {size} walkers on {x.device} failed: "
+                    f"{type(error).__name__}: {error}"
+                )
                 if self.on_failure == "raise":
-                    raise CaptureError(f"{message}. Fix: make the model capturable (no host synchronisation, "
-                                       "static shapes), or set cg.cuda_graphs to auto (eager where capture "
-                                       "fails, recorded in run.json) or false.") from error
+                    raise CaptureError(
+                        f"{message}. Fix: make the model capturable (no host synchronisation, "
+                        "static shapes), or set cg.cuda_graphs to auto (eager where capture "
+                        "fails, recorded in run.json) or false."
+                    ) from error
                 log.error("%s; cg.cuda_graphs is auto: eager force calls from now on", message)
                 self.failure, self.capture = message, False
                 return self(x)

@@ -60,11 +60,14 @@ def load_protein_data(protein: str, frames_files: Sequence[str | Path], topology
         positions.append(frames["ca"])
         forces.append(frames["forces"])
     residues = bead_residues(topology_pdb)
-    data = ProteinData(protein, residues, np.concatenate(positions).astype(np.float32),
-                       np.concatenate(forces).astype(np.float32))
+    data = ProteinData(
+        protein, residues, np.concatenate(positions).astype(np.float32), np.concatenate(forces).astype(np.float32)
+    )
     if data.positions.shape[1] != len(residues):
-        raise WestbenchError(f"protein {protein}: frames have {data.positions.shape[1]} beads, "
-                             f"{topology_pdb} has {len(residues)} C-alpha atoms")
+        raise WestbenchError(
+            f"protein {protein}: frames have {data.positions.shape[1]} beads, "
+            f"{topology_pdb} has {len(residues)} C-alpha atoms"
+        )
     if not (np.isfinite(data.positions).all() and np.isfinite(data.forces).all()):
         raise WestbenchError(f"protein {protein}: non-finite positions or forces in the ground truth")
     return data

@@ -63,10 +63,10 @@ from westbench.cg.capture import BucketedForces
 from westbench.cg.internal_coordinates import bonds
 from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
+from westbench.cg.torch_device import worker_torch_device
 from westbench.config import section_defaults
 from westbench.console import declare_chatty
 from westbench.constants import BOLTZMANN_KJ_MOL_K
-from westbench.cg.torch_device import worker_torch_device
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.errors import WestbenchError
 
@@ -125,11 +125,22 @@ class CGEngine(Engine):
         (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
     """
 
-    def __init__(self, model: str | Path, protein: str, basis_pdb: str | Path | None = None, basis_positions=None,
-                 langevin: Mapping | None = None, explosion: Mapping | None = None, device: str = _CGML["device"],
-                 threads: int | None = None, bead_mass_amu: float | None = None, cuda_graphs=_CGML["cuda_graphs"],
-                 deterministic: bool = _CGML["deterministic"], capture: bool | None = None,
-                 model_spec: Mapping | None = None):
+    def __init__(
+        self,
+        model: str | Path,
+        protein: str,
+        basis_pdb: str | Path | None = None,
+        basis_positions=None,
+        langevin: Mapping | None = None,
+        explosion: Mapping | None = None,
+        device: str = _CGML["device"],
+        threads: int | None = None,
+        bead_mass_amu: float | None = None,
+        cuda_graphs=_CGML["cuda_graphs"],
+        deterministic: bool = _CGML["deterministic"],
+        capture: bool | None = None,
+        model_spec: Mapping | None = None,
+    ):
         langevin = {**section_defaults("cg.langevin"), "bead_mass_amu": bead_mass_amu, **dict(langevin or {})}
         explosion = {**section_defaults("cg.explosion"), **dict(explosion or {})}
         if threads:
@@ -156,10 +167,22 @@ class CGEngine(Engine):
         self.dt = float(langevin["timestep_fs"]) / 1000.0
         self.friction = float(langevin["friction_per_ps"])
         self.bounds = (float(explosion["bond_min_angstrom"]) / 10.0, float(explosion["bond_max_angstrom"]) / 10.0)
-        self.settings = {"langevin": langevin, "explosion": explosion, "device": str(device),
-                         "cuda_graphs": cuda_graphs, "deterministic": self.deterministic}
-        log.info("CG engine: model %s for %s, %d beads, device %s, dt %.1f fs, bonds allowed %.2f-%.2f nm", model,
-                 protein, len(self.basis), device, 1000 * self.dt, *self.bounds)
+        self.settings = {
+            "langevin": langevin,
+            "explosion": explosion,
+            "device": str(device),
+            "cuda_graphs": cuda_graphs,
+            "deterministic": self.deterministic,
+        }
+        log.info(
+            "CG engine: model %s for %s, %d beads, device %s, dt %.1f fs, bonds allowed %.2f-%.2f nm",
+            model,
+            protein,
+            len(self.basis),
+            device,
+            1000 * self.dt,
+            *self.bounds,
+        )
 
     # The model goes to the device on first use, in the worker that runs segments: WESTPA's master
     # also builds the engine (basis-state pcoords) and forks its workers, and CUDA cannot be used in
@@ -185,8 +208,12 @@ class CGEngine(Engine):
             os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
         torch.use_deterministic_algorithms(self.deterministic)  # process-wide: one engine per WE worker
         torch.cuda.set_device(device)  # capture streams and graphs belong to the current device
-        log.info("CG engine on %s (%s)%s", device, torch.cuda.get_device_name(device),
-                 ", deterministic algorithms" if self.deterministic else "")
+        log.info(
+            "CG engine on %s (%s)%s",
+            device,
+            torch.cuda.get_device_name(device),
+            ", deterministic algorithms" if self.deterministic else "",
+        )
         return device
 
     @property
@@ -196,8 +223,9 @@ class CGEngine(Engine):
                 from westbench.cg.user import load_user_model
 
                 spec = {**self.model_spec, "path": self.model_path}
-                self._model = load_user_model(spec, self.protein, device=self.device,
-                                              prior_path=self.model_spec.get("prior_path"))
+                self._model = load_user_model(
+                    spec, self.protein, device=self.device, prior_path=self.model_spec.get("prior_path")
+                )
             else:
                 self._model = load_energy_model(self.model_path, protein=self.protein, device=self.device)
             for parameter in self._model.parameters():
@@ -206,8 +234,9 @@ class CGEngine(Engine):
 
     @property
     def dtype(self) -> torch.dtype:
-        return next((t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()),
-                    torch.float32)
+        return next(
+            (t.dtype for t in [*self.model.parameters(), *self.model.buffers()] if t.is_floating_point()), torch.float32
+        )
 
     @property
     def masses(self) -> torch.Tensor:
@@ -240,15 +269,20 @@ class CGEngine(Engine):
         """The force call used by :meth:`propagate`: captured per bucket on CUDA, eager elsewhere."""
         if self._batch_forces is None:
             capture = self.capture
-            self._batch_forces = BucketedForces(self.forces, capture=capture, pad=capture,
-                                                on_failure="eager" if self.cuda_graphs == "auto" else "raise")
+            self._batch_forces = BucketedForces(
+                self.forces, capture=capture, pad=capture, on_failure="eager" if self.cuda_graphs == "auto" else "raise"
+            )
             log.info("CG forces: %s", "CUDA graphs per batch-size bucket" if capture else "eager")
         return self._batch_forces
 
     def runtime(self) -> dict:
         """Device, CUDA-graph setting, buckets captured and run eagerly, and any capture failure."""
-        record = {**super().runtime(), "device_setting": self.device_setting, "cuda_graphs": self.cuda_graphs,
-                  "torch": torch.__version__}
+        record = {
+            **super().runtime(),
+            "device_setting": self.device_setting,
+            "cuda_graphs": self.cuda_graphs,
+            "torch": torch.__version__,
+        }
         if self._device is not None:
             record["device"] = str(self._device)
             if self._device.type == "cuda":
@@ -269,8 +303,9 @@ class CGEngine(Engine):
         code = torch.where(~finite, 1, torch.where(high > self.bounds[1], 2, torch.where(low < self.bounds[0], 3, 0)))
         return code, torch.where(code == 2, high, low)
 
-    def propagate(self, starts: Sequence[WalkerState], n_steps: int, save_every: int,
-                  seeds: Sequence[int]) -> list[SegmentResult]:
+    def propagate(
+        self, starts: Sequence[WalkerState], n_steps: int, save_every: int, seeds: Sequence[int]
+    ) -> list[SegmentResult]:
         n_walkers, n_frames = len(starts), n_steps // save_every
         if n_walkers == 0:
             return []
@@ -282,8 +317,10 @@ class CGEngine(Engine):
         drawn = gaussian(keys, torch.zeros(1, dtype=torch.int64), shape, self.dtype)[0] * sigma  # step 0: velocities
         given = [s.velocities is not None for s in starts]
         if any(given):
-            known = torch.as_tensor(np.stack([np.asarray(s.velocities) if s.velocities is not None
-                                              else np.zeros(shape) for s in starts]), **options)
+            known = torch.as_tensor(
+                np.stack([np.asarray(s.velocities) if s.velocities is not None else np.zeros(shape) for s in starts]),
+                **options,
+            )
             v = torch.where(torch.as_tensor(given, device=self.device)[:, None, None], known, drawn)
         else:
             v = drawn
@@ -328,12 +365,16 @@ class CGEngine(Engine):
             if code[i] == 0:
                 results.append(SegmentResult(frames[i], WalkerState(x[i], v[i])))
                 continue
-            problem = {1: "exploded: non-finite forces or positions",
-                       2: f"exploded: bond {10 * length[i]:.2f} A > {10 * self.bounds[1]:.2f} A",
-                       3: f"imploded: bond {10 * length[i]:.2f} A < {10 * self.bounds[0]:.2f} A"}[code[i]]
+            problem = {
+                1: "exploded: non-finite forces or positions",
+                2: f"exploded: bond {10 * length[i]:.2f} A > {10 * self.bounds[1]:.2f} A",
+                3: f"imploded: bond {10 * length[i]:.2f} A < {10 * self.bounds[0]:.2f} A",
+            }[code[i]]
             status, _, reason = problem.partition(": ")
             log.warning("walker %d (seed %d) ended at step %d: %s", i, seeds[i], ended_at[i], problem)
-            final = WalkerState(np.asarray(start.positions).copy(),
-                                None if start.velocities is None else np.asarray(start.velocities).copy())
+            final = WalkerState(
+                np.asarray(start.positions).copy(),
+                None if start.velocities is None else np.asarray(start.velocities).copy(),
+            )
             results.append(SegmentResult(frames[i], final, status, f"step {ended_at[i]}: {reason}"))
         return results

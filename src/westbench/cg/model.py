@@ -78,8 +78,10 @@ def build_network(network: Mapping, dtype: str = _DTYPE) -> nn.Module:
         raise ValueError(f"unknown cg.model.architecture {architecture!r}; choose from {list(ARCHITECTURES)}")
     if architecture == "schnet":
         if options.get("neighbor_embedding"):
-            raise ValueError("cg.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
-                             "westbench's own schnet has no neighbour embedding")
+            raise ValueError(
+                "cg.model.neighbor_embedding needs a TorchMD-Net architecture (graph-network); "
+                "westbench's own schnet has no neighbour embedding"
+            )
         return SchNet(**{k: v for k, v in options.items() if k not in TORCHMDNET_KEYS})
     return TorchMDNet(architecture=architecture, dtype=dtype, **options)
 
@@ -117,15 +119,26 @@ class CGModel(nn.Module):
     dtype : {"float32", "float64"}
     """
 
-    def __init__(self, sequences: Mapping[str, object], network: Mapping | None = None, prior: Mapping | None = None,
-                 temperature_k: float = _TEMPERATURE_K, dtype: str = _DTYPE):
+    def __init__(
+        self,
+        sequences: Mapping[str, object],
+        network: Mapping | None = None,
+        prior: Mapping | None = None,
+        temperature_k: float = _TEMPERATURE_K,
+        dtype: str = _DTYPE,
+    ):
         super().__init__()
         self.sequences = {k: (v if isinstance(v, str) else list(v)) for k, v in sequences.items()}
         network = {k: v for k, v in network.items() if k in NETWORK_KEYS} if network is not None else None
         options = prior_options(prior or {}, temperature_k)
         #: The constructor arguments, written to the JSON record so the state dict can be reloaded.
-        self.kwargs = {"sequences": self.sequences, "network": network, "temperature_k": float(temperature_k),
-                       "prior": {k: v for k, v in options.items() if k != "temperature_k"}, "dtype": dtype}
+        self.kwargs = {
+            "sequences": self.sequences,
+            "network": network,
+            "temperature_k": float(temperature_k),
+            "prior": {k: v for k, v in options.items() if k != "temperature_k"},
+            "dtype": dtype,
+        }
         for key in ("terms",):
             self.kwargs["prior"][key] = list(self.kwargs["prior"][key])
         self.network = build_network(network, dtype) if network is not None else None
@@ -191,8 +204,9 @@ def load_energy_model(path: str | Path, protein: str | None = None, device: str 
                 warnings.simplefilter("ignore", DeprecationWarning)
                 model = torch.jit.load(str(path), map_location="cpu")
         except RuntimeError as exc:
-            raise ValueError(f"{path} is neither TorchScript nor a state dict with a JSON record "
-                             f"({record.name} beside it): {exc}") from None
+            raise ValueError(
+                f"{path} is neither TorchScript nor a state dict with a JSON record ({record.name} beside it): {exc}"
+            ) from None
     if protein is not None and hasattr(model, "for_protein"):
         model = model.for_protein(protein)
     return model.to(device).eval()

@@ -26,10 +26,18 @@ from westbench.errors import WestbenchError
 BUILTIN = {
     "1UAO": {
         "residues": ["GLY", "TYR", "ASP", "PRO", "GLU", "THR", "GLY", "THR", "TRP", "GLY"],
-        "ca_angstrom": [[-6.878, -0.708, 2.896], [-4.189, -0.302, 0.213], [-1.287, 1.320, 2.084],
-                        [0.579, 3.407, -0.513], [3.531, 3.694, 1.893], [4.684, 0.239, 0.748],
-                        [2.498, -0.018, -2.375], [0.411, -3.025, -1.274], [-2.598, -4.011, 0.868],
-                        [-1.229, -3.774, 4.431]],
+        "ca_angstrom": [
+            [-6.878, -0.708, 2.896],
+            [-4.189, -0.302, 0.213],
+            [-1.287, 1.320, 2.084],
+            [0.579, 3.407, -0.513],
+            [3.531, 3.694, 1.893],
+            [4.684, 0.239, 0.748],
+            [2.498, -0.018, -2.375],
+            [0.411, -3.025, -1.274],
+            [-2.598, -4.011, 0.868],
+            [-1.229, -3.774, 4.431],
+        ],
     },
 }
 
@@ -40,8 +48,10 @@ def _entry(source: str) -> dict:
         return BUILTIN[key]
     path = Path(source)
     if not path.is_file():
-        raise WestbenchError(f"native structure {source!r}: neither a built-in entry ({', '.join(BUILTIN)}) nor a "
-                             "PDB file. Fix: set calibration.native to a PDB file of the folded protein.")
+        raise WestbenchError(
+            f"native structure {source!r}: neither a built-in entry ({', '.join(BUILTIN)}) nor a "
+            "PDB file. Fix: set calibration.native to a PDB file of the folded protein."
+        )
     import mdtraj
 
     traj = mdtraj.load_pdb(str(path), frame=0)

@@ -43,8 +43,9 @@ def splitmix64(z: torch.Tensor) -> torch.Tensor:
     return z ^ _shift(z, 31)
 
 
-def gaussian(seeds: torch.Tensor, steps: torch.Tensor, shape: tuple[int, ...],
-             dtype: torch.dtype = torch.float32) -> torch.Tensor:
+def gaussian(
+    seeds: torch.Tensor, steps: torch.Tensor, shape: tuple[int, ...], dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
     """Standard normal numbers (len(steps), len(seeds), *shape) on the seeds' device.
 
     ``seeds``: int64 (n_walkers,); ``steps``: int64 (n_steps,), any non-negative counters.
@@ -52,8 +53,10 @@ def gaussian(seeds: torch.Tensor, steps: torch.Tensor, shape: tuple[int, ...],
     size = math.prod(shape)
     per_step = (size + 1) // 2  # one 64-bit hash gives two uniforms, and Box-Muller two normals
     keys = splitmix64(seeds.to(torch.int64))  # (walkers,)
-    counter = (steps.to(keys.device, torch.int64)[:, None] * per_step
-               + torch.arange(per_step, device=keys.device, dtype=torch.int64)[None])  # (steps, per_step)
+    counter = (
+        steps.to(keys.device, torch.int64)[:, None] * per_step
+        + torch.arange(per_step, device=keys.device, dtype=torch.int64)[None]
+    )  # (steps, per_step)
     z = splitmix64(keys[None, :, None] + counter[:, None, :])
     scale = 1.0 / float(1 << 24)
     u1 = (_shift(z, 40).to(torch.float32) + 0.5) * scale  # bits 40-63

@@ -38,4 +38,4 @@ def force_noise_floor(positions: np.ndarray, forces: np.ndarray, max_frames: int
     own = np.arange(len(keep))
     neighbour = np.where(nearest[:, 0] == own, nearest[:, 1], nearest[:, 0])  # ties: the frame itself may be second
     difference = forces[keep] - forces[keep][neighbour]
-    return float(0.5 * np.mean(difference ** 2))
+    return float(0.5 * np.mean(difference**2))

@@ -37,9 +37,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 from westbench.cg import internal_coordinates
 from westbench.config import section_defaults
-from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
 _PRIOR = section_defaults("cg.prior")  # the schema owns the prior's defaults
@@ -74,8 +74,9 @@ def harmonic_by_inversion(values: np.ndarray, kt: float, jacobian=None) -> tuple
     return kt / max(var, 1e-12), mean
 
 
-def fourier_by_inversion(values: np.ndarray, kt: float, bins: int, terms: int, min_samples: int = _PRIOR["min_samples"],
-                         ridge: float = 1e-4) -> np.ndarray:
+def fourier_by_inversion(
+    values: np.ndarray, kt: float, bins: int, terms: int, min_samples: int = _PRIOR["min_samples"], ridge: float = 1e-4
+) -> np.ndarray:
     """Coefficients (terms, 2) of ``sum_n a_n cos(n phi) + b_n sin(n phi)`` fitted to ``-kT ln p(phi)``.
 
     Examples
@@ -109,9 +110,14 @@ class Prior(nn.Module):
     Built empty for ``n_beads`` (so a saved state dict loads into it); :func:`fit_prior` fills it.
     """
 
-    def __init__(self, n_beads: int, terms: Sequence[str] = TERMS, dihedral_terms: int = _PRIOR["dihedral_terms"],
-                 repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
-                 temperature_k: float = _TEMPERATURE_K):
+    def __init__(
+        self,
+        n_beads: int,
+        terms: Sequence[str] = TERMS,
+        dihedral_terms: int = _PRIOR["dihedral_terms"],
+        repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
+        temperature_k: float = _TEMPERATURE_K,
+    ):
         super().__init__()
         unknown = set(terms) - set(TERMS)
         if unknown:
@@ -145,16 +151,27 @@ class Prior(nn.Module):
 
     def describe(self) -> dict:
         """The fitted parameters as plain lists (for the model's JSON record)."""
-        return {"terms": list(self.terms), "bond_k": self.bond_k.tolist(), "bond_r0_nm": self.bond_r0.tolist(),
-                "angle_k": self.angle_k.tolist(), "angle_theta0_rad": self.angle_theta0.tolist(),
-                "dihedral_coefficients": self.dihedral_coefficients.tolist(),
-                "repulsion_sigma_nm": float(self.repulsion_sigma), "repulsion_epsilon": float(self.repulsion_epsilon)}
+        return {
+            "terms": list(self.terms),
+            "bond_k": self.bond_k.tolist(),
+            "bond_r0_nm": self.bond_r0.tolist(),
+            "angle_k": self.angle_k.tolist(),
+            "angle_theta0_rad": self.angle_theta0.tolist(),
+            "dihedral_coefficients": self.dihedral_coefficients.tolist(),
+            "repulsion_sigma_nm": float(self.repulsion_sigma),
+            "repulsion_epsilon": float(self.repulsion_epsilon),
+        }
 
 
-def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequence[str] = TERMS,
-              histogram_bins: int = _PRIOR["histogram_bins"], dihedral_terms: int = _PRIOR["dihedral_terms"],
-              repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
-              min_samples: int = _PRIOR["min_samples"]) -> Prior:
+def fit_prior(
+    ca: np.ndarray,
+    temperature_k: float = _TEMPERATURE_K,
+    terms: Sequence[str] = TERMS,
+    histogram_bins: int = _PRIOR["histogram_bins"],
+    dihedral_terms: int = _PRIOR["dihedral_terms"],
+    repulsion_min_separation: int = _PRIOR["repulsion_min_separation"],
+    min_samples: int = _PRIOR["min_samples"],
+) -> Prior:
     """A :class:`Prior` fitted to C-alpha frames ``ca`` (n_frames, n_beads, 3) nm by Boltzmann inversion."""
     ca = np.asarray(ca, dtype=np.float32)
     kt = internal_coordinates.kt(temperature_k)
@@ -167,8 +184,10 @@ def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequ
             fits = [harmonic_by_inversion(t, kt, jacobian=np.sin) for t in bond_angles(ca).T]
             prior.angle_k[:], prior.angle_theta0[:] = torch.tensor(fits, dtype=torch.float32).T
         if ca.shape[1] > 3 and dihedral_terms:
-            fits = [fourier_by_inversion(p, kt, bins=histogram_bins, terms=dihedral_terms, min_samples=min_samples)
-                    for p in dihedrals(ca).T]
+            fits = [
+                fourier_by_inversion(p, kt, bins=histogram_bins, terms=dihedral_terms, min_samples=min_samples)
+                for p in dihedrals(ca).T
+            ]
             prior.dihedral_coefficients[:] = torch.tensor(np.array(fits), dtype=torch.float32)
         pairs = prior.repulsion_pairs.numpy()
         if len(pairs):
@@ -180,6 +199,9 @@ def fit_prior(ca: np.ndarray, temperature_k: float = _TEMPERATURE_K, terms: Sequ
 def prior_options(settings: Mapping, temperature_k: float) -> dict:
     """Keyword arguments of :func:`fit_prior` / :class:`Prior` from the ``cg.prior`` config section."""
     settings = {**section_defaults("cg.prior"), **settings}
-    return {"terms": tuple(settings["terms"]), "dihedral_terms": int(settings["dihedral_terms"]),
-            "repulsion_min_separation": int(settings["repulsion_min_separation"]),
-            "temperature_k": float(temperature_k)}
+    return {
+        "terms": tuple(settings["terms"]),
+        "dihedral_terms": int(settings["dihedral_terms"]),
+        "repulsion_min_separation": int(settings["repulsion_min_separation"]),
+        "temperature_k": float(temperature_k),
+    }

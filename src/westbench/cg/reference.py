@@ -94,19 +94,31 @@ class GoModel(nn.Module):
     dtype : {"float32", "float64"}
     """
 
-    def __init__(self, native: Sequence[Sequence[float]], epsilon_kj_mol: float = 2.5, contact_scale: float = 1.0,
-                 contact_cutoff_angstrom: float = _REFERENCE["contact_cutoff_angstrom"],
-                 min_separation: int = _REFERENCE["min_separation"],
-                 contact_tolerance: float = _REFERENCE["contact_tolerance"], folded_q: float = _REFERENCE["folded_q"],
-                 dtype: str = "float64"):
+    def __init__(
+        self,
+        native: Sequence[Sequence[float]],
+        epsilon_kj_mol: float = 2.5,
+        contact_scale: float = 1.0,
+        contact_cutoff_angstrom: float = _REFERENCE["contact_cutoff_angstrom"],
+        min_separation: int = _REFERENCE["min_separation"],
+        contact_tolerance: float = _REFERENCE["contact_tolerance"],
+        folded_q: float = _REFERENCE["folded_q"],
+        dtype: str = "float64",
+    ):
         super().__init__()
         native = np.asarray(native, dtype=np.float64)
         if native.ndim != 2 or native.shape[1] != 3 or len(native) < 4:
             raise ValueError(f"native must be (n_beads >= 4, 3) C-alpha positions in nm, not shape {native.shape}")
-        self.kwargs = {"native": native.tolist(), "epsilon_kj_mol": float(epsilon_kj_mol),
-                       "contact_scale": float(contact_scale), "contact_cutoff_angstrom": float(contact_cutoff_angstrom),
-                       "min_separation": int(min_separation), "contact_tolerance": float(contact_tolerance),
-                       "folded_q": float(folded_q), "dtype": dtype}
+        self.kwargs = {
+            "native": native.tolist(),
+            "epsilon_kj_mol": float(epsilon_kj_mol),
+            "contact_scale": float(contact_scale),
+            "contact_cutoff_angstrom": float(contact_cutoff_angstrom),
+            "min_separation": int(min_separation),
+            "contact_tolerance": float(contact_tolerance),
+            "folded_q": float(folded_q),
+            "dtype": dtype,
+        }
         self.epsilon, self.contact_scale = float(epsilon_kj_mol), float(contact_scale)
         self.contact_tolerance, self.folded_q = float(contact_tolerance), float(folded_q)
         torch_dtype = {"float32": torch.float32, "float64": torch.float64}[dtype]
@@ -117,7 +129,9 @@ class GoModel(nn.Module):
         self.register_buffer("angle_theta0", geometry.angles(x)[0].to(torch_dtype))
         self.register_buffer("dihedral_phi0", geometry.dihedrals(x)[0].to(torch_dtype))
         self.register_buffer("native_pairs", torch.as_tensor(native_pairs))
-        self.register_buffer("native_sigma", geometry.pair_distances(x, torch.as_tensor(native_pairs))[0].to(torch_dtype))
+        self.register_buffer(
+            "native_sigma", geometry.pair_distances(x, torch.as_tensor(native_pairs))[0].to(torch_dtype)
+        )
         self.register_buffer("other_pairs", torch.as_tensor(other_pairs))
 
     def terms(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -130,7 +144,7 @@ class GoModel(nn.Module):
             "bonds": (e * BOND_K_PER_NM2 * (geometry.bonds(x) - self.bond_r0) ** 2).sum(-1),
             "angles": (e * ANGLE_K * (geometry.angles(x) - self.angle_theta0) ** 2).sum(-1),
             "dihedrals": (e * (DIHEDRAL_K1 * (1 - torch.cos(phi)) + DIHEDRAL_K3 * (1 - torch.cos(3 * phi)))).sum(-1),
-            "contacts": (self.contact_scale * e * (5 * ratio ** 12 - 6 * ratio ** 10)).sum(-1),
+            "contacts": (self.contact_scale * e * (5 * ratio**12 - 6 * ratio**10)).sum(-1),
         }
         if len(self.other_pairs):
             other = geometry.pair_distances(x, self.other_pairs)
@@ -198,16 +212,20 @@ class GoModel(nn.Module):
 
     def _contact_slope(self, r: torch.Tensor) -> torch.Tensor:
         ratio = self.native_sigma[:, None] / r
-        return self.contact_scale * self.epsilon * 60.0 / r * (ratio ** 10 - ratio ** 12)
+        return self.contact_scale * self.epsilon * 60.0 / r * (ratio**10 - ratio**12)
 
     def _repulsion_slope(self, r: torch.Tensor) -> torch.Tensor:
         return -12.0 * self.epsilon * (REPULSION_SIGMA_NM / r) ** 12 / r
 
     def describe(self) -> dict:
         """The model's definition for its JSON record and the report."""
-        return {"form": "Clementi, Nymeyer and Onuchic (2000) C-alpha Go model", "beads": len(self.native),
-                "native_contacts": self.native_pairs.tolist(), "nonnative_pairs": len(self.other_pairs),
-                **{k: v for k, v in self.kwargs.items() if k != "native"}}
+        return {
+            "form": "Clementi, Nymeyer and Onuchic (2000) C-alpha Go model",
+            "beads": len(self.native),
+            "native_contacts": self.native_pairs.tolist(),
+            "nonnative_pairs": len(self.other_pairs),
+            **{k: v for k, v in self.kwargs.items() if k != "native"},
+        }
 
 
 def contact_fraction(x, model: GoModel) -> np.ndarray:
@@ -231,13 +249,18 @@ def save_reference(model: GoModel, path: str | Path, extra: Mapping | None = Non
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), path)
-    record = {"class": "westbench.cg.reference:GoModel", "kwargs": model.kwargs, "description": model.describe(),
-              **dict(extra or {})}
+    record = {
+        "class": "westbench.cg.reference:GoModel",
+        "kwargs": model.kwargs,
+        "description": model.describe(),
+        **dict(extra or {}),
+    }
     model_record(path).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
 
 
-def build_reference(native: str, reference: Mapping, path: str | Path, contact_scale: float = 1.0,
-                    temperature_scale: float = 1.0) -> GoModel:
+def build_reference(
+    native: str, reference: Mapping, path: str | Path, contact_scale: float = 1.0, temperature_scale: float = 1.0
+) -> GoModel:
     """The Go model of a native structure (:func:`westbench.cg.native.native_ca`), saved to ``path``.
 
     ``reference`` is the ``calibration.reference`` section; ``contact_scale`` the engine's perturbation
@@ -246,13 +269,20 @@ def build_reference(native: str, reference: Mapping, path: str | Path, contact_s
     from westbench.cg.native import native_ca
 
     model = GoModel(native_ca(native).tolist(), contact_scale=contact_scale, **dict(reference))
-    save_reference(model, path, extra={"native": native, "perturbation": {"contact_scale": float(contact_scale),
-                                                                         "temperature_scale": float(temperature_scale)}})
+    save_reference(
+        model,
+        path,
+        extra={
+            "native": native,
+            "perturbation": {"contact_scale": float(contact_scale), "temperature_scale": float(temperature_scale)},
+        },
+    )
     return model
 
 
-def build_references(native: str, reference: Mapping, native_pdb: str | Path,
-                     models: Mapping[str | Path, Mapping]) -> None:
+def build_references(
+    native: str, reference: Mapping, native_pdb: str | Path, models: Mapping[str | Path, Mapping]
+) -> None:
     """The native structure as a C-alpha PDB file and one model per ``{path: perturbation}``
     (``contact_scale``, ``temperature_scale``): the calibration study's reference and its perturbed copies."""
     from westbench.cg.native import write_native_pdb

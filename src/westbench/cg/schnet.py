@@ -44,10 +44,37 @@ _MODEL = section_defaults("cg.model")  # the schema owns the network's defaults
 
 #: Bead types: the 20 amino acids by one-letter code, then "X" for anything else.
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
-THREE_TO_ONE = {"ALA": "A", "CYS": "C", "ASP": "D", "GLU": "E", "PHE": "F", "GLY": "G", "HIS": "H", "ILE": "I",
-                "LYS": "K", "LEU": "L", "MET": "M", "ASN": "N", "PRO": "P", "GLN": "Q", "ARG": "R", "SER": "S",
-                "THR": "T", "VAL": "V", "TRP": "W", "TYR": "Y", "HID": "H", "HIE": "H", "HIP": "H", "CYX": "C",
-                "ASH": "D", "GLH": "E", "LYN": "K", "NLE": "L", "MSE": "M"}
+THREE_TO_ONE = {
+    "ALA": "A",
+    "CYS": "C",
+    "ASP": "D",
+    "GLU": "E",
+    "PHE": "F",
+    "GLY": "G",
+    "HIS": "H",
+    "ILE": "I",
+    "LYS": "K",
+    "LEU": "L",
+    "MET": "M",
+    "ASN": "N",
+    "PRO": "P",
+    "GLN": "Q",
+    "ARG": "R",
+    "SER": "S",
+    "THR": "T",
+    "VAL": "V",
+    "TRP": "W",
+    "TYR": "Y",
+    "HID": "H",
+    "HIE": "H",
+    "HIP": "H",
+    "CYX": "C",
+    "ASH": "D",
+    "GLH": "E",
+    "LYN": "K",
+    "NLE": "L",
+    "MSE": "M",
+}
 ACTIVATIONS = {"silu": nn.SiLU, "tanh": nn.Tanh, "softplus": nn.Softplus}
 
 
@@ -144,12 +171,20 @@ class SchNet(nn.Module):
     n_types : int
     """
 
-    def __init__(self, embedding: int = _MODEL["embedding"], interaction_layers: int = _MODEL["interaction_layers"],
-                 rbf: int = _MODEL["rbf"], cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
-                 cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
-                 max_neighbors: int = _MODEL["max_neighbors"], rbf_trainable: bool = _MODEL["rbf_trainable"],
-                 activation: str = _MODEL["activation"], aggregation: str = _MODEL["aggregation"],
-                 n_types: int = len(AMINO_ACIDS) + 1, rbf_type: str = _MODEL["rbf_type"]):
+    def __init__(
+        self,
+        embedding: int = _MODEL["embedding"],
+        interaction_layers: int = _MODEL["interaction_layers"],
+        rbf: int = _MODEL["rbf"],
+        cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
+        cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
+        max_neighbors: int = _MODEL["max_neighbors"],
+        rbf_trainable: bool = _MODEL["rbf_trainable"],
+        activation: str = _MODEL["activation"],
+        aggregation: str = _MODEL["aggregation"],
+        n_types: int = len(AMINO_ACIDS) + 1,
+        rbf_type: str = _MODEL["rbf_type"],
+    ):
         super().__init__()
         if rbf_type != "expnorm":
             raise ValueError(f"unknown radial basis {rbf_type!r}: only 'expnorm' is implemented")
@@ -160,9 +195,13 @@ class SchNet(nn.Module):
         self.embedding = nn.Embedding(n_types, embedding)
         self.rbf = ExpNormalSmearing(self.lower, self.upper, rbf, rbf_trainable)
         self.interactions = nn.ModuleList(
-            Interaction(embedding, rbf, self.upper, activation, aggregation, self.lower) for _ in range(interaction_layers))
+            Interaction(embedding, rbf, self.upper, activation, aggregation, self.lower)
+            for _ in range(interaction_layers)
+        )
         act = ACTIVATIONS[activation]
-        self.head = nn.Sequential(nn.Linear(embedding, max(embedding // 2, 1)), act(), nn.Linear(max(embedding // 2, 1), 1))
+        self.head = nn.Sequential(
+            nn.Linear(embedding, max(embedding // 2, 1)), act(), nn.Linear(max(embedding // 2, 1), 1)
+        )
 
     def neighbours(self, x: torch.Tensor):
         """Neighbour indices, distances (Angstrom) and validity (B, N, K): the K nearest within the cutoffs."""
@@ -194,24 +233,37 @@ class SchNet(nn.Module):
 
 #: ``cg.model.architecture`` -> TorchMD-Net's ``model`` argument (its ``create_model``); "schnet" is
 #: westbench's own re-implementation of the graph network above (no TorchMD-Net needed).
-TORCHMDNET_ARCHITECTURES = {"graph-network": "graph-network", "tensornet": "tensornet",
-                            "equivariant-transformer": "equivariant-transformer"}
+TORCHMDNET_ARCHITECTURES = {
+    "graph-network": "graph-network",
+    "tensornet": "tensornet",
+    "equivariant-transformer": "equivariant-transformer",
+}
 ARCHITECTURES = ("schnet", *TORCHMDNET_ARCHITECTURES)
 #: Own activation names -> TorchMD-Net's (``act_class_mapping``; it has no plain softplus).
 TORCHMDNET_ACTIVATIONS = {"silu": "silu", "tanh": "tanh"}
-INSTALL_HINT = ("TorchMD-Net is a pinned dependency of westbench (pyproject.toml): run tools/setup.sh, or "
-                "pip install torchmd-net==3.1.0; or set cg.model.architecture: schnet (westbench's own graph network)")
+INSTALL_HINT = (
+    "TorchMD-Net is a pinned dependency of westbench (pyproject.toml): run tools/setup.sh, or "
+    "pip install torchmd-net==3.1.0; or set cg.model.architecture: schnet (westbench's own graph network)"
+)
 
 
-def torchmdnet_args(architecture: str = _MODEL["architecture"], embedding: int = _MODEL["embedding"],
-                    interaction_layers: int = _MODEL["interaction_layers"], rbf: int = _MODEL["rbf"],
-                    rbf_type: str = _MODEL["rbf_type"], rbf_trainable: bool = _MODEL["rbf_trainable"],
-                    cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
-                    cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
-                    max_neighbors: int = _MODEL["max_neighbors"], activation: str = _MODEL["activation"],
-                    aggregation: str = _MODEL["aggregation"], neighbor_embedding: bool = _MODEL["neighbor_embedding"],
-                    attention_heads: int = _MODEL["attention_heads"], n_types: int = len(AMINO_ACIDS) + 1,
-                    dtype: str = _MODEL["dtype"]) -> dict:
+def torchmdnet_args(
+    architecture: str = _MODEL["architecture"],
+    embedding: int = _MODEL["embedding"],
+    interaction_layers: int = _MODEL["interaction_layers"],
+    rbf: int = _MODEL["rbf"],
+    rbf_type: str = _MODEL["rbf_type"],
+    rbf_trainable: bool = _MODEL["rbf_trainable"],
+    cutoff_lower_angstrom: float = _MODEL["cutoff_lower_angstrom"],
+    cutoff_upper_angstrom: float = _MODEL["cutoff_upper_angstrom"],
+    max_neighbors: int = _MODEL["max_neighbors"],
+    activation: str = _MODEL["activation"],
+    aggregation: str = _MODEL["aggregation"],
+    neighbor_embedding: bool = _MODEL["neighbor_embedding"],
+    attention_heads: int = _MODEL["attention_heads"],
+    n_types: int = len(AMINO_ACIDS) + 1,
+    dtype: str = _MODEL["dtype"],
+) -> dict:
     """The args dict of ``torchmdnet.models.model.create_model`` for a ``cg.model`` section.
 
     The names of the published table map one to one: embedding -> embedding_dimension,
@@ -230,24 +282,43 @@ def torchmdnet_args(architecture: str = _MODEL["architecture"], embedding: int =
     (2.0, 12.0, True, 'add', False)
     """
     if architecture not in TORCHMDNET_ARCHITECTURES:
-        raise ValueError(f"unknown TorchMD-Net architecture {architecture!r}; choose from {sorted(TORCHMDNET_ARCHITECTURES)}")
+        raise ValueError(
+            f"unknown TorchMD-Net architecture {architecture!r}; choose from {sorted(TORCHMDNET_ARCHITECTURES)}"
+        )
     if activation not in TORCHMDNET_ACTIVATIONS:
-        raise ValueError(f"activation {activation!r} is not one of TorchMD-Net's; choose from {sorted(TORCHMDNET_ACTIVATIONS)}")
+        raise ValueError(
+            f"activation {activation!r} is not one of TorchMD-Net's; choose from {sorted(TORCHMDNET_ACTIVATIONS)}"
+        )
     if aggregation not in ("sum", "mean"):
         raise ValueError(f"unknown aggregation {aggregation!r}; choose sum or mean")
     if rbf_type != "expnorm":
         raise ValueError(f"unknown radial basis {rbf_type!r}: only 'expnorm' is offered")
     return {
-        "model": TORCHMDNET_ARCHITECTURES[architecture], "embedding_dimension": int(embedding),
-        "num_layers": int(interaction_layers), "num_rbf": int(rbf), "rbf_type": rbf_type,
-        "trainable_rbf": bool(rbf_trainable), "activation": TORCHMDNET_ACTIVATIONS[activation],
-        "cutoff_lower": float(cutoff_lower_angstrom), "cutoff_upper": float(cutoff_upper_angstrom),
-        "max_z": int(n_types), "max_num_neighbors": int(max_neighbors),
-        "aggr": "add" if aggregation == "sum" else "mean", "neighbor_embedding": bool(neighbor_embedding),
-        "num_heads": int(attention_heads), "attn_activation": TORCHMDNET_ACTIVATIONS[activation],
-        "distance_influence": "both", "equivariance_invariance_group": "O(3)", "static_shapes": False,
-        "precision": {"float32": 32, "float64": 64}[dtype], "derivative": False, "atom_filter": -1,
-        "prior_model": None, "output_model": "Scalar", "reduce_op": "sum", "box_vecs": None,
+        "model": TORCHMDNET_ARCHITECTURES[architecture],
+        "embedding_dimension": int(embedding),
+        "num_layers": int(interaction_layers),
+        "num_rbf": int(rbf),
+        "rbf_type": rbf_type,
+        "trainable_rbf": bool(rbf_trainable),
+        "activation": TORCHMDNET_ACTIVATIONS[activation],
+        "cutoff_lower": float(cutoff_lower_angstrom),
+        "cutoff_upper": float(cutoff_upper_angstrom),
+        "max_z": int(n_types),
+        "max_num_neighbors": int(max_neighbors),
+        "aggr": "add" if aggregation == "sum" else "mean",
+        "neighbor_embedding": bool(neighbor_embedding),
+        "num_heads": int(attention_heads),
+        "attn_activation": TORCHMDNET_ACTIVATIONS[activation],
+        "distance_influence": "both",
+        "equivariance_invariance_group": "O(3)",
+        "static_shapes": False,
+        "precision": {"float32": 32, "float64": 64}[dtype],
+        "derivative": False,
+        "atom_filter": -1,
+        "prior_model": None,
+        "output_model": "Scalar",
+        "reduce_op": "sum",
+        "box_vecs": None,
     }
 
 
@@ -287,9 +358,11 @@ class AllPairs(nn.Module):
         index = torch.stack([(first + offsets).reshape(-1), (second + offsets).reshape(-1)])
         weight = torch.linalg.vector_norm(pos[index[0]] - pos[index[1]], dim=-1)
         within = ((weight >= self.lower) & (weight < self.upper)).sum()
-        torch._assert_async(within <= self.max_neighbors * pos.shape[0],
-                            "Found num_pairs > max_num_pairs, please increase max_num_pairs "
-                            "(cg.model.max_neighbors: pairs within the cutoffs per bead on average)")
+        torch._assert_async(
+            within <= self.max_neighbors * pos.shape[0],
+            "Found num_pairs > max_num_pairs, please increase max_num_pairs "
+            "(cg.model.max_neighbors: pairs within the cutoffs per bead on average)",
+        )
         return index, weight, None
 
 
@@ -315,15 +388,17 @@ class TorchMDNet(nn.Module):
             warp.config.log_level = max(warp.config.log_level, warp.LOG_WARNING)
             from torchmdnet.models.model import create_model
         except ImportError as error:
-            raise ImportError(f"cg.model.architecture {options.get('architecture')!r} "
-                              f"needs TorchMD-Net ({error}). {INSTALL_HINT}") from None
+            raise ImportError(
+                f"cg.model.architecture {options.get('architecture')!r} needs TorchMD-Net ({error}). {INSTALL_HINT}"
+            ) from None
         self.args = torchmdnet_args(**options)
         self.net = create_model(dict(self.args))
         representation = self.net.representation_model
         self.all_pairs = self.args["model"] == "graph-network" and self.args["aggr"] == "add"
         if self.all_pairs:
-            representation.distance = AllPairs(self.args["cutoff_lower"], self.args["cutoff_upper"],
-                                               self.args["max_num_neighbors"]).to(representation.distance.box.device)
+            representation.distance = AllPairs(
+                self.args["cutoff_lower"], self.args["cutoff_upper"], self.args["max_num_neighbors"]
+            ).to(representation.distance.box.device)
 
     @property
     def head(self) -> nn.Sequential:

@@ -24,9 +24,11 @@ def torch_device(name: str = "auto") -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if str(name).startswith("cuda") and not torch.cuda.is_available():
-        raise DeviceError(f"cg.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
-                          f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run on a GPU node "
-                          "with a CUDA build of torch, or set cg.device to 'auto' or 'cpu'.")
+        raise DeviceError(
+            f"cg.device is {name!r} but torch sees no CUDA device here (torch {torch.__version__}, "
+            f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run on a GPU node "
+            "with a CUDA build of torch, or set cg.device to 'auto' or 'cpu'."
+        )
     return torch.device(name)
 
 
@@ -38,14 +40,18 @@ def worker_torch_device(name: str = "auto") -> torch.device:
     if device.type != "cuda":
         return device
     if torch.cuda._is_in_bad_fork():
-        raise DeviceError("this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
-                          "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'.")
+        raise DeviceError(
+            "this WESTPA worker was forked from a process that had initialised CUDA, so it cannot "
+            "use the GPU. Fix: keep the master off the GPU, or set we.work_manager to 'zmq' or 'serial'."
+        )
     if device.index is None:
         index = worker_device()  # one WE worker per GPU present
         device = torch.device("cuda", 0 if index is None else index)
     count = torch.cuda.device_count()
     if device.index >= count:
-        raise DeviceError(f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
-                          f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
-                          "WE worker per GPU present (westbench.resources.we_job_workers).")
+        raise DeviceError(
+            f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
+            f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
+            "WE worker per GPU present (westbench.resources.we_job_workers)."
+        )
     return device

@@ -36,8 +36,8 @@ import torch
 from westbench.cg.data import ProteinData, data_hash, load_protein_data, split, subsample
 from westbench.cg.model import CGModel, energy_and_forces, save_model
 from westbench.cg.prior import fit_prior, prior_options
-from westbench.config import section_defaults
 from westbench.cg.torch_device import torch_device
+from westbench.config import section_defaults
 from westbench.errors import ConfigError
 from westbench.seeds import derive_seed
 
@@ -68,11 +68,20 @@ def fit_prior_model(proteins: Mapping[str, Mapping], cg: Mapping, *, seed: int, 
     prior-only model file, for a user's model with ``prior: fitted`` (:mod:`westbench.cg.user`); no network,
     no training."""
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
-    model, _, summary = train_model(datasets, network=None, prior=cg["prior"],
-                                    training={"max_epochs": 0, "frame_fraction": 1.0}, seed=seed,
-                                    temperature_k=cg["langevin"]["temperature_k"], device="cpu")
-    save_model(model, path, extra={"prior_only": True, "proteins": list(proteins), "seed": seed,
-                                   "data_sha256": summary["data_sha256"]})
+    model, _, summary = train_model(
+        datasets,
+        network=None,
+        prior=cg["prior"],
+        training={"max_epochs": 0, "frame_fraction": 1.0},
+        seed=seed,
+        temperature_k=cg["langevin"]["temperature_k"],
+        device="cpu",
+    )
+    save_model(
+        model,
+        path,
+        extra={"prior_only": True, "proteins": list(proteins), "seed": seed, "data_sha256": summary["data_sha256"]},
+    )
 
 
 def force_loss(model, x: torch.Tensor, forces: torch.Tensor, create_graph: bool) -> torch.Tensor:
@@ -85,13 +94,15 @@ def _batches(train: Mapping[str, ProteinData], batch_size: int, rng: np.random.G
     batches = []
     for protein, data in train.items():
         order = rng.permutation(len(data))
-        batches += [(protein, order[i:i + batch_size]) for i in range(0, len(data), batch_size)]
+        batches += [(protein, order[i : i + batch_size]) for i in range(0, len(data), batch_size)]
     return [batches[i] for i in rng.permutation(len(batches))]
 
 
 def _tensors(data: ProteinData, device, dtype):
-    return (torch.as_tensor(data.positions, dtype=dtype, device=device),
-            torch.as_tensor(data.forces, dtype=dtype, device=device))
+    return (
+        torch.as_tensor(data.positions, dtype=dtype, device=device),
+        torch.as_tensor(data.forces, dtype=dtype, device=device),
+    )
 
 
 def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
@@ -100,15 +111,23 @@ def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
     for protein, (x, f) in tensors.items():
         module = model.for_protein(protein)
         for i in range(0, len(x), batch_size):
-            loss = force_loss(module, x[i:i + batch_size], f[i:i + batch_size], create_graph=False)
-            total += float(loss) * f[i:i + batch_size].numel()
-            count += f[i:i + batch_size].numel()
+            loss = force_loss(module, x[i : i + batch_size], f[i : i + batch_size], create_graph=False)
+            total += float(loss) * f[i : i + batch_size].numel()
+            count += f[i : i + batch_size].numel()
     return total / max(count, 1)
 
 
-def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, prior: Mapping, training: Mapping,
-                seed: int, temperature_k: float = section_defaults("cg.langevin")["temperature_k"],
-                dtype: str = section_defaults("cg.model")["dtype"], device: str = _CGML["device"]):
+def train_model(
+    datasets: Sequence[ProteinData],
+    *,
+    network: Mapping | None,
+    prior: Mapping,
+    training: Mapping,
+    seed: int,
+    temperature_k: float = section_defaults("cg.langevin")["temperature_k"],
+    dtype: str = section_defaults("cg.model")["dtype"],
+    device: str = _CGML["device"],
+):
     """Fit priors and train a :class:`CGModel` by force matching.
 
     Returns
@@ -128,16 +147,27 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     train, validation, frames = {}, {}, {}
     for data in datasets:
         used = subsample(data, settings["frame_fraction"], derive_seed(seed, "cg", "subset", data.protein))
-        train[data.protein], validation[data.protein] = split(used, settings["validation_fraction"],
-                                                               derive_seed(seed, "cg", "split", data.protein))
-        frames[data.protein] = {"used": len(used), "train": len(train[data.protein]),
-                                "validation": len(validation[data.protein])}
+        train[data.protein], validation[data.protein] = split(
+            used, settings["validation_fraction"], derive_seed(seed, "cg", "split", data.protein)
+        )
+        frames[data.protein] = {
+            "used": len(used),
+            "train": len(train[data.protein]),
+            "validation": len(validation[data.protein]),
+        }
     model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
     prior = {**section_defaults("cg.prior"), **prior}
     options = prior_options(prior, temperature_k)
     for protein, data in train.items():
-        model.set_prior(protein, fit_prior(data.positions, histogram_bins=int(prior["histogram_bins"]),
-                                           min_samples=int(prior["min_samples"]), **options))
+        model.set_prior(
+            protein,
+            fit_prior(
+                data.positions,
+                histogram_bins=int(prior["histogram_bins"]),
+                min_samples=int(prior["min_samples"]),
+                **options,
+            ),
+        )
     run_device = torch_device(device)
     model.to(run_device)
     torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype
@@ -149,16 +179,32 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
     scheduler = None
     if optimizer is not None and settings["lr_schedule"] == "plateau":
         scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
-            optimizer, factor=settings["plateau_factor"], patience=settings["plateau_patience"],
-            min_lr=settings["min_learning_rate"])
+            optimizer,
+            factor=settings["plateau_factor"],
+            patience=settings["plateau_patience"],
+            min_lr=settings["min_learning_rate"],
+        )
     rng = np.random.default_rng(derive_seed(seed, "cg", "batches"))
     first = evaluate(model, train_t, batch_size)
     best = evaluate(model, validation_t, batch_size)
-    rows = [{"epoch": 0, "train_loss": first, "validation_loss": best, "learning_rate": settings["learning_rate"],
-             "seconds": time.perf_counter() - started}]
+    rows = [
+        {
+            "epoch": 0,
+            "train_loss": first,
+            "validation_loss": best,
+            "learning_rate": settings["learning_rate"],
+            "seconds": time.perf_counter() - started,
+        }
+    ]
     best_state, best_epoch, stale, stopped = copy.deepcopy(model.state_dict()), 0, 0, "max_epochs"
-    log.info("force matching on %s: %s, device %s, epoch 0 loss train %.4g validation %.4g",
-             ", ".join(train), frames, run_device, first, best)
+    log.info(
+        "force matching on %s: %s, device %s, epoch 0 loss train %.4g validation %.4g",
+        ", ".join(train),
+        frames,
+        run_device,
+        first,
+        best,
+    )
     for epoch in range(1, int(settings["max_epochs"]) + 1):
         if optimizer is None:
             stopped = "no trainable parameters"
@@ -182,34 +228,60 @@ def train_model(datasets: Sequence[ProteinData], *, network: Mapping | None, pri
             break
         if scheduler is not None:
             scheduler.step(value)
-        rows.append({"epoch": epoch, "train_loss": total / max(count, 1), "validation_loss": value,
-                     "learning_rate": optimizer.param_groups[0]["lr"], "seconds": time.perf_counter() - started})
+        rows.append(
+            {
+                "epoch": epoch,
+                "train_loss": total / max(count, 1),
+                "validation_loss": value,
+                "learning_rate": optimizer.param_groups[0]["lr"],
+                "seconds": time.perf_counter() - started,
+            }
+        )
         if value < best:
             best, best_epoch, stale = value, epoch, 0
             best_state = copy.deepcopy(model.state_dict())
         else:
             stale += 1
         if epoch % max(1, int(settings["max_epochs"]) // 10) == 0 or epoch == 1:
-            log.info("epoch %d: train %.4g, validation %.4g, lr %.2g", epoch, rows[-1]["train_loss"], value,
-                     rows[-1]["learning_rate"])
+            log.info(
+                "epoch %d: train %.4g, validation %.4g, lr %.2g",
+                epoch,
+                rows[-1]["train_loss"],
+                value,
+                rows[-1]["learning_rate"],
+            )
         if stale >= int(settings["early_stopping_patience"]):
             stopped = f"early stopping: no improvement for {stale} epochs"
             break
     model.load_state_dict(best_state)
     model.to("cpu").eval()
     history = pd.DataFrame(rows, columns=["epoch", "train_loss", "validation_loss", "learning_rate", "seconds"])
-    summary = {"frames": frames, "best_epoch": best_epoch, "best_validation_loss": best,
-               "initial_validation_loss": rows[0]["validation_loss"], "epochs": int(history["epoch"].max()),
-               "stopped_because": stopped, "device": str(run_device), "data_sha256": data_hash(datasets),
-               "seconds": round(time.perf_counter() - started, 3), "training": settings,
-               "parameters": sum(p.numel() for p in parameters)}
+    summary = {
+        "frames": frames,
+        "best_epoch": best_epoch,
+        "best_validation_loss": best,
+        "initial_validation_loss": rows[0]["validation_loss"],
+        "epochs": int(history["epoch"].max()),
+        "stopped_because": stopped,
+        "device": str(run_device),
+        "data_sha256": data_hash(datasets),
+        "seconds": round(time.perf_counter() - started, 3),
+        "training": settings,
+        "parameters": sum(p.numel() for p in parameters),
+    }
     summary["learned"] = learned(summary)
-    log.info("trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch,
-             stopped)
+    log.info(
+        "trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch, stopped
+    )
     if not summary["learned"]:
-        log.error("failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
-                  "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
-                  "(cg.training, cg.presets)", best_epoch, best, rows[0]["validation_loss"])
+        log.error(
+            "failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
+            "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
+            "(cg.training, cg.presets)",
+            best_epoch,
+            best,
+            rows[0]["validation_loss"],
+        )
     return model, history, summary
 
 
@@ -226,8 +298,10 @@ def learned(summary: Mapping) -> bool:
     >>> learned({"best_epoch": 12, "best_validation_loss": 2.0, "initial_validation_loss": 5.0})
     True
     """
-    return bool(int(summary.get("best_epoch", 0)) > 0
-                and float(summary["best_validation_loss"]) < float(summary["initial_validation_loss"]))
+    return bool(
+        int(summary.get("best_epoch", 0)) > 0
+        and float(summary["best_validation_loss"]) < float(summary["initial_validation_loss"])
+    )
 
 
 def plot_training_curve(history: pd.DataFrame, path, title: str = "", noise_floor: float | None = None) -> None:
@@ -242,7 +316,9 @@ def plot_training_curve(history: pd.DataFrame, path, title: str = "", noise_floo
     axis.plot(history["epoch"], history["train_loss"], label="train")
     axis.plot(history["epoch"], history["validation_loss"], label="validation")
     best = history.loc[history["validation_loss"].idxmin()]
-    axis.scatter([best["epoch"]], [best["validation_loss"]], color="k", zorder=3, label=f"best (epoch {int(best['epoch'])})")
+    axis.scatter(
+        [best["epoch"]], [best["validation_loss"]], color="k", zorder=3, label=f"best (epoch {int(best['epoch'])})"
+    )
     if noise_floor is not None and np.isfinite(noise_floor):
         axis.axhline(noise_floor, color="tab:red", lw=0.9, ls="--", label="noise floor (estimated from the data)")
     axis.set_yscale("log")

@@ -20,8 +20,17 @@ from westbench.cg.noise_floor import force_noise_floor
 from westbench.cg.train import plot_training_curve, preset_training, train_model
 
 
-def train_preset(proteins: Mapping[str, Mapping], cg: Mapping, preset: str, *, seed: int, threads: int,
-                 model_path, history_path, figure_path) -> dict:
+def train_preset(
+    proteins: Mapping[str, Mapping],
+    cg: Mapping,
+    preset: str,
+    *,
+    seed: int,
+    threads: int,
+    model_path,
+    history_path,
+    figure_path,
+) -> dict:
     """Train the model of ``preset`` and write its files; return the training summary.
 
     Parameters
@@ -43,20 +52,40 @@ def train_preset(proteins: Mapping[str, Mapping], cg: Mapping, preset: str, *, s
     torch.set_num_threads(int(threads))
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
     model, history, summary = train_model(
-        datasets, network=cg["model"], prior=cg["prior"], training=preset_training(cg, preset), seed=seed,
-        temperature_k=cg["langevin"]["temperature_k"], dtype=cg["model"]["dtype"], device=cg["device"])
+        datasets,
+        network=cg["model"],
+        prior=cg["prior"],
+        training=preset_training(cg, preset),
+        seed=seed,
+        temperature_k=cg["langevin"]["temperature_k"],
+        dtype=cg["model"]["dtype"],
+        device=cg["device"],
+    )
     floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
     summary["force_noise_floor"] = floor
-    save_model(model, model_path, extra={
-        "preset": preset, "proteins": list(proteins), "seed": seed, "data_sha256": summary["data_sha256"],
-        "training_summary": summary, "torch": torch.__version__,
-        "config": {key: cg[key] for key in ("model", "prior", "langevin")},
-        "priors": {p: model.priors[p].describe() for p in model.priors}})
+    save_model(
+        model,
+        model_path,
+        extra={
+            "preset": preset,
+            "proteins": list(proteins),
+            "seed": seed,
+            "data_sha256": summary["data_sha256"],
+            "training_summary": summary,
+            "torch": torch.__version__,
+            "config": {key: cg[key] for key in ("model", "prior", "langevin")},
+            "priors": {p: model.priors[p].describe() for p in model.priors},
+        },
+    )
     Path(history_path).parent.mkdir(parents=True, exist_ok=True)
     history.to_csv(history_path, index=False)
     frames = sum(f["used"] for f in summary["frames"].values())
-    plot_training_curve(history, figure_path, noise_floor=floor,
-                        title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
-                              f"{summary['training']['lr_schedule']} LR)"
-                              + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"))
+    plot_training_curve(
+        history,
+        figure_path,
+        noise_floor=floor,
+        title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
+        f"{summary['training']['lr_schedule']} LR)"
+        + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"),
+    )
     return summary

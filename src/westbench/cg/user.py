@@ -80,8 +80,15 @@ class UserModel(nn.Module):
     differentiating an energy.
     """
 
-    def __init__(self, module: nn.Module, *, returns: str = _ENTRY["returns"], length_unit: str = _ENTRY["length_unit"],
-                 energy_unit: str = _ENTRY["energy_unit"], prior: nn.Module | None = None):
+    def __init__(
+        self,
+        module: nn.Module,
+        *,
+        returns: str = _ENTRY["returns"],
+        length_unit: str = _ENTRY["length_unit"],
+        energy_unit: str = _ENTRY["energy_unit"],
+        prior: nn.Module | None = None,
+    ):
         super().__init__()
         self.module, self.prior = module, prior
         self.returns_forces = returns == "forces"
@@ -110,27 +117,35 @@ def model_path(spec: Mapping, protein: str) -> str:
 
 def _load_module(spec: Mapping, path: str, where: str) -> nn.Module:
     if not Path(path).is_file():
-        raise ModelContractError(f"{where}: model file {path} not found. Fix: set `path` to your model file "
-                                 "(absolute, or relative to the working directory; {protein} = the protein id).")
+        raise ModelContractError(
+            f"{where}: model file {path} not found. Fix: set `path` to your model file "
+            "(absolute, or relative to the working directory; {protein} = the protein id)."
+        )
     if spec["format"] == "torchscript":
         try:
             with warnings.catch_warnings():  # torch.jit is deprecated in torch 2.13, still the format users ship
                 warnings.simplefilter("ignore", DeprecationWarning)
                 return torch.jit.load(path, map_location="cpu")
         except Exception as exc:
-            raise ModelContractError(f"{where}: {path} is not a TorchScript file ({type(exc).__name__}: "
-                                     f"{str(exc).splitlines()[0] if str(exc) else ''}). Fix: save it with "
-                                     "torch.jit.script(model).save(path), or set format: state_dict with `class`.") from None
+            raise ModelContractError(
+                f"{where}: {path} is not a TorchScript file ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else ''}). Fix: save it with "
+                "torch.jit.script(model).save(path), or set format: state_dict with `class`."
+            ) from None
     if not spec.get("class"):
-        raise ModelContractError(f"{where}: format state_dict needs `class` (\"package.module:Class\", built with "
-                                 "`kwargs`). Fix: add it, or save the model as TorchScript.")
+        raise ModelContractError(
+            f'{where}: format state_dict needs `class` ("package.module:Class", built with '
+            "`kwargs`). Fix: add it, or save the model as TorchScript."
+        )
     from westbench.engines.user import import_class
 
     try:
         cls = import_class(spec["class"], spec.get("python_path"))
     except (ImportError, AttributeError) as exc:
-        raise ModelContractError(f"{where}: class {spec['class']!r} cannot be imported ({exc}). Fix: set "
-                                 "`python_path` to the folder holding the module, or correct `class`.") from None
+        raise ModelContractError(
+            f"{where}: class {spec['class']!r} cannot be imported ({exc}). Fix: set "
+            "`python_path` to the folder holding the module, or correct `class`."
+        ) from None
     try:
         module = cls(**dict(spec.get("kwargs") or {}))
     except TypeError as exc:
@@ -139,9 +154,11 @@ def _load_module(spec: Mapping, path: str, where: str) -> nn.Module:
         state = torch.load(path, map_location="cpu", weights_only=True)
         module.load_state_dict(state)
     except Exception as exc:
-        raise ModelContractError(f"{where}: {path} does not load into {spec['class']} ({type(exc).__name__}: "
-                                 f"{str(exc).splitlines()[0] if str(exc) else ''}). Fix: save it with "
-                                 "torch.save(model.state_dict(), path) from the same class and kwargs.") from None
+        raise ModelContractError(
+            f"{where}: {path} does not load into {spec['class']} ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''}). Fix: save it with "
+            "torch.save(model.state_dict(), path) from the same class and kwargs."
+        ) from None
     return module
 
 
@@ -159,11 +176,14 @@ def load_user_model(spec: Mapping, protein: str, device="cpu", prior_path=None, 
         try:
             module = module.for_protein(protein)
         except Exception as exc:
-            raise ModelContractError(f"{where}: for_protein({protein!r}) failed: {exc}. Fix: a model of this "
-                                     "protein, or one without for_protein.") from None
+            raise ModelContractError(
+                f"{where}: for_protein({protein!r}) failed: {exc}. Fix: a model of this "
+                "protein, or one without for_protein."
+            ) from None
     prior = load_energy_model(prior_path, protein=protein) if prior_path else None
-    model = UserModel(module, returns=spec["returns"], length_unit=spec["length_unit"],
-                      energy_unit=spec["energy_unit"], prior=prior)
+    model = UserModel(
+        module, returns=spec["returns"], length_unit=spec["length_unit"], energy_unit=spec["energy_unit"], prior=prior
+    )
     return model.to(device).eval()
 
 
@@ -171,8 +191,9 @@ def _dtype(module: nn.Module) -> torch.dtype:
     return next((t.dtype for t in [*module.parameters(), *module.buffers()] if t.is_floating_point()), torch.float32)
 
 
-def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, prior_path=None,
-                     record_path=None) -> dict:
+def check_user_model(
+    spec: Mapping, name: str, basis_positions, protein: str, prior_path=None, record_path=None
+) -> dict:
     """Load the model and call it on the protein's basis structure: the model contract, checked.
 
     Checks the file loads as ``format`` says, that ``forward`` takes (n_frames, n_beads, 3) and returns
@@ -200,48 +221,70 @@ def check_user_model(spec: Mapping, name: str, basis_positions, protein: str, pr
         with torch.enable_grad():
             out = model(x)
     except Exception as exc:
-        raise ModelContractError(f"{where}: forward(x) raised {type(exc).__name__}: {exc} for x of shape "
-                                 f"{tuple(x.shape)} ({dtype}, C-alpha positions of the prepared structure in "
-                                 f"{spec['length_unit']}). Fix: the contract is forward(x) with x "
-                                 f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads.") from None
+        raise ModelContractError(
+            f"{where}: forward(x) raised {type(exc).__name__}: {exc} for x of shape "
+            f"{tuple(x.shape)} ({dtype}, C-alpha positions of the prepared structure in "
+            f"{spec['length_unit']}). Fix: the contract is forward(x) with x "
+            f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads."
+        ) from None
     if not isinstance(out, torch.Tensor) or tuple(out.shape) != expected:
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
-        wanted = "energy.sum over beads, one value per frame" if not model.returns_forces else "one force vector per bead"
-        raise ModelContractError(f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
-                                 f"contract (returns: {spec['returns']}) is {what}. Fix: return "
-                                 f"{wanted}, "
-                                 "or set `returns` to what the model gives.")
+        wanted = (
+            "energy.sum over beads, one value per frame" if not model.returns_forces else "one force vector per bead"
+        )
+        raise ModelContractError(
+            f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
+            f"contract (returns: {spec['returns']}) is {what}. Fix: return "
+            f"{wanted}, "
+            "or set `returns` to what the model gives."
+        )
     if not torch.isfinite(out).all():
-        raise ModelContractError(f"{where}: forward(x) is not finite at the prepared structure. Fix: check the "
-                                 "model's units (length_unit) and that it was trained on this protein.")
+        raise ModelContractError(
+            f"{where}: forward(x) is not finite at the prepared structure. Fix: check the "
+            "model's units (length_unit) and that it was trained on this protein."
+        )
     if model.returns_forces:
         forces = out.detach()
         energy = None
     else:
         if not out.requires_grad:
-            raise ModelContractError(f"{where}: the energies do not depend differentiably on the positions (no "
-                                     "autograd graph), so there are no forces. Fix: compute the energy from x with "
-                                     "torch operations (no .detach(), .numpy() or torch.no_grad()), or return forces "
-                                     "and set returns: forces.")
+            raise ModelContractError(
+                f"{where}: the energies do not depend differentiably on the positions (no "
+                "autograd graph), so there are no forces. Fix: compute the energy from x with "
+                "torch operations (no .detach(), .numpy() or torch.no_grad()), or return forces "
+                "and set returns: forces."
+            )
         (gradient,) = torch.autograd.grad(out.sum(), x, allow_unused=True)
         if gradient is None or not torch.isfinite(gradient).all():
-            raise ModelContractError(f"{where}: the energies' gradient in the positions is "
-                                     f"{'missing' if gradient is None else 'not finite'}. Fix: make forward "
-                                     "differentiable in x.")
+            raise ModelContractError(
+                f"{where}: the energies' gradient in the positions is "
+                f"{'missing' if gradient is None else 'not finite'}. Fix: make forward "
+                "differentiable in x."
+            )
         forces, energy = -gradient, out.detach()
     largest = float(forces.norm(dim=-1).max())
     warnings_found = []
     if largest > 1e5:
-        warnings_found.append(f"largest force {largest:.3g} kJ/mol/nm at the prepared structure: check "
-                              "length_unit and energy_unit")
+        warnings_found.append(
+            f"largest force {largest:.3g} kJ/mol/nm at the prepared structure: check length_unit and energy_unit"
+        )
     path = model_path(spec, protein)
-    record = {"engine": f"cg_{name}", "protein": protein, "path": str(Path(path).resolve()),
-              "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(), "format": spec["format"],
-              "returns": spec["returns"], "length_unit": spec["length_unit"],
-              "energy_unit": spec["energy_unit"], "prior": "fitted" if prior_path else "none",
-              "n_beads": n_beads, "dtype": str(dtype).replace("torch.", ""),
-              "energy_kj_mol": None if energy is None else float(energy[0]),
-              "max_force_kj_mol_nm": largest, "warnings": warnings_found}
+    record = {
+        "engine": f"cg_{name}",
+        "protein": protein,
+        "path": str(Path(path).resolve()),
+        "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+        "format": spec["format"],
+        "returns": spec["returns"],
+        "length_unit": spec["length_unit"],
+        "energy_unit": spec["energy_unit"],
+        "prior": "fitted" if prior_path else "none",
+        "n_beads": n_beads,
+        "dtype": str(dtype).replace("torch.", ""),
+        "energy_kj_mol": None if energy is None else float(energy[0]),
+        "max_force_kj_mol_nm": largest,
+        "warnings": warnings_found,
+    }
     if record_path is not None:
         Path(record_path).parent.mkdir(parents=True, exist_ok=True)
         Path(record_path).write_text(json.dumps(record, indent=2) + "\n")

@@ -76,8 +76,9 @@ class Engine(ABC):
         """Bead (C-alpha) positions of a state, (n_beads, 3) nm."""
 
     @abstractmethod
-    def propagate(self, starts: Sequence[WalkerState], n_steps: int, save_every: int,
-                  seeds: Sequence[int]) -> list[SegmentResult]:
+    def propagate(
+        self, starts: Sequence[WalkerState], n_steps: int, save_every: int, seeds: Sequence[int]
+    ) -> list[SegmentResult]:
         """Advance every start by ``n_steps``; frames every ``save_every`` steps."""
 
     def runtime(self) -> dict:

@@ -43,8 +43,15 @@ import openmm
 from openmm import unit
 
 #: Force classes the copy builder knows how to replicate (the amber14 + GBn2 implicit system's).
-SUPPORTED = ("HarmonicBondForce", "HarmonicAngleForce", "PeriodicTorsionForce", "CMAPTorsionForce",
-             "NonbondedForce", "CustomGBForce", "CMMotionRemover")
+SUPPORTED = (
+    "HarmonicBondForce",
+    "HarmonicAngleForce",
+    "PeriodicTorsionForce",
+    "CMAPTorsionForce",
+    "NonbondedForce",
+    "CustomGBForce",
+    "CMMotionRemover",
+)
 
 
 class CopyError(ValueError):
@@ -147,12 +154,13 @@ def slot_centers(n_copies: int, cutoff_nm: float) -> np.ndarray:
     side = max(1, math.ceil(n_copies ** (1.0 / 3.0) - 1e-9))
     grid = np.stack(np.meshgrid(*[np.arange(side)] * 3, indexing="ij"), -1).reshape(-1, 3)
     centers = (grid - (side - 1) / 2.0) * 2.0 * cutoff_nm
-    order = np.argsort(np.round((centers ** 2).sum(axis=1), 6), kind="stable")
+    order = np.argsort(np.round((centers**2).sum(axis=1), 6), kind="stable")
     return centers[order][:n_copies]
 
 
-def force_check(system: openmm.System, walkers, cutoff_nm: float, platform: str = "Reference",
-                properties: dict | None = None) -> dict:
+def force_check(
+    system: openmm.System, walkers, cutoff_nm: float, platform: str = "Reference", properties: dict | None = None
+) -> dict:
     """Forces of each walker as a copy in one copy context against the single-molecule ``system`` placed at
     the same slot offset, on the same platform: the copy scheme's own error, not the platform's precision.
 
@@ -190,21 +198,33 @@ def force_check(system: openmm.System, walkers, cutoff_nm: float, platform: str 
     centers = slot_centers(n, cutoff_nm)
     placed = [w - w.mean(0) + c for w, c in zip(walkers, centers)]
     chosen = openmm.Platform.getPlatformByName(platform)
-    copies = openmm.Context(copy_system(system, n, cutoff_nm), openmm.VerletIntegrator(0.001), chosen,
-                            dict(properties or {}))
+    copies = openmm.Context(
+        copy_system(system, n, cutoff_nm), openmm.VerletIntegrator(0.001), chosen, dict(properties or {})
+    )
     copies.setPositions(np.concatenate(placed))
-    packed = copies.getState(getForces=True).getForces(asNumpy=True).value_in_unit(
-        unit.kilojoule_per_mole / unit.nanometer).reshape(n, -1, 3)
+    packed = (
+        copies.getState(getForces=True)
+        .getForces(asNumpy=True)
+        .value_in_unit(unit.kilojoule_per_mole / unit.nanometer)
+        .reshape(n, -1, 3)
+    )
     single = openmm.Context(system, openmm.VerletIntegrator(0.001), chosen, dict(properties or {}))
     errors = []
     for x, f in zip(placed, packed):
         single.setPositions(x)
-        reference = single.getState(getForces=True).getForces(asNumpy=True).value_in_unit(
-            unit.kilojoule_per_mole / unit.nanometer)
-        rms = float(np.sqrt((reference ** 2).sum(axis=1).mean())) or 1.0
+        reference = (
+            single.getState(getForces=True)
+            .getForces(asNumpy=True)
+            .value_in_unit(unit.kilojoule_per_mole / unit.nanometer)
+        )
+        rms = float(np.sqrt((reference**2).sum(axis=1).mean())) or 1.0
         errors.append(float(np.linalg.norm(f - reference, axis=1).max() / rms))
-    return {"max_rms_relative_error": max(errors), "worst_copy": int(np.argmax(errors)), "per_copy": errors,
-            "platform": chosen.getName()}
+    return {
+        "max_rms_relative_error": max(errors),
+        "worst_copy": int(np.argmax(errors)),
+        "per_copy": errors,
+        "platform": chosen.getName(),
+    }
 
 
 def radii(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -47,7 +47,9 @@ class DoubleWell(Engine):
                 xy = xy + self.force(xy) * self.dt + np.sqrt(2 * self.dt) * rng.normal(size=2)
                 if step % save_every == 0:
                     frames.append([[xy[0], xy[1], 0.0]])
-            results.append(SegmentResult(np.array(frames, dtype=np.float32), WalkerState(np.array([[xy[0], xy[1], 0.0]]))))
+            results.append(
+                SegmentResult(np.array(frames, dtype=np.float32), WalkerState(np.array([[xy[0], xy[1], 0.0]])))
+            )
         return results
 
     @staticmethod

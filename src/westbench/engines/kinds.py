@@ -55,13 +55,15 @@ def engine_kind(engine: str, external: Collection[str] = (), user: Collection[st
         return OPENMM
     if engine.startswith(CG_PREFIX) and len(engine) > len(CG_PREFIX):
         return CG
-    raise ConfigError(f"unknown engine {engine!r}: we.engines takes {' or '.join(SOLVENTS)} (OpenMM) or "
-                      f"{CG_PREFIX}<name> (a CG model), or an entry {{name: ..., class: \"package.module:Engine\"}} (your engine "
-                      f"class); samples made elsewhere go under `external`.")
+    raise ConfigError(
+        f"unknown engine {engine!r}: we.engines takes {' or '.join(SOLVENTS)} (OpenMM) or "
+        f'{CG_PREFIX}<name> (a CG model), or an entry {{name: ..., class: "package.module:Engine"}} (your engine '
+        f"class); samples made elsewhere go under `external`."
+    )
 
 
 def cg_preset_of(engine: str) -> str:
     """The ``cg.presets`` entry a CG engine runs (``cg_<preset>`` -> ``<preset>``)."""
     if engine_kind(engine) != CG:
         raise ConfigError(f"engine {engine!r} is not a CG engine ({CG_PREFIX}<preset>)")
-    return engine[len(CG_PREFIX):]
+    return engine[len(CG_PREFIX) :]

@@ -51,14 +51,14 @@ import numpy as np
 import openmm
 from openmm import app, unit
 
+from westbench.config import default, section_defaults
+from westbench.constants import BOLTZMANN_KJ_MOL_K
 from westbench.devices import is_gpu_platform, resolve_batch_walkers, worker_device
 from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.features import ca_atom_indices
-from westbench.config import default, section_defaults
-from westbench.constants import BOLTZMANN_KJ_MOL_K
-from westbench.simulation.platforms import context_record, create_context
 from westbench.simulation.integration import make_integrator
+from westbench.simulation.platforms import context_record, create_context
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +98,18 @@ class OpenMMEngine(Engine):
         copy scheme.
     """
 
-    def __init__(self, system_xml: str | Path, state_xml: str | Path, topology_pdb: str | Path,
-                 integrator: Mapping | None = None, platform: Mapping | None = None, threads: int | None = None,
-                 batch_walkers=default("we.batch_walkers"), max_walkers: int = 256, copies: Mapping | None = None):
+    def __init__(
+        self,
+        system_xml: str | Path,
+        state_xml: str | Path,
+        topology_pdb: str | Path,
+        integrator: Mapping | None = None,
+        platform: Mapping | None = None,
+        threads: int | None = None,
+        batch_walkers=default("we.batch_walkers"),
+        max_walkers: int = 256,
+        copies: Mapping | None = None,
+    ):
         self.system = openmm.XmlSerializer.deserialize(Path(system_xml).read_text())
         self.state = openmm.XmlSerializer.deserialize(Path(state_xml).read_text())
         self.ca = np.array(ca_atom_indices(app.PDBFile(str(topology_pdb)).topology))
@@ -117,8 +126,9 @@ class OpenMMEngine(Engine):
         self.guard = float(copies.get("guard_nm", 1.0))
         self.cutoff = float(copies.get("cutoff_nm") or copy_cutoff(self.basis_state().positions, self.guard))
         self.remove_cm = any(isinstance(f, openmm.CMMotionRemover) for f in self.system.getForces())
-        self.masses = np.array([self.system.getParticleMass(i).value_in_unit(unit.dalton)
-                                for i in range(self.system.getNumParticles())])
+        self.masses = np.array(
+            [self.system.getParticleMass(i).value_in_unit(unit.dalton) for i in range(self.system.getNumParticles())]
+        )
         self._context = None
         self._copies: dict[int, tuple] = {}
         self._batch = None
@@ -133,7 +143,9 @@ class OpenMMEngine(Engine):
         """
         if self._context is None:
             self.integrator = make_integrator(self.settings)
-            self._context, self.platform_name = create_context(self.system, self.integrator, self.platform, self.threads)
+            self._context, self.platform_name = create_context(
+                self.system, self.integrator, self.platform, self.threads
+            )
             self.temperature = self.integrator.getTemperature()
             log.info("OpenMM context ready: %d atoms on %s", self.system.getNumParticles(), self.platform_name)
         return self._context
@@ -146,10 +158,15 @@ class OpenMMEngine(Engine):
         records = {name: context_record(context) for name, context in contexts.items()}
         requested = {**section_defaults("platform"), **self.platform}
         used = sorted({r["platform"] for r in records.values()})
-        return {**super().runtime(), "requested_platform": requested["name"],
-                "device_index_requested": requested.get("device_index"), "platforms": used,
-                "fell_back": any(name != requested["name"] for name in used), "contexts": records,
-                "batch_walkers": self._batch}
+        return {
+            **super().runtime(),
+            "requested_platform": requested["name"],
+            "device_index_requested": requested.get("device_index"),
+            "platforms": used,
+            "fell_back": any(name != requested["name"] for name in used),
+            "contexts": records,
+            "batch_walkers": self._batch,
+        }
 
     @property
     def batch_walkers(self) -> int:
@@ -163,23 +180,35 @@ class OpenMMEngine(Engine):
                 except copy_scheme.CopyError as error:
                     log.warning("walkers run one at a time: %s", error)
                     self._copies[self._batch] = None
-            log.info("batches of %d walkers (%s) on %s", self._batch,
-                     "copies in one context" if self._copies.get(self._batch) else "one context, in turn",
-                     self.platform_name)
+            log.info(
+                "batches of %d walkers (%s) on %s",
+                self._batch,
+                "copies in one context" if self._copies.get(self._batch) else "one context, in turn",
+                self.platform_name,
+            )
         return self._batch
 
     def basis_state(self) -> WalkerState:
         box = self.state.getPeriodicBoxVectors(asNumpy=True)
-        return WalkerState(self.state.getPositions(asNumpy=True).value_in_unit(unit.nanometer), None,
-                           box.value_in_unit(unit.nanometer) if self.system.usesPeriodicBoundaryConditions() else None)
+        return WalkerState(
+            self.state.getPositions(asNumpy=True).value_in_unit(unit.nanometer),
+            None,
+            box.value_in_unit(unit.nanometer) if self.system.usesPeriodicBoundaryConditions() else None,
+        )
 
     def beads(self, state: WalkerState) -> np.ndarray:
         return np.asarray(state.positions)[self.ca]
 
     # -- batches ---------------------------------------------------------------------------------
 
-    def propagate(self, starts: Sequence[WalkerState], n_steps: int, save_every: int,
-                  seeds: Sequence[int], batch: tuple[int, Sequence[int]] | None = None) -> list[SegmentResult]:
+    def propagate(
+        self,
+        starts: Sequence[WalkerState],
+        n_steps: int,
+        save_every: int,
+        seeds: Sequence[int],
+        batch: tuple[int, Sequence[int]] | None = None,
+    ) -> list[SegmentResult]:
         """Advance every start by ``n_steps``.
 
         ``batch = (batch_seed, slots)`` says that the starts form one batch (slots < ``batch_walkers``);
@@ -191,8 +220,9 @@ class OpenMMEngine(Engine):
             results = []
             for first in range(0, len(starts), size):
                 chunk = slice(first, first + size)
-                results += self.propagate(starts[chunk], n_steps, save_every, seeds[chunk],
-                                          (seeds[first], range(len(starts[chunk]))))
+                results += self.propagate(
+                    starts[chunk], n_steps, save_every, seeds[chunk], (seeds[first], range(len(starts[chunk])))
+                )
             return results
         batch_seed, slots = batch
         if self._copies.get(size) is not None:
@@ -231,9 +261,11 @@ class OpenMMEngine(Engine):
             return SegmentResult(np.asarray(frames, dtype=np.float32), start, "exploded", str(error).splitlines()[0])
         final = context.getState(getPositions=True, getVelocities=True)
         box = final.getPeriodicBoxVectors(asNumpy=True)
-        state = WalkerState(final.getPositions(asNumpy=True).value_in_unit(unit.nanometer),
-                            final.getVelocities(asNumpy=True).value_in_unit(unit.nanometer / unit.picosecond),
-                            box.value_in_unit(unit.nanometer) if start.box is not None else None)
+        state = WalkerState(
+            final.getPositions(asNumpy=True).value_in_unit(unit.nanometer),
+            final.getVelocities(asNumpy=True).value_in_unit(unit.nanometer / unit.picosecond),
+            box.value_in_unit(unit.nanometer) if start.box is not None else None,
+        )
         frames = np.asarray(frames, dtype=np.float32)
         status = "ok" if np.isfinite(frames).all() else "exploded"
         return SegmentResult(frames, state, status, "" if status == "ok" else "non-finite positions")
@@ -246,8 +278,13 @@ class OpenMMEngine(Engine):
             integrator = make_integrator(self.settings)
             context, name = create_context(system, integrator, self.platform, self.threads)
             self._copies[size] = (context, integrator, copy_scheme.slot_centers(size, self.cutoff))
-            log.info("copy context ready: %d copies of %d atoms, cutoff %.1f nm, on %s", size,
-                     self.system.getNumParticles(), self.cutoff, name)
+            log.info(
+                "copy context ready: %d copies of %d atoms, cutoff %.1f nm, on %s",
+                size,
+                self.system.getNumParticles(),
+                self.cutoff,
+                name,
+            )
         return self._copies[size]
 
     def _velocities(self, seed: int) -> np.ndarray:
@@ -317,8 +354,13 @@ class OpenMMEngine(Engine):
                 alone.extend(members)
                 return
             half = len(members) // 2
-            log.warning("copy batch of %d walkers failed (%s): rerun as two batches of %d and %d", len(members),
-                        str(error).splitlines()[0], half, len(members) - half)
+            log.warning(
+                "copy batch of %d walkers failed (%s): rerun as two batches of %d and %d",
+                len(members),
+                str(error).splitlines()[0],
+                half,
+                len(members) - half,
+            )
             for part in (members[:half], members[half:]):
                 self._copy_pass(part, starts, seeds, slots, batch_seed, n_steps, save_every, results, alone)
             return
@@ -330,5 +372,8 @@ class OpenMMEngine(Engine):
             v = self._without_cm(end_v[slot]) if self.remove_cm else end_v[slot]
             results[i] = SegmentResult(frames[:, slot].copy(), WalkerState(end_x[slot] - offsets[slot], v))
         if broken[occupied].any():
-            log.info("%d walker(s) left the copy scheme's bounds (cutoff %.1f nm): rerun alone",
-                     int(broken[occupied].sum()), self.cutoff)
+            log.info(
+                "%d walker(s) left the copy scheme's bounds (cutoff %.1f nm): rerun alone",
+                int(broken[occupied].sum()),
+                self.cutoff,
+            )

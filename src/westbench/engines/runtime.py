@@ -32,8 +32,13 @@ def record_runtime(record: Mapping, run_dir: str | Path | None = None) -> Path |
     folder = Path(run_dir) / RUNTIME_DIR
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{socket.gethostname()}-{os.getpid()}.json"
-    record = {**record, "host": socket.gethostname(), "pid": os.getpid(),
-              "worker": os.environ.get("WM_PROCESS_INDEX"), "time": time.time()}
+    record = {
+        **record,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "worker": os.environ.get("WM_PROCESS_INDEX"),
+        "time": time.time(),
+    }
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(record, sort_keys=True, default=str))
     temporary.replace(path)

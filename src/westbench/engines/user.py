@@ -119,39 +119,55 @@ def check_engine_entry(entry: Mapping, index: int):
     """
     where = f"we.engines[{index}] ({entry['name']})"
     spec, python_path = entry["class"], entry.get("python_path")
-    searched = f"python_path {python_path!r} (resolved to {os.path.abspath(python_path)})" if python_path \
-        else "no python_path"
+    searched = (
+        f"python_path {python_path!r} (resolved to {os.path.abspath(python_path)})" if python_path else "no python_path"
+    )
     try:
         cls = import_class(spec, python_path)
     except ModuleNotFoundError as exc:
-        raise ConfigError(f"{where}: class {spec!r} cannot be imported: {exc} ({searched}). Fix: set the entry's "
-                          "`python_path` to the folder holding the module's top-level package (relative to the working directory), "
-                          "install the module in the workflow's environment, or correct `class` "
-                          "(\"package.module:Class\").") from None
+        raise ConfigError(
+            f"{where}: class {spec!r} cannot be imported: {exc} ({searched}). Fix: set the entry's "
+            "`python_path` to the folder holding the module's top-level package (relative to the working directory), "
+            "install the module in the workflow's environment, or correct `class` "
+            '("package.module:Class").'
+        ) from None
     except AttributeError:
-        raise ConfigError(f"{where}: module {spec.partition(':')[0]!r} has no {spec.partition(':')[2]!r} "
-                          f"({searched}). Fix: correct `class` (\"package.module:Class\").") from None
+        raise ConfigError(
+            f"{where}: module {spec.partition(':')[0]!r} has no {spec.partition(':')[2]!r} "
+            f'({searched}). Fix: correct `class` ("package.module:Class").'
+        ) from None
     except Exception as exc:  # the user's module raised while being imported
-        raise ConfigError(f"{where}: importing {spec!r} raised {type(exc).__name__}: {exc}. Fix: make the module "
-                          "importable on its own (python -c \"import ...\").") from None
+        raise ConfigError(
+            f"{where}: importing {spec!r} raised {type(exc).__name__}: {exc}. Fix: make the module "
+            'importable on its own (python -c "import ...").'
+        ) from None
     problems = contract_problems(cls)
     if problems:
-        raise ConfigError(f"{where}: {spec} does not meet the engine contract: {'; '.join(problems)}. Fix: subclass "
-                          "westbench.engines.base.Engine and implement basis_state(), beads(state) and "
-                          "propagate(starts, n_steps, save_every, seeds) (docs/engines.md, the engine contract).")
+        raise ConfigError(
+            f"{where}: {spec} does not meet the engine contract: {'; '.join(problems)}. Fix: subclass "
+            "westbench.engines.base.Engine and implement basis_state(), beads(state) and "
+            "propagate(starts, n_steps, save_every, seeds) (docs/engines.md, the engine contract)."
+        )
     options = dict(entry.get("options") or {})
     signature = inspect.signature(cls)
     takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
     named = [name for name, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     unknown = [key for key in options if key not in named]
     if unknown and not takes_any:
-        raise ConfigError(f"{where}: {spec}() does not take option(s) {', '.join(unknown)} (it takes "
-                          f"{', '.join(named) or 'no options'}). Fix: correct the entry's `options`.")
-    required = [name for name, p in signature.parameters.items() if p.default is p.empty
-                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name not in options]
+        raise ConfigError(
+            f"{where}: {spec}() does not take option(s) {', '.join(unknown)} (it takes "
+            f"{', '.join(named) or 'no options'}). Fix: correct the entry's `options`."
+        )
+    required = [
+        name
+        for name, p in signature.parameters.items()
+        if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name not in options
+    ]
     if required:
-        raise ConfigError(f"{where}: {spec}() needs option(s) {', '.join(required)}. Fix: add them to the "
-                          f"entry's `options` (placeholders: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}).")
+        raise ConfigError(
+            f"{where}: {spec}() needs option(s) {', '.join(required)}. Fix: add them to the "
+            f"entry's `options` (placeholders: {', '.join('{' + p + '}' for p in PLACEHOLDERS)})."
+        )
     return cls
 
 
@@ -183,8 +199,11 @@ def user_engine_spec(entry: Mapping, protein: str, inputs: Mapping, block_size: 
     batch = getattr(cls, "batch_walkers", None)  # a class attribute; a property is decided per instance
     batch = batch if isinstance(batch, int) and batch > 0 else None
     block = int(block_size) if not batch else batch * -(-int(block_size) // batch)
-    spec = {"class": entry["class"], "block_size": max(1, block),
-            "options": fill_placeholders(dict(entry.get("options") or {}), placeholders(protein, inputs))}
+    spec = {
+        "class": entry["class"],
+        "block_size": max(1, block),
+        "options": fill_placeholders(dict(entry.get("options") or {}), placeholders(protein, inputs)),
+    }
     if entry.get("python_path"):
         spec["python_path"] = os.path.abspath(entry["python_path"])
     return spec

@@ -32,8 +32,9 @@ class CAReader:
             try:
                 self.top = mdtraj.load_topology(str(topology))
             except Exception as exc:
-                raise ExternalSamplesError(f"external engine '{engine}': topology {topology} cannot be read "
-                                           f"({type(exc).__name__}: {exc})") from None
+                raise ExternalSamplesError(
+                    f"external engine '{engine}': topology {topology} cannot be read ({type(exc).__name__}: {exc})"
+                ) from None
             self._check(self.top, topology)
 
     def _check(self, top, where) -> None:
@@ -43,7 +44,8 @@ class CAReader:
             raise ExternalSamplesError(
                 f"external engine '{self.engine}': {where} has C-alpha sequence {found} ({len(found)} C-alpha "
                 f"atoms); the protein was prepared as {self.expected} ({len(self.expected)}): give samples of the "
-                f"configured protein, with a topology (external.{self.engine}.topology) of their atoms")
+                f"configured protein, with a topology (external.{self.engine}.topology) of their atoms"
+            )
         self.ca = ca
 
     def atom_of(self, index: int) -> str:
@@ -64,16 +66,23 @@ class CAReader:
         except ExternalSamplesError:
             raise
         except Exception as exc:
-            raise ExternalSamplesError(f"external engine '{self.engine}': {path} cannot be read with topology "
-                                       f"{self.topology} ({type(exc).__name__}: {exc}): check that the file is "
-                                       f"intact and that the topology has its atoms (same count and order; "
-                                       f"external.{self.engine}.topology)") from None
+            raise ExternalSamplesError(
+                f"external engine '{self.engine}': {path} cannot be read with topology "
+                f"{self.topology} ({type(exc).__name__}: {exc}): check that the file is "
+                f"intact and that the topology has its atoms (same count and order; "
+                f"external.{self.engine}.topology)"
+            ) from None
 
     def valid(self, ca: np.ndarray, path, on_nonfinite: str, frame_of=None) -> np.ndarray:
         """The frames of ``ca`` to keep, or an error naming ``path``, the frame and the atom."""
         try:
-            return keep_valid_frames(ca, source=f"external engine '{self.engine}': {path}", on_nonfinite=on_nonfinite,
-                                     frame_of=frame_of, atom_of=self.atom_of)
+            return keep_valid_frames(
+                ca,
+                source=f"external engine '{self.engine}': {path}",
+                on_nonfinite=on_nonfinite,
+                frame_of=frame_of,
+                atom_of=self.atom_of,
+            )
         except BadFramesError as exc:
             raise ExternalSamplesError(str(exc)) from None
 

@@ -26,13 +26,17 @@ def _weights_file(path: Path) -> np.ndarray:
     return np.loadtxt(path)
 
 
-def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")) -> tuple[dict, list[dict]]:
+def read_trajectories(
+    spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")
+) -> tuple[dict, list[dict]]:
     """Frames (optional per-frame weights) and one cost row per file of plain trajectories."""
     files = trajectory_files(spec["trajectories"] or [], protein)
     if not files:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
-                                   f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
-                                   f"files ({{protein}} is replaced by the protein id)")
+        raise ExternalSamplesError(
+            f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
+            f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
+            f"files ({{protein}} is replaced by the protein id)"
+        )
     names = [import_names([f])[0] for f in files]
     stride = spec["stride"]
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "keep")}
@@ -45,10 +49,12 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinit
             try:
                 weights = np.asarray(_weights_file(weights_path), dtype=np.float64).ravel()
             except Exception as exc:
-                raise ExternalSamplesError(f"external engine '{reader.engine}': weights {weights_path} cannot be "
-                                           f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
-                                           f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
-                                           f"to null (equal weights)") from None
+                raise ExternalSamplesError(
+                    f"external engine '{reader.engine}': weights {weights_path} cannot be "
+                    f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
+                    f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
+                    f"to null (equal weights)"
+                ) from None
             try:
                 weights = check_weights(weights, source=str(weights_path), n_frames=n_full, trajectory=str(path))
             except BadFramesError as exc:
@@ -63,12 +69,21 @@ def read_trajectories(spec: Mapping, reader: CAReader, protein: str, on_nonfinit
         columns["traj"].append(np.full(n, number))
         columns["time_ps"].append(np.arange(1, n + 1) * spec["save_interval_ps"] * stride)
         columns["iteration"].append(np.full(n, number + 1))
-        costs.append({"iteration": number + 1, "segments": 1, "ended_segments": 0,
-                      "segment_wall_seconds": np.nan, "segment_cpu_seconds": np.nan})
+        costs.append(
+            {
+                "iteration": number + 1,
+                "segments": 1,
+                "ended_segments": 0,
+                "segment_wall_seconds": np.nan,
+                "segment_cpu_seconds": np.nan,
+            }
+        )
     data = keep_frames({k: np.concatenate(v) for k, v in columns.items()})
     total = data["weight"].sum()
     if not total > 0:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': the frames kept of {spec['trajectories']!r} "
-                                   f"have total weight {total:g}: give weights above zero to some frames")
+        raise ExternalSamplesError(
+            f"external engine '{reader.engine}': the frames kept of {spec['trajectories']!r} "
+            f"have total weight {total:g}: give weights above zero to some frames"
+        )
     data["weight"] = data["weight"] / total
     return data, costs

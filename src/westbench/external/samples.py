@@ -24,8 +24,18 @@ from westbench.trajectories import ca_sequence
 log = logging.getLogger(__name__)
 
 
-def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | Path, cost_path: str | Path, *,
-                   engine: str, protein: str, tica=None, coverage_grid=None, on_nonfinite: str = default("on_nonfinite")) -> dict:
+def import_samples(
+    spec: Mapping,
+    prepared_pdb: str | Path,
+    frames_path: str | Path,
+    cost_path: str | Path,
+    *,
+    engine: str,
+    protein: str,
+    tica=None,
+    coverage_grid=None,
+    on_nonfinite: str = default("on_nonfinite"),
+) -> dict:
     """Write an external engine's ``frames.h5`` and ``cost.csv`` (see the module docstring).
 
     Parameters
@@ -52,18 +62,28 @@ def import_samples(spec: Mapping, prepared_pdb: str | Path, frames_path: str | P
         data, costs = read_trajectories(spec, reader, protein, on_nonfinite)
     dropped = data.pop(DROPPED_ATTR)
     if not len(data["ca"]):
-        raise ExternalSamplesError(f"external engine '{engine}': no frame is left ({dropped} had non-finite "
-                                   f"coordinates): give samples with finite C-alpha positions")
+        raise ExternalSamplesError(
+            f"external engine '{engine}': no frame is left ({dropped} had non-finite "
+            f"coordinates): give samples with finite C-alpha positions"
+        )
     if dropped:
-        log.warning("external engine %s: %d frames with non-finite coordinates left out (on_nonfinite: drop)",
-                    engine, dropped)
+        log.warning(
+            "external engine %s: %d frames with non-finite coordinates left out (on_nonfinite: drop)", engine, dropped
+        )
     extra = {}
     if tica is not None:
         extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
-    write_frames(frames_path, ca=data["ca"], weight=data["weight"], traj=data["traj"], time_ps=data["time_ps"],
-                 iteration=data["iteration"], attrs={"protein": protein, "source": engine, "kind": f"external/{spec['kind']}",
-                        DROPPED_ATTR: dropped},
-                 **{k: v for k, v in data.items() if k == "seg_id"}, **extra)
+    write_frames(
+        frames_path,
+        ca=data["ca"],
+        weight=data["weight"],
+        traj=data["traj"],
+        time_ps=data["time_ps"],
+        iteration=data["iteration"],
+        attrs={"protein": protein, "source": engine, "kind": f"external/{spec['kind']}", DROPPED_ATTR: dropped},
+        **{k: v for k, v in data.items() if k == "seg_id"},
+        **extra,
+    )
     coverage = None
     if coverage_grid is not None and "tics" in extra:
         coverage = coverage_by_iteration(coverage_grid, {**data, **extra}, [row["iteration"] for row in costs])

@@ -23,7 +23,9 @@ def segment_path(template: str, iteration: int, segment: int, protein: str = "")
     return template.format(iteration=iteration, segment=segment, protein=protein)
 
 
-def read_westpa(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")) -> tuple[dict, list[dict]]:
+def read_westpa(
+    spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")
+) -> tuple[dict, list[dict]]:
     """Frames and per-iteration cost of a finished WESTPA run (bad frames refused or left out, ``keep``)."""
     west_h5 = Path(spec["west_h5"].format(protein=protein))
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "keep")}
@@ -45,9 +47,15 @@ def read_westpa(spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str
                 columns["iteration"].append(np.full(n, n_iter))
                 columns["seg_id"].append(np.full(n, seg_id))
                 traj += 1
-            costs.append({"iteration": n_iter, "segments": len(index), "ended_segments": 0,
-                          "segment_wall_seconds": float(index["walltime"].sum()),
-                          "segment_cpu_seconds": float(index["cputime"].sum())})
+            costs.append(
+                {
+                    "iteration": n_iter,
+                    "segments": len(index),
+                    "ended_segments": 0,
+                    "segment_wall_seconds": float(index["walltime"].sum()),
+                    "segment_cpu_seconds": float(index["cputime"].sum()),
+                }
+            )
     except WestH5Error as exc:
         raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
     if not costs:

@@ -32,9 +32,9 @@ import mdtraj
 import numpy as np
 
 from westbench.config import default
-from westbench.trajectories import TrajectoryError, ca_sequence
 from westbench.features import ca_atom_indices
 from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
+from westbench.trajectories import TrajectoryError, ca_sequence
 
 log = logging.getLogger(__name__)
 
@@ -62,27 +62,44 @@ def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms
             with h5py.File(path, "r") as handle:
                 forces = handle["forces"][()]
     except FileNotFoundError:
-        raise GroundTruthImportError(f"force file {path} does not exist: groundtruth.import.forces names one file per "
-                           "trajectory ({name} = trajectory file stem); add it or set forces to null") from None
+        raise GroundTruthImportError(
+            f"force file {path} does not exist: groundtruth.import.forces names one file per "
+            "trajectory ({name} = trajectory file stem); add it or set forces to null"
+        ) from None
     except (OSError, KeyError, ValueError, IndexError) as exc:
-        raise GroundTruthImportError(f"force file {path} cannot be read ({exc}): write an .npz with array 'forces' or an "
-                           ".h5 with dataset 'forces' (frames x atoms x 3, kJ/mol/nm)") from None
+        raise GroundTruthImportError(
+            f"force file {path} cannot be read ({exc}): write an .npz with array 'forces' or an "
+            ".h5 with dataset 'forces' (frames x atoms x 3, kJ/mol/nm)"
+        ) from None
     forces = np.asarray(forces)
     if forces.ndim != 3 or forces.shape[2] != 3 or forces.shape[0] != n_frames_full:
-        raise GroundTruthImportError(f"force file {path} holds shape {forces.shape}; expected ({n_frames_full}, "
-                           f"{len(ca)} or {n_atoms}, 3): one row per trajectory frame before the stride")
+        raise GroundTruthImportError(
+            f"force file {path} holds shape {forces.shape}; expected ({n_frames_full}, "
+            f"{len(ca)} or {n_atoms}, 3): one row per trajectory frame before the stride"
+        )
     if forces.shape[1] == n_atoms and n_atoms != len(ca):
         forces = forces[:, list(ca)]
     elif forces.shape[1] != len(ca):
-        raise GroundTruthImportError(f"force file {path} has {forces.shape[1]} atoms per frame; expected {len(ca)} "
-                           f"(C-alpha) or {n_atoms} (topology atoms)")
+        raise GroundTruthImportError(
+            f"force file {path} has {forces.shape[1]} atoms per frame; expected {len(ca)} "
+            f"(C-alpha) or {n_atoms} (topology atoms)"
+        )
     return forces[::stride].astype(np.float32)
 
 
-def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb: str | Path,
-               outputs: Mapping[str, str | Path], *, protein: str, start: str, stride: int = default("groundtruth.import.stride"),
-               forces: str | Path | None = None, interval_ps: float | None = None,
-               on_nonfinite: str = default("on_nonfinite")) -> dict:
+def import_run(
+    trajectory: str | Path,
+    topology: str | Path | None,
+    prepared_pdb: str | Path,
+    outputs: Mapping[str, str | Path],
+    *,
+    protein: str,
+    start: str,
+    stride: int = default("groundtruth.import.stride"),
+    forces: str | Path | None = None,
+    interval_ps: float | None = None,
+    on_nonfinite: str = default("on_nonfinite"),
+) -> dict:
     """Turn one trajectory into a ground-truth run (frames file, solute trajectory, topology, summary).
 
     Parameters
@@ -113,7 +130,9 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
     """
     trajectory = Path(trajectory)
     if not trajectory.is_file():
-        raise GroundTruthImportError(f"imported trajectory {trajectory} does not exist: check groundtruth.import.trajectories")
+        raise GroundTruthImportError(
+            f"imported trajectory {trajectory} does not exist: check groundtruth.import.trajectories"
+        )
     try:
         if topology is not None:
             top = mdtraj.load_topology(str(topology))
@@ -121,8 +140,10 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
             top = mdtraj.load_frame(str(trajectory), 0).topology
     except Exception as exc:  # mdtraj raises many types for unreadable files
         where = topology if topology is not None else trajectory
-        raise GroundTruthImportError(f"topology {where} cannot be read ({type(exc).__name__}: {exc}): set "
-                           "groundtruth.import.topology to a PDB/GRO/prmtop of the trajectory's atoms") from None
+        raise GroundTruthImportError(
+            f"topology {where} cannot be read ({type(exc).__name__}: {exc}): set "
+            "groundtruth.import.topology to a PDB/GRO/prmtop of the trajectory's atoms"
+        ) from None
     solute = top.select("protein")
     if len(solute) == 0:
         raise GroundTruthImportError(f"topology {topology or trajectory} holds no protein atoms")
@@ -131,17 +152,21 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
         mdtraj.load_frame(str(trajectory), 0, **kwargs)  # checks the atom count against the topology
         full = mdtraj.load(str(trajectory), atom_indices=solute, **kwargs)
     except Exception as exc:
-        raise GroundTruthImportError(f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
-                           f"({type(exc).__name__}: {exc}): check that the file is intact and that the topology "
-                           f"has the trajectory's atoms in the same order") from None
+        raise GroundTruthImportError(
+            f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
+            f"({type(exc).__name__}: {exc}): check that the file is intact and that the topology "
+            f"has the trajectory's atoms in the same order"
+        ) from None
     ca = ca_atom_indices(full.topology)
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
     found = ca_sequence(full.topology, ca)
     if found != expected:
-        raise GroundTruthImportError(f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence "
-                           f"{found} ({len(found)} residues); protein '{protein}' was prepared as {expected} "
-                           f"({len(expected)}): import trajectories of the configured sequence")
+        raise GroundTruthImportError(
+            f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence "
+            f"{found} ({len(found)} residues); protein '{protein}' was prepared as {expected} "
+            f"({len(expected)}): import trajectories of the configured sequence"
+        )
     n_full = full.n_frames
     traj = full[::stride]
     times = np.asarray(traj.time, dtype=np.float64)
@@ -149,8 +174,10 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
     if interval_ps is not None:
         times = np.arange(1, len(traj) + 1, dtype=np.float64) * interval_ps * stride
     elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
-        raise GroundTruthImportError(f"trajectory {trajectory} stores no usable frame times: set "
-                                     "groundtruth.import.interval_ps (ps between stored frames)")
+        raise GroundTruthImportError(
+            f"trajectory {trajectory} stores no usable frame times: set "
+            "groundtruth.import.interval_ps (ps between stored frames)"
+        )
     force_array = None
     if forces is not None:
         force_array = read_forces(forces, n_full, ca, full.n_atoms, stride)
@@ -161,36 +188,75 @@ def import_run(trajectory: str | Path, topology: str | Path | None, prepared_pdb
             raise GroundTruthImportError(
                 f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
                 f"({full.topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
-                f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)")
+                f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)"
+            )
     ca_xyz = traj.xyz[:, ca]
     try:
-        keep = keep_valid_frames(ca_xyz, source=f"imported trajectory {trajectory}", on_nonfinite=on_nonfinite,
-                                 frame_of=lambda row: f"frame {row * stride}",
-                                 atom_of=lambda j: f"C-alpha {j} ({full.topology.atom(int(ca[j])).residue})")
+        keep = keep_valid_frames(
+            ca_xyz,
+            source=f"imported trajectory {trajectory}",
+            on_nonfinite=on_nonfinite,
+            frame_of=lambda row: f"frame {row * stride}",
+            atom_of=lambda j: f"C-alpha {j} ({full.topology.atom(int(ca[j])).residue})",
+        )
     except BadFramesError as exc:
         raise GroundTruthImportError(str(exc)) from None
     dropped = int((~keep).sum())
     if dropped == len(keep):
-        raise GroundTruthImportError(f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
-                                     f"import a trajectory with finite positions")
+        raise GroundTruthImportError(
+            f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
+            f"import a trajectory with finite positions"
+        )
     pieces = None
     if dropped:
-        log.warning("%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)", protein,
-                    start, dropped, trajectory)
+        log.warning(
+            "%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)",
+            protein,
+            start,
+            dropped,
+            trajectory,
+        )
         traj, times, ca_xyz = traj[np.flatnonzero(keep)], times[keep], ca_xyz[keep]
         force_array = force_array[keep] if force_array is not None else None
         pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
     traj.save(str(outputs["trajectory"]))
     traj[0].save_pdb(str(outputs["topology"]))
-    attrs = {"protein": protein, "source": "import", "start": start, "imported_from": str(trajectory),
-             "residue_names": [r.name for r in full.topology.residues], "stride": stride,
-             "force_units": "kJ/mol/nm" if force_array is not None else "none", DROPPED_ATTR: dropped}
+    attrs = {
+        "protein": protein,
+        "source": "import",
+        "start": start,
+        "imported_from": str(trajectory),
+        "residue_names": [r.name for r in full.topology.residues],
+        "stride": stride,
+        "force_units": "kJ/mol/nm" if force_array is not None else "none",
+        DROPPED_ATTR: dropped,
+    }
     write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, traj=pieces, forces=force_array, attrs=attrs)
-    summary = {"protein": protein, "start": start, "source": "import", "trajectory": str(trajectory),
-               "topology": str(topology) if topology else None, "forces": str(forces) if forces else None,
-               "stride": stride, "platform": "imported", "residues": len(ca), "solute_atoms": full.n_atoms,
-               "frames": len(traj), "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
-               "ns_per_day": None, "seed": None, "atoms": full.n_atoms, DROPPED_ATTR: dropped}
-    log.info("%s/%s: imported %d frames (stride %d) from %s%s", protein, start, len(traj), stride, trajectory,
-             "" if force_array is not None else "; no forces (CG training cannot use this run)")
+    summary = {
+        "protein": protein,
+        "start": start,
+        "source": "import",
+        "trajectory": str(trajectory),
+        "topology": str(topology) if topology else None,
+        "forces": str(forces) if forces else None,
+        "stride": stride,
+        "platform": "imported",
+        "residues": len(ca),
+        "solute_atoms": full.n_atoms,
+        "frames": len(traj),
+        "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
+        "ns_per_day": None,
+        "seed": None,
+        "atoms": full.n_atoms,
+        DROPPED_ATTR: dropped,
+    }
+    log.info(
+        "%s/%s: imported %d frames (stride %d) from %s%s",
+        protein,
+        start,
+        len(traj),
+        stride,
+        trajectory,
+        "" if force_array is not None else "; no forces (CG training cannot use this run)",
+    )
     return summary

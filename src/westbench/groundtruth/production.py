@@ -25,8 +25,8 @@ import numpy as np
 import openmm
 from openmm import app
 
-from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.config import default, section_defaults
+from westbench.features import ca_atom_indices, residue_atom_groups
 from westbench.frames import write_frames
 from westbench.resume import reset_if_settings_changed
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
@@ -47,7 +47,9 @@ def md_settings(groundtruth: Mapping, preparation: Mapping) -> MDSettings:
     )
 
 
-def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, solvent: str = default("groundtruth.solvent")):
+def _solvated(
+    start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, solvent: str = default("groundtruth.solvent")
+):
     """The system of a start in ``solvent``, built once and reloaded on resume (so a checkpoint always fits it)."""
     system_xml, solvated_pdb, solvation = workdir / "system.xml", workdir / "solvated.pdb", workdir / "solvation.json"
     if not (system_xml.exists() and solvated_pdb.exists() and solvation.exists()):
@@ -64,9 +66,19 @@ def _solvated(start_pdb: Path, workdir: Path, preparation: Mapping, seed: int, s
     return openmm.XmlSerializer.deserialize(system_xml.read_text()), pdb.topology, pdb.positions, parameters
 
 
-def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping[str, str | Path], *, protein: str,
-                    start: str, groundtruth: Mapping, preparation: Mapping, platform: Mapping, seed: int,
-                    threads: int | None = None) -> dict:
+def run_groundtruth(
+    start_pdb: str | Path,
+    workdir: str | Path,
+    outputs: Mapping[str, str | Path],
+    *,
+    protein: str,
+    start: str,
+    groundtruth: Mapping,
+    preparation: Mapping,
+    platform: Mapping,
+    seed: int,
+    threads: int | None = None,
+) -> dict:
     """Run (or resume) one ground-truth simulation and write its outputs.
 
     Parameters
@@ -91,8 +103,12 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
     workdir = Path(workdir)
     # The start structure and the solvation settings make the run too (not only the MD settings that
     # MDRun records): a new start (groundtruth_starts rerun) must not continue the old start's checkpoints.
-    reset_if_settings_changed(workdir, {"start": str(start_pdb), "preparation": dict(preparation), "seed": seed},
-                              what="ground-truth run", record="westbench-start.json")
+    reset_if_settings_changed(
+        workdir,
+        {"start": str(start_pdb), "preparation": dict(preparation), "seed": seed},
+        what="ground-truth run",
+        record="westbench-start.json",
+    )
     protein_topology = app.PDBFile(str(start_pdb)).topology
     n_residues = protein_topology.getNumResidues()
     solvent = {**section_defaults("groundtruth"), **groundtruth}["solvent"]
@@ -101,8 +117,9 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
     mapping = groundtruth["force_mapping"]
     groups = [[i] for i in ca] if mapping == "ca" else residue_atom_groups(topology, n_residues)
     settings = md_settings(groundtruth, preparation)
-    run = MDRun(system, positions, workdir, settings, ca, groups, range(protein_topology.getNumAtoms()), platform,
-                threads, seed)
+    run = MDRun(
+        system, positions, workdir, settings, ca, groups, range(protein_topology.getNumAtoms()), platform, threads, seed
+    )
     minimization = run.prepare()
     info = run.produce()
     final = run.final_state()
@@ -113,28 +130,65 @@ def run_groundtruth(start_pdb: str | Path, workdir: str | Path, outputs: Mapping
     box = frames["box"]
     a, b, c, alpha, beta, gamma = mdtraj.utils.box_vectors_to_lengths_and_angles(box[:, 0], box[:, 1], box[:, 2])
     periodic = system.usesPeriodicBoundaryConditions()  # implicit solvent: no box
-    trajectory = mdtraj.Trajectory(frames["solute"], solute, time=frames["time_ps"],
-                                   unitcell_lengths=np.column_stack([a, b, c]) if periodic else None,
-                                   unitcell_angles=np.column_stack([alpha, beta, gamma]) if periodic else None)
+    trajectory = mdtraj.Trajectory(
+        frames["solute"],
+        solute,
+        time=frames["time_ps"],
+        unitcell_lengths=np.column_stack([a, b, c]) if periodic else None,
+        unitcell_angles=np.column_stack([alpha, beta, gamma]) if periodic else None,
+    )
     trajectory.save(str(outputs["trajectory"]))
     trajectory[0].save_pdb(str(outputs["topology"]))
 
-    attrs = {"protein": protein, "source": "groundtruth", "start": start, "seed": seed,
-             "residue_names": [r.name for r in protein_topology.residues()], "force_mapping": mapping,
-             "force_units": "kJ/mol/nm", "openmm_version": openmm.__version__, "solvent": solvent}
-    write_frames(outputs["frames"], ca=frames["ca"], time_ps=frames["time_ps"], forces=frames["forces"],
-                 energy=frames["energy"], attrs=attrs)
+    attrs = {
+        "protein": protein,
+        "source": "groundtruth",
+        "start": start,
+        "seed": seed,
+        "residue_names": [r.name for r in protein_topology.residues()],
+        "force_mapping": mapping,
+        "force_units": "kJ/mol/nm",
+        "openmm_version": openmm.__version__,
+        "solvent": solvent,
+    }
+    write_frames(
+        outputs["frames"],
+        ca=frames["ca"],
+        time_ps=frames["time_ps"],
+        forces=frames["forces"],
+        energy=frames["energy"],
+        attrs=attrs,
+    )
     ns_per_day = throughput_ns_per_day(frames["steps"], settings.timestep_fs, frames["wall_seconds"])
     summary = {
-        "protein": protein, "start": start, "seed": seed, "platform": info["platform"], "solvent": solvent,
-        "openmm_version": openmm.__version__, "force_mapping": mapping,
-        "atoms": system.getNumParticles(), "solute_atoms": protein_topology.getNumAtoms(), "residues": n_residues,
-        "frames": len(frames["ca"]), "production_ns": frames["steps"] * settings.timestep_fs * 1e-6,
-        "ns_per_day": ns_per_day, "production_wall_seconds": frames["wall_seconds"],
-        "resumed_from_step": info["resumed_from_step"], "md": settings.__dict__,
-        "groundtruth": dict(groundtruth), "preparation": dict(preparation),
-        "solvation": parameters, **minimization,
+        "protein": protein,
+        "start": start,
+        "seed": seed,
+        "platform": info["platform"],
+        "solvent": solvent,
+        "openmm_version": openmm.__version__,
+        "force_mapping": mapping,
+        "atoms": system.getNumParticles(),
+        "solute_atoms": protein_topology.getNumAtoms(),
+        "residues": n_residues,
+        "frames": len(frames["ca"]),
+        "production_ns": frames["steps"] * settings.timestep_fs * 1e-6,
+        "ns_per_day": ns_per_day,
+        "production_wall_seconds": frames["wall_seconds"],
+        "resumed_from_step": info["resumed_from_step"],
+        "md": settings.__dict__,
+        "groundtruth": dict(groundtruth),
+        "preparation": dict(preparation),
+        "solvation": parameters,
+        **minimization,
     }
-    log.info("%s/%s: %d frames, %.3f ns at %.1f ns/day on %s", protein, start, summary["frames"],
-             summary["production_ns"], ns_per_day, info["platform"])
+    log.info(
+        "%s/%s: %d frames, %.3f ns at %.1f ns/day on %s",
+        protein,
+        start,
+        summary["frames"],
+        summary["production_ns"],
+        ns_per_day,
+        info["platform"],
+    )
     return summary

@@ -23,9 +23,9 @@ from openmm import app, unit
 
 from westbench.errors import StructureError
 from westbench.features import ca_atom_indices, pairwise_distances
-from westbench.simulation.platforms import create_context
-from westbench.simulation.integration import make_integrator
 from westbench.seeds import derive_seed
+from westbench.simulation.integration import make_integrator
+from westbench.simulation.platforms import create_context
 from westbench.tica import fit_tica
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,15 @@ def farthest_point_selection(points: np.ndarray, count: int, seed: int) -> np.nd
     return np.array(chosen)
 
 
-def hot_runs(system: openmm.System, state: openmm.State, settings: Mapping, preparation: Mapping, platform: Mapping,
-             seed: int, threads: int | None = None) -> list[np.ndarray]:
+def hot_runs(
+    system: openmm.System,
+    state: openmm.State,
+    settings: Mapping,
+    preparation: Mapping,
+    platform: Mapping,
+    seed: int,
+    threads: int | None = None,
+) -> list[np.ndarray]:
     """Short high-temperature runs from the minimized structure; all-atom frames (nm) of each run."""
     steps_per_ps = 1000.0 / preparation["timestep_fs"]
     save_every = max(1, round(settings["save_interval_ps"] * steps_per_ps))
@@ -77,16 +84,32 @@ def hot_runs(system: openmm.System, state: openmm.State, settings: Mapping, prep
             integrator.step(save_every)
             frames.append(context.getState(getPositions=True).getPositions(asNumpy=True).value_in_unit(unit.nanometer))
             if (frame + 1) % max(1, n_frames // 4) == 0:
-                log.info("hot run %d/%d at %.0f K: frame %d/%d on %s", run + 1, settings["runs"],
-                         settings["temperature_k"], frame + 1, n_frames, platform_name)
+                log.info(
+                    "hot run %d/%d at %.0f K: frame %d/%d on %s",
+                    run + 1,
+                    settings["runs"],
+                    settings["temperature_k"],
+                    frame + 1,
+                    n_frames,
+                    platform_name,
+                )
         runs.append(np.array(frames, dtype=np.float32))
         del context
     return runs
 
 
-def generate_starts(topology: app.Topology, system: openmm.System, state: openmm.State, settings: Mapping,
-                    preparation: Mapping, platform: Mapping, count: int, seed: int, outdir: str | Path,
-                    threads: int | None = None) -> pd.DataFrame:
+def generate_starts(
+    topology: app.Topology,
+    system: openmm.System,
+    state: openmm.State,
+    settings: Mapping,
+    preparation: Mapping,
+    platform: Mapping,
+    count: int,
+    seed: int,
+    outdir: str | Path,
+    threads: int | None = None,
+) -> pd.DataFrame:
     """Generate ``count`` starting structures far apart in the TIC 0/1 plane of hot runs.
 
     Writes ``<outdir>/<start>.pdb`` for each start and returns the index table
@@ -108,9 +131,16 @@ def generate_starts(topology: app.Topology, system: openmm.System, state: openmm
         name = start_name(number)
         with open(outdir / f"{name}.pdb", "w") as handle:
             app.PDBFile.writeFile(topology, everything[index] * unit.nanometer, handle, keepIds=True)
-        rows.append({"start": name, "run": int(run_of[index]), "frame": int(frame_of[index]),
-                     "time_ps": float((frame_of[index] + 1) * settings["save_interval_ps"]),
-                     "tic0": float(tics[index, 0]), "tic1": float(tics[index, 1]) if tics.shape[1] > 1 else np.nan})
+        rows.append(
+            {
+                "start": name,
+                "run": int(run_of[index]),
+                "frame": int(frame_of[index]),
+                "time_ps": float((frame_of[index] + 1) * settings["save_interval_ps"]),
+                "tic0": float(tics[index, 0]),
+                "tic1": float(tics[index, 1]) if tics.shape[1] > 1 else np.nan,
+            }
+        )
     log.info("picked %d starts from %d hot frames", count, len(everything))
     return pd.DataFrame(rows)
 

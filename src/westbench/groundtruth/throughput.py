@@ -33,5 +33,10 @@ def throughput_table(summary_paths: Iterable[str | Path]) -> pd.DataFrame:
 def throughput_by_protein(table: pd.DataFrame) -> pd.DataFrame:
     """Per protein and platform: runs, mean atoms, ns simulated in all, median and mean ns/day."""
     grouped = table.groupby(["protein", "platform"], sort=False)
-    return grouped.agg(runs=("start", "count"), atoms=("atoms", "mean"), production_ns=("production_ns", "sum"),
-                       median_ns_per_day=("ns_per_day", "median"), mean_ns_per_day=("ns_per_day", "mean")).reset_index()
+    return grouped.agg(
+        runs=("start", "count"),
+        atoms=("atoms", "mean"),
+        production_ns=("production_ns", "sum"),
+        median_ns_per_day=("ns_per_day", "median"),
+        mean_ns_per_day=("ns_per_day", "mean"),
+    ).reset_index()

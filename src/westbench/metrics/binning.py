@@ -43,8 +43,9 @@ class ReferenceBins:
     periodic: bool = False
 
     @classmethod
-    def from_reference(cls, values: np.ndarray, bins: int, pad: float = PAD,
-                       period: tuple[float, float] | None = None) -> "ReferenceBins":
+    def from_reference(
+        cls, values: np.ndarray, bins: int, pad: float = PAD, period: tuple[float, float] | None = None
+    ) -> "ReferenceBins":
         """Bins over the reference's finite range, padded; over ``period`` (low, high) for a periodic variable."""
         if period is not None:
             return cls(np.linspace(period[0], period[1], bins + 1), periodic=True)
@@ -71,8 +72,9 @@ class ReferenceBins:
 
     def histogram(self, values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Weighted counts per cell (not normalized)."""
-        return np.bincount(self.index(np.ravel(values)), None if weights is None else np.ravel(weights),
-                           minlength=self.n_cells).astype(np.float64)
+        return np.bincount(
+            self.index(np.ravel(values)), None if weights is None else np.ravel(weights), minlength=self.n_cells
+        ).astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -109,8 +111,9 @@ class TransportGrid:
     periodic: bool = False
 
     @classmethod
-    def from_values(cls, *samples: np.ndarray, cells: int = 1024,
-                    period: tuple[float, float] | None = None) -> "TransportGrid":
+    def from_values(
+        cls, *samples: np.ndarray, cells: int = 1024, period: tuple[float, float] | None = None
+    ) -> "TransportGrid":
         if period is not None:
             return cls(np.linspace(period[0], period[1], cells + 1), periodic=True)
         pooled = np.concatenate([np.asarray(s, dtype=np.float64).ravel() for s in samples])

@@ -25,11 +25,14 @@ from westbench.metrics.weighted import histogram, histogram2d, normalized
 
 def wasserstein_1d(reference, model, reference_weights=None, model_weights=None) -> float:
     """Wasserstein-1 distance between two weighted 1-D samples (scipy)."""
-    return float(wasserstein_distance(
-        np.ravel(reference), np.ravel(model),
-        None if reference_weights is None else normalized(reference_weights),
-        None if model_weights is None else normalized(model_weights),
-    ))
+    return float(
+        wasserstein_distance(
+            np.ravel(reference),
+            np.ravel(model),
+            None if reference_weights is None else normalized(reference_weights),
+            None if model_weights is None else normalized(model_weights),
+        )
+    )
 
 
 class Wasserstein1D:
@@ -54,8 +57,10 @@ class Wasserstein1D:
         self._sorters = (np.argsort(reference, kind="stable"), np.argsort(model, kind="stable"))
         all_values = np.sort(np.concatenate((reference, model)), kind="mergesort")
         self._deltas = np.diff(all_values)
-        self._cdf_indices = tuple(values[sorter].searchsorted(all_values[:-1], "right")
-                                  for values, sorter in zip((reference, model), self._sorters))
+        self._cdf_indices = tuple(
+            values[sorter].searchsorted(all_values[:-1], "right")
+            for values, sorter in zip((reference, model), self._sorters)
+        )
 
     def _cdf(self, side: int, weights) -> np.ndarray:
         sorter, indices = self._sorters[side], self._cdf_indices[side]
@@ -148,8 +153,9 @@ def w1_from_histograms(p: np.ndarray, q: np.ndarray, edges: np.ndarray, periodic
     """
     p, q = np.atleast_2d(np.asarray(p, dtype=np.float64)), np.atleast_2d(np.asarray(q, dtype=np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
-        difference = np.cumsum(p, axis=-1) / p.sum(axis=-1, keepdims=True) \
-            - np.cumsum(q, axis=-1) / q.sum(axis=-1, keepdims=True)
+        difference = np.cumsum(p, axis=-1) / p.sum(axis=-1, keepdims=True) - np.cumsum(q, axis=-1) / q.sum(
+            axis=-1, keepdims=True
+        )
     widths = np.diff(np.asarray(edges, dtype=np.float64))
     if periodic:
         difference = difference - np.median(difference, axis=-1, keepdims=True)
@@ -166,20 +172,36 @@ def common_edges(reference: np.ndarray, model: np.ndarray, bins: int) -> np.ndar
     return np.linspace(low, high, bins + 1)
 
 
-def kl_1d(reference, model, reference_weights=None, model_weights=None, bins: int = default("metrics.bins"),
-          floor: float = default("metrics.kl_floor")) -> float:
+def kl_1d(
+    reference,
+    model,
+    reference_weights=None,
+    model_weights=None,
+    bins: int = default("metrics.bins"),
+    floor: float = default("metrics.kl_floor"),
+) -> float:
     """KL(ground truth || model) of two weighted 1-D samples on ``bins`` common bins."""
     edges = common_edges(reference, model, bins)
-    return kl_from_histograms(histogram(np.ravel(reference), edges, reference_weights),
-                              histogram(np.ravel(model), edges, model_weights), floor)
+    return kl_from_histograms(
+        histogram(np.ravel(reference), edges, reference_weights),
+        histogram(np.ravel(model), edges, model_weights),
+        floor,
+    )
 
 
-def kl_2d(reference, model, reference_weights=None, model_weights=None, bins: int = default("metrics.bins"),
-          floor: float = default("metrics.kl_floor")) -> float:
+def kl_2d(
+    reference,
+    model,
+    reference_weights=None,
+    model_weights=None,
+    bins: int = default("metrics.bins"),
+    floor: float = default("metrics.kl_floor"),
+) -> float:
     """KL(ground truth || model) of two weighted (n, 2) samples on a common ``bins`` x ``bins`` grid."""
     edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
-    return kl_from_histograms(histogram2d(reference, edges, reference_weights),
-                              histogram2d(model, edges, model_weights), floor)
+    return kl_from_histograms(
+        histogram2d(reference, edges, reference_weights), histogram2d(model, edges, model_weights), floor
+    )
 
 
 def wasserstein_2d(reference, model, reference_weights=None, model_weights=None, bins: int = 50) -> float:

@@ -49,10 +49,16 @@ ENGINE = "engine"
 PROTEIN = "protein"
 #: Per scope: where the file goes (under a results root), and the Snakemake report's category and labels.
 SCOPES = {
-    ENGINE: {"path": "{root}/{{protein}}/metrics/{{engine}}/figures/{name}.png", "category": "Metrics",
-             "labels": {"protein": "{protein}", "engine": "{engine}"}},
-    PROTEIN: {"path": "{root}/{{protein}}/figures/{name}.png", "category": "Engines compared",
-              "labels": {"protein": "{protein}"}},
+    ENGINE: {
+        "path": "{root}/{{protein}}/metrics/{{engine}}/figures/{name}.png",
+        "category": "Metrics",
+        "labels": {"protein": "{protein}", "engine": "{engine}"},
+    },
+    PROTEIN: {
+        "path": "{root}/{{protein}}/figures/{name}.png",
+        "category": "Engines compared",
+        "labels": {"protein": "{protein}"},
+    },
 }
 PACKAGE = "westbench.metrics.figures"
 
@@ -86,8 +92,12 @@ class Figure:
         """The keyword arguments of Snakemake's ``report()`` for this figure, as a rule file (``rules/``) gives them."""
         caption = self.caption_file if os.path.isabs(self.caption_file) else f"../{self.caption_file}"
         scope = SCOPES[self.scope]
-        return {"caption": caption, "category": scope["category"], "subcategory": "{protein}",
-                "labels": {**scope["labels"], "figure": self.label}}
+        return {
+            "caption": caption,
+            "category": scope["category"],
+            "subcategory": "{protein}",
+            "labels": {**scope["labels"], "figure": self.label},
+        }
 
     def function(self) -> Callable:
         """The drawing function, imported now."""
@@ -104,8 +114,13 @@ REGISTRY: list[Figure] = [
     Figure("tic01_by_iteration", "TIC pairs by WE iteration", "coverage:draw_tic01_by_iteration"),
     Figure("structure_distributions", "Rg, bonds, angles, dihedrals", "distributions:draw_structure_distributions"),
     Figure("msm_reweighting", "MSM reweighting", "msm:draw_msm_reweighting"),
-    Figure("contact_map_difference", "contact map difference", "structure:draw_contact_map_difference",
-           wide=False, groundtruth=False),  # no information for the ground truth against itself
+    Figure(
+        "contact_map_difference",
+        "contact map difference",
+        "structure:draw_contact_map_difference",
+        wide=False,
+        groundtruth=False,
+    ),  # no information for the ground truth against itself
     Figure("macrostates", "macrostates", "structure:draw_macrostates"),
     Figure("engines_tic01", "TIC 0/1 contours of every engine", "cross_engine:draw_engines_tic01", PROTEIN),
     Figure("coverage_vs_compute", "coverage against compute", "cross_engine:draw_coverage_vs_compute", PROTEIN),
@@ -122,8 +137,10 @@ def figure(name: str) -> Figure:
     for entry in REGISTRY:
         if entry.name == name:
             return entry
-    raise KeyError(f"no figure {name!r} in the registry (westbench.metrics.figure_list): "
-                   f"{', '.join(entry.name for entry in REGISTRY)}")
+    raise KeyError(
+        f"no figure {name!r} in the registry (westbench.metrics.figure_list): "
+        f"{', '.join(entry.name for entry in REGISTRY)}"
+    )
 
 
 def is_registered(name: str) -> bool:

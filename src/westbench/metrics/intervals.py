@@ -87,10 +87,10 @@ def acceleration(jackknife: Sequence[np.ndarray]) -> np.ndarray:
     for values in jackknife:
         n = values.shape[1]
         u = (n - 1) * (np.nanmean(values, axis=1, keepdims=True) - values)
-        numerator = numerator + np.nansum(u ** 3, axis=1) / n ** 3
-        denominator = denominator + np.nansum(u ** 2, axis=1) / n ** 2
+        numerator = numerator + np.nansum(u**3, axis=1) / n**3
+        denominator = denominator + np.nansum(u**2, axis=1) / n**2
     with np.errstate(invalid="ignore", divide="ignore"):
-        a = numerator / (6.0 * denominator ** 1.5)
+        a = numerator / (6.0 * denominator**1.5)
     return np.where(np.isfinite(a), a, 0.0)
 
 
@@ -110,8 +110,9 @@ def bca_bounds(estimate: np.ndarray, replicates: np.ndarray, a: np.ndarray, leve
     return low, high
 
 
-def unit_bootstrap(statistic: Statistic, n_units: Sequence[int], replicates: int, seed: int,
-                   level: float = 0.95, batch: int = 50) -> BootstrapResult:
+def unit_bootstrap(
+    statistic: Statistic, n_units: Sequence[int], replicates: int, seed: int, level: float = 0.95, batch: int = 50
+) -> BootstrapResult:
     """BCa intervals of every statistic of several samples, each resampled by its independent units.
 
     Parameters
@@ -146,6 +147,9 @@ def unit_bootstrap(statistic: Statistic, n_units: Sequence[int], replicates: int
     failed = np.sum(~np.isfinite(boot), axis=1)
     with warnings.catch_warnings():  # a statistic whose every replicate failed has no mean: NaN
         warnings.simplefilter("ignore", RuntimeWarning)
-        bias = np.nanmean(np.where(np.isfinite(boot), boot, np.nan), axis=1) - estimate if boot.size \
+        bias = (
+            np.nanmean(np.where(np.isfinite(boot), boot, np.nan), axis=1) - estimate
+            if boot.size
             else np.full(len(estimate), np.nan)
+        )
     return BootstrapResult(estimate, low, high, bias, extended, failed, replicates, level)

@@ -19,10 +19,9 @@ Examples
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
-
-import json
 from pathlib import Path
 
 import numpy as np
@@ -70,8 +69,12 @@ def sliding_counts(states: np.ndarray, traj: np.ndarray, lag: int) -> Transition
     origin, target = ordered_states[:-lag][same_piece], ordered_states[lag:][same_piece]
     n_states = int(np.max(states)) + 1
     matrix = scipy.sparse.coo_matrix((np.ones(len(origin)), (origin, target)), shape=(n_states, n_states)).tocsr()
-    return TransitionCountModel(matrix, counting_mode="sliding", lagtime=lag,
-                                state_histogram=np.bincount(states, minlength=n_states).astype(np.float64))
+    return TransitionCountModel(
+        matrix,
+        counting_mode="sliding",
+        lagtime=lag,
+        state_histogram=np.bincount(states, minlength=n_states).astype(np.float64),
+    )
 
 
 def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, reversible: bool = False) -> np.ndarray:
@@ -85,12 +88,16 @@ def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, rev
     counts = sliding_counts(states, traj, lag)
     pieces = len(np.unique(np.asarray(traj)))
     if counts.count_matrix.sum() == 0:
-        raise NotEstimable(f"no transitions at lag {lag} within any of the {pieces} continuous pieces "
-                           f"({len(states)} frames): every piece is shorter than the lag")
+        raise NotEstimable(
+            f"no transitions at lag {lag} within any of the {pieces} continuous pieces "
+            f"({len(states)} frames): every piece is shorter than the lag"
+        )
     largest = counts.submodel_largest()
     if largest.n_states < 2:
-        raise NotEstimable(f"the MSM's largest connected set is one state of {len(symbols)} occupied: no transition "
-                           f"between states is ever reversed in {pieces} pieces of {len(states)} frames")
+        raise NotEstimable(
+            f"the MSM's largest connected set is one state of {len(symbols)} occupied: no transition "
+            f"between states is ever reversed in {pieces} pieces of {len(states)} frames"
+        )
     try:
         msm = MaximumLikelihoodMSM(reversible=reversible, sparse=True).fit(largest).fetch_model()
     except (ValueError, RuntimeError) as exc:  # deeptime: no subset could be fit
@@ -101,8 +108,13 @@ def stationary_frame_weights(states: np.ndarray, traj: np.ndarray, lag: int, rev
     return weights / weights.sum()
 
 
-def grid_msm_weights(tics: np.ndarray, traj: np.ndarray, bins: int = _METRICS["msm_bins"], lag: int = _METRICS["msm_lag"],
-                     edges: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def grid_msm_weights(
+    tics: np.ndarray,
+    traj: np.ndarray,
+    bins: int = _METRICS["msm_bins"],
+    lag: int = _METRICS["msm_lag"],
+    edges: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """MSM weights of frames from an n x n grid over TIC 0/1 (published n = 80)."""
     return stationary_frame_weights(grid_states(tics, bins, edges), np.asarray(traj), lag)
 
@@ -136,8 +148,13 @@ class MacrostateModel:
 
     def save(self, path: str | Path, **facts) -> None:
         """The model as ``.npz`` (centres, macrostate per cluster, dim) and ``facts`` (seed, settings) in its JSON."""
-        np.savez(path, centres=self.centres, cluster_macrostate=self.cluster_macrostate, dim=self.dim,
-                 facts=json.dumps({"why": self.why, **facts}, sort_keys=True))
+        np.savez(
+            path,
+            centres=self.centres,
+            cluster_macrostate=self.cluster_macrostate,
+            dim=self.dim,
+            facts=json.dumps({"why": self.why, **facts}, sort_keys=True),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> "MacrostateModel":
@@ -170,9 +187,17 @@ class MacrostateEstimator:
     ([1, 1], True)
     """
 
-    def __init__(self, n_clusters: int = _METRICS["macrostate_clusters"], n_macrostates: int = _METRICS["macrostates"],
-                 lag: int = _METRICS["msm_lag"], dim: int = _METRICS["macrostate_dim"], seed: int = 0,
-                 max_fit_frames: int = 50_000, max_iter: int = 100, min_frames_per_cluster: int = 10):
+    def __init__(
+        self,
+        n_clusters: int = _METRICS["macrostate_clusters"],
+        n_macrostates: int = _METRICS["macrostates"],
+        lag: int = _METRICS["msm_lag"],
+        dim: int = _METRICS["macrostate_dim"],
+        seed: int = 0,
+        max_fit_frames: int = 50_000,
+        max_iter: int = 100,
+        min_frames_per_cluster: int = 10,
+    ):
         self.n_clusters, self.n_macrostates, self.lag, self.dim = n_clusters, n_macrostates, lag, dim
         self.seed, self.max_fit_frames, self.max_iter = seed, max_fit_frames, max_iter
         self.min_frames_per_cluster = min_frames_per_cluster
@@ -185,8 +210,11 @@ class MacrostateEstimator:
             return MacrostateModel(data[:1], np.full(min(1, len(data)), -1), self.dim, why)
         stride = max(1, -(-len(data) // self.max_fit_frames))
         n_clusters = max(2, min(self.n_clusters, len(data) // self.min_frames_per_cluster, len(data[::stride])))
-        clustering = KMeans(n_clusters=n_clusters, fixed_seed=self.seed, max_iter=self.max_iter).fit(
-            data[::stride]).fetch_model()
+        clustering = (
+            KMeans(n_clusters=n_clusters, fixed_seed=self.seed, max_iter=self.max_iter)
+            .fit(data[::stride])
+            .fetch_model()
+        )
         states = clustering.transform(data)
         centres = np.asarray(clustering.cluster_centers)
         cluster_macrostate = np.full(clustering.n_clusters, -1)
@@ -204,9 +232,15 @@ class MacrostateEstimator:
         return MacrostateModel(centres, cluster_macrostate, self.dim)
 
 
-def macrostates(tics: np.ndarray, traj: np.ndarray, n_clusters: int = _METRICS["macrostate_clusters"],
-                n_macrostates: int = _METRICS["macrostates"], lag: int = _METRICS["msm_lag"],
-                dim: int = _METRICS["macrostate_dim"], seed: int = 0) -> np.ndarray:
+def macrostates(
+    tics: np.ndarray,
+    traj: np.ndarray,
+    n_clusters: int = _METRICS["macrostate_clusters"],
+    n_macrostates: int = _METRICS["macrostates"],
+    lag: int = _METRICS["msm_lag"],
+    dim: int = _METRICS["macrostate_dim"],
+    seed: int = 0,
+) -> np.ndarray:
     """Macrostate of every frame of one data set (fitted on it): see :class:`MacrostateEstimator`."""
     estimator = MacrostateEstimator(n_clusters, n_macrostates, lag, dim, seed)
     return estimator.fit(tics, traj).assign(tics)

@@ -23,8 +23,8 @@ Examples
 from __future__ import annotations
 
 import itertools
-import warnings
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,8 +73,10 @@ def noise_floor(split_divergences, unit_frames: np.ndarray, model_frames: int, s
     (n_statistics, n_splits) values (:meth:`westbench.metrics.resampling.BinnedDivergences.split_halves`)."""
     n = len(unit_frames)
     if n < 2:
-        raise NotEstimable(f"the ground truth has {n} run{'s' if n != 1 else ''}: a noise floor needs at least 2 "
-                           "to split (more starts in groundtruth.starts.count)")
+        raise NotEstimable(
+            f"the ground truth has {n} run{'s' if n != 1 else ''}: a noise floor needs at least 2 "
+            "to split (more starts in groundtruth.starts.count)"
+        )
     k = pseudo_model_units(unit_frames, model_frames)
     subsets = floor_subsets(n, k, splits, seed)
     values = np.asarray(split_divergences(subsets), dtype=np.float64)

@@ -69,12 +69,14 @@ def resampling_units(frames: Mapping, blocks: int = 10, max_units: int = MAX_UNI
     return units, description
 
 
-def unit_histograms(cells: np.ndarray, weights: np.ndarray, units: np.ndarray, n_units: int,
-                    n_cells: int) -> np.ndarray:
+def unit_histograms(
+    cells: np.ndarray, weights: np.ndarray, units: np.ndarray, n_units: int, n_cells: int
+) -> np.ndarray:
     """(n_units, n_cells) weighted counts; ``cells`` and ``weights`` per value, ``units`` per value."""
     flat = np.asarray(units, dtype=np.int64) * n_cells + np.asarray(cells, dtype=np.int64)
     return np.bincount(flat, np.asarray(weights, dtype=np.float64), minlength=n_units * n_cells).reshape(
-        n_units, n_cells)
+        n_units, n_cells
+    )
 
 
 class BinnedDivergences:
@@ -99,38 +101,59 @@ class BinnedDivergences:
     ("kl", "tic01") and ("w1", "tic01").
     """
 
-    def __init__(self, reference: Mapping, sample: Mapping, reference_tics: np.ndarray, sample_tics: np.ndarray,
-                 reference_units: np.ndarray, settings: Mapping, periods: Mapping | None = None,
-                 reference_weights: np.ndarray | None = None):
+    def __init__(
+        self,
+        reference: Mapping,
+        sample: Mapping,
+        reference_tics: np.ndarray,
+        sample_tics: np.ndarray,
+        reference_units: np.ndarray,
+        settings: Mapping,
+        periods: Mapping | None = None,
+        reference_weights: np.ndarray | None = None,
+    ):
         periods = dict(periods or {})
         self.names = [name for name in reference if name in sample]
         self.floor = float(settings["kl_floor"])
-        self.kl_bins = {name: ReferenceBins.from_reference(reference[name], settings["bins"],
-                                                           period=periods.get(name)) for name in self.names}
-        self.transport = {name: TransportGrid.from_values(reference[name], sample[name], cells=TRANSPORT_CELLS,
-                                                          period=periods.get(name)) for name in self.names}
+        self.kl_bins = {
+            name: ReferenceBins.from_reference(reference[name], settings["bins"], period=periods.get(name))
+            for name in self.names
+        }
+        self.transport = {
+            name: TransportGrid.from_values(
+                reference[name], sample[name], cells=TRANSPORT_CELLS, period=periods.get(name)
+            )
+            for name in self.names
+        }
         self.kl_grid = ReferenceGrid2D.from_reference(reference_tics, settings["bins"])
         bins_2d = int(settings["w1_2d_bins"])
         self.w1_edges = tuple(common_edges(reference_tics[:, d], sample_tics[:, d], bins_2d) for d in range(2))
-        centres = np.stack(np.meshgrid(*(0.5 * (e[1:] + e[:-1]) for e in self.w1_edges), indexing="ij"),
-                           axis=-1).reshape(-1, 2)
+        centres = np.stack(
+            np.meshgrid(*(0.5 * (e[1:] + e[:-1]) for e in self.w1_edges), indexing="ij"), axis=-1
+        ).reshape(-1, 2)
         self._w1_cells = bins_2d * bins_2d
         self._centres = centres
-        self.keys = [(metric, name) for name in self.names for metric in ("w1", "kl")] + \
-            [("kl", "tic01"), ("w1", "tic01")]
+        self.keys = [(metric, name) for name in self.names for metric in ("w1", "kl")] + [
+            ("kl", "tic01"),
+            ("w1", "tic01"),
+        ]
         self.reference_tics, self.sample_tics = np.asarray(reference_tics), np.asarray(sample_tics)
         self.reference_units = np.asarray(reference_units)
         self.n_reference_units = int(self.reference_units.max()) + 1 if len(self.reference_units) else 0
-        self.reference_histograms = self.histograms(reference, self.reference_tics, reference_weights,
-                                                    self.reference_units, self.n_reference_units)
+        self.reference_histograms = self.histograms(
+            reference, self.reference_tics, reference_weights, self.reference_units, self.n_reference_units
+        )
 
     def _w1_cell(self, points: np.ndarray) -> np.ndarray:
-        index = [np.clip(np.searchsorted(e, points[:, d], side="right") - 1, 0, len(e) - 2)
-                 for d, e in enumerate(self.w1_edges)]
+        index = [
+            np.clip(np.searchsorted(e, points[:, d], side="right") - 1, 0, len(e) - 2)
+            for d, e in enumerate(self.w1_edges)
+        ]
         return index[0] * (len(self.w1_edges[1]) - 1) + index[1]
 
-    def histograms(self, values: Mapping, tics: np.ndarray, weights: np.ndarray | None, units: np.ndarray,
-                   n_units: int) -> dict:
+    def histograms(
+        self, values: Mapping, tics: np.ndarray, weights: np.ndarray | None, units: np.ndarray, n_units: int
+    ) -> dict:
         """Per statistic's grid, (n_units, n_cells) histograms of one frame set (weights: per frame; None = 1)."""
         n = len(tics)
         weights = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -141,8 +164,9 @@ class BinnedDivergences:
             kl, transport = self.kl_bins[name], self.transport[name]
             out[("kl", name)] = unit_histograms(kl.index(flat), w, u, n_units, kl.n_cells)
             out[("w1", name)] = unit_histograms(transport.index(flat), w, u, n_units, transport.n_cells)
-        out[("kl", "tic01")] = unit_histograms(self.kl_grid.index(tics[:, :2]), weights, units, n_units,
-                                               self.kl_grid.n_cells)
+        out[("kl", "tic01")] = unit_histograms(
+            self.kl_grid.index(tics[:, :2]), weights, units, n_units, self.kl_grid.n_cells
+        )
         out[("w1", "tic01")] = unit_histograms(self._w1_cell(tics[:, :2]), weights, units, n_units, self._w1_cells)
         return out
 
@@ -177,11 +201,13 @@ class BinnedDivergences:
     def statistic(self, model_histograms: Mapping):
         """The bootstrap statistic (:mod:`westbench.metrics.intervals`): [ground-truth, model] multiplicities ->
         (n_statistics, batch)."""
+
         def compute(multiplicities):
             gt, model = multiplicities
             p = {key: gt @ value for key, value in self.reference_histograms.items()}
             q = {key: model @ value for key, value in model_histograms.items()}
             return self.divergences(p, q)
+
         return compute
 
     def split_halves(self, subsets: np.ndarray) -> np.ndarray:
@@ -191,4 +217,3 @@ class BinnedDivergences:
         p = {key: rest @ value for key, value in self.reference_histograms.items()}
         q = {key: subsets @ value for key, value in self.reference_histograms.items()}
         return self.divergences(p, q)
-

@@ -60,17 +60,36 @@ from westbench.workflow import write_json
 
 log = logging.getLogger("westbench.metrics")
 
-REDUCED_MACROSTATES = ("the ground truth's cluster MSM resolves fewer metastable sets than requested "
-                       "(too few frames or transitions); PCCA+ used the largest count it supports")
+REDUCED_MACROSTATES = (
+    "the ground truth's cluster MSM resolves fewer metastable sets than requested "
+    "(too few frames or transitions); PCCA+ used the largest count it supports"
+)
 #: The frames-file attribute with the count of frames dropped for non-finite coordinates (on_nonfinite: drop).
 NONFINITE_DROPPED = DROPPED_ATTR
 #: Every key of ``metrics.json``.
-RECORD_KEYS = ("protein", "engine", "frames", "frames_left_out", NONFINITE_DROPPED, "groundtruth_frames",
-               "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins", "resampling", "noise_floor",
-               "not_estimable", "settings", "figures", "metrics")
+RECORD_KEYS = (
+    "protein",
+    "engine",
+    "frames",
+    "frames_left_out",
+    NONFINITE_DROPPED,
+    "groundtruth_frames",
+    "discarded_iterations",
+    "simulated_ps",
+    "macrostates",
+    "kl_tic01_by_bins",
+    "resampling",
+    "noise_floor",
+    "not_estimable",
+    "settings",
+    "figures",
+    "metrics",
+)
 
 
-def fit_macrostate_model(groundtruth_frames: str | Path, settings: Mapping, seed: int, path: str | Path) -> MacrostateModel:
+def fit_macrostate_model(
+    groundtruth_frames: str | Path, settings: Mapping, seed: int, path: str | Path
+) -> MacrostateModel:
     """The protein's ground-truth macrostate model (rule ``macrostates``): KMeans (``macrostate_clusters`` on the
     first ``macrostate_dim`` TICs), a reversible MSM at ``msm_lag``, PCCA+ into ``macrostates`` sets; saved to
     ``path`` (:meth:`MacrostateModel.save`) with the seed and settings.
@@ -90,12 +109,21 @@ def fit_macrostate_model(groundtruth_frames: str | Path, settings: Mapping, seed
     """
     s = {**DEFAULTS, **settings}
     frames = read_frames(groundtruth_frames)
-    model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
-                                int(seed)).fit(frames["tics"], frames["traj"])
-    model.save(path, seed=int(seed), settings={k: s[k] for k in ("macrostate_clusters", "macrostates",
-                                                                  "macrostate_dim", "msm_lag")})
-    log.info("macrostates: %d of %d requested from %d ground-truth frames%s", model.n_macrostates, s["macrostates"],
-             len(frames["tics"]), f" ({model.why})" if model.why else "")
+    model = MacrostateEstimator(
+        s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], int(seed)
+    ).fit(frames["tics"], frames["traj"])
+    model.save(
+        path,
+        seed=int(seed),
+        settings={k: s[k] for k in ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")},
+    )
+    log.info(
+        "macrostates: %d of %d requested from %d ground-truth frames%s",
+        model.n_macrostates,
+        s["macrostates"],
+        len(frames["tics"]),
+        f" ({model.why})" if model.why else "",
+    )
     return model
 
 
@@ -106,15 +134,31 @@ def _training(record_path) -> dict | None:
     import json
 
     summary = json.loads(Path(record_path).read_text()).get("training_summary", {})
-    keys = ("best_epoch", "epochs", "initial_validation_loss", "best_validation_loss", "force_noise_floor",
-            "stopped_because")
+    keys = (
+        "best_epoch",
+        "epochs",
+        "initial_validation_loss",
+        "best_validation_loss",
+        "force_noise_floor",
+        "stopped_because",
+    )
     # Training decides whether it learned (westbench.cg.train.learned) and records it; a record without it is older.
     return {"learned": bool(summary.get("learned", False)), **{k: summary.get(k) for k in keys}}
 
 
-def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, settings: Mapping, *, protein: str,
-                 engine: str, json_path: str | Path, csv_path: str | Path, figures_dir: str | Path,
-                 macrostates: str | Path | None = None, training_record: str | Path | None = None) -> dict:
+def score_engine(
+    groundtruth_frames: str | Path,
+    model_frames: str | Path,
+    settings: Mapping,
+    *,
+    protein: str,
+    engine: str,
+    json_path: str | Path,
+    csv_path: str | Path,
+    figures_dir: str | Path,
+    macrostates: str | Path | None = None,
+    training_record: str | Path | None = None,
+) -> dict:
     """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
     and the per-engine figures (into ``figures_dir``).
 
@@ -148,39 +192,71 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
         log.warning("%d of %d frames left out: segments of walkers the engine ended", left_out, len(exported["ca"]))
     dropped = int(getattr(exported, "attrs", {}).get(NONFINITE_DROPPED, 0) or 0)
     if not len(model["ca"]):
-        return _nothing_to_score(protein, engine, weightings, settings, len(exported["ca"]), dropped,
-                                 json_path, csv_path, Path(figures_dir))
+        return _nothing_to_score(
+            protein, engine, weightings, settings, len(exported["ca"]), dropped, json_path, csv_path, Path(figures_dir)
+        )
     shared = MacrostateModel.load(macrostates) if macrostates is not None else None
     suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
     training = _training(training_record)
     if training and not training["learned"]:
-        suite.caveats.add("training", f"failure to learn: training kept epoch {training['best_epoch']} (the untrained "
-                                      "network on its prior); its scores are the prior's, not a trained model's")
+        suite.caveats.add(
+            "training",
+            f"failure to learn: training kept epoch {training['best_epoch']} (the untrained "
+            "network on its prior); its scores are the prior's, not a trained model's",
+        )
     if dropped:
-        suite.caveats.add("nonfinite", f"{dropped} frames with non-finite coordinates were dropped at import "
-                                       "(on_nonfinite: drop)")
-    log.info("%s %s: features of %d model and %d ground-truth frames in %.1f s; bootstrap units: ground truth %s, "
-             "model %s", protein, engine, len(suite.model["ca"]), len(suite.groundtruth["ca"]),
-             time.perf_counter() - start, suite.groundtruth_unit_kind, suite.model_unit_kind)
+        suite.caveats.add(
+            "nonfinite", f"{dropped} frames with non-finite coordinates were dropped at import (on_nonfinite: drop)"
+        )
+    log.info(
+        "%s %s: features of %d model and %d ground-truth frames in %.1f s; bootstrap units: ground truth %s, model %s",
+        protein,
+        engine,
+        len(suite.model["ca"]),
+        len(suite.groundtruth["ca"]),
+        time.perf_counter() - start,
+        suite.groundtruth_unit_kind,
+        suite.model_unit_kind,
+    )
     labels = suite.macrostates()
     log.info("macrostates: %d (%.1f s so far)", labels["n_macrostates"], time.perf_counter() - start)
     results, tables = {}, []
     for weighting in weightings:
         values, table = suite.score(weighting)
-        log.info("weighting %s: W1(TIC 0) %s, KL(TIC 0/1) %s, coverage %s (%.1f s so far)", weighting,
-                 _shown(values["w1"].get("tic0")), _shown(values["kl"].get("tic01")), _shown(values["coverage"]),
-                 time.perf_counter() - start)
+        log.info(
+            "weighting %s: W1(TIC 0) %s, KL(TIC 0/1) %s, coverage %s (%.1f s so far)",
+            weighting,
+            _shown(values["w1"].get("tic0")),
+            _shown(values["kl"].get("tic01")),
+            _shown(values["coverage"]),
+            time.perf_counter() - start,
+        )
         values["macrostate_populations"] = suite.macrostate_populations(labels, weighting)
         results[weighting] = values
-        tables += [table, pd.DataFrame([{"weighting": weighting, "distribution": "macrostates",
-                                         "metric": "total_variation",
-                                         "value": values["macrostate_populations"]["total_variation"],
-                                         "note": suite.caveats.reasons.get("macrostates", "")}])]
+        tables += [
+            table,
+            pd.DataFrame(
+                [
+                    {
+                        "weighting": weighting,
+                        "distribution": "macrostates",
+                        "metric": "total_variation",
+                        "value": values["macrostate_populations"]["total_variation"],
+                        "note": suite.caveats.reasons.get("macrostates", ""),
+                    }
+                ]
+            ),
+        ]
     longest, aggregate = simulated_time_ps(suite.model)
-    tables.append(pd.DataFrame([
-        {"weighting": "", "distribution": "time", "metric": "longest_simulated_ps", "value": longest},
-        {"weighting": "", "distribution": "time", "metric": "aggregate_simulated_ps", "value": aggregate},
-        {"weighting": "", "distribution": "macrostates", "metric": "n_used", "value": labels["n_macrostates"]}]))
+    tables.append(
+        pd.DataFrame(
+            [
+                {"weighting": "", "distribution": "time", "metric": "longest_simulated_ps", "value": longest},
+                {"weighting": "", "distribution": "time", "metric": "aggregate_simulated_ps", "value": aggregate},
+                {"weighting": "", "distribution": "macrostates", "metric": "n_used", "value": labels["n_macrostates"]},
+            ]
+        )
+    )
     table = pd.concat([t for t in tables if len(t)], ignore_index=True)
     table.insert(0, "engine", engine)
     table.insert(0, "protein", protein)
@@ -188,34 +264,60 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
     figure_weighting = next((w for w in weightings if w not in suite.caveats.reasons), weightings[0])
     s = suite.settings  # the given settings over the suite's defaults
     figure_weights = suite.weights(figure_weighting) if figure_weighting not in suite.caveats.reasons else None
-    paths = write_metric_figures(Path(figures_dir), suite.groundtruth, suite.model, figure_weights,
-                                 results[figure_weighting], labels, s, label=engine,
-                                 distributions=(suite.reference, suite.sample), caveats=suite.caveats,
-                                 msm_weights=lambda: suite.weights("msm"))  # the suite's MSM, estimated once
+    paths = write_metric_figures(
+        Path(figures_dir),
+        suite.groundtruth,
+        suite.model,
+        figure_weights,
+        results[figure_weighting],
+        labels,
+        s,
+        label=engine,
+        distributions=(suite.reference, suite.sample),
+        caveats=suite.caveats,
+        msm_weights=lambda: suite.weights("msm"),
+    )  # the suite's MSM, estimated once
     kl_by_bins = {}
     if figure_weights is not None:
         gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
-        kl_by_bins = {int(b): _finite(kl_2d(gt_tics, model_tics, suite.groundtruth_weights, figure_weights, b,
-                                            s["kl_floor"])) for b in s["kl_sensitivity_bins"]}
+        kl_by_bins = {
+            int(b): _finite(kl_2d(gt_tics, model_tics, suite.groundtruth_weights, figure_weights, b, s["kl_floor"]))
+            for b in s["kl_sensitivity_bins"]
+        }
     requested, used = s["macrostates"], labels["n_macrostates"]
-    record = {"protein": protein, "engine": engine, "frames": len(suite.model["ca"]),
-              "discarded_iterations": suite.discarded_iterations,
-              "simulated_ps": {"longest": longest, "aggregate": aggregate},
-              "macrostates": {"requested": requested, "used": used, "reduced": used < requested,
-                              "why": "" if used >= requested else (shared.why if shared is not None and shared.why
-                                                                   else REDUCED_MACROSTATES),
-                              "shared_model": macrostates is not None},
-              "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
-              "frames_left_out": left_out, NONFINITE_DROPPED: dropped,
-              "groundtruth_frames": len(suite.groundtruth["ca"]),
-              "resampling": {"groundtruth": suite.groundtruth_unit_kind, "model": suite.model_unit_kind,
-                             "replicates": int(s["bootstrap"]), "method": "BCa", "level": 0.95},
-              "noise_floor": noise_floor_record(suite),
-              **({"training": training} if training else {}),
-              "not_estimable": dict(sorted(suite.caveats.reasons.items())),
-              "settings": settings,
-              "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
-              "metrics": results}
+    record = {
+        "protein": protein,
+        "engine": engine,
+        "frames": len(suite.model["ca"]),
+        "discarded_iterations": suite.discarded_iterations,
+        "simulated_ps": {"longest": longest, "aggregate": aggregate},
+        "macrostates": {
+            "requested": requested,
+            "used": used,
+            "reduced": used < requested,
+            "why": ""
+            if used >= requested
+            else (shared.why if shared is not None and shared.why else REDUCED_MACROSTATES),
+            "shared_model": macrostates is not None,
+        },
+        "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
+        "frames_left_out": left_out,
+        NONFINITE_DROPPED: dropped,
+        "groundtruth_frames": len(suite.groundtruth["ca"]),
+        "resampling": {
+            "groundtruth": suite.groundtruth_unit_kind,
+            "model": suite.model_unit_kind,
+            "replicates": int(s["bootstrap"]),
+            "method": "BCa",
+            "level": 0.95,
+        },
+        "noise_floor": noise_floor_record(suite),
+        **({"training": training} if training else {}),
+        "not_estimable": dict(sorted(suite.caveats.reasons.items())),
+        "settings": settings,
+        "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
+        "metrics": results,
+    }
     write_json(finite_or_null(record), json_path)
     if suite.caveats.reasons:
         log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
@@ -223,33 +325,81 @@ def score_engine(groundtruth_frames: str | Path, model_frames: str | Path, setti
     return finite_or_null(record)
 
 
-def _nothing_to_score(protein: str, engine: str, weightings: list, settings: Mapping, exported: int, dropped: int,
-                      json_path, csv_path, figures_dir: Path) -> dict:
+def _nothing_to_score(
+    protein: str,
+    engine: str,
+    weightings: list,
+    settings: Mapping,
+    exported: int,
+    dropped: int,
+    json_path,
+    csv_path,
+    figures_dir: Path,
+) -> dict:
     """The record of an engine with no frame left to score (every walker ended): every value null, the reason
     recorded, every figure a placeholder that says why."""
     from westbench.metrics.figures import FIGURES, placeholder
 
-    reason = (f"no frame to score: all {exported} exported frames belong to walkers the engine ended (exploded or "
-              "imploded)" if exported else "no frame to score: the engine exported none")
+    reason = (
+        f"no frame to score: all {exported} exported frames belong to walkers the engine ended (exploded or imploded)"
+        if exported
+        else "no frame to score: the engine exported none"
+    )
     log.warning("%s %s: %s", protein, engine, reason)
     figures_dir.mkdir(parents=True, exist_ok=True)
     for name, title in FIGURES.items():
         placeholder(figures_dir / f"{name}.png", title, reason)
-    rows = [{"protein": protein, "engine": engine, "weighting": weighting, "distribution": "all", "metric": "all",
-             "value": None, "verdict": "undetermined", "note": reason} for weighting in weightings]
+    rows = [
+        {
+            "protein": protein,
+            "engine": engine,
+            "weighting": weighting,
+            "distribution": "all",
+            "metric": "all",
+            "value": None,
+            "verdict": "undetermined",
+            "note": reason,
+        }
+        for weighting in weightings
+    ]
     pd.DataFrame(rows).to_csv(csv_path, index=False)
-    record = {"protein": protein, "engine": engine, "frames": 0, "discarded_iterations": 0,
-              "simulated_ps": {"longest": 0.0, "aggregate": 0.0},
-              "macrostates": {"requested": settings.get("macrostates", DEFAULTS["macrostates"]), "used": 0,
-                              "reduced": True, "why": reason, "shared_model": False},
-              "kl_tic01_by_bins": {"weighting": weightings[0], "values": {}}, "frames_left_out": exported,
-              NONFINITE_DROPPED: dropped, "groundtruth_frames": None, "resampling": {}, "noise_floor": {},
-              "not_estimable": {"frames": reason}, "settings": settings,
-              "figures": {"weighting": weightings[0], "files": sorted(f"{name}.png" for name in FIGURES)},
-              "metrics": {weighting: {"weighting": weighting, "w1": {}, "kl": {}, "intervals": {}, "verdicts": {},
-                                      "coverage": None, "contact_map_mean_abs_diff_A": None,
-                                      "bonds_outside_share": None, "macrostate_populations": {}}
-                          for weighting in weightings}}
+    record = {
+        "protein": protein,
+        "engine": engine,
+        "frames": 0,
+        "discarded_iterations": 0,
+        "simulated_ps": {"longest": 0.0, "aggregate": 0.0},
+        "macrostates": {
+            "requested": settings.get("macrostates", DEFAULTS["macrostates"]),
+            "used": 0,
+            "reduced": True,
+            "why": reason,
+            "shared_model": False,
+        },
+        "kl_tic01_by_bins": {"weighting": weightings[0], "values": {}},
+        "frames_left_out": exported,
+        NONFINITE_DROPPED: dropped,
+        "groundtruth_frames": None,
+        "resampling": {},
+        "noise_floor": {},
+        "not_estimable": {"frames": reason},
+        "settings": settings,
+        "figures": {"weighting": weightings[0], "files": sorted(f"{name}.png" for name in FIGURES)},
+        "metrics": {
+            weighting: {
+                "weighting": weighting,
+                "w1": {},
+                "kl": {},
+                "intervals": {},
+                "verdicts": {},
+                "coverage": None,
+                "contact_map_mean_abs_diff_A": None,
+                "bonds_outside_share": None,
+                "macrostate_populations": {},
+            }
+            for weighting in weightings
+        },
+    }
     write_json(record, json_path)
     return record
 
@@ -264,8 +414,11 @@ def noise_floor_record(suite: MetricSuite) -> dict:
         return {}
     out: dict = {"w1": {}, "kl": {}, "splits": floor.splits, "units": floor.units, "of_units": floor.of_units}
     for i, (metric, name) in enumerate(suite.binned.keys):
-        out[metric][name] = {"value": _finite(floor.value[i]), "low": _finite(floor.low[i]),
-                             "high": _finite(floor.high[i])}
+        out[metric][name] = {
+            "value": _finite(floor.value[i]),
+            "low": _finite(floor.low[i]),
+            "high": _finite(floor.high[i]),
+        }
     return out
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from westbench.features import pair_indices, pairwise_distances
 from westbench.ca_geometry import bond_lengths
+from westbench.features import pair_indices, pairwise_distances
 from westbench.metrics.weighted import weighted_mean
 
 BOND_RANGE_NM = (0.35, 0.45)  # consecutive C-alpha distance outside it: explosion or implosion

@@ -48,11 +48,11 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.config import section_defaults
 from westbench.coverage_grid import CoverageGrid
 from westbench.errors import WestbenchError
 from westbench.features import pairwise_distances
-from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
@@ -72,8 +72,17 @@ DEFAULTS = {**section_defaults("metrics"), "seed": 0, "bootstrap": 0}
 #: Distributions on a circle: (low, high) of their period, in their units (degrees).
 PERIODS = {"dihedrals": (-180.0, 180.0)}
 #: The unit of each distribution's values (and so of its W1).
-UNITS = {"tic0": "", "tic1": "", "tic2": "", "tic3": "", "tic01": "", "rg": "Å", "bonds": "Å",
-         "angles": "degrees", "dihedrals": "degrees"}
+UNITS = {
+    "tic0": "",
+    "tic1": "",
+    "tic2": "",
+    "tic3": "",
+    "tic01": "",
+    "rg": "Å",
+    "bonds": "Å",
+    "angles": "degrees",
+    "dihedrals": "degrees",
+}
 
 
 def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping, int]:
@@ -94,7 +103,9 @@ def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping
     if n <= 0 or len(levels) <= 1:
         return frames, 0
     if n >= len(levels):
-        raise WestbenchError(f"metrics.discard_iterations {discard} leaves none of the {len(levels)} iterations: lower it")
+        raise WestbenchError(
+            f"metrics.discard_iterations {discard} leaves none of the {len(levels)} iterations: lower it"
+        )
     keep = iteration >= levels[n]
     kept = type(frames)({k: (v[keep] if np.ndim(v) and len(v) == len(keep) else v) for k, v in frames.items()})
     if hasattr(frames, "attrs"):
@@ -120,8 +131,12 @@ def distributions(frames: Mapping) -> dict[str, np.ndarray]:
     dihedrals in degrees (:data:`UNITS`)."""
     ca = np.asarray(frames["ca"])
     out = {f"tic{i}": np.asarray(frames["tics"])[:, i : i + 1] for i in range(min(4, np.shape(frames["tics"])[1]))}
-    out.update(rg=10.0 * radius_of_gyration(ca)[:, None], bonds=10.0 * bond_lengths(ca),
-               angles=np.degrees(bond_angles(ca)), dihedrals=np.degrees(dihedrals(ca)))
+    out.update(
+        rg=10.0 * radius_of_gyration(ca)[:, None],
+        bonds=10.0 * bond_lengths(ca),
+        angles=np.degrees(bond_angles(ca)),
+        dihedrals=np.degrees(dihedrals(ca)),
+    )
     return out
 
 
@@ -140,26 +155,45 @@ class MetricSuite:
         engine); fitted here on the ground truth when not given.
     """
 
-    def __init__(self, groundtruth: Mapping, model: Mapping, settings: Mapping | None = None,
-                 macrostate_model: MacrostateModel | None = None):
+    def __init__(
+        self,
+        groundtruth: Mapping,
+        model: Mapping,
+        settings: Mapping | None = None,
+        macrostate_model: MacrostateModel | None = None,
+    ):
         self.settings = {**DEFAULTS, **(settings or {})}
         model, self.discarded_iterations = discard_leading_iterations(model, self.settings["discard_iterations"])
         if not len(model["ca"]) or not len(groundtruth["ca"]):
-            raise WestbenchError(f"no frames to score: the model has {len(model['ca'])}, the ground truth "
-                                 f"{len(groundtruth['ca'])}")
+            raise WestbenchError(
+                f"no frames to score: the model has {len(model['ca'])}, the ground truth {len(groundtruth['ca'])}"
+            )
         self.groundtruth, self.model = groundtruth, model
         self.caveats = Caveats()
         self.groundtruth_weights = normalized(np.asarray(groundtruth["weight"], dtype=np.float64))
         self.reference, self.sample = distributions(groundtruth), distributions(model)
         self.names = [name for name in self.reference if name in self.sample]
-        self.w1 = {name: (CircularWasserstein1D(self.reference[name], self.sample[name], 360.0, -180.0)
-                          if name in PERIODS else Wasserstein1D(self.reference[name], self.sample[name]))
-                   for name in self.names}
+        self.w1 = {
+            name: (
+                CircularWasserstein1D(self.reference[name], self.sample[name], 360.0, -180.0)
+                if name in PERIODS
+                else Wasserstein1D(self.reference[name], self.sample[name])
+            )
+            for name in self.names
+        }
         self.groundtruth_units, self.groundtruth_unit_kind = resampling_units(groundtruth)
         self.model_units, self.model_unit_kind = resampling_units(model, self.settings["bootstrap_blocks"])
         gt_tics, model_tics = np.asarray(groundtruth["tics"])[:, :2], np.asarray(model["tics"])[:, :2]
-        self.binned = BinnedDivergences(self.reference, self.sample, gt_tics, model_tics, self.groundtruth_units,
-                                        self.settings, PERIODS, self.groundtruth_weights)
+        self.binned = BinnedDivergences(
+            self.reference,
+            self.sample,
+            gt_tics,
+            model_tics,
+            self.groundtruth_units,
+            self.settings,
+            PERIODS,
+            self.groundtruth_weights,
+        )
         self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
         self.model_pair_distances = pairwise_distances(model["ca"])
         self.grid = CoverageGrid(gt_tics, self.settings["coverage_bins"])
@@ -188,8 +222,9 @@ class MetricSuite:
 
     def model_histograms(self, weights: np.ndarray) -> dict:
         """Per-unit histograms of the model under ``weights`` on the suite's grids."""
-        return self.binned.histograms(self.sample, np.asarray(self.model["tics"])[:, :2], weights, self.model_units,
-                                      self.n_model_units)
+        return self.binned.histograms(
+            self.sample, np.asarray(self.model["tics"])[:, :2], weights, self.model_units, self.n_model_units
+        )
 
     def estimates(self, weights: np.ndarray, histograms: dict | None = None) -> np.ndarray:
         """Every statistic (:attr:`BinnedDivergences.keys` order) of the whole data: 1-D W1 exact, KL and 2-D W1 on
@@ -217,9 +252,13 @@ class MetricSuite:
         """The noise floor of every statistic (cached); raises :class:`NotEstimable` with the reason."""
         if self._floor is None:
             unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
-            self._floor = noise_floor(self.binned.split_halves, unit_frames, len(self.model["ca"]),
-                                      int(self.settings["floor_splits"]),
-                                      derive_seed(int(self.settings["seed"]), "noise_floor"))
+            self._floor = noise_floor(
+                self.binned.split_halves,
+                unit_frames,
+                len(self.model["ca"]),
+                int(self.settings["floor_splits"]),
+                derive_seed(int(self.settings["seed"]), "noise_floor"),
+            )
         return self._floor
 
     def intervals(self, weights: np.ndarray, estimates: np.ndarray, histograms: dict | None = None):
@@ -229,12 +268,17 @@ class MetricSuite:
         if replicates < 2:
             raise NotEstimable(f"metrics.bootstrap is {replicates}: no intervals")
         if self.n_groundtruth_units < MIN_UNITS or self.n_model_units < MIN_UNITS:
-            raise NotEstimable(f"an interval needs at least {MIN_UNITS} independent units on each side: the ground "
-                               f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind}")
+            raise NotEstimable(
+                f"an interval needs at least {MIN_UNITS} independent units on each side: the ground "
+                f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind}"
+            )
         histograms = self.model_histograms(weights) if histograms is None else histograms
-        result = unit_bootstrap(self.binned.statistic(histograms),
-                                [self.n_groundtruth_units, self.n_model_units], replicates,
-                                derive_seed(int(self.settings["seed"]), "bootstrap"))
+        result = unit_bootstrap(
+            self.binned.statistic(histograms),
+            [self.n_groundtruth_units, self.n_model_units],
+            replicates,
+            derive_seed(int(self.settings["seed"]), "bootstrap"),
+        )
         shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
         result.low, result.high, result.estimate = result.low + shift, result.high + shift, estimates
         return result
@@ -255,8 +299,11 @@ class MetricSuite:
             floor_low, floor_high, verdict, note.
         """
         s = self.settings
-        values: dict = {"weighting": weighting, "kl_floor": s["kl_floor"], "discarded_iterations":
-                        self.discarded_iterations}
+        values: dict = {
+            "weighting": weighting,
+            "kl_floor": s["kl_floor"],
+            "discarded_iterations": self.discarded_iterations,
+        }
         try:
             weights = self.weights(weighting)
         except NotEstimable as exc:
@@ -280,50 +327,98 @@ class MetricSuite:
             low = high = bias = None
             if interval is not None and estimate is not None:
                 low, high, bias = (_finite(interval.low[i]), _finite(interval.high[i]), _finite(interval.bias[i]))
-                values["intervals"][metric][name] = {"low": low, "high": high, "bias": bias,
-                                                     "extended": bool(interval.extended[i])}
+                values["intervals"][metric][name] = {
+                    "low": low,
+                    "high": high,
+                    "bias": bias,
+                    "extended": bool(interval.extended[i]),
+                }
                 if interval.failed[i]:
                     note = f"{int(interval.failed[i])} of {interval.replicates} bootstrap replicates failed"
             floor_value = floor_low = floor_high = None
             if floor is not None:
-                floor_value, floor_low, floor_high = (_finite(floor.value[i]), _finite(floor.low[i]),
-                                                      _finite(floor.high[i]))
+                floor_value, floor_low, floor_high = (
+                    _finite(floor.value[i]),
+                    _finite(floor.low[i]),
+                    _finite(floor.high[i]),
+                )
             elif not note:
                 note = self.caveats.reasons.get("noise_floor", "")
             values[metric][name] = estimate
             values["verdicts"][metric][name] = verdict(low, floor_high)
-            rows.append({"weighting": weighting, "distribution": name, "metric": metric, "value": estimate,
-                         "ci_low": low, "ci_high": high, "bias": bias, "floor": floor_value, "floor_low": floor_low,
-                         "floor_high": floor_high, "verdict": values["verdicts"][metric][name], "note": note})
+            rows.append(
+                {
+                    "weighting": weighting,
+                    "distribution": name,
+                    "metric": metric,
+                    "value": estimate,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "bias": bias,
+                    "floor": floor_value,
+                    "floor_low": floor_low,
+                    "floor_high": floor_high,
+                    "verdict": values["verdicts"][metric][name],
+                    "note": note,
+                }
+            )
         model_tics = np.asarray(self.model["tics"])[:, :2]
         difference = distance_map(weighted_mean(self.model_pair_distances, weights) * 10.0) - self.reference_distances
         values["contact_map_diff_A"] = difference.round(6).tolist()
-        values["contact_map_mean_abs_diff_A"] = (float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean())
-                                                 if len(difference) > 1 else None)
-        values["bonds_outside_share"] = share_of_bonds_outside(self.model["ca"], weights,
-                                                               bonds=self.sample["bonds"] / 10.0)
+        values["contact_map_mean_abs_diff_A"] = (
+            float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean()) if len(difference) > 1 else None
+        )
+        values["bonds_outside_share"] = share_of_bonds_outside(
+            self.model["ca"], weights, bonds=self.sample["bonds"] / 10.0
+        )
         values["coverage"] = self.grid.fraction(model_tics[weights > 0])
-        rows += [{"weighting": weighting, "distribution": "contact_map", "metric": "mean_abs_diff_A",
-                  "value": values["contact_map_mean_abs_diff_A"]},
-                 {"weighting": weighting, "distribution": "bonds", "metric": "share_outside_3.5-4.5A",
-                  "value": values["bonds_outside_share"]},
-                 {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]}]
+        rows += [
+            {
+                "weighting": weighting,
+                "distribution": "contact_map",
+                "metric": "mean_abs_diff_A",
+                "value": values["contact_map_mean_abs_diff_A"],
+            },
+            {
+                "weighting": weighting,
+                "distribution": "bonds",
+                "metric": "share_outside_3.5-4.5A",
+                "value": values["bonds_outside_share"],
+            },
+            {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]},
+        ]
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
     def _not_estimable(self, values: dict, reason: str) -> tuple[dict, pd.DataFrame]:
         """The score of a weighting that could not be had: every value None, every row's note the reason."""
         keys = self.binned.keys
-        values.update(w1={name: None for metric, name in keys if metric == "w1"},
-                      kl={name: None for metric, name in keys if metric == "kl"}, intervals={"w1": {}, "kl": {}},
-                      verdicts={metric: {name: verdict(None, None) for m, name in keys if m == metric}
-                                for metric in ("w1", "kl")},
-                      contact_map_diff_A=None, contact_map_mean_abs_diff_A=None, bonds_outside_share=None,
-                      coverage=None)
-        rows = [{"weighting": values["weighting"], "distribution": name, "metric": metric, "value": None,
-                 "verdict": verdict(None, None), "note": reason} for metric, name in keys]
-        rows += [{"weighting": values["weighting"], "distribution": d, "metric": m, "value": None, "note": reason}
-                 for d, m in (("contact_map", "mean_abs_diff_A"), ("bonds", "share_outside_3.5-4.5A"),
-                              ("tic01", "coverage"))]
+        values.update(
+            w1={name: None for metric, name in keys if metric == "w1"},
+            kl={name: None for metric, name in keys if metric == "kl"},
+            intervals={"w1": {}, "kl": {}},
+            verdicts={
+                metric: {name: verdict(None, None) for m, name in keys if m == metric} for metric in ("w1", "kl")
+            },
+            contact_map_diff_A=None,
+            contact_map_mean_abs_diff_A=None,
+            bonds_outside_share=None,
+            coverage=None,
+        )
+        rows = [
+            {
+                "weighting": values["weighting"],
+                "distribution": name,
+                "metric": metric,
+                "value": None,
+                "verdict": verdict(None, None),
+                "note": reason,
+            }
+            for metric, name in keys
+        ]
+        rows += [
+            {"weighting": values["weighting"], "distribution": d, "metric": m, "value": None, "note": reason}
+            for d, m in (("contact_map", "mean_abs_diff_A"), ("bonds", "share_outside_3.5-4.5A"), ("tic01", "coverage"))
+        ]
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
     def macrostates(self) -> dict:
@@ -336,12 +431,16 @@ class MetricSuite:
         s = self.settings
         model = self.macrostate_model
         if model is None:
-            model = MacrostateEstimator(s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"],
-                                        s["seed"]).fit(self.groundtruth["tics"], self.groundtruth["traj"])
+            model = MacrostateEstimator(
+                s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], s["seed"]
+            ).fit(self.groundtruth["tics"], self.groundtruth["traj"])
         if model.n_macrostates == 0:
             self.caveats.add("macrostates", model.why or "no MSM could be fitted over the ground truth's clusters")
-        return {"groundtruth": model.assign(self.groundtruth["tics"]), "model": model.assign(self.model["tics"]),
-                "n_macrostates": model.n_macrostates}
+        return {
+            "groundtruth": model.assign(self.groundtruth["tics"]),
+            "model": model.assign(self.model["tics"]),
+            "n_macrostates": model.n_macrostates,
+        }
 
     def macrostate_populations(self, labels: Mapping, weighting: str = "we") -> dict:
         """Weighted population of each macrostate (ground truth and model) and their total variation distance
@@ -353,20 +452,38 @@ class MetricSuite:
             weights = None
         if n == 0 or weights is None:
             return {"groundtruth": [], "model": [], "total_variation": None}
-        reference = np.bincount(labels["groundtruth"][labels["groundtruth"] >= 0],
-                                self.groundtruth_weights[labels["groundtruth"] >= 0], minlength=n)
+        reference = np.bincount(
+            labels["groundtruth"][labels["groundtruth"] >= 0],
+            self.groundtruth_weights[labels["groundtruth"] >= 0],
+            minlength=n,
+        )
         inside = labels["model"] >= 0
         model = np.bincount(labels["model"][inside], weights[inside], minlength=n)
         if reference.sum() <= 0 or model.sum() <= 0:
             self.caveats.add(f"{weighting}/macrostates", "no weight in any macrostate")
             return {"groundtruth": [], "model": [], "total_variation": None}
         reference, model = reference / reference.sum(), model / model.sum()
-        return {"groundtruth": reference.round(6).tolist(), "model": model.round(6).tolist(),
-                "total_variation": float(0.5 * np.abs(reference - model).sum())}
+        return {
+            "groundtruth": reference.round(6).tolist(),
+            "model": model.round(6).tolist(),
+            "total_variation": float(0.5 * np.abs(reference - model).sum()),
+        }
 
 
-TABLE_COLUMNS = ["weighting", "distribution", "metric", "value", "ci_low", "ci_high", "bias", "floor", "floor_low",
-                 "floor_high", "verdict", "note"]
+TABLE_COLUMNS = [
+    "weighting",
+    "distribution",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "bias",
+    "floor",
+    "floor_low",
+    "floor_high",
+    "verdict",
+    "note",
+]
 
 
 def _finite(value) -> float | None:
@@ -374,8 +491,9 @@ def _finite(value) -> float | None:
     return float(value) if value is not None and np.isfinite(value) else None
 
 
-def compute_metrics(groundtruth: Mapping, model: Mapping, weighting: str = "we",
-                    settings: Mapping | None = None) -> tuple[dict, pd.DataFrame]:
+def compute_metrics(
+    groundtruth: Mapping, model: Mapping, weighting: str = "we", settings: Mapping | None = None
+) -> tuple[dict, pd.DataFrame]:
     """All metrics of ``model`` against ``groundtruth`` under one weighting (see :meth:`MetricSuite.score`)."""
     return MetricSuite(groundtruth, model, settings).score(weighting)
 

@@ -34,11 +34,30 @@ import numpy as np
 import pandas as pd
 
 from westbench.devices import is_gpu_platform
-from westbench.verdicts import (DISTRIBUTIONS, FIELDS, KEYS, TEXT_FIELDS, VERDICTS,  # noqa: F401  (the tables' format)
-                                distributions_of, verdict_summary)
+from westbench.verdicts import (
+    DISTRIBUTIONS,
+    FIELDS,
+    KEYS,
+    TEXT_FIELDS,
+    VERDICTS,  # noqa: F401  (the tables' format)
+    distributions_of,
+    verdict_summary,
+)
 
-__all__ = ["DISTRIBUTIONS", "FIELDS", "KEYS", "TEXT_FIELDS", "VERDICTS", "add_speedups", "compute_to_coverage",
-           "coverage_table", "distributions_of", "divergence_table", "read_tidy", "verdict_summary"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "FIELDS",
+    "KEYS",
+    "TEXT_FIELDS",
+    "VERDICTS",
+    "add_speedups",
+    "compute_to_coverage",
+    "coverage_table",
+    "distributions_of",
+    "divergence_table",
+    "read_tidy",
+    "verdict_summary",
+]
 
 
 def read_tidy(paths: Iterable) -> pd.DataFrame:
@@ -73,8 +92,9 @@ def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
     ([0.5], [''], True)
     """
     rows = tidy[tidy["metric"] == metric]
-    table = rows.pivot_table(index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False,
-                             dropna=False)
+    table = rows.pivot_table(
+        index=KEYS, columns="distribution", values="value", aggfunc="first", sort=False, dropna=False
+    )
     columns = [d for d in DISTRIBUTIONS if d in table.columns] + [d for d in table.columns if d not in DISTRIBUTIONS]
     table = table[columns].astype(float)
     index = pd.MultiIndex.from_frame(rows[KEYS]).unique()
@@ -110,18 +130,36 @@ def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bo
         reached = cost[cost["coverage"] >= threshold] if "coverage" in cost else cost.iloc[0:0]
         if len(reached):
             first = reached.iloc[0]
-            rows.append({"threshold": threshold, "iteration": float(first["iteration"]),
-                         "segments": float(first["cumulative_segments"]),
-                         "cpu_seconds": float(first["cumulative_cpu_seconds"]),
-                         "gpu_seconds": float(first["cumulative_wall_seconds"]) if gpu else 0.0})
+            rows.append(
+                {
+                    "threshold": threshold,
+                    "iteration": float(first["iteration"]),
+                    "segments": float(first["cumulative_segments"]),
+                    "cpu_seconds": float(first["cumulative_cpu_seconds"]),
+                    "gpu_seconds": float(first["cumulative_wall_seconds"]) if gpu else 0.0,
+                }
+            )
         else:
-            rows.append({"threshold": threshold, "iteration": np.nan, "segments": np.nan, "cpu_seconds": np.nan,
-                         "gpu_seconds": np.nan})
+            rows.append(
+                {
+                    "threshold": threshold,
+                    "iteration": np.nan,
+                    "segments": np.nan,
+                    "cpu_seconds": np.nan,
+                    "gpu_seconds": np.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFrame], thresholds: Iterable[float],
-                   platform: str = "CPU", weighting: str = "we", reference_engine: str | None = None) -> pd.DataFrame:
+def coverage_table(
+    tidy: pd.DataFrame,
+    costs: Mapping[tuple[str, str], pd.DataFrame],
+    thresholds: Iterable[float],
+    platform: str = "CPU",
+    weighting: str = "we",
+    reference_engine: str | None = None,
+) -> pd.DataFrame:
     """Coverage per (protein, engine) and the compute to reach each threshold (published layout).
 
     ``costs`` maps (protein, engine) to its ``cost.csv``; engines without one (the ground
@@ -134,14 +172,20 @@ def coverage_table(tidy: pd.DataFrame, costs: Mapping[tuple[str, str], pd.DataFr
     for _, row in rows.iterrows():
         record = {"protein": row["protein"], "engine": row["engine"], "coverage": row["value"]}
         for quantity in ("longest", "aggregate"):
-            found = tidy[(tidy["metric"] == f"{quantity}_simulated_ps") & (tidy["protein"] == row["protein"])
-                         & (tidy["engine"] == row["engine"])]
+            found = tidy[
+                (tidy["metric"] == f"{quantity}_simulated_ps")
+                & (tidy["protein"] == row["protein"])
+                & (tidy["engine"] == row["engine"])
+            ]
             record[f"{quantity}_simulated_ns"] = float(found["value"].iloc[0]) / 1000 if len(found) else np.nan
         cost = costs.get((row["protein"], row["engine"]))
         if cost is not None and len(cost):
-            record.update(iterations=int(cost["iteration"].max()), segments=int(cost["cumulative_segments"].iloc[-1]),
-                          cpu_seconds=float(cost["cumulative_cpu_seconds"].iloc[-1]),
-                          gpu_seconds=float(cost["cumulative_wall_seconds"].iloc[-1]) if gpu else 0.0)
+            record.update(
+                iterations=int(cost["iteration"].max()),
+                segments=int(cost["cumulative_segments"].iloc[-1]),
+                cpu_seconds=float(cost["cumulative_cpu_seconds"].iloc[-1]),
+                gpu_seconds=float(cost["cumulative_wall_seconds"].iloc[-1]) if gpu else 0.0,
+            )
             for _, reached in compute_to_coverage(cost, thresholds, gpu).iterrows():
                 percent = f"{round(100 * reached['threshold'])}%"
                 for quantity in ("segments", "cpu_seconds", "gpu_seconds"):
@@ -172,7 +216,8 @@ def add_speedups(table: pd.DataFrame, reference_engine: str, thresholds: Iterabl
                 continue
             values = table[column].astype(float)
             reference = table["protein"].map(
-                table[table["engine"] == reference_engine].set_index("protein")[column].astype(float))
+                table[table["engine"] == reference_engine].set_index("protein")[column].astype(float)
+            )
             with np.errstate(divide="ignore", invalid="ignore"):
                 table[f"speedup_{column}"] = np.where(values > 0, reference / values, np.nan)
     return table

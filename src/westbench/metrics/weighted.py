@@ -44,14 +44,18 @@ def histogram(values: np.ndarray, edges: np.ndarray, weights=None) -> np.ndarray
 
 def histogram2d(values: np.ndarray, edges: tuple[np.ndarray, np.ndarray], weights=None) -> np.ndarray:
     """Probability of each 2-D bin of (n, 2) ``values``."""
-    counts, _, _ = np.histogram2d(values[:, 0], values[:, 1], bins=edges,
-                                  weights=None if weights is None else normalized(weights))
+    counts, _, _ = np.histogram2d(
+        values[:, 0], values[:, 1], bins=edges, weights=None if weights is None else normalized(weights)
+    )
     total = counts.sum()
     return counts / total if total > 0 else counts
 
 
 def kde(values: np.ndarray, grid: np.ndarray, weights=None, bandwidth: float | str | None = None) -> np.ndarray:
     """Weighted Gaussian KDE p(x) = sum_i w_i K_h(x - x_i) on ``grid`` (scipy; bandwidth as its bw_method)."""
-    estimator = gaussian_kde(np.asarray(values, dtype=np.float64),
-                             bw_method=bandwidth, weights=None if weights is None else normalized(weights))
+    estimator = gaussian_kde(
+        np.asarray(values, dtype=np.float64),
+        bw_method=bandwidth,
+        weights=None if weights is None else normalized(weights),
+    )
     return estimator(grid)

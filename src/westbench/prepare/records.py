@@ -28,7 +28,13 @@ def merge_summaries(structure_json, fix_json, system_jsons: Iterable) -> dict:
     """One protein's summary: acquisition, PDBFixer report, and each solvent model."""
     fix = _read(fix_json)
     systems = {record["solvent"]: record for record in map(_read, system_jsons)}
-    return {"protein": fix["protein"], "sequence": fix["sequence"], "structure": _read(structure_json), "fix": fix, "systems": systems}
+    return {
+        "protein": fix["protein"],
+        "sequence": fix["sequence"],
+        "structure": _read(structure_json),
+        "fix": fix,
+        "systems": systems,
+    }
 
 
 def summary_row(summary: Mapping) -> dict:

@@ -33,8 +33,17 @@ from westbench.simulation.systems import build_system, describe, write_system
 from westbench.workflow import write_json
 
 
-def prepare_system(prepared_pdb, solvent: str, settings: Mapping, platform: Mapping, *, protein: str, seed: int,
-                   threads: int | None, outputs: Mapping) -> dict:
+def prepare_system(
+    prepared_pdb,
+    solvent: str,
+    settings: Mapping,
+    platform: Mapping,
+    *,
+    protein: str,
+    seed: int,
+    threads: int | None,
+    outputs: Mapping,
+) -> dict:
     """Build ``solvent``'s system around a prepared protein, minimize it, write it; return its summary.
 
     Parameters
@@ -60,8 +69,14 @@ def prepare_system(prepared_pdb, solvent: str, settings: Mapping, platform: Mapp
     system, modeller, parameters = build_system(solvent, pdb.topology, pdb.positions, settings, seed=seed)
     state, record = minimize(system, modeller.positions, settings, platform, threads, seed=seed)
     write_system(system, state, modeller.topology, outputs["system"], outputs["state"], outputs["pdb"])
-    summary = {"protein": protein, "solvent": solvent, "seed": seed, "openmm_version": openmm.__version__,
-               "parameters": parameters, "minimization": record,
-               **describe(system, modeller.topology, pdb.topology.getNumResidues())}
+    summary = {
+        "protein": protein,
+        "solvent": solvent,
+        "seed": seed,
+        "openmm_version": openmm.__version__,
+        "parameters": parameters,
+        "minimization": record,
+        **describe(system, modeller.topology, pdb.topology.getNumResidues()),
+    }
     write_json(summary, outputs["json"])
     return summary

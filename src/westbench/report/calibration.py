@@ -20,9 +20,11 @@ from markupsafe import Markup
 from westbench.report.cells import Estimate, Footnotes, estimate_cell
 
 #: The one sentence the report (and the README) says the study proves.
-CLAIM = ("Known-answer calibration: on a system whose equilibrium is known exactly (a Go model of the protein and a "
-         "ground truth made by it), the metric suite must call the reference itself within noise and its "
-         "perturbations separated, in proportion to their size; this section shows whether it does.")
+CLAIM = (
+    "Known-answer calibration: on a system whose equilibrium is known exactly (a Go model of the protein and a "
+    "ground truth made by it), the metric suite must call the reference itself within noise and its "
+    "perturbations separated, in proportion to their size; this section shows whether it does."
+)
 HEADINGS = {"tic0": "W1 TIC 0", "tic1": "W1 TIC 1", "rg": "W1 Rg (Å)"}
 
 
@@ -30,24 +32,37 @@ def headline(result: Mapping) -> str:
     """The checks of calibration.json in words."""
     parts = []
     if "null_within_noise" in result:
-        parts.append("the null engine came out " + ("within noise on every distribution" if result["null_within_noise"]
-                                                   else "separated on some distribution (a failed calibration)"))
+        parts.append(
+            "the null engine came out "
+            + (
+                "within noise on every distribution"
+                if result["null_within_noise"]
+                else "separated on some distribution (a failed calibration)"
+            )
+        )
     for change, label in (("temperature", "temperature"), ("contact", "native-contact")):
         key = f"strongest_{change}_separated"
         if key in result:
-            parts.append(f"the strongest {label} perturbation came out "
-                         + ("separated" if result[key] else "within noise on some distribution"))
+            parts.append(
+                f"the strongest {label} perturbation came out "
+                + ("separated" if result[key] else "within noise on some distribution")
+            )
         strictly, ordered = result.get(f"{change}_monotone"), result.get(f"{change}_ordered")
         if strictly:
             good = [name for name, ok in strictly.items() if ok]
-            parts.append(f"{label} divergence grows with the perturbation on {len(good)} of {len(strictly)} distributions")
+            parts.append(
+                f"{label} divergence grows with the perturbation on {len(good)} of {len(strictly)} distributions"
+            )
         if ordered and not all(ordered.values()):
-            parts.append(f"a larger {label} perturbation scores significantly below a smaller one on "
-                         + ", ".join(name for name, ok in ordered.items() if not ok))
+            parts.append(
+                f"a larger {label} perturbation scores significantly below a smaller one on "
+                + ", ".join(name for name, ok in ordered.items() if not ok)
+            )
     if "fulltrained_closer" in result:
         closer = result["fulltrained_closer"]
-        parts.append(f"the fully-trained CG model is closer than the under-trained on {closer['closer_on']} of "
-                     f"{closer['of']}")
+        parts.append(
+            f"the fully-trained CG model is closer than the under-trained on {closer['closer_on']} of {closer['of']}"
+        )
     for engine, training in result.get("training", {}).items():
         if not training.get("learned"):
             parts.append(f"{engine} FAILED TO LEARN (epoch {training.get('best_epoch')} kept)")
@@ -62,16 +77,27 @@ def verdict_frame(table: pd.DataFrame, notes: Footnotes) -> pd.DataFrame:
     rows = []
     for engine, group in table.groupby("engine", sort=False):
         first = group.iloc[0]
-        row = {"engine": engine, "kind": first["kind"],
-               "temperature ×": f"{first['temperature_scale']:g}", "contacts ×": f"{first['contact_scale']:g}"}
+        row = {
+            "engine": engine,
+            "kind": first["kind"],
+            "temperature ×": f"{first['temperature_scale']:g}",
+            "contacts ×": f"{first['contact_scale']:g}",
+        }
         for _, item in group.iterrows():
-            estimate = Estimate(_number(item["value"]), low=_number(item["ci_low"]), high=_number(item["ci_high"]),
-                                floor=_number(item["floor"]), floor_low=_number(item["floor_low"]),
-                                floor_high=_number(item["floor_high"]), verdict=str(item["verdict"]))
+            estimate = Estimate(
+                _number(item["value"]),
+                low=_number(item["ci_low"]),
+                high=_number(item["ci_high"]),
+                floor=_number(item["floor"]),
+                floor_low=_number(item["floor_low"]),
+                floor_high=_number(item["floor_high"]),
+                verdict=str(item["verdict"]),
+            )
             expected = "" if pd.isna(item["expected"]) else str(item["expected"])
             agree = "" if not expected else ("✓" if str(item["agrees"]) == "True" else "✗")
-            row[HEADINGS.get(item["distribution"], item["distribution"])] = (
-                estimate_cell(estimate, notes) + Markup("<br>expected: {} {}").format(expected or "—", agree))
+            row[HEADINGS.get(item["distribution"], item["distribution"])] = estimate_cell(estimate, notes) + Markup(
+                "<br>expected: {} {}"
+            ).format(expected or "—", agree)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -85,8 +111,10 @@ def calibration_html(table_path, summary_path, figures: Sequence, html_table, fi
     table = pd.read_csv(table_path)
     result = json.loads(Path(summary_path).read_text())
     notes = Footnotes("c")
-    body = Markup("<h2>Calibration: does the benchmark tell a correct engine from wrong ones?</h2>\n<p>{}</p>\n"
-                  "<p><b>Result:</b> {}.</p>\n").format(CLAIM, headline(result))
+    body = Markup(
+        "<h2>Calibration: does the benchmark tell a correct engine from wrong ones?</h2>\n<p>{}</p>\n"
+        "<p><b>Result:</b> {}.</p>\n"
+    ).format(CLAIM, headline(result))
     body += Markup('<div class="scroll">{}</div>').format(html_table(verdict_frame(table, notes)))
     body += notes.html()
     return body + Markup("").join(figure_html(f) for f in figures)

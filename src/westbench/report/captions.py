@@ -43,8 +43,9 @@ ENVIRONMENT = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, undefined
 CONFIG_KEYS = re.compile(r"""snakemake\.config((?:\[\s*["'][^"']+["']\s*\])+)""")
 
 
-def render_caption(template: str, config: Mapping, wildcards: Mapping | None = None, *, name: str = "caption",
-                   **extra) -> str:
+def render_caption(
+    template: str, config: Mapping, wildcards: Mapping | None = None, *, name: str = "caption", **extra
+) -> str:
     """The RST of one caption: ``template`` rendered with ``snakemake.config``, ``snakemake.wildcards`` and ``extra``.
 
     ``name`` (the caption file) goes into the error raised for a template that does not render.
@@ -53,8 +54,10 @@ def render_caption(template: str, config: Mapping, wildcards: Mapping | None = N
     try:
         return ENVIRONMENT.from_string(template).render(snakemake=snakemake, **extra)
     except jinja2.TemplateError as exc:
-        raise WestbenchError(f"caption {name} does not render: {exc}. Captions may use snakemake.config, "
-                             "snakemake.wildcards and the runtime values they test with 'is defined'.") from None
+        raise WestbenchError(
+            f"caption {name} does not render: {exc}. Captions may use snakemake.config, "
+            "snakemake.wildcards and the runtime values they test with 'is defined'."
+        ) from None
 
 
 def caption_html(rst: str) -> Markup:
@@ -107,11 +110,15 @@ class Captions:
             if figure_list.is_registered(name):  # a registered figure: its rule declares it from the registry
                 entry = figure_list.figure(name)
                 rule = "metrics" if entry.scope == figure_list.ENGINE else "protein_figures"
-                raise WestbenchError(f"no caption template for figure '{name}' (have: {have}); it is registered "
-                                     f"(westbench.metrics.figure_list) with caption {entry.caption_file}, declared by "
-                                     f"rule {rule}: was the workflow parsed with this registry?")
-            raise WestbenchError(f"no caption template for figure '{name}' (have: {have}); "
-                                 "declare its output with report(..., caption=...) in the rule that writes it.")
+                raise WestbenchError(
+                    f"no caption template for figure '{name}' (have: {have}); it is registered "
+                    f"(westbench.metrics.figure_list) with caption {entry.caption_file}, declared by "
+                    f"rule {rule}: was the workflow parsed with this registry?"
+                )
+            raise WestbenchError(
+                f"no caption template for figure '{name}' (have: {have}); "
+                "declare its output with report(..., caption=...) in the rule that writes it."
+            )
         return render_caption(self.templates[name], self.config, wildcards, name=name, **extra)
 
     def html(self, name: str, wildcards: Mapping | None = None, **extra) -> Markup:

@@ -45,9 +45,14 @@ MEANINGS = {
     "within noise": "within noise: the interval's lower bound is not above the noise floor's upper bound",
     "undetermined": "undetermined: the interval or the noise floor could not be estimated",
 }
-LEGEND = Markup("Verdicts: ") + Markup("; ").join(
-    Markup('<span class="verdict v-{}">{}</span> {}').format(name.replace(" ", "-"), mark, MEANINGS[name])
-    for name, mark in MARKS.items()) + Markup(".")
+LEGEND = (
+    Markup("Verdicts: ")
+    + Markup("; ").join(
+        Markup('<span class="verdict v-{}">{}</span> {}').format(name.replace(" ", "-"), mark, MEANINGS[name])
+        for name, mark in MARKS.items()
+    )
+    + Markup(".")
+)
 NOT_ESTIMABLE = "not estimable"
 NO_REASON = "no reason recorded"
 
@@ -123,8 +128,9 @@ class Footnotes:
         """The footnotes as an ordered list (empty when no value is missing)."""
         if not self.reasons:
             return Markup("")
-        items = Markup("").join(Markup('<li id="{}-{}">{}</li>').format(self.prefix, n, reason)
-                                for n, reason in enumerate(self.reasons, 1))
+        items = Markup("").join(
+            Markup('<li id="{}-{}">{}</li>').format(self.prefix, n, reason) for n, reason in enumerate(self.reasons, 1)
+        )
         return Markup('<ol class="footnotes">{}</ol>').format(items)
 
 
@@ -157,7 +163,8 @@ def verdict_mark(verdict: str, reason: str = "") -> Markup:
     if verdict == "undetermined" and not missing(reason):
         meaning = f"{meaning} ({reason})"
     return Markup('<span class="verdict v-{}" title="{}">{}</span>').format(
-        verdict.replace(" ", "-"), meaning, MARKS.get(verdict, verdict))
+        verdict.replace(" ", "-"), meaning, MARKS.get(verdict, verdict)
+    )
 
 
 @dataclass
@@ -241,11 +248,16 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
         floor = number(e.floor_high, decimals(e.floor_high, digits), ROUND_CEILING)
         parts.append(Markup('<br><span class="floor" title="{}">floor ≤ {}</span>').format(title, floor))
     elif e.scored:
-        parts.append(Markup('<br><span class="floor">') + not_estimable(e.note, notes, "floor not estimable")
-                     + Markup("</span>"))
+        parts.append(
+            Markup('<br><span class="floor">') + not_estimable(e.note, notes, "floor not estimable") + Markup("</span>")
+        )
     if large_bias(e):
-        parts.append(Markup('<br><span class="bias" title="bootstrap mean minus estimate, larger than half the '
-                            'interval">bias {}</span>').format(number(e.bias, decimals(e.bias, 2), sign=True)))
+        parts.append(
+            Markup(
+                '<br><span class="bias" title="bootstrap mean minus estimate, larger than half the '
+                'interval">bias {}</span>'
+            ).format(number(e.bias, decimals(e.bias, 2), sign=True))
+        )
     return Markup("").join(parts)
 
 

@@ -24,8 +24,14 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
-COLUMNS = {"slurm_partition": "partition", "gpu": "gpu", "gpu_model": "gpu_model", "cpus_per_task": "cpus_per_task",
-           "mem_mb": "mem_mb", "runtime": "runtime_min"}
+COLUMNS = {
+    "slurm_partition": "partition",
+    "gpu": "gpu",
+    "gpu_model": "gpu_model",
+    "cpus_per_task": "cpus_per_task",
+    "mem_mb": "mem_mb",
+    "runtime": "runtime_min",
+}
 
 
 def resource_requests(profile: Mapping, rules: Iterable[str]) -> pd.DataFrame:
@@ -50,7 +56,7 @@ def _pattern_regex(pattern: str) -> tuple[re.Pattern, int]:
     count of literal characters, the tie-breaker between patterns that both match a file."""
     parts, literal, end = [], 0, 0
     for match in _WILDCARD.finditer(pattern):
-        parts.append(re.escape(pattern[end:match.start()]))
+        parts.append(re.escape(pattern[end : match.start()]))
         literal += match.start() - end
         parts.append(f"(?:{match.group(2)})" if match.group(2) else "[^/]+")
         end = match.end()
@@ -90,8 +96,11 @@ def benchmark_files(patterns: Mapping[str, str], root: str | Path = ".") -> list
 def read_benchmarks(files: Iterable[tuple[str, str | Path]]) -> pd.DataFrame:
     """Every row of Snakemake ``benchmark:`` files (s, max_rss, cpu_time, ...) with the rule that wrote it."""
     frames = [pd.read_csv(path, sep="\t").assign(rule=rule, file=Path(path).stem) for rule, path in files]
-    return pd.concat(frames, ignore_index=True) if frames else \
-        pd.DataFrame(columns=["rule", "file", "s", "max_rss", "cpu_time"])
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["rule", "file", "s", "max_rss", "cpu_time"])
+    )
 
 
 def summarize_by_rule(data: pd.DataFrame) -> pd.DataFrame:
@@ -105,12 +114,14 @@ def summarize_by_rule(data: pd.DataFrame) -> pd.DataFrame:
     [['we_export', 1, 1.0, 50.0], ['we_run', 2, 40.0, 300.0]]
     """
     grouped = data.groupby("rule")
-    summary = pd.DataFrame({
-        "jobs": grouped.size(),
-        "wall_s_total": grouped["s"].sum().round(1),
-        "wall_s_mean": grouped["s"].mean().round(1),
-        "wall_s_max": grouped["s"].max().round(1),
-        "max_rss_mb": grouped["max_rss"].max().round(1) if "max_rss" in data else None,
-        "cpu_time_s": grouped["cpu_time"].sum().round(1) if "cpu_time" in data else None,
-    })
+    summary = pd.DataFrame(
+        {
+            "jobs": grouped.size(),
+            "wall_s_total": grouped["s"].sum().round(1),
+            "wall_s_mean": grouped["s"].mean().round(1),
+            "wall_s_max": grouped["s"].max().round(1),
+            "max_rss_mb": grouped["max_rss"].max().round(1) if "max_rss" in data else None,
+            "cpu_time_s": grouped["cpu_time"].sum().round(1) if "cpu_time" in data else None,
+        }
+    )
     return summary.reset_index()

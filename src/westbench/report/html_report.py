@@ -42,7 +42,8 @@ from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
 from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 
-TEMPLATE = jinja2.Template("""<!DOCTYPE html>
+TEMPLATE = jinja2.Template(
+    """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -102,11 +103,22 @@ src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% endfor %}{% endfor %}
 </body></html>
-""", autoescape=True)
+""",
+    autoescape=True,
+)
 
 #: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
-HEADINGS = {"tic0": "TIC 0", "tic1": "TIC 1", "tic2": "TIC 2", "tic3": "TIC 3", "rg": "Rg", "bonds": "bonds",
-            "angles": "angles", "dihedrals": "dihedrals", "tic01": "TIC 0/1"}
+HEADINGS = {
+    "tic0": "TIC 0",
+    "tic1": "TIC 1",
+    "tic2": "TIC 2",
+    "tic3": "TIC 3",
+    "rg": "Rg",
+    "bonds": "bonds",
+    "angles": "angles",
+    "dihedrals": "dihedrals",
+    "tic01": "TIC 0/1",
+}
 UNITS = {"rg": "Å", "bonds": "Å", "angles": "°", "dihedrals": "°"}
 CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
 
@@ -154,32 +166,55 @@ def html_table(frame: pd.DataFrame, digits: int = 4) -> Markup:
     """
     head = Markup("").join(Markup("<th>{}</th>").format(column) for column in frame.columns)
     rows = Markup("").join(
-        Markup("<tr>{}</tr>\n").format(Markup("").join(
-            Markup("<td>{}</td>").format(value if isinstance(value, Markup) else value_cell(value, digits=digits))
-            for value in row))
-        for row in frame.itertuples(index=False, name=None))
+        Markup("<tr>{}</tr>\n").format(
+            Markup("").join(
+                Markup("<td>{}</td>").format(value if isinstance(value, Markup) else value_cell(value, digits=digits))
+                for value in row
+            )
+        )
+        for row in frame.itertuples(index=False, name=None)
+    )
     return Markup("<table>\n<thead><tr>{}</tr></thead>\n<tbody>\n{}</tbody>\n</table>").format(head, rows)
 
 
-def build_report(path, *, title: str, summary: Mapping, tables: Mapping[str, pd.DataFrame | Markup],
-                 proteins: list[ProteinSection], notes: list[str] | tuple = (),
-                 table_notes: Mapping[str, str] | None = None, caveats: pd.DataFrame | None = None,
-                 calibration: Markup | str = "") -> None:
+def build_report(
+    path,
+    *,
+    title: str,
+    summary: Mapping,
+    tables: Mapping[str, pd.DataFrame | Markup],
+    proteins: list[ProteinSection],
+    notes: list[str] | tuple = (),
+    table_notes: Mapping[str, str] | None = None,
+    caveats: pd.DataFrame | None = None,
+    calibration: Markup | str = "",
+) -> None:
     """Write the report: ``summary`` (key/value), the ``caveats`` box (:func:`caveats`; none when empty),
     ``notes``, ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's section."""
     has_caveats = caveats is not None and len(caveats)
-    html = TEMPLATE.render(title=title, summary=summary, proteins=proteins, notes=list(notes), calibration=calibration,
-                           table_notes=dict(table_notes or {}), legend=LEGEND,
-                           caveats=html_table(caveats) if has_caveats else "",
-                           tables={name: table if isinstance(table, Markup) else html_table(table)
-                                   for name, table in tables.items()})
+    html = TEMPLATE.render(
+        title=title,
+        summary=summary,
+        proteins=proteins,
+        notes=list(notes),
+        calibration=calibration,
+        table_notes=dict(table_notes or {}),
+        legend=LEGEND,
+        caveats=html_table(caveats) if has_caveats else "",
+        tables={name: table if isinstance(table, Markup) else html_table(table) for name, table in tables.items()},
+    )
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(html, encoding="utf-8")
 
 
 # The divergences of an engine's own table: (metric, distribution, heading).
-ENGINE_DIVERGENCES = (("w1", "tic0", "W1 TIC 0"), ("w1", "tic01", "W1 TIC 0/1"), ("w1", "rg", "W1 Rg (Å)"),
-                      ("kl", "tic0", "KL TIC 0"), ("kl", "tic01", "KL TIC 0/1"))
+ENGINE_DIVERGENCES = (
+    ("w1", "tic0", "W1 TIC 0"),
+    ("w1", "tic01", "W1 TIC 0/1"),
+    ("w1", "rg", "W1 Rg (Å)"),
+    ("kl", "tic0", "KL TIC 0"),
+    ("kl", "tic01", "KL TIC 0/1"),
+)
 # Keys of metrics.json's not_estimable that are not weightings.
 NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "training"}
 
@@ -239,8 +274,9 @@ def json_estimate(record: Mapping, weighting: str, metric: str, distribution: st
     floor = (((record.get("noise_floor") or {}).get(metric)) or {}).get(distribution) or {}
     verdict = ((values.get("verdicts") or {}).get(metric) or {}).get(distribution) or ""
     if missing(value):
-        return Estimate(None, verdict=verdict,
-                        note=reasons(ne, f"{weighting}/{metric}/{distribution}", weighting) or NO_REASON)
+        return Estimate(
+            None, verdict=verdict, note=reasons(ne, f"{weighting}/{metric}/{distribution}", weighting) or NO_REASON
+        )
     keys = [f"{weighting}/{metric}/{distribution}"]
     if missing(interval.get("low")) or missing(interval.get("high")):
         keys.append(f"{weighting}/intervals")
@@ -249,8 +285,18 @@ def json_estimate(record: Mapping, weighting: str, metric: str, distribution: st
     note = reasons(ne, *keys)
     if verdict == "undetermined" and not note:
         note = "the interval or the noise floor could not be estimated"
-    return Estimate(value, interval.get("low"), interval.get("high"), interval.get("bias"), floor.get("value"),
-                    floor.get("low"), floor.get("high"), verdict, note, bool(interval.get("extended")))
+    return Estimate(
+        value,
+        interval.get("low"),
+        interval.get("high"),
+        interval.get("bias"),
+        floor.get("value"),
+        floor.get("low"),
+        floor.get("high"),
+        verdict,
+        note,
+        bool(interval.get("extended")),
+    )
 
 
 def engine_table(record: Mapping, prefix: str) -> Markup:
@@ -268,20 +314,32 @@ def engine_table(record: Mapping, prefix: str) -> Markup:
     rows = []
     for name, values in by_weighting.items():
         values = values or {}
-        row = {"weighting": name, "frames": record.get("frames"),
-               "coverage": value_cell(values.get("coverage"), reasons(ne, f"{name}/coverage", name), notes)}
+        row = {
+            "weighting": name,
+            "frames": record.get("frames"),
+            "coverage": value_cell(values.get("coverage"), reasons(ne, f"{name}/coverage", name), notes),
+        }
         for metric, distribution, heading in ENGINE_DIVERGENCES:
             row[heading] = estimate_cell(json_estimate(record, name, metric, distribution), notes)
         populations = values.get("macrostate_populations") or {}
-        row.update({
-            "|contact diff| (Å)": value_cell(values.get("contact_map_mean_abs_diff_A"),
-                                             reasons(ne, f"{name}/contact_map", f"{name}/contact_map_mean_abs_diff_A",
-                                                     name), notes),
-            "bonds outside 3.5-4.5 Å": value_cell(values.get("bonds_outside_share"),
-                                                  reasons(ne, f"{name}/bonds_outside_share", name), notes),
-            "macrostate TV": value_cell(populations.get("total_variation"),
-                                        reasons(ne, f"{name}/macrostate_populations", "macrostates", name), notes),
-            "macrostates used": value_cell(macro.get("used"), reasons(ne, "macrostates"), notes)})
+        row.update(
+            {
+                "|contact diff| (Å)": value_cell(
+                    values.get("contact_map_mean_abs_diff_A"),
+                    reasons(ne, f"{name}/contact_map", f"{name}/contact_map_mean_abs_diff_A", name),
+                    notes,
+                ),
+                "bonds outside 3.5-4.5 Å": value_cell(
+                    values.get("bonds_outside_share"), reasons(ne, f"{name}/bonds_outside_share", name), notes
+                ),
+                "macrostate TV": value_cell(
+                    populations.get("total_variation"),
+                    reasons(ne, f"{name}/macrostate_populations", "macrostates", name),
+                    notes,
+                ),
+                "macrostates used": value_cell(macro.get("used"), reasons(ne, "macrostates"), notes),
+            }
+        )
         rows.append(row)
     return html_table(pd.DataFrame(rows)) + notes.html()
 
@@ -294,13 +352,21 @@ def engine_section(protein: str, engine: str, metrics_json, captions: Captions) 
     folder = Path(metrics_json).parent / "figures"
     macro = metrics.get("macrostates") or {}
     wildcards = {"protein": protein, "engine": engine}
-    runtime = {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")} \
-        if macro.get("used") is not None else {}
+    runtime = (
+        {"macrostates_used": macro["used"], "macrostates_why": macro.get("why", "")}
+        if macro.get("used") is not None
+        else {}
+    )
     # The registry's per-engine figures, in its order, at its width; some are not shown for the ground truth.
-    shown = [entry for entry in figure_list.figures(figure_list.ENGINE) if (folder / f"{entry.name}.png").is_file()
-             and not (engine == GROUNDTRUTH and not entry.groundtruth)]
-    figures = [Figure(folder / f"{entry.name}.png", captions.html(entry.name, wildcards, **runtime), wide=entry.wide)
-               for entry in shown]
+    shown = [
+        entry
+        for entry in figure_list.figures(figure_list.ENGINE)
+        if (folder / f"{entry.name}.png").is_file() and not (engine == GROUNDTRUTH and not entry.groundtruth)
+    ]
+    figures = [
+        Figure(folder / f"{entry.name}.png", captions.html(entry.name, wildcards, **runtime), wide=entry.wide)
+        for entry in shown
+    ]
     recorded = {"discarded_iterations": metrics.get("discarded_iterations", 0)}
     if metrics.get("resampling"):
         recorded["resampling"] = metrics["resampling"]
@@ -329,11 +395,17 @@ def csv_estimate(row: Mapping, name: str) -> Estimate:
     >>> e.value, e.low, e.high, e.floor_high, e.verdict, e.scored
     (0.4, 0.3, 0.6, None, '', False)
     """
+
     def get(part):
         value = row.get(f"{name}_{part}")
         return None if missing(value) else value
-    return Estimate(row.get(name), *(get(part) for part in FIELDS if part not in TEXT_FIELDS),
-                    verdict=text(row.get(f"{name}_verdict")), note=text(row.get(f"{name}_note")))
+
+    return Estimate(
+        row.get(name),
+        *(get(part) for part in FIELDS if part not in TEXT_FIELDS),
+        verdict=text(row.get(f"{name}_verdict")),
+        note=text(row.get(f"{name}_note")),
+    )
 
 
 def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tuple[pd.DataFrame, Footnotes]:
@@ -429,9 +501,14 @@ def caveats(metrics: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
             rows.append([protein, engine, key, text(reason) or "no reason recorded"])
         dropped = record.get("nonfinite_frames_dropped") or 0
         if dropped > 0:
-            rows.append([protein, engine, "nonfinite_frames_dropped",
-                         f"{dropped} frame{'s' if dropped != 1 else ''} with non-finite coordinates dropped "
-                         "before scoring"])
+            rows.append(
+                [
+                    protein,
+                    engine,
+                    "nonfinite_frames_dropped",
+                    f"{dropped} frame{'s' if dropped != 1 else ''} with non-finite coordinates dropped before scoring",
+                ]
+            )
     return pd.DataFrame(rows, columns=CAVEAT_COLUMNS)
 
 
@@ -441,15 +518,20 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
     for protein, engine, path in metrics:
         example = json.loads(Path(path).read_text()).get("kl_tic01_by_bins")
         if engine != GROUNDTRUTH and example and example.get("values"):
-            values = ", ".join(f"{bins} bins: {'not estimable' if missing(value) else f'{value:.3g}'}"
-                               for bins, value in example["values"].items())
-            return (f"Binning sensitivity, once: KL(TIC 0/1) of {protein} / {engine} "
-                    f"({example['weighting']} weights) is {values}.")
+            values = ", ".join(
+                f"{bins} bins: {'not estimable' if missing(value) else f'{value:.3g}'}"
+                for bins, value in example["values"].items()
+            )
+            return (
+                f"Binning sensitivity, once: KL(TIC 0/1) of {protein} / {engine} "
+                f"({example['weighting']} weights) is {values}."
+            )
     return ""
 
 
-def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]],
-                   captions: Captions) -> tuple[dict, dict]:
+def table_sections(
+    tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]], captions: Captions
+) -> tuple[dict, dict]:
     """The report's tables ({heading: DataFrame or HTML}) and their notes, from the CSVs of rule
     ``metric_tables`` (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
 
@@ -466,18 +548,26 @@ def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Seq
     per_threshold = [c for c in full.columns if "_to_" in c]
     w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
     # Split so that each table fits a 1,400 px window: totals, then the per-threshold compute.
-    frames = {w1: divergence_html(w1_table, "w1"), kl: divergence_html(kl_table, "kl", units=False),
-              coverage: full.drop(columns=per_threshold),
-              reach: full[["protein", "engine", *per_threshold]],
-              throughput: pd.read_csv(tables["throughput"])}
+    frames = {
+        w1: divergence_html(w1_table, "w1"),
+        kl: divergence_html(kl_table, "kl", units=False),
+        coverage: full.drop(columns=per_threshold),
+        reach: full[["protein", "engine", *per_threshold]],
+        throughput: pd.read_csv(tables["throughput"]),
+    }
     summary = verdict_table(w1_table, kl_table)
     if summary is not None:
         frames = {verdicts: summary, **frames}
     if settings["bootstrap"]:
-        reading = Markup("Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
-                         "units), its verdict and, under it, the noise floor's upper bound (hover for its median "
-                         "and range); the bias where it exceeds half the interval. Full precision, the bias and the "
-                         "floor's median and range are in the CSV. ").format(settings["bootstrap"]) + LEGEND
+        reading = (
+            Markup(
+                "Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
+                "units), its verdict and, under it, the noise floor's upper bound (hover for its median "
+                "and range); the bias where it exceeds half the interval. Full precision, the bias and the "
+                "floor's median and range are in the CSV. "
+            ).format(settings["bootstrap"])
+            + LEGEND
+        )
     else:
         reading = Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
 
@@ -486,23 +576,38 @@ def table_sections(tables: Mapping[str, object], settings: Mapping, metrics: Seq
         return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
 
     name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
-    notes = {w1: note(name["w1"], reading), kl: note(name["kl"], kl_sensitivity(metrics), reading),
-             coverage: note(name["coverage"]),
-             reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
-             throughput: note(name["throughput"])}
+    notes = {
+        w1: note(name["w1"], reading),
+        kl: note(name["kl"], kl_sensitivity(metrics), reading),
+        coverage: note(name["coverage"]),
+        reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
+        throughput: note(name["throughput"]),
+    }
     if summary is not None:
-        notes[verdicts] = Markup("<p>Per protein, engine and weighting: how many of the W1 and KL values "
-                                 "(one per distribution, the tables below) are separated from the ground truth's "
-                                 "noise floor (the interval's lower bound above the floor's upper bound), within "
-                                 "it, or undetermined (the interval or the floor not estimable).</p>")
+        notes[verdicts] = Markup(
+            "<p>Per protein, engine and weighting: how many of the W1 and KL values "
+            "(one per distribution, the tables below) are separated from the ground truth's "
+            "noise floor (the interval's lower bound above the floor's upper bound), within "
+            "it, or undetermined (the interval or the floor not estimable).</p>"
+        )
     return frames, notes
 
 
-def write_report(path, *, title: str, summary: Mapping, settings: Mapping, tables: Mapping[str, object],
-                 metrics: Sequence[tuple[str, str, object]], densities: Sequence[tuple[str, object]] = (),
-                 training_curves: Sequence[tuple[str, str, object]] = (),
-                 protein_figures: Sequence[tuple[str, str, object]] = (),
-                 captions: Mapping[str, str], caption_config: Mapping, calibration: Mapping | None = None) -> None:
+def write_report(
+    path,
+    *,
+    title: str,
+    summary: Mapping,
+    settings: Mapping,
+    tables: Mapping[str, object],
+    metrics: Sequence[tuple[str, str, object]],
+    densities: Sequence[tuple[str, object]] = (),
+    training_curves: Sequence[tuple[str, str, object]] = (),
+    protein_figures: Sequence[tuple[str, str, object]] = (),
+    captions: Mapping[str, str],
+    caption_config: Mapping,
+    calibration: Mapping | None = None,
+) -> None:
     """The HTML report of one configuration (rule ``html_report``), every file given with its identity.
 
     Parameters
@@ -533,27 +638,40 @@ def write_report(path, *, title: str, summary: Mapping, settings: Mapping, table
     for protein, preset, curve in training_curves:
         wildcards = {"preset": preset, **({} if protein == "all" else {"protein": protein})}
         section("all proteins" if protein == "all" else protein).figures.append(
-            Figure(curve, captions.html(Path(curve).stem, wildcards)))
+            Figure(curve, captions.html(Path(curve).stem, wildcards))
+        )
     for protein, density in densities:
         section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
     for protein, name, figure in protein_figures:
         section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=wide(name)))
     frames, table_notes = table_sections(tables, settings, metrics, captions)
     discard = settings["discard_iterations"]
-    notes = [f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
-             f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
-             f"{discard if discard else 'none'} (metrics.discard_iterations)."]
+    notes = [
+        f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
+        f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
+        f"{discard if discard else 'none'} (metrics.discard_iterations)."
+    ]
     study = ""
     if calibration:
         from westbench.report.calibration import calibration_html
 
         figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
         study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
-    build_report(path, title=title, summary=summary, tables=frames, proteins=list(sections.values()), notes=notes,
-                 table_notes=table_notes, caveats=caveats(metrics), calibration=study)
+    build_report(
+        path,
+        title=title,
+        summary=summary,
+        tables=frames,
+        proteins=list(sections.values()),
+        notes=notes,
+        table_notes=table_notes,
+        caveats=caveats(metrics),
+        calibration=study,
+    )
 
 
 def figure_html(figure: Figure) -> Markup:
     """One figure as the template draws it."""
-    return Markup('<figure{}><img src="data:image/png;base64,{}" alt="{}">\n<figcaption>{}</figcaption></figure>').format(
-        Markup(' class="wide"') if figure.wide else Markup(""), figure.data, figure.alt, figure.caption)
+    return Markup(
+        '<figure{}><img src="data:image/png;base64,{}" alt="{}">\n<figcaption>{}</figcaption></figure>'
+    ).format(Markup(' class="wide"') if figure.wide else Markup(""), figure.data, figure.alt, figure.caption)

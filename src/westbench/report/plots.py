@@ -15,10 +15,15 @@ from westbench.config import default  # noqa: E402
 from westbench.metrics.figures.free_energy import draw_surface, grid_edges, surface  # noqa: E402
 
 
-
-def tic_density(tics: np.ndarray, path: str | Path, bins: int = default("tica.density_bins"),
-                weights: np.ndarray | None = None,
-                title: str = "", marks: np.ndarray | None = None, mark_label: str = "starts") -> None:
+def tic_density(
+    tics: np.ndarray,
+    path: str | Path,
+    bins: int = default("tica.density_bins"),
+    weights: np.ndarray | None = None,
+    title: str = "",
+    marks: np.ndarray | None = None,
+    mark_label: str = "starts",
+) -> None:
     """A 2-D histogram of TIC 0 against TIC 1 as free energy (kT), optional marked points."""
     edges = grid_edges(tics, bins)
     figure, axes = plt.subplots(figsize=(5, 4.2), dpi=120)

@@ -57,12 +57,20 @@ def minimize(
     context.setPositions(positions)
     start = time.perf_counter()
     before = context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
-    log.info("minimizing %d atoms on %s (cap %s iterations)", system.getNumParticles(), platform_name,
-             s["minimize_max_iterations"] or "none")
-    openmm.LocalEnergyMinimizer.minimize(
-        context, s["minimize_tolerance_kj_mol_nm"] * unit.kilojoule_per_mole / unit.nanometer, s["minimize_max_iterations"]
+    log.info(
+        "minimizing %d atoms on %s (cap %s iterations)",
+        system.getNumParticles(),
+        platform_name,
+        s["minimize_max_iterations"] or "none",
     )
-    state = context.getState(getPositions=True, getVelocities=True, getEnergy=True, getParameters=True, enforcePeriodicBox=False)
+    openmm.LocalEnergyMinimizer.minimize(
+        context,
+        s["minimize_tolerance_kj_mol_nm"] * unit.kilojoule_per_mole / unit.nanometer,
+        s["minimize_max_iterations"],
+    )
+    state = context.getState(
+        getPositions=True, getVelocities=True, getEnergy=True, getParameters=True, enforcePeriodicBox=False
+    )
     after = state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
     record = {
         "platform": platform_name,

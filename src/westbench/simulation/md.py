@@ -28,10 +28,10 @@ import openmm
 from openmm import unit
 
 from westbench import atomic
-from westbench.simulation.platforms import create_context
-from westbench.simulation.integration import DEFAULTS, make_integrator
 from westbench.resume import reset_if_settings_changed
 from westbench.seeds import derive_seed
+from westbench.simulation.integration import DEFAULTS, make_integrator
+from westbench.simulation.platforms import create_context
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,9 @@ class MDSettings:
             production_steps=production,
             save_every=save_every,
             checkpoint_every=checkpoint_every,
-            minimize_max_iterations=p["minimize_max_iterations"] if minimize_max_iterations is None else minimize_max_iterations,
+            minimize_max_iterations=p["minimize_max_iterations"]
+            if minimize_max_iterations is None
+            else minimize_max_iterations,
             minimize_tolerance_kj_mol_nm=p["minimize_tolerance_kj_mol_nm"],
         )
 
@@ -143,9 +145,19 @@ class MDRun:
         Seeds the velocities and the Langevin integrator.
     """
 
-    def __init__(self, system, positions, workdir, settings: MDSettings, ca_atoms: Sequence[int],
-                 force_groups: Sequence[Sequence[int]], solute_atoms: Sequence[int], platform: Mapping,
-                 threads: int | None = None, seed: int = 1):
+    def __init__(
+        self,
+        system,
+        positions,
+        workdir,
+        settings: MDSettings,
+        ca_atoms: Sequence[int],
+        force_groups: Sequence[Sequence[int]],
+        solute_atoms: Sequence[int],
+        platform: Mapping,
+        threads: int | None = None,
+        seed: int = 1,
+    ):
         self.system, self.positions, self.settings = system, positions, settings
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -153,8 +165,9 @@ class MDRun:
         self.force_groups = [np.asarray(g) for g in force_groups]
         self.solute_atoms = np.asarray(solute_atoms)
         self.seed = seed
-        reset_if_settings_changed(self.workdir, {**asdict(settings), "seed": seed, "atoms": system.getNumParticles()},
-                                  what="MD run")
+        reset_if_settings_changed(
+            self.workdir, {**asdict(settings), "seed": seed, "atoms": system.getNumParticles()}, what="MD run"
+        )
         integrator = make_integrator(asdict(settings), seed)
         self.context, self.platform_name = create_context(system, integrator, platform, threads)
         self.integrator = integrator
@@ -179,10 +192,16 @@ class MDRun:
         s = self.settings
         self.context.setPositions(self.positions)
         start = time.perf_counter()
-        openmm.LocalEnergyMinimizer.minimize(self.context, s.minimize_tolerance_kj_mol_nm * FORCE_UNIT, s.minimize_max_iterations)
+        openmm.LocalEnergyMinimizer.minimize(
+            self.context, s.minimize_tolerance_kj_mol_nm * FORCE_UNIT, s.minimize_max_iterations
+        )
         minimized = self.context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(KJ_MOL)
-        log.info("minimized to %.1f kJ/mol in %.1f s (cap %s iterations)", minimized, time.perf_counter() - start,
-                 s.minimize_max_iterations or "none")
+        log.info(
+            "minimized to %.1f kJ/mol in %.1f s (cap %s iterations)",
+            minimized,
+            time.perf_counter() - start,
+            s.minimize_max_iterations or "none",
+        )
         self.context.setVelocitiesToTemperature(s.temperature_k * unit.kelvin, self.seed)
         self._advance(s.equilibration_steps, "equilibration")
         self.context.setStepCount(0)
@@ -198,8 +217,14 @@ class MDRun:
             self.integrator.step(block)
             done += block
             elapsed = time.perf_counter() - start
-            log.info("%s: %d/%d steps, %.1f ns/day, ETA %.0f s", phase, done, steps,
-                     self._ns_per_day(done, elapsed), elapsed / done * (steps - done))
+            log.info(
+                "%s: %d/%d steps, %.1f ns/day, ETA %.0f s",
+                phase,
+                done,
+                steps,
+                self._ns_per_day(done, elapsed),
+                elapsed / done * (steps - done),
+            )
 
     def _ns_per_day(self, steps: int, seconds: float) -> float:
         return throughput_ns_per_day(steps, self.settings.timestep_fs, seconds)
@@ -224,8 +249,12 @@ class MDRun:
         if self.production_checkpoint.exists():
             _load_checkpoint(self.context, self.production_checkpoint)
             resumed_from = self.context.getStepCount()
-            log.info("resuming production from step %d of %d (checkpoint %s)", resumed_from, s.production_steps,
-                     self.production_checkpoint)
+            log.info(
+                "resuming production from step %d of %d (checkpoint %s)",
+                resumed_from,
+                s.production_steps,
+                self.production_checkpoint,
+            )
         else:
             _load_checkpoint(self.context, self.equilibrated_checkpoint)
             resumed_from = 0
@@ -244,12 +273,22 @@ class MDRun:
             stacked["steps"] = np.array(steps)
             _atomic_savez(self.chunk_path(chunk), **stacked)
             _atomic_write(self.production_checkpoint, self.context.createCheckpoint())
-            done = (chunk + 1) * s.checkpoint_every - resumed_from if chunk + 1 < s.n_chunks else s.production_steps - resumed_from
+            done = (
+                (chunk + 1) * s.checkpoint_every - resumed_from
+                if chunk + 1 < s.n_chunks
+                else s.production_steps - resumed_from
+            )
             elapsed = time.perf_counter() - start
             remaining = s.production_steps - resumed_from - done
-            log.info("production: chunk %d/%d, step %d/%d, %.1f ns/day, ETA %.0f s", chunk + 1, s.n_chunks,
-                     self.context.getStepCount(), s.production_steps, self._ns_per_day(done, elapsed),
-                     elapsed / max(done, 1) * remaining)
+            log.info(
+                "production: chunk %d/%d, step %d/%d, %.1f ns/day, ETA %.0f s",
+                chunk + 1,
+                s.n_chunks,
+                self.context.getStepCount(),
+                s.production_steps,
+                self._ns_per_day(done, elapsed),
+                elapsed / max(done, 1) * remaining,
+            )
         return {"resumed_from_step": resumed_from, "platform": self.platform_name}
 
     def _reseed(self, chunk: int) -> None:
@@ -267,8 +306,14 @@ class MDRun:
 
     def final_state(self) -> openmm.State:
         """The state at the last saved frame (positions, velocities, box, forces, energy)."""
-        return self.context.getState(getPositions=True, getVelocities=True, getForces=True, getEnergy=True,
-                                     getParameters=True, enforcePeriodicBox=False)
+        return self.context.getState(
+            getPositions=True,
+            getVelocities=True,
+            getForces=True,
+            getEnergy=True,
+            getParameters=True,
+            enforcePeriodicBox=False,
+        )
 
 
 def collect_frames(workdir: str | Path, settings: MDSettings) -> dict:
@@ -281,7 +326,9 @@ def collect_frames(workdir: str | Path, settings: MDSettings) -> dict:
             raise FileNotFoundError(f"{path} is missing: production is incomplete; rerun to finish it")
         with np.load(path) as data:
             parts.append({key: data[key] for key in data.files})
-    joined = {key: np.concatenate([p[key] for p in parts]) for key in ("solute", "ca", "forces", "energy", "time_ps", "box")}
+    joined = {
+        key: np.concatenate([p[key] for p in parts]) for key in ("solute", "ca", "forces", "energy", "time_ps", "box")
+    }
     joined["wall_seconds"] = float(sum(float(p["wall_seconds"]) for p in parts))
     joined["steps"] = int(sum(int(p["steps"]) for p in parts))
     if len(joined["ca"]) != settings.n_frames:

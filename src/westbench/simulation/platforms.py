@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 class PlatformError(WestbenchError):
     """The configured OpenMM platform or GPU device cannot be used (and no ``platform.fallback`` is allowed)."""
 
@@ -124,15 +125,20 @@ def create_context(
             tried.append(f"{name} ({message})")
             continue
         if tried:
-            log.warning("OpenMM platform %s unavailable; falling back to %s, as platform.fallback allows: %s",
-                        config["name"], name, "; ".join(tried))
+            log.warning(
+                "OpenMM platform %s unavailable; falling back to %s, as platform.fallback allows: %s",
+                config["name"],
+                name,
+                "; ".join(tried),
+            )
         return context, name
     device = f", device {config['device_index']}" if config.get("device_index") is not None else ""
     raise PlatformError(
         f"OpenMM platform {config['name']} (platform.name) cannot be used: {'; '.join(tried)}. "
         f"Fix: install the platform's plugin and driver{device and ' or run one worker per GPU present'}, "
         f"set platform.name to a platform this machine has (openmm.Platform.getPlatformByName), or list "
-        f"platforms to fall back to in platform.fallback{device}.")
+        f"platforms to fall back to in platform.fallback{device}."
+    )
 
 
 def context_record(context: openmm.Context) -> dict:

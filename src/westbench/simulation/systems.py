@@ -34,7 +34,17 @@ from westbench.engines.kinds import SOLVENTS
 log = logging.getLogger(__name__)
 
 DEFAULTS = section_defaults("preparation")
-ION_NAMES = {"Na+": "NA", "K+": "K", "Li+": "LI", "Rb+": "RB", "Cs+": "CS", "Cl-": "CL", "Br-": "BR", "F-": "F", "I-": "I"}
+ION_NAMES = {
+    "Na+": "NA",
+    "K+": "K",
+    "Li+": "LI",
+    "Rb+": "RB",
+    "Cs+": "CS",
+    "Cl-": "CL",
+    "Br-": "BR",
+    "F-": "F",
+    "I-": "I",
+}
 
 
 def _constraints(name: str):
@@ -82,7 +92,11 @@ def build_system(
         rigidWater=True,
         hydrogenMass=s["hydrogen_mass_amu"] * unit.amu,
     )
-    parameters = {"forcefield_files": files, "constraints": s["constraints"], "hydrogen_mass_amu": s["hydrogen_mass_amu"]}
+    parameters = {
+        "forcefield_files": files,
+        "constraints": s["constraints"],
+        "hydrogen_mass_amu": s["hydrogen_mass_amu"],
+    }
     if solvent == "implicit":
         system = forcefield.createSystem(modeller.topology, nonbondedMethod=app.NoCutoff, **common)
         parameters["nonbonded_method"] = "NoCutoff"
@@ -130,7 +144,10 @@ def build_system(
 def describe(system: openmm.System, topology: app.Topology, protein_residues: int) -> dict:
     """Counts for the summary: atoms, residues, waters, ions, net charge, box."""
     nonbonded = next(f for f in system.getForces() if isinstance(f, openmm.NonbondedForce))
-    charges = [nonbonded.getParticleParameters(i)[0].value_in_unit(unit.elementary_charge) for i in range(system.getNumParticles())]
+    charges = [
+        nonbonded.getParticleParameters(i)[0].value_in_unit(unit.elementary_charge)
+        for i in range(system.getNumParticles())
+    ]
     ion_names = set(ION_NAMES.values())
     residues = list(topology.residues())
     ions: dict[str, int] = {}
@@ -155,7 +172,12 @@ def describe(system: openmm.System, topology: app.Topology, protein_residues: in
 
 
 def write_system(
-    system: openmm.System, state: openmm.State, topology: app.Topology, system_xml: str | Path, state_xml: str | Path, pdb: str | Path
+    system: openmm.System,
+    state: openmm.State,
+    topology: app.Topology,
+    system_xml: str | Path,
+    state_xml: str | Path,
+    pdb: str | Path,
 ) -> None:
     """Serialize the system and minimized state to XML and write the minimized coordinates as PDB."""
     Path(system_xml).write_text(openmm.XmlSerializer.serialize(system))

@@ -51,7 +51,9 @@ def check_sequence(spec: ProteinSpec, path: Path, observed: Mapping[str, str]) -
     got = list(observed.values())
     problem = None
     if len(got) != len(expected):
-        problem = f"the selection holds {len(got)} protein chain(s) {list(observed)}, the config expects {len(expected)}"
+        problem = (
+            f"the selection holds {len(got)} protein chain(s) {list(observed)}, the config expects {len(expected)}"
+        )
     else:
         for (chain, seq), want in zip(observed.items(), expected):
             if not _is_subsequence(seq, want):

@@ -35,7 +35,8 @@ def read_structure(path: str | Path) -> PDBFixer:
     if not path.is_file():
         raise StructureError(f"structure file {path} does not exist.")
     if path.suffix.lower() in (".pdb", ".ent") and not any(
-            line.startswith(("ATOM  ", "HETATM")) for line in path.read_text(errors="replace").splitlines()):
+        line.startswith(("ATOM  ", "HETATM")) for line in path.read_text(errors="replace").splitlines()
+    ):
         raise StructureError(
             f"{path} holds no atoms (no ATOM/HETATM records were read). "
             "Check that it is a coordinate file in PDB or PDBx/mmCIF format."

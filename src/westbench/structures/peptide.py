@@ -23,9 +23,26 @@ from openmm import app, unit
 from westbench.errors import StructureError
 
 THREE_LETTER = {
-    "A": "ALA", "C": "CYS", "D": "ASP", "E": "GLU", "F": "PHE", "G": "GLY", "H": "HIS",
-    "I": "ILE", "K": "LYS", "L": "LEU", "M": "MET", "N": "ASN", "P": "PRO", "Q": "GLN",
-    "R": "ARG", "S": "SER", "T": "THR", "V": "VAL", "W": "TRP", "Y": "TYR",
+    "A": "ALA",
+    "C": "CYS",
+    "D": "ASP",
+    "E": "GLU",
+    "F": "PHE",
+    "G": "GLY",
+    "H": "HIS",
+    "I": "ILE",
+    "K": "LYS",
+    "L": "LEU",
+    "M": "MET",
+    "N": "ASN",
+    "P": "PRO",
+    "Q": "GLN",
+    "R": "ARG",
+    "S": "SER",
+    "T": "THR",
+    "V": "VAL",
+    "W": "TRP",
+    "Y": "TYR",
 }
 
 # Engh & Huber backbone geometry, Angstrom and degrees.
@@ -39,7 +56,9 @@ def _place(a: np.ndarray, b: np.ndarray, c: np.ndarray, bond: float, angle: floa
     bc = (c - b) / np.linalg.norm(c - b)
     normal = np.cross(b - a, bc)
     normal /= np.linalg.norm(normal)
-    local = np.array([-bond * np.cos(angle), bond * np.sin(angle) * np.cos(torsion), bond * np.sin(angle) * np.sin(torsion)])
+    local = np.array(
+        [-bond * np.cos(angle), bond * np.sin(angle) * np.cos(torsion), bond * np.sin(angle) * np.sin(torsion)]
+    )
     frame = np.column_stack([bc, np.cross(normal, bc), normal])
     return c + frame @ local
 

@@ -100,7 +100,11 @@ def download_pdb(
                 ) from exc
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as exc:
             reason = getattr(exc, "reason", exc)
-            failure = f"timed out after {timeout_s:g} s" if isinstance(reason, (socket.timeout, TimeoutError)) else f"{reason}"
+            failure = (
+                f"timed out after {timeout_s:g} s"
+                if isinstance(reason, (socket.timeout, TimeoutError))
+                else f"{reason}"
+            )
         except StructureError as exc:
             failure = f"the downloaded body is not a valid structure ({exc})"
         log.warning("download of %s failed: %s", url, failure)

@@ -18,7 +18,6 @@ True
 2
 """
 
-
 from __future__ import annotations
 
 from pathlib import Path
@@ -60,13 +59,22 @@ def fit_groundtruth(frames_paths: Sequence[str | Path], protein: str, lag_frames
     features = [pairwise_distances(run["ca"]) for run in runs]
     intervals = {round(float(np.median(np.diff(r["time_ps"]))), 9) for r in runs if len(r) > 1}
     if len(intervals) > 1:
-        raise WestbenchError(f"ground-truth runs of '{protein}' were saved at different intervals {sorted(intervals)} ps")
+        raise WestbenchError(
+            f"ground-truth runs of '{protein}' were saved at different intervals {sorted(intervals)} ps"
+        )
     interval = intervals.pop() if intervals else float("nan")
     n_residues = runs[0]["ca"].shape[1]
     fitted = fit_tica(features, lag=lag_frames, dim=dim)
     model = TicaModel.from_deeptime(
-        fitted, protein=protein, feature=FEATURE_CA_DISTANCES, n_features=features[0].shape[1], lag_frames=lag_frames,
-        lag_ps=lag_frames * interval, n_residues=n_residues, trajectories=len(runs), frames=int(sum(map(len, runs))),
+        fitted,
+        protein=protein,
+        feature=FEATURE_CA_DISTANCES,
+        n_features=features[0].shape[1],
+        lag_frames=lag_frames,
+        lag_ps=lag_frames * interval,
+        n_residues=n_residues,
+        trajectories=len(runs),
+        frames=int(sum(map(len, runs))),
     )
     frames = concatenate(runs)
     frames["tics"] = model.transform(np.concatenate(features)).astype(np.float32)

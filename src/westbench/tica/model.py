@@ -45,8 +45,9 @@ class TicaModel:
     metadata: dict = field(default_factory=dict)
 
     @classmethod
-    def from_deeptime(cls, model, protein: str, feature: str, n_features: int, lag_frames: int, lag_ps: float,
-                      **metadata) -> "TicaModel":
+    def from_deeptime(
+        cls, model, protein: str, feature: str, n_features: int, lag_frames: int, lag_ps: float, **metadata
+    ) -> "TicaModel":
         """Capture a deeptime model as the affine map it applies."""
         offset = model.transform(np.zeros((1, n_features)))[0]
         projection = model.transform(np.eye(n_features)) - offset
@@ -71,18 +72,30 @@ class TicaModel:
         """Write ``<stem>.npz`` (arrays) and ``<stem>.json`` (definition)."""
         stem = Path(stem)
         stem.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(stem.with_suffix(".npz"), projection=self.projection, offset=self.offset,
-                 timescales_frames=self.timescales_frames)
+        np.savez(
+            stem.with_suffix(".npz"),
+            projection=self.projection,
+            offset=self.offset,
+            timescales_frames=self.timescales_frames,
+        )
         description = {
-            "format": "westbench-tica", "version": FORMAT_VERSION, "protein": self.protein, "feature": self.feature,
-            "n_features": self.n_features, "dim": self.dim, "lag_frames": self.lag_frames, "lag_ps": self.lag_ps,
-            "timescales_ps": (self.timescales_frames * self.lag_ps / self.lag_frames).tolist(), **self.metadata,
+            "format": "westbench-tica",
+            "version": FORMAT_VERSION,
+            "protein": self.protein,
+            "feature": self.feature,
+            "n_features": self.n_features,
+            "dim": self.dim,
+            "lag_frames": self.lag_frames,
+            "lag_ps": self.lag_ps,
+            "timescales_ps": (self.timescales_frames * self.lag_ps / self.lag_frames).tolist(),
+            **self.metadata,
         }
         stem.with_suffix(".json").write_text(json.dumps(description, indent=2) + "\n")
 
     @classmethod
-    def load(cls, path: str | Path, protein: str | None = None, feature: str | None = None,
-             n_features: int | None = None) -> "TicaModel":
+    def load(
+        cls, path: str | Path, protein: str | None = None, feature: str | None = None, n_features: int | None = None
+    ) -> "TicaModel":
         """Read a model, refusing one of another protein, feature or size than asked for.
 
         ``path`` is a file the rules name (``model.json`` or ``model.npz``) or the two files' common stem.
@@ -101,7 +114,25 @@ class TicaModel:
                 )
         with np.load(stem.with_suffix(".npz"), allow_pickle=False) as arrays:
             projection, offset, timescales = arrays["projection"], arrays["offset"], arrays["timescales_frames"]
-        known = {"format", "version", "protein", "feature", "n_features", "dim", "lag_frames", "lag_ps", "timescales_ps"}
-        return cls(projection, offset, timescales, description["protein"], description["feature"],
-                   description["n_features"], description["lag_frames"], description["lag_ps"],
-                   {k: v for k, v in description.items() if k not in known})
+        known = {
+            "format",
+            "version",
+            "protein",
+            "feature",
+            "n_features",
+            "dim",
+            "lag_frames",
+            "lag_ps",
+            "timescales_ps",
+        }
+        return cls(
+            projection,
+            offset,
+            timescales,
+            description["protein"],
+            description["feature"],
+            description["n_features"],
+            description["lag_frames"],
+            description["lag_ps"],
+            {k: v for k, v in description.items() if k not in known},
+        )

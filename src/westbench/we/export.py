@@ -24,8 +24,17 @@ from westbench.we.store import SegmentStore
 from westbench.westh5 import iterations
 
 
-def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Path, *, save_interval_ps: float,
-               tica=None, coverage_grid=None, attrs: dict | None = None, on_nonfinite: str = default("on_nonfinite")) -> dict:
+def export_run(
+    run_dir: str | Path,
+    frames_path: str | Path,
+    cost_path: str | Path,
+    *,
+    save_interval_ps: float,
+    tica=None,
+    coverage_grid=None,
+    attrs: dict | None = None,
+    on_nonfinite: str = default("on_nonfinite"),
+) -> dict:
     """Write ``frames.h5`` (frames contract plus ``seg_id``, ``frame``, ``status``) and ``cost.csv``.
 
     Parameters
@@ -67,10 +76,15 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
             columns["frame"].append(np.arange(1, n + 1))
             columns["status"].append(np.full(n, stored["status"][row_of[seg_id]] == "ok"))
             traj += 1
-        cost_rows.append({"iteration": n_iter, "segments": len(index),
-                          "ended_segments": int((stored["status"] != "ok").sum()),
-                          "segment_wall_seconds": float(index["walltime"].sum()),
-                          "segment_cpu_seconds": float(index["cputime"].sum())})
+        cost_rows.append(
+            {
+                "iteration": n_iter,
+                "segments": len(index),
+                "ended_segments": int((stored["status"] != "ok").sum()),
+                "segment_wall_seconds": float(index["walltime"].sum()),
+                "segment_cpu_seconds": float(index["cputime"].sum()),
+            }
+        )
     data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in columns.items()}
     data["status"] = data["status"].astype(bool)
     bad, ok_rows = invalid_frames(data["ca"]), np.flatnonzero(data["status"])
@@ -81,22 +95,44 @@ def export_run(run_dir: str | Path, frames_path: str | Path, cost_path: str | Pa
 
     keep = ~bad  # ended walkers: their bad frames always go
     keep[ok_rows] = keep_valid_frames(
-        data["ca"][ok_rows] if len(data["ca"]) else data["ca"], source=f"WE run {run_dir}", on_nonfinite=on_nonfinite,
-        frame_of=frame_of, fix=("The engine returned status ok for a walker with such positions: end such walkers "
-                                "with a non-ok status (the engine contract, docs/engines.md)"))
-    counts = {DROPPED_ATTR: int((~keep[ok_rows]).sum()), "ended_nonfinite_frames_dropped": int((bad & ~data["status"]).sum())}
+        data["ca"][ok_rows] if len(data["ca"]) else data["ca"],
+        source=f"WE run {run_dir}",
+        on_nonfinite=on_nonfinite,
+        frame_of=frame_of,
+        fix=(
+            "The engine returned status ok for a walker with such positions: end such walkers "
+            "with a non-ok status (the engine contract, docs/engines.md)"
+        ),
+    )
+    counts = {
+        DROPPED_ATTR: int((~keep[ok_rows]).sum()),
+        "ended_nonfinite_frames_dropped": int((bad & ~data["status"]).sum()),
+    }
     if not keep.all():
         data = {k: v[keep] for k, v in data.items()}
         data["traj"] = split_at_gaps(np.concatenate(columns["traj"]), keep)
     extra = {}
     if tica is not None and len(data["ca"]):
         extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
-    write_frames(frames_path, ca=data["ca"], weight=data["weight"], traj=data["traj"], time_ps=data["time_ps"],
-                 iteration=data["iteration"], attrs={**(attrs or {}), **counts}, seg_id=data["seg_id"].astype(np.int64),
-                 frame=data["frame"].astype(np.int64), ok=data["status"].astype(np.int8), **extra)
+    write_frames(
+        frames_path,
+        ca=data["ca"],
+        weight=data["weight"],
+        traj=data["traj"],
+        time_ps=data["time_ps"],
+        iteration=data["iteration"],
+        attrs={**(attrs or {}), **counts},
+        seg_id=data["seg_id"].astype(np.int64),
+        frame=data["frame"].astype(np.int64),
+        ok=data["status"].astype(np.int8),
+        **extra,
+    )
     coverage = None
     if coverage_grid is not None and "tics" in extra:
-        coverage = coverage_by_iteration(coverage_grid, {**data, "tics": extra["tics"], "ok": data["status"]},
-                                         [row["iteration"] for row in cost_rows])
+        coverage = coverage_by_iteration(
+            coverage_grid,
+            {**data, "tics": extra["tics"], "ok": data["status"]},
+            [row["iteration"] for row in cost_rows],
+        )
     cost_table(cost_rows, coverage).to_csv(cost_path, index=False)
     return {"iterations": len(cost_rows), "frames": int(len(data["ca"])), **counts}

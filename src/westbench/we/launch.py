@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Mapping
 
 from westbench.config import default, section_defaults
+from westbench.coverage_grid import CoverageGrid
 from westbench.devices import resolve_batch_walkers
 from westbench.frames import read_frames
 from westbench.jobkeys import job_keys
-from westbench.coverage_grid import CoverageGrid
 from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
@@ -40,12 +40,19 @@ def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
     >>> max_walkers_per_worker({"bins_per_tic": 7, "walkers_per_bin": 3}, 2)
     74
     """
-    return -(-int(settings["bins_per_tic"]) ** 2 * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
+    return -(-(int(settings["bins_per_tic"]) ** 2) * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
 
 
-def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping, platform: Mapping,
-                       threads: int | None = None, batch_walkers=default("we.batch_walkers"),
-                       max_walkers: int = 1) -> dict:
+def openmm_engine_spec(
+    system_xml,
+    state_xml,
+    topology_pdb,
+    preparation: Mapping,
+    platform: Mapping,
+    threads: int | None = None,
+    batch_walkers=default("we.batch_walkers"),
+    max_walkers: int = 1,
+) -> dict:
     """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
 
     ``block_size`` (segments per propagator call): a worker's share of an iteration (``max_walkers``)
@@ -55,16 +62,25 @@ def openmm_engine_spec(system_xml, state_xml, topology_pdb, preparation: Mapping
     """
     batch = resolve_batch_walkers(batch_walkers, {**section_defaults("platform"), **platform}["name"], max_walkers)
     block = batch * -(-int(max_walkers) // batch)
-    return {"class": "westbench.engines.openmm_engine:OpenMMEngine", "block_size": block,
-            "options": {"system_xml": os.path.abspath(system_xml), "state_xml": os.path.abspath(state_xml),
-                        "topology_pdb": os.path.abspath(topology_pdb),
-                        "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
-                        "platform": dict(platform), "threads": threads, "batch_walkers": batch_walkers,
-                        "max_walkers": int(max_walkers)}}
+    return {
+        "class": "westbench.engines.openmm_engine:OpenMMEngine",
+        "block_size": block,
+        "options": {
+            "system_xml": os.path.abspath(system_xml),
+            "state_xml": os.path.abspath(state_xml),
+            "topology_pdb": os.path.abspath(topology_pdb),
+            "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
+            "platform": dict(platform),
+            "threads": threads,
+            "batch_walkers": batch_walkers,
+            "max_walkers": int(max_walkers),
+        },
+    }
 
 
-def cg_engine_spec(model, protein: str, basis_pdb, cg: Mapping, threads: int | None = None,
-                   block_size: int = BATCHED) -> dict:
+def cg_engine_spec(
+    model, protein: str, basis_pdb, cg: Mapping, threads: int | None = None, block_size: int = BATCHED
+) -> dict:
     """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
 
     ``block_size``: the whole iteration in one call (one worker), or with several workers (one per
@@ -77,20 +93,32 @@ def cg_engine_spec(model, protein: str, basis_pdb, cg: Mapping, threads: int | N
     ('westbench.cg.engine:CGEngine', 'p', 1000000)
     """
     defaults = section_defaults("cg")
-    return {"class": "westbench.cg.engine:CGEngine", "block_size": int(block_size),
-            "options": {"model": os.path.abspath(model), "protein": protein, "basis_pdb": os.path.abspath(basis_pdb),
-                        "langevin": dict(cg["langevin"]), "explosion": dict(cg["explosion"]),
-                        "device": cg.get("device", defaults["device"]), "threads": threads,
-                        "cuda_graphs": cg.get("cuda_graphs", defaults["cuda_graphs"]),
-                        "deterministic": cg.get("deterministic", defaults["deterministic"]),
-                        **({"model_spec": user_model_options(cg["user_model"])} if cg.get("user_model") else {})}}
+    return {
+        "class": "westbench.cg.engine:CGEngine",
+        "block_size": int(block_size),
+        "options": {
+            "model": os.path.abspath(model),
+            "protein": protein,
+            "basis_pdb": os.path.abspath(basis_pdb),
+            "langevin": dict(cg["langevin"]),
+            "explosion": dict(cg["explosion"]),
+            "device": cg.get("device", defaults["device"]),
+            "threads": threads,
+            "cuda_graphs": cg.get("cuda_graphs", defaults["cuda_graphs"]),
+            "deterministic": cg.get("deterministic", defaults["deterministic"]),
+            **({"model_spec": user_model_options(cg["user_model"])} if cg.get("user_model") else {}),
+        },
+    }
 
 
 def user_model_options(entry: Mapping) -> dict:
     """The CG engine's ``model_spec`` of a user's model (``cg.models`` entry, :mod:`westbench.cg.user`):
     how to load it, its units, and the absolute paths WESTPA's run folder needs (python_path, fitted prior)."""
-    spec = {key: entry[key] for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
-            if key in entry}
+    spec = {
+        key: entry[key]
+        for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
+        if key in entry
+    }
     if entry.get("python_path"):
         spec["python_path"] = os.path.abspath(entry["python_path"])
     if entry.get("prior_path"):
@@ -98,9 +126,18 @@ def user_model_options(entry: Mapping) -> dict:
     return spec
 
 
-def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, job_threads: int,
-                preparation: Mapping | None = None, platform: Mapping | None = None,
-                cg: Mapping | None = None, user: Mapping | None = None) -> dict:
+def engine_spec(
+    kind: str,
+    inputs: Mapping,
+    *,
+    protein: str,
+    settings: Mapping,
+    job_threads: int,
+    preparation: Mapping | None = None,
+    platform: Mapping | None = None,
+    cg: Mapping | None = None,
+    user: Mapping | None = None,
+) -> dict:
     """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
 
     The job's threads are shared as the thread policy says (:mod:`westbench.resources`): one
@@ -138,8 +175,13 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     from westbench.resources import engine_threads, we_job_workers
 
     work = user["work"] if kind == USER else "torch" if kind == CG else "openmm"
-    workers = we_job_workers(work, job_threads, settings["work_manager"],
-                             platform or {}, device=(cg or {}).get("device", section_defaults("cg")["device"]))
+    workers = we_job_workers(
+        work,
+        job_threads,
+        settings["work_manager"],
+        platform or {},
+        device=(cg or {}).get("device", section_defaults("cg")["device"]),
+    )
     threads = engine_threads(job_threads, settings["work_manager"])
     share = max_walkers_per_worker(settings, workers)
     if kind == CG:
@@ -147,11 +189,25 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
         given = dict(inputs.items())  # a mapping, or Snakemake's named input list
         if cg.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
             cg = {**cg, "user_model": {**cg["user_model"], "prior_path": given["prior"]}}
-        return cg_engine_spec(inputs["model"], protein, inputs["basis"], cg, threads=threads,
-                              **({"block_size": share} if workers > 1 else {}))
+        return cg_engine_spec(
+            inputs["model"],
+            protein,
+            inputs["basis"],
+            cg,
+            threads=threads,
+            **({"block_size": share} if workers > 1 else {}),
+        )
     if kind == OPENMM:
-        return openmm_engine_spec(inputs["system"], inputs["state"], inputs["topology"], preparation, platform,
-                                  threads, batch_walkers=settings["batch_walkers"], max_walkers=share)
+        return openmm_engine_spec(
+            inputs["system"],
+            inputs["state"],
+            inputs["topology"],
+            preparation,
+            platform,
+            threads,
+            batch_walkers=settings["batch_walkers"],
+            max_walkers=share,
+        )
     if kind == USER:
         from westbench.engines.user import user_engine_spec
 
@@ -159,8 +215,17 @@ def engine_spec(kind: str, inputs: Mapping, *, protein: str, settings: Mapping, 
     raise ValueError(f"a WE job runs an OpenMM, a CG or a user engine, not kind {kind!r}")
 
 
-def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtruth_frames, settings: Mapping,
-                   seed: int, n_workers: int = 1) -> dict:
+def run_protein_we(
+    run_dir,
+    *,
+    protein: str,
+    engine: dict,
+    tica_model,
+    groundtruth_frames,
+    settings: Mapping,
+    seed: int,
+    n_workers: int = 1,
+) -> dict:
     """Run (or resume) WE for one protein and engine with the ``we`` config section.
 
     ``settings["coverage_bins"]``, the one coverage grid (``metrics.coverage_bins``), is given with a
@@ -181,23 +246,39 @@ def run_protein_we(run_dir, *, protein: str, engine: dict, tica_model, groundtru
     engine = dict(engine)
     block_size = int(engine.pop("block_size", 1))
     cfg = {
-        "engine": engine, "block_size": block_size,
+        "engine": engine,
+        "block_size": block_size,
         "pcoord": {"type": "tica", "model": os.path.abspath(tica_model), "protein": protein, "ndim": 2},
-        "seed": seed, "bins_per_dim": settings["bins_per_tic"], "walkers_per_bin": settings["walkers_per_bin"],
-        "steps_per_segment": settings["steps_per_segment"], "save_every": settings["save_every"],
+        "seed": seed,
+        "bins_per_dim": settings["bins_per_tic"],
+        "walkers_per_bin": settings["walkers_per_bin"],
+        "steps_per_segment": settings["steps_per_segment"],
+        "save_every": settings["save_every"],
         "keep_restarts": settings["keep_restarts"],
         "coverage": {"reference": os.path.abspath(groundtruth_frames), "bins": bins},
     }
-    summary = run_we(run_dir, cfg=cfg, segs_per_state=settings["initial_walkers"],
-                     work_manager=settings["work_manager"], n_workers=n_workers,
-                     max_iterations=settings["max_iterations"], check_every=settings["coverage_check_every"],
-                     coverage_target=settings["coverage_target"], coverage_fn=lambda h5: run_coverage(h5, grid),
-                     max_wallclock_s=settings["max_wallclock_s"])
-    summary.update(protein=protein, seed=seed, coverage=run_coverage(Path(run_dir) / "west.h5", grid),
-                   coverage_bins=bins,
-                   engine=engine["class"], settings=dict(settings),
-                   ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments(),
-                   engines_used=collect_runtime(run_dir))
+    summary = run_we(
+        run_dir,
+        cfg=cfg,
+        segs_per_state=settings["initial_walkers"],
+        work_manager=settings["work_manager"],
+        n_workers=n_workers,
+        max_iterations=settings["max_iterations"],
+        check_every=settings["coverage_check_every"],
+        coverage_target=settings["coverage_target"],
+        coverage_fn=lambda h5: run_coverage(h5, grid),
+        max_wallclock_s=settings["max_wallclock_s"],
+    )
+    summary.update(
+        protein=protein,
+        seed=seed,
+        coverage=run_coverage(Path(run_dir) / "west.h5", grid),
+        coverage_bins=bins,
+        engine=engine["class"],
+        settings=dict(settings),
+        ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments(),
+        engines_used=collect_runtime(run_dir),
+    )
     for record in summary["engines_used"]:
         log.info("engine ran on: %s", record)
     return summary

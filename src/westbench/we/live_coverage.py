@@ -12,8 +12,8 @@ from typing import Mapping
 import numpy as np
 
 from westbench.config import section_defaults
-from westbench.frames import read_frames
 from westbench.coverage_grid import CoverageGrid
+from westbench.frames import read_frames
 from westbench.westh5 import iterations
 
 

@@ -43,8 +43,12 @@ def zmq_environment(run_dir: Path, mode: str, n_workers: int) -> dict[str, str]:
     ('node', '4', '/runs/we/zmq_host_info.json')
     """
     host_info = str(Path(run_dir) / "zmq_host_info.json")
-    env = {"WM_WORK_MANAGER": "zmq", "WM_ZMQ_MODE": mode, "WM_N_WORKERS": str(n_workers),
-           "WM_ZMQ_COMM_MODE": "tcp"}  # tcp: nodes do not share the master's /tmp for ipc sockets
+    env = {
+        "WM_WORK_MANAGER": "zmq",
+        "WM_ZMQ_MODE": mode,
+        "WM_N_WORKERS": str(n_workers),
+        "WM_ZMQ_COMM_MODE": "tcp",
+    }  # tcp: nodes do not share the master's /tmp for ipc sockets
     env["WM_ZMQ_WRITE_HOST_INFO" if mode == "master" else "WM_ZMQ_READ_HOST_INFO"] = host_info
     return env
 

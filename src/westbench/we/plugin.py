@@ -109,6 +109,16 @@ class WestbenchPlugin:
         targets = getattr(self.sim_manager.we_driver, "bin_target_counts", None)
         capacity = int(np.sum(targets)) if targets is not None else None
         walkers = projected_walkers(len(segments), self.next_walkers(len(segments)), remaining, capacity)
-        log.info("iteration %d/%d: %d walkers, %d bins occupied, coverage %.1f %%, %.1f s (%.3f s/segment), "
-                 "ETA %.0f s (%d segments left)", n_iter, self.max_iterations, len(segments), occupied,
-                 100 * coverage, elapsed, per_segment, eta_seconds(per_segment, walkers), sum(walkers))
+        log.info(
+            "iteration %d/%d: %d walkers, %d bins occupied, coverage %.1f %%, %.1f s (%.3f s/segment), "
+            "ETA %.0f s (%d segments left)",
+            n_iter,
+            self.max_iterations,
+            len(segments),
+            occupied,
+            100 * coverage,
+            elapsed,
+            per_segment,
+            eta_seconds(per_segment, walkers),
+            sum(walkers),
+        )

@@ -76,8 +76,12 @@ class WestbenchPropagator(WESTPropagator):
         if self._engine is None:
             start = time.perf_counter()
             self._engine = load_engine(self.options["engine"])
-            log.info("engine %s built in %.1f s (pid %d)", self.options["engine"]["class"], time.perf_counter() - start,
-                     os.getpid())
+            log.info(
+                "engine %s built in %.1f s (pid %d)",
+                self.options["engine"]["class"],
+                time.perf_counter() - start,
+                os.getpid(),
+            )
         return self._engine
 
     @property
@@ -114,8 +118,13 @@ class WestbenchPropagator(WESTPropagator):
         wall, cpu = time.perf_counter(), time.process_time()
         results = [None] * len(segments)
         for members, batch in batches(segments, seeds, getattr(self.engine, "batch_walkers", None), self.seed):
-            out = self.engine.propagate([starts[i] for i in members], self.n_steps, self.save_every,
-                                        [seeds[i] for i in members], **({"batch": batch} if batch else {}))
+            out = self.engine.propagate(
+                [starts[i] for i in members],
+                self.n_steps,
+                self.save_every,
+                [seeds[i] for i in members],
+                **({"batch": batch} if batch else {}),
+            )
             for i, result in zip(members, out):
                 results[i] = result
         self._record_runtime()
@@ -127,8 +136,13 @@ class WestbenchPropagator(WESTPropagator):
                 pcoord = self.pcoord(np.concatenate([first, result.frames]))
             else:
                 # The walker ends where it started: its weight stays, its frames are marked in the store.
-                log.warning("segment %d of iteration %d ended: %s (%s)", segment.seg_id, segment.n_iter,
-                            result.status, result.message)
+                log.warning(
+                    "segment %d of iteration %d ended: %s (%s)",
+                    segment.seg_id,
+                    segment.n_iter,
+                    result.status,
+                    result.message,
+                )
                 pcoord = np.repeat(self.pcoord(first), len(result.frames) + 1, axis=0)
             segment.pcoord = pcoord.astype(np.float32)
             segment.walltime, segment.cputime = wall, cpu

@@ -128,9 +128,17 @@ def pool_cost_rows(replica_rows: Sequence[Sequence[Mapping]]) -> list[dict]:
     return [pooled[n] for n in sorted(pooled)]
 
 
-def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cost_path: str | Path, *,
-                    save_interval_ps: float, tica=None, coverage_grid=None, attrs: Mapping | None = None,
-                    on_nonfinite: str = default("on_nonfinite")) -> dict:
+def export_replicas(
+    run_dirs: Sequence[str | Path],
+    frames_path: str | Path,
+    cost_path: str | Path,
+    *,
+    save_interval_ps: float,
+    tica=None,
+    coverage_grid=None,
+    attrs: Mapping | None = None,
+    on_nonfinite: str = default("on_nonfinite"),
+) -> dict:
     """Export one engine's WE runs (one folder per replica, in replica order) as one ``frames.h5`` and ``cost.csv``.
 
     Parameters
@@ -156,18 +164,28 @@ def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cos
 
     run_dirs = [Path(folder) for folder in run_dirs]
     if len(run_dirs) == 1:
-        summary = export_run(run_dirs[0], frames_path, cost_path, save_interval_ps=save_interval_ps, tica=tica,
-                             coverage_grid=coverage_grid, attrs=attrs, on_nonfinite=on_nonfinite)
+        summary = export_run(
+            run_dirs[0],
+            frames_path,
+            cost_path,
+            save_interval_ps=save_interval_ps,
+            tica=tica,
+            coverage_grid=coverage_grid,
+            attrs=attrs,
+            on_nonfinite=on_nonfinite,
+        )
         return {"replicas": 1, **summary}
     parts, replica_rows, ids, dropped = [], [], [], 0
     Path(frames_path).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=Path(frames_path).parent, prefix=".replicas-") as scratch:
         for index, folder in enumerate(run_dirs):
             frames_k, cost_k = Path(scratch) / f"frames_{index}.h5", Path(scratch) / f"cost_{index}.csv"
-            summary = export_run(folder, frames_k, cost_k, save_interval_ps=save_interval_ps, tica=tica,
-                                 on_nonfinite=on_nonfinite)
-            log.info("replica %d (%s): %d iterations, %d frames", index, folder, summary["iterations"],
-                     summary["frames"])
+            summary = export_run(
+                folder, frames_k, cost_k, save_interval_ps=save_interval_ps, tica=tica, on_nonfinite=on_nonfinite
+            )
+            log.info(
+                "replica %d (%s): %d iterations, %d frames", index, folder, summary["iterations"], summary["frames"]
+            )
             if not summary["frames"]:
                 log.warning("replica %d (%s) has no finished iteration: left out of the export", index, folder)
                 continue
@@ -176,9 +194,18 @@ def export_replicas(run_dirs: Sequence[str | Path], frames_path: str | Path, cos
             replica_rows.append(pd.read_csv(cost_k).to_dict("records"))
             ids.append(index)
         if not parts:  # nothing to pool: the first replica's (empty) export, as a single run's would be
-            return {"replicas": 0, **export_run(run_dirs[0], frames_path, cost_path,
-                                                save_interval_ps=save_interval_ps, tica=tica, attrs=attrs,
-                                                on_nonfinite=on_nonfinite)}
+            return {
+                "replicas": 0,
+                **export_run(
+                    run_dirs[0],
+                    frames_path,
+                    cost_path,
+                    save_interval_ps=save_interval_ps,
+                    tica=tica,
+                    attrs=attrs,
+                    on_nonfinite=on_nonfinite,
+                ),
+            }
     data = pool_frames(parts, ids)
     rows = pool_cost_rows(replica_rows)
     coverage = None

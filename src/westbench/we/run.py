@@ -48,9 +48,19 @@ __all__ = ["WERunError", "completed_iterations", "run_we"]
 log = logging.getLogger(__name__)
 
 
-def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_manager: str = "serial",
-           n_workers: int = 1, max_iterations: int, check_every: int = 10, coverage_target: float | None = None,
-           coverage_fn=None, max_wallclock_s: float | None = None) -> dict:
+def run_we(
+    run_dir: str | Path,
+    *,
+    cfg: Mapping,
+    segs_per_state: int = 3,
+    work_manager: str = "serial",
+    n_workers: int = 1,
+    max_iterations: int,
+    check_every: int = 10,
+    coverage_target: float | None = None,
+    coverage_fn=None,
+    max_wallclock_s: float | None = None,
+) -> dict:
     """Initialize (once) and run a WE simulation in ``run_dir``.
 
     Parameters
@@ -66,13 +76,33 @@ def run_we(run_dir: str | Path, *, cfg: Mapping, segs_per_state: int = 3, work_m
         Iterations done, why the run stopped, seconds spent.
     """
     with quiet_console(STATUS_LOGGER):
-        return _run_we(run_dir, cfg=cfg, segs_per_state=segs_per_state, work_manager=work_manager,
-                       n_workers=n_workers, max_iterations=max_iterations, check_every=check_every,
-                       coverage_target=coverage_target, coverage_fn=coverage_fn, max_wallclock_s=max_wallclock_s)
+        return _run_we(
+            run_dir,
+            cfg=cfg,
+            segs_per_state=segs_per_state,
+            work_manager=work_manager,
+            n_workers=n_workers,
+            max_iterations=max_iterations,
+            check_every=check_every,
+            coverage_target=coverage_target,
+            coverage_fn=coverage_fn,
+            max_wallclock_s=max_wallclock_s,
+        )
 
 
-def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterations, check_every,
-            coverage_target, coverage_fn, max_wallclock_s) -> dict:
+def _run_we(
+    run_dir,
+    *,
+    cfg,
+    segs_per_state,
+    work_manager,
+    n_workers,
+    max_iterations,
+    check_every,
+    coverage_target,
+    coverage_fn,
+    max_wallclock_s,
+) -> dict:
     from westpa.cli.core import w_init, w_run
 
     run_dir = Path(run_dir).resolve()
@@ -89,8 +119,13 @@ def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterat
             # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
             make_segment_order_deterministic()
             rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
-            w_init.initialize(tstates=None, tstate_file=None, bstates=["basis,1.0,basis"], bstate_file=None,
-                              segs_per_state=segs_per_state)
+            w_init.initialize(
+                tstates=None,
+                tstate_file=None,
+                bstates=["basis,1.0,basis"],
+                bstate_file=None,
+                segs_per_state=segs_per_state,
+            )
         log.info("initialized %s with %d walkers", west_h5, segs_per_state)
     reason = "max_iterations"
     while True:
@@ -119,9 +154,14 @@ def _run_we(run_dir, *, cfg, segs_per_state, work_manager, n_workers, max_iterat
             if remaining:
                 reason = "wallclock"  # WESTPA starts no iteration that would overrun the wallclock
                 break
-            raise WERunError(f"WE run in {run_dir} made no progress: WESTPA ran and returned with {done} complete "
-                             f"iterations of {target} asked, without a wallclock or coverage stop. Read the job "
-                             f"log for WESTPA's reason (e.g. no segments to propagate, a plugin error); "
-                             f"delete {west_h5} to start the run over.")
-    return {"iterations": completed_iterations(west_h5), "stopped_because": reason,
-            "seconds": round(time.monotonic() - started, 3)}
+            raise WERunError(
+                f"WE run in {run_dir} made no progress: WESTPA ran and returned with {done} complete "
+                f"iterations of {target} asked, without a wallclock or coverage stop. Read the job "
+                f"log for WESTPA's reason (e.g. no segments to propagate, a plugin error); "
+                f"delete {west_h5} to start the run over."
+            )
+    return {
+        "iterations": completed_iterations(west_h5),
+        "stopped_because": reason,
+        "seconds": round(time.monotonic() - started, 3),
+    }

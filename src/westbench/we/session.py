@@ -84,6 +84,7 @@ def failures_raised(rc, run_dir: Path):
             except BaseException as exc:
                 caught.append(exc)
                 raise
+
         return wrapper
 
     get_sim_manager = rc.get_sim_manager
@@ -108,4 +109,5 @@ def failures_raised(rc, run_dir: Path):
     raise WERunError(
         f"WE run in {run_dir} failed in iteration {n_iter}: {type(exc).__name__}: {exc} (the engine, its progress "
         f"coordinate or the segment store raised; its traceback is in the job log above). Fix the cause and "
-        f"rerun: completed iterations are kept and the run resumes from the last one.") from exc
+        f"rerun: completed iterations are kept and the run resumes from the last one."
+    ) from exc

@@ -58,16 +58,20 @@ class SegmentStore:
         folder = self._segment_dir(n_iter)
         folder.mkdir(parents=True, exist_ok=True)
         finals = [r.final for r in results]
-        arrays = {"seg_id": np.asarray(seg_ids, dtype=np.int64),
-                  "frames": np.stack([r.frames for r in results]).astype(np.float32),
-                  "positions": np.stack([f.positions for f in finals]),
-                  "status": np.array([r.status for r in results]), "message": np.array([r.message for r in results])}
+        arrays = {
+            "seg_id": np.asarray(seg_ids, dtype=np.int64),
+            "frames": np.stack([r.frames for r in results]).astype(np.float32),
+            "positions": np.stack([f.positions for f in finals]),
+            "status": np.array([r.status for r in results]),
+            "message": np.array([r.message for r in results]),
+        }
         for key in ("velocities", "box"):
             if all(getattr(f, key) is not None for f in finals):
                 arrays[key] = np.stack([getattr(f, key) for f in finals])
         first = int(min(seg_ids))
-        atomic.savez(folder / f"seg_{first:06d}.npz", f"the segment files written before it are intact in {folder}",
-                     **arrays)
+        atomic.savez(
+            folder / f"seg_{first:06d}.npz", f"the segment files written before it are intact in {folder}", **arrays
+        )
 
     @staticmethod
     def _read(path: Path) -> dict:
@@ -86,8 +90,12 @@ class SegmentStore:
         def joined(key):
             return np.concatenate([p[key] for p in parts])[order]
 
-        frames = {"seg_id": ids[order], "frames": joined("frames"), "status": joined("status").astype(str),
-                  "message": joined("message").astype(str)}
+        frames = {
+            "seg_id": ids[order],
+            "frames": joined("frames"),
+            "status": joined("status").astype(str),
+            "message": joined("message").astype(str),
+        }
         restart = {"seg_id": ids[order], "positions": joined("positions")}
         for key in ("velocities", "box"):
             if all(key in p for p in parts):
@@ -127,11 +135,17 @@ class SegmentStore:
             _, data, rows = self._cached
             row = rows[int(seg_id)]
         else:
-            data = next(d for d in map(self._read, sorted(self._segment_dir(n_iter).glob("seg_*.npz")))
-                        if int(seg_id) in d["seg_id"].tolist())
+            data = next(
+                d
+                for d in map(self._read, sorted(self._segment_dir(n_iter).glob("seg_*.npz")))
+                if int(seg_id) in d["seg_id"].tolist()
+            )
             row = int(np.flatnonzero(data["seg_id"] == seg_id)[0])
-        return WalkerState(data["positions"][row], data["velocities"][row] if "velocities" in data else None,
-                           data["box"][row] if "box" in data else None)
+        return WalkerState(
+            data["positions"][row],
+            data["velocities"][row] if "velocities" in data else None,
+            data["box"][row] if "box" in data else None,
+        )
 
     def prune_restarts(self, keep_from: int) -> None:
         """Delete restart files of iterations before ``keep_from`` (frames are kept)."""

@@ -26,44 +26,66 @@ PLUGIN = "westbench.we.plugin.WestbenchPlugin"
 _WE = section_defaults("we")  # the schema owns the defaults
 
 
-def west_config(*, engine: Mapping, pcoord: Mapping, seed: int, max_iterations: int,
-                bins_per_dim: int = _WE["bins_per_tic"], walkers_per_bin: int = _WE["walkers_per_bin"],
-                steps_per_segment: int = _WE["steps_per_segment"], save_every: int = _WE["save_every"],
-                max_wallclock_s: float | None = None, coverage: Mapping | None = None,
-                keep_restarts: int = _WE["keep_restarts"], block_size: int = 1) -> dict:
+def west_config(
+    *,
+    engine: Mapping,
+    pcoord: Mapping,
+    seed: int,
+    max_iterations: int,
+    bins_per_dim: int = _WE["bins_per_tic"],
+    walkers_per_bin: int = _WE["walkers_per_bin"],
+    steps_per_segment: int = _WE["steps_per_segment"],
+    save_every: int = _WE["save_every"],
+    max_wallclock_s: float | None = None,
+    coverage: Mapping | None = None,
+    keep_restarts: int = _WE["keep_restarts"],
+    block_size: int = 1,
+) -> dict:
     """The west.cfg mapping (published defaults: 7 bins per TIC, 3 walkers per bin, 1000 steps, frames every 100).
 
     ``block_size``: segments per propagator call (WESTPA's ``west.propagation.block_size``); a batched
     engine (the CG engine) takes a whole iteration in one call with a large value.
     """
     ndim = int(pcoord.get("ndim", 2))
-    propagation = {"max_total_iterations": int(max_iterations), "propagator": PROPAGATOR, "gen_istates": True,
-                   "block_size": int(block_size)}
+    propagation = {
+        "max_total_iterations": int(max_iterations),
+        "propagator": PROPAGATOR,
+        "gen_istates": True,
+        "block_size": int(block_size),
+    }
     if max_wallclock_s:
         propagation["max_run_wallclock"] = int(max_wallclock_s)
-    return {"west": {
-        "system": {"system_options": {
-            "pcoord_ndim": ndim,
-            "pcoord_len": steps_per_segment // save_every + 1,
-            "pcoord_dtype": np.float32,
-            "bins": {
-                "type": "RecursiveBinMapper",
-                "base": {"type": "RectilinearBinMapper", "boundaries": [[-float("inf"), float("inf")]] * ndim},
-                "mappers": [{"type": "MABBinMapper", "nbins": [bins_per_dim] * ndim, "at": [0.0] * ndim}],
+    return {
+        "west": {
+            "system": {
+                "system_options": {
+                    "pcoord_ndim": ndim,
+                    "pcoord_len": steps_per_segment // save_every + 1,
+                    "pcoord_dtype": np.float32,
+                    "bins": {
+                        "type": "RecursiveBinMapper",
+                        "base": {"type": "RectilinearBinMapper", "boundaries": [[-float("inf"), float("inf")]] * ndim},
+                        "mappers": [{"type": "MABBinMapper", "nbins": [bins_per_dim] * ndim, "at": [0.0] * ndim}],
+                    },
+                    "bin_target_counts": int(walkers_per_bin),
+                }
             },
-            "bin_target_counts": int(walkers_per_bin),
-        }},
-        "propagation": propagation,
-        "data": {"west_data_file": "west.h5", "aux_compression_threshold": 16384},
-        "analysis": analysis_section(ndim),
-        "plugins": [{"plugin": PLUGIN}],
-        "westbench": {
-            "engine": dict(engine), "pcoord": dict(pcoord), "seed": int(seed),
-            "steps_per_segment": int(steps_per_segment), "save_every": int(save_every),
-            "segments": "$WEST_SIM_ROOT/segments", "keep_restarts": int(keep_restarts),
-            **({"coverage": dict(coverage)} if coverage else {}),
-        },
-    }}
+            "propagation": propagation,
+            "data": {"west_data_file": "west.h5", "aux_compression_threshold": 16384},
+            "analysis": analysis_section(ndim),
+            "plugins": [{"plugin": PLUGIN}],
+            "westbench": {
+                "engine": dict(engine),
+                "pcoord": dict(pcoord),
+                "seed": int(seed),
+                "steps_per_segment": int(steps_per_segment),
+                "save_every": int(save_every),
+                "segments": "$WEST_SIM_ROOT/segments",
+                "keep_restarts": int(keep_restarts),
+                **({"coverage": dict(coverage)} if coverage else {}),
+            },
+        }
+    }
 
 
 def analysis_section(ndim: int) -> dict:
@@ -75,14 +97,19 @@ def analysis_section(ndim: int) -> dict:
     origin = [0.0] * (ndim - 1)
     boundaries = [[-float("inf"), 0.0, float("inf")]] + [[-float("inf"), float("inf")]] * (ndim - 1)
     return {
-        "directory": "ANALYSIS", "postanalysis": False,
+        "directory": "ANALYSIS",
+        "postanalysis": False,
         "kinetics": {"step_iter": 1, "evolution": "cumulative", "extra": ["disable-correl"]},
-        "analysis_schemes": {"tic0_halves": {
-            "enabled": True,
-            "bins": [{"type": "RectilinearBinMapper", "boundaries": boundaries}],
-            "states": [{"label": "tic0_low", "coords": [[-1.0, *origin]]},
-                       {"label": "tic0_high", "coords": [[1.0, *origin]]}],
-        }},
+        "analysis_schemes": {
+            "tic0_halves": {
+                "enabled": True,
+                "bins": [{"type": "RectilinearBinMapper", "boundaries": boundaries}],
+                "states": [
+                    {"label": "tic0_low", "coords": [[-1.0, *origin]]},
+                    {"label": "tic0_high", "coords": [[1.0, *origin]]},
+                ],
+            }
+        },
     }
 
 

@@ -1,13 +1,13 @@
 """Compare with the exact answer, (3/2) ln(k1/k0), within the statistical error of the data, recompute MBAR, and
 redo the decorrelation with alchemlyb's own preprocessing: the per-window sample counts and both standard errors
 must be those of a real decorrelation of these windows, not numbers in the right range."""
+
 import glob
 import math
 import sys
 
 import numpy as np
 import pandas as pd
-
 from verifykit import load_json, main
 
 WINDOWS = "/app/inputs/windows/lambda_*.csv.gz"
@@ -25,33 +25,54 @@ def decorrelations():
 
     windows = []
     for path in sorted(glob.glob(WINDOWS)):
-        frame = pd.read_csv(path).rename(columns={"time_ps": "time", "fep_lambda": "fep-lambda"}).set_index(["time", "fep-lambda"])
+        frame = (
+            pd.read_csv(path)
+            .rename(columns={"time_ps": "time", "fep_lambda": "fep-lambda"})
+            .set_index(["time", "fep-lambda"])
+        )
         u = frame.drop(columns="dHdl")
         u.columns = [float(c) for c in u.columns]
-        windows.append((float(frame.index.get_level_values("fep-lambda")[0]), u, frame[["dHdl"]].rename(columns={"dHdl": "fep"})))
+        windows.append(
+            (float(frame.index.get_level_values("fep-lambda")[0]), u, frame[["dHdl"]].rename(columns={"dHdl": "fep"}))
+        )
     choices = {
         "statistical inefficiency of u_nk at the window's lambda": (
-            lambda lam, u, d: statistical_inefficiency(u, u[lam]), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+            lambda lam, u, d: statistical_inefficiency(u, u[lam]),
+            lambda lam, u, d: statistical_inefficiency(d, d["fep"]),
+        ),
         "statistical inefficiency of dHdl": (
-            lambda lam, u, d: statistical_inefficiency(u, d["fep"]), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+            lambda lam, u, d: statistical_inefficiency(u, d["fep"]),
+            lambda lam, u, d: statistical_inefficiency(d, d["fep"]),
+        ),
         "statistical inefficiency of the summed u_nk": (
-            lambda lam, u, d: statistical_inefficiency(u, u.sum(axis=1)), lambda lam, u, d: statistical_inefficiency(d, d["fep"])),
+            lambda lam, u, d: statistical_inefficiency(u, u.sum(axis=1)),
+            lambda lam, u, d: statistical_inefficiency(d, d["fep"]),
+        ),
         "equilibrium detection": (
-            lambda lam, u, d: equilibrium_detection(u, u[lam]), lambda lam, u, d: equilibrium_detection(d, d["fep"])),
+            lambda lam, u, d: equilibrium_detection(u, u[lam]),
+            lambda lam, u, d: equilibrium_detection(d, d["fep"]),
+        ),
     }
     found = {}
     for name, (pick_u, pick_d) in choices.items():
         u_nk = [pick_u(lam, u, d) for lam, u, d in windows]
         dhdl = [pick_d(lam, u, d) for lam, u, d in windows]
         mbar, ti = MBAR().fit(pd.concat(u_nk)), TI().fit(pd.concat(dhdl))
-        found[name] = {"kept": [len(x) for x in u_nk], "kept_dhdl": [len(x) for x in dhdl],
-                       "mbar": (float(mbar.delta_f_.iloc[0, -1]), float(mbar.d_delta_f_.iloc[0, -1])),
-                       "ti": (float(ti.delta_f_.iloc[0, -1]), float(ti.d_delta_f_.iloc[0, -1]))}
+        found[name] = {
+            "kept": [len(x) for x in u_nk],
+            "kept_dhdl": [len(x) for x in dhdl],
+            "mbar": (float(mbar.delta_f_.iloc[0, -1]), float(mbar.d_delta_f_.iloc[0, -1])),
+            "ti": (float(ti.delta_f_.iloc[0, -1]), float(ti.d_delta_f_.iloc[0, -1])),
+        }
     from pymbar import timeseries  # pymbar's own subsampling (not conservative: N/g samples) is accepted too
 
     found["pymbar"] = dict(found["statistical inefficiency of u_nk at the window's lambda"])
-    found["pymbar"]["kept"] = [round(len(u) / timeseries.statisticalInefficiency(u[lam].to_numpy())) for lam, u, _ in windows]
-    found["pymbar"]["kept_dhdl"] = [round(len(d) / timeseries.statisticalInefficiency(d["fep"].to_numpy())) for _, _, d in windows]
+    found["pymbar"]["kept"] = [
+        round(len(u) / timeseries.statisticalInefficiency(u[lam].to_numpy())) for lam, u, _ in windows
+    ]
+    found["pymbar"]["kept_dhdl"] = [
+        round(len(d) / timeseries.statisticalInefficiency(d["fep"].to_numpy())) for _, _, d in windows
+    ]
     return found
 
 
@@ -63,8 +84,11 @@ def verify_decorrelation(checks, result, number):
         low = [min(min(v["kept"][i], v["kept_dhdl"][i]) for v in found.values()) for i in range(len(kept))]
         high = [max(max(v["kept"][i], v["kept_dhdl"][i]) for v in found.values()) for i in range(len(kept))]
         off = [i for i, k in enumerate(kept) if not 0.9 * low[i] - 1 <= k <= 1.1 * high[i] + 1]
-        assert not off, "; ".join(f"window {i}: {kept[i]} kept, alchemlyb's statistical inefficiency / equilibrium "
-                                  f"detection keep {low[i]}-{high[i]} of its samples (pymbar's N/g included)" for i in off)
+        assert not off, "; ".join(
+            f"window {i}: {kept[i]} kept, alchemlyb's statistical inefficiency / equilibrium "
+            f"detection keep {low[i]}-{high[i]} of its samples (pymbar's N/g included)"
+            for i in off
+        )
     for method, key in (("MBAR", "mbar"), ("TI", "ti")):
         with checks.check(f"{method} error is the one alchemlyb gives on decorrelated windows (within 25 %)"):
             error = number(f"{key}_error_kt")
@@ -72,7 +96,8 @@ def verify_decorrelation(checks, result, number):
             assert candidates and any(abs(error - e) <= 0.25 * e for e in candidates.values()), (
                 f"{key}_error_kt {result.get(key + '_error_kt')} kT; "
                 f"alchemlyb's {method} on decorrelated samples gives "
-                + ", ".join(f"{e:.3f} ({name})" for name, e in candidates.items()))
+                + ", ".join(f"{e:.3f} ({name})" for name, e in candidates.items())
+            )
 
 
 def verify(checks):
@@ -80,20 +105,36 @@ def verify(checks):
     with checks.check("free_energy.json readable"):
         result = load_json("/app/output/free_energy.json")
     number = lambda key: float(result[key]) if isinstance(result.get(key), (int, float)) else float("nan")
-    checks.require("MBAR Delta F within 0.45 kT of the exact value (3 standard errors)", abs(number("mbar_delta_f_kt") - EXACT) <= 0.45,
-                   f"{result.get('mbar_delta_f_kt')} kT; exact {EXACT:.3f} kT")
-    checks.require("TI Delta F within 0.7 kT of the exact value (3 standard errors and the trapezoid bias)", abs(number("ti_delta_f_kt") - EXACT) <= 0.7,
-                   f"{result.get('ti_delta_f_kt')} kT; exact {EXACT:.3f} kT")
-    checks.require("MBAR error is a decorrelated standard error (0.08-0.4 kT; raw samples give about half)", 0.08 <= number("mbar_error_kt") <= 0.4,
-                   f"error {result.get('mbar_error_kt')} kT")
-    checks.require("TI error is a decorrelated standard error (0.08-0.5 kT)", 0.08 <= number("ti_error_kt") <= 0.5, f"error {result.get('ti_error_kt')} kT")
+    checks.require(
+        "MBAR Delta F within 0.45 kT of the exact value (3 standard errors)",
+        abs(number("mbar_delta_f_kt") - EXACT) <= 0.45,
+        f"{result.get('mbar_delta_f_kt')} kT; exact {EXACT:.3f} kT",
+    )
+    checks.require(
+        "TI Delta F within 0.7 kT of the exact value (3 standard errors and the trapezoid bias)",
+        abs(number("ti_delta_f_kt") - EXACT) <= 0.7,
+        f"{result.get('ti_delta_f_kt')} kT; exact {EXACT:.3f} kT",
+    )
+    checks.require(
+        "MBAR error is a decorrelated standard error (0.08-0.4 kT; raw samples give about half)",
+        0.08 <= number("mbar_error_kt") <= 0.4,
+        f"error {result.get('mbar_error_kt')} kT",
+    )
+    checks.require(
+        "TI error is a decorrelated standard error (0.08-0.5 kT)",
+        0.08 <= number("ti_error_kt") <= 0.5,
+        f"error {result.get('ti_error_kt')} kT",
+    )
     with checks.check("samples were decorrelated (at most 60 % kept overall, at least 10 per window)"):
         kept = result["samples_per_window"]
         sizes = [len(pd.read_csv(p, usecols=[0])) for p in sorted(glob.glob(WINDOWS))]
         assert len(kept) == len(sizes), f"{len(kept)} windows reported, {len(sizes)} in the input"
-        assert all(10 <= int(k) <= n for k, n in zip(kept, sizes)) and sum(kept) <= 0.6 * sum(sizes), f"kept {kept} of {sizes}"
+        assert all(10 <= int(k) <= n for k, n in zip(kept, sizes)) and sum(kept) <= 0.6 * sum(sizes), (
+            f"kept {kept} of {sizes}"
+        )
     with checks.check("MBAR result consistent with pymbar on the reported subsample sizes"):
         import pymbar
+
         frames = [pd.read_csv(p) for p in sorted(glob.glob(WINDOWS))]
         # every k-th sample with the agent's count per window: an independent MBAR estimate to compare against
         u, counts = [], []
@@ -104,7 +145,9 @@ def verify(checks):
             counts.append(len(sub))
         mbar = pymbar.MBAR(np.vstack(u).T, np.array(counts))
         reference = mbar.getFreeEnergyDifferences(return_dict=True)["Delta_f"][0, -1]
-        assert abs(number("mbar_delta_f_kt") - reference) <= 0.4, f"{result.get('mbar_delta_f_kt')} vs {reference:.3f} kT"
+        assert abs(number("mbar_delta_f_kt") - reference) <= 0.4, (
+            f"{result.get('mbar_delta_f_kt')} vs {reference:.3f} kT"
+        )
     verify_decorrelation(checks, result, number)
 
 

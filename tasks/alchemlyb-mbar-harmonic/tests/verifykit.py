@@ -61,8 +61,11 @@ from contextlib import contextmanager
 
 KINDS = ("format", "science")
 # Names of checks that only look at a deliverable's presence or syntax (used when a check names no kind).
-_FORMAT_NAME = re.compile(r"\b(readable|exists?|written|present|parses?|parseable|loadable|headers?|valid json|"
-                          r"well-formed|contracted (columns|keys|format))\b", re.IGNORECASE)
+_FORMAT_NAME = re.compile(
+    r"\b(readable|exists?|written|present|parses?|parseable|loadable|headers?|valid json|"
+    r"well-formed|contracted (columns|keys|format))\b",
+    re.IGNORECASE,
+)
 
 
 def kind_of(name: str, kind: str | None = None) -> str:
@@ -104,8 +107,13 @@ def score(results: list[dict]) -> dict:
         correctness = counts["science_passed"] / counts["science_total"]
     else:
         correctness = counts["format_passed"] / counts["format_total"]
-    return {"correctness": round(correctness, 6), "checks_fraction": round(passed / total, 6) if total else 0.0,
-            "checks_passed": passed, "checks_total": total, **counts}
+    return {
+        "correctness": round(correctness, 6),
+        "checks_fraction": round(passed / total, 6) if total else 0.0,
+        "checks_passed": passed,
+        "checks_total": total,
+        **counts,
+    }
 
 
 LOG_DIR = os.environ.get("WESTBENCH_VERIFIER_DIR", "/logs/verifier")  # the variable serves tests outside a container
@@ -139,8 +147,14 @@ class Checks:
 
     def require(self, name: str, condition: bool, reason: str = "", kind: str | None = None) -> bool:
         """Record a check from a boolean; returns it."""
-        self.results.append({"name": name, "kind": kind_of(name, kind), "passed": bool(condition),
-                             "reason": "" if condition else reason})
+        self.results.append(
+            {
+                "name": name,
+                "kind": kind_of(name, kind),
+                "passed": bool(condition),
+                "reason": "" if condition else reason,
+            }
+        )
         return bool(condition)
 
     def finish(self, error: str | None = None) -> dict:
@@ -149,8 +163,12 @@ class Checks:
         if error is not None:
             reward = {**reward, "correctness": 0.0, "checks_fraction": 0.0, "checks_passed": 0}
         os.makedirs(self.out_dir, exist_ok=True)
-        detail = {"checks": self.results, "error": error, "elapsed_s": round(time.monotonic() - self.started, 3),
-                  "process_elapsed_s": process_elapsed()}
+        detail = {
+            "checks": self.results,
+            "error": error,
+            "elapsed_s": round(time.monotonic() - self.started, 3),
+            "process_elapsed_s": process_elapsed(),
+        }
         _write(os.path.join(self.out_dir, "checks.json"), detail)
         _write(os.path.join(self.out_dir, "reward.json"), reward)
         return reward
@@ -205,7 +223,11 @@ def main(verify, out_dir: str = LOG_DIR) -> int:
         return 1
     reward = checks.finish()
     for result in checks.results:
-        print(("PASS " if result["passed"] else "FAIL ") + result["name"] + ("" if result["passed"] else f": {result['reason']}"))
+        print(
+            ("PASS " if result["passed"] else "FAIL ")
+            + result["name"]
+            + ("" if result["passed"] else f": {result['reason']}")
+        )
     print(f"correctness {reward['correctness']} ({reward['checks_passed']}/{reward['checks_total']})")
     return 0
 
@@ -254,8 +276,12 @@ def topology_includes(top: str, library_dirs=None) -> dict:
     (['topol.top: #include "posre.itp"'], ['POSRES'])
     """
     root = os.path.dirname(os.path.abspath(top))
-    library = [p for p in ([os.environ["GMXLIB"]] if os.environ.get("GMXLIB") else []) +
-               list(GROMACS_TOP_DIRS if library_dirs is None else library_dirs) if os.path.isdir(p)]
+    library = [
+        p
+        for p in ([os.environ["GMXLIB"]] if os.environ.get("GMXLIB") else [])
+        + list(GROMACS_TOP_DIRS if library_dirs is None else library_dirs)
+        if os.path.isdir(p)
+    ]
     inside = lambda path: os.path.commonpath([root, os.path.abspath(path)]) == root
     in_library = lambda path: any(os.path.commonpath([lib, os.path.abspath(path)]) == lib for lib in library)
     included, missing, defines, queue, seen = [], [], [], [os.path.abspath(top)], set()
@@ -276,10 +302,14 @@ def topology_includes(top: str, library_dirs=None) -> dict:
             if not match:
                 continue
             name = match.group(1)
-            candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(current), name),
-                                                               os.path.join(root, name)] + [os.path.join(lib, name) for lib in library]
+            candidates = (
+                [name]
+                if os.path.isabs(name)
+                else [os.path.join(os.path.dirname(current), name), os.path.join(root, name)]
+                + [os.path.join(lib, name) for lib in library]
+            )
             found = next((c for c in candidates if os.path.isfile(c)), None)
-            label = f"{os.path.relpath(current, root)}: #include \"{name}\""
+            label = f'{os.path.relpath(current, root)}: #include "{name}"'
             if found is None:
                 missing.append(label)
             elif inside(found):

@@ -4,30 +4,43 @@ Tolerances: distance 0.002 nm, angles and dihedrals 0.5 degree (periodic), force
 correction 0.02 kcal/mol (MDRestraintsGenerator's analytical formula on the agent's anchors and frame); the anchor
 set's summed variance over the trajectory at most 1.25 x that of MDRestraintsGenerator's own best set.
 """
+
 import os
 import re
 import sys
 import warnings
 
-import numpy as np
-
 from verifykit import close, load_json, main
 
 warnings.filterwarnings("ignore")
-KEYS = ("ligand_anchors", "protein_anchors", "frame", "r0_nm", "theta_a_deg", "theta_b_deg", "phi_a_deg", "phi_b_deg",
-        "phi_c_deg", "k_bond_kj_mol_nm2", "k_angle_kj_mol_rad2", "dg_restraint_kcal_mol")
+KEYS = (
+    "ligand_anchors",
+    "protein_anchors",
+    "frame",
+    "r0_nm",
+    "theta_a_deg",
+    "theta_b_deg",
+    "phi_a_deg",
+    "phi_b_deg",
+    "phi_c_deg",
+    "k_bond_kj_mol_nm2",
+    "k_angle_kj_mol_rad2",
+    "dg_restraint_kcal_mol",
+)
 BACKBONE = {"CA", "C", "N", "O"}
 
 
 def universe():
     import MDAnalysis as mda
     from MDRestraintsGenerator.tests.datafiles import T4_TPR, T4_XTC
+
     return mda.Universe(T4_TPR, T4_XTC)
 
 
 def restraint(u, l_ix, p_ix):
     """MDRestraintsGenerator's BoreschRestraint on 0-based anchors: values over every frame, variance, mean frame."""
     from MDRestraintsGenerator.datatypes import BoreschRestraint
+
     r = BoreschRestraint(u, l_ix, p_ix)
     for i, _ in enumerate(u.trajectory):
         r.store_frame(i)
@@ -39,6 +52,7 @@ def restraint(u, l_ix, p_ix):
 def best_varsum(u):
     from MDRestraintsGenerator import search
     from MDRestraintsGenerator.restraints import FindBoreschRestraint
+
     atom_set = []
     for l_atoms in search.find_ligand_atoms(u, l_selection="resname LIG and not name H*"):
         hosts = search.FindHostAtoms(u, l_atoms[0], p_selection="protein and name CA")
@@ -85,8 +99,9 @@ def verify(checks):
         data_error = f"restraint.json lacks keys {missing}" if missing else ""
         assert not missing, f"missing keys {missing}"
         assert len(data["ligand_anchors"]) == 3 and len(data["protein_anchors"]) == 3, "three anchors each"
-    with checks.check("boresch.top parses: intermolecular_interactions with 1 bond, 2 angles, 3 dihedrals",
-                      kind="format"):
+    with checks.check(
+        "boresch.top parses: intermolecular_interactions with 1 bond, 2 angles, 3 dihedrals", kind="format"
+    ):
         path = "/app/output/boresch.top"
         if not os.path.isfile(path):
             top_error = f"deliverable {path} was not written"
@@ -96,10 +111,14 @@ def verify(checks):
         assert re.search(r"\[\s*intermolecular_interactions\s*\]", text), "no [ intermolecular_interactions ]"
         top = parse_top(path)
         top_error = ""
-        assert [len(top.get(s, [])) for s in ("bonds", "angles", "dihedrals")] == [1, 2, 3], \
+        assert [len(top.get(s, [])) for s in ("bonds", "angles", "dihedrals")] == [1, 2, 3], (
             f"{[len(top.get(s, [])) for s in ('bonds', 'angles', 'dihedrals')]} lines"
-        assert all(len(r) == 7 for r in top["bonds"]) and all(len(r) == 8 for r in top["angles"]) \
-            and all(len(r) == 9 for r in top["dihedrals"]), "columns: ai aj (ak (al)) type b/th/phi A, kA, B, kB"
+        )
+        assert (
+            all(len(r) == 7 for r in top["bonds"])
+            and all(len(r) == 8 for r in top["angles"])
+            and all(len(r) == 9 for r in top["dihedrals"])
+        ), "columns: ai aj (ak (al)) type b/th/phi A, kA, B, kB"
 
     def need_data():
         assert not data_error, data_error
@@ -116,9 +135,14 @@ def verify(checks):
         assert len(lig) == 3 and len(prot) == 3, "three anchors each"
         r = restraint(u, [i - 1 for i in lig], [i - 1 for i in prot])
         frame = int(data["frame"])
-        ref = {"r0_nm": r.bond.values[frame] / 10, "theta_a_deg": r.angles[0].values[frame],
-               "theta_b_deg": r.angles[1].values[frame], "phi_a_deg": r.dihedrals[0].values[frame],
-               "phi_b_deg": r.dihedrals[1].values[frame], "phi_c_deg": r.dihedrals[2].values[frame]}
+        ref = {
+            "r0_nm": r.bond.values[frame] / 10,
+            "theta_a_deg": r.angles[0].values[frame],
+            "theta_b_deg": r.angles[1].values[frame],
+            "phi_a_deg": r.dihedrals[0].values[frame],
+            "phi_b_deg": r.dihedrals[1].values[frame],
+            "phi_c_deg": r.dihedrals[2].values[frame],
+        }
     except Exception as exc:
         anchor_error = data_error or f"restraint.json's anchors/frame unusable: {type(exc).__name__}: {exc}"
 
@@ -129,16 +153,19 @@ def verify(checks):
     with checks.check("ligand anchors are three bonded heavy atoms of the ligand (l1-l2-l3)"):
         need_data()
         ag = atoms[[i - 1 for i in lig]]
-        assert set(ag.resnames) == {"LIG"} and not any(n.startswith("H") for n in ag.names), \
+        assert set(ag.resnames) == {"LIG"} and not any(n.startswith("H") for n in ag.names), (
             f"{list(zip(ag.resnames, ag.names))}"
+        )
         bonded = {frozenset(b.indices) for b in u.bonds}
-        assert frozenset((lig[0] - 1, lig[1] - 1)) in bonded and frozenset((lig[1] - 1, lig[2] - 1)) in bonded, \
+        assert frozenset((lig[0] - 1, lig[1] - 1)) in bonded and frozenset((lig[1] - 1, lig[2] - 1)) in bonded, (
             "l1-l2 and l2-l3 must be bonds"
+        )
     with checks.check("protein anchors are protein backbone heavy atoms"):
         need_data()
         ag = atoms[[i - 1 for i in prot]]
-        assert all(r not in ("LIG", "SOL", "NA", "CL") for r in ag.resnames) and set(ag.names) <= BACKBONE, \
+        assert all(r not in ("LIG", "SOL", "NA", "CL") for r in ag.resnames) and set(ag.names) <= BACKBONE, (
             f"{list(zip(ag.resnames, ag.resids, ag.names))}"
+        )
     with checks.check("frame is the one closest to the restraint's mean values (MDRestraintsGenerator)"):
         need_restraint()
         assert frame == int(r.min_frame), f"frame {frame}, the tool's {int(r.min_frame)}"
@@ -149,8 +176,9 @@ def verify(checks):
             assert angle_diff(float(data[key]), ref[key]) <= 0.5, f"{key} {data[key]} vs {ref[key]:.2f}"
     with checks.check("no angle near collinearity (25-155 deg)"):
         need_restraint()
-        assert all(25 < ref[k] < 155 for k in ("theta_a_deg", "theta_b_deg")), \
+        assert all(25 < ref[k] < 155 for k in ("theta_a_deg", "theta_b_deg")), (
             f"angles {ref['theta_a_deg']:.1f}, {ref['theta_b_deg']:.1f}"
+        )
     with checks.check("anchor set fluctuates as little as MDRestraintsGenerator's best (summed variance within 1.25x)"):
         need_restraint()
         best = best_varsum(u)
@@ -158,8 +186,11 @@ def verify(checks):
 
     l1, l2, l3 = lig or (0, 0, 0)
     p1, p2, p3 = prot or (0, 0, 0)
-    expected_atoms = {"bonds": [[l1, p1]], "angles": [[l2, l1, p1], [l1, p1, p2]],
-                      "dihedrals": [[l3, l2, l1, p1], [l2, l1, p1, p2], [l1, p1, p2, p3]]}
+    expected_atoms = {
+        "bonds": [[l1, p1]],
+        "angles": [[l2, l1, p1], [l1, p1, p2]],
+        "dihedrals": [[l3, l2, l1, p1], [l2, l1, p1, p2], [l1, p1, p2, p3]],
+    }
     with checks.check("boresch.top atom numbers are the anchors in the Boresch order (1-based)"):
         need_data()
         need_top()
@@ -170,7 +201,14 @@ def verify(checks):
     with checks.check("boresch.top types 6/1/2 and equilibrium values in nm and degrees, equal in A and B"):
         need_restraint()
         need_top()
-        values = [ref["r0_nm"], ref["theta_a_deg"], ref["theta_b_deg"], ref["phi_a_deg"], ref["phi_b_deg"], ref["phi_c_deg"]]
+        values = [
+            ref["r0_nm"],
+            ref["theta_a_deg"],
+            ref["theta_b_deg"],
+            ref["phi_a_deg"],
+            ref["phi_b_deg"],
+            ref["phi_c_deg"],
+        ]
         rows = top["bonds"] + top["angles"] + top["dihedrals"]
         for row, want, typ in zip(rows, values, (6, 1, 1, 2, 2, 2)):
             n = {7: 2, 8: 3, 9: 4}[len(row)]
@@ -179,7 +217,9 @@ def verify(checks):
             tol = 0.002 if typ == 6 else 0.5
             diff = abs if typ == 6 else (lambda x: angle_diff(x, 0))
             assert diff(a - want) <= tol and diff(b - want) <= tol, f"{a}/{b} vs {want:.3f}"
-    with checks.check("force constants off in state A, on in state B in GROMACS units (4184 kJ/mol/nm2, 41.84 kJ/mol/rad2)"):
+    with checks.check(
+        "force constants off in state A, on in state B in GROMACS units (4184 kJ/mol/nm2, 41.84 kJ/mol/rad2)"
+    ):
         need_data()
         need_top()
         for row in top["bonds"]:
@@ -188,12 +228,15 @@ def verify(checks):
             assert row[5] == 0 and close(row[7], 41.84, rel=0.01), f"angle fcA {row[5]} fcB {row[7]}"
         for row in top["dihedrals"]:
             assert row[6] == 0 and close(row[8], 41.84, rel=0.01), f"dihedral fcA {row[6]} fcB {row[8]}"
-        assert close(data["k_bond_kj_mol_nm2"], 4184.0, rel=0.01) and close(data["k_angle_kj_mol_rad2"], 41.84, rel=0.01), \
-            f"json force constants {data['k_bond_kj_mol_nm2']}, {data['k_angle_kj_mol_rad2']}"
+        assert close(data["k_bond_kj_mol_nm2"], 4184.0, rel=0.01) and close(
+            data["k_angle_kj_mol_rad2"], 41.84, rel=0.01
+        ), f"json force constants {data['k_bond_kj_mol_nm2']}, {data['k_angle_kj_mol_rad2']}"
     with checks.check("standard-state correction is MDRestraintsGenerator's analytical one (0.02 kcal/mol)"):
         need_restraint()
         dg = float(r.standard_state(frame=frame, force_constant=10.0, temperature=298.15))
-        assert abs(float(data["dg_restraint_kcal_mol"]) - dg) <= 0.02, f"{data['dg_restraint_kcal_mol']} vs {dg:.3f} kcal/mol"
+        assert abs(float(data["dg_restraint_kcal_mol"]) - dg) <= 0.02, (
+            f"{data['dg_restraint_kcal_mol']} vs {dg:.3f} kcal/mol"
+        )
 
 
 sys.exit(main(verify))

@@ -1,4 +1,5 @@
 """Read the log, then run the proposed settings with OpenMM and check the run stays finite and cool."""
+
 import csv
 import json
 import math
@@ -6,7 +7,6 @@ import sys
 
 import openmm
 from openmm import app, unit
-
 from verifykit import load_json, main
 
 
@@ -17,7 +17,11 @@ def verify(checks):
     diagnosis = {}
     with checks.check("diagnosis.json readable"):
         diagnosis = load_json("/app/output/diagnosis.json")
-    checks.require("first bad step from the log", diagnosis.get("first_bad_step") == bad, f"{diagnosis.get('first_bad_step')} != {bad}")
+    checks.require(
+        "first bad step from the log",
+        diagnosis.get("first_bad_step") == bad,
+        f"{diagnosis.get('first_bad_step')} != {bad}",
+    )
     checks.require("cause", diagnosis.get("cause") == "timestep_too_large", f"cause {diagnosis.get('cause')}")
     fix = diagnosis.get("fix") if isinstance(diagnosis.get("fix"), dict) else {}
     with checks.check("fix changes the integration settings only"):
@@ -26,13 +30,18 @@ def verify(checks):
     with checks.check("the fixed run is stable (OpenMM, 1000 steps)"):
         assert fix, "no fix"
         pdb = app.PDBFile("/app/inputs/peptide.pdb")
-        constraints = {None: None, "HBonds": app.HBonds, "AllBonds": app.AllBonds, "HAngles": app.HAngles}[fix["constraints"]]
+        constraints = {None: None, "HBonds": app.HBonds, "AllBonds": app.AllBonds, "HAngles": app.HAngles}[
+            fix["constraints"]
+        ]
         kwargs = {"hydrogenMass": fix["hydrogen_mass_amu"] * unit.amu} if fix["hydrogen_mass_amu"] else {}
-        system = app.ForceField(*settings["forcefield"]).createSystem(pdb.topology, nonbondedMethod=app.NoCutoff,
-                                                                       constraints=constraints, **kwargs)
-        integrator = openmm.LangevinMiddleIntegrator(settings["temperature_k"] * unit.kelvin,
-                                                     settings["friction_per_ps"] / unit.picosecond,
-                                                     float(fix["timestep_fs"]) * unit.femtoseconds)
+        system = app.ForceField(*settings["forcefield"]).createSystem(
+            pdb.topology, nonbondedMethod=app.NoCutoff, constraints=constraints, **kwargs
+        )
+        integrator = openmm.LangevinMiddleIntegrator(
+            settings["temperature_k"] * unit.kelvin,
+            settings["friction_per_ps"] / unit.picosecond,
+            float(fix["timestep_fs"]) * unit.femtoseconds,
+        )
         integrator.setRandomNumberSeed(settings["seed"])
         context = openmm.Context(system, integrator, openmm.Platform.getPlatformByName("CPU"), {"Threads": "1"})
         context.setPositions(pdb.positions)
@@ -42,11 +51,16 @@ def verify(checks):
             integrator.step(100)
             state = context.getState(getEnergy=True)
             kinetic = state.getKineticEnergy().value_in_unit(unit.kilojoule_per_mole)
-            temperature = 2 * kinetic / (dof * unit.MOLAR_GAS_CONSTANT_R.value_in_unit(unit.kilojoule_per_mole / unit.kelvin))
+            temperature = (
+                2 * kinetic / (dof * unit.MOLAR_GAS_CONSTANT_R.value_in_unit(unit.kilojoule_per_mole / unit.kelvin))
+            )
             assert math.isfinite(state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)), "energy not finite"
             assert temperature < 500, f"temperature {temperature:.0f} K"
-    checks.require("fix is not slower than needed (timestep >= 1 fs)", float(fix.get("timestep_fs") or 0) >= 1.0,
-                   f"timestep {fix.get('timestep_fs')} fs")
+    checks.require(
+        "fix is not slower than needed (timestep >= 1 fs)",
+        float(fix.get("timestep_fs") or 0) >= 1.0,
+        f"timestep {fix.get('timestep_fs')} fs",
+    )
 
 
 sys.exit(main(verify))

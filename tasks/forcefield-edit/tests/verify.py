@@ -1,9 +1,8 @@
 """Build methanol with the original and the edited force field in OpenMM and compare every parameter."""
+
 import sys
 
-import openmm
 from openmm import app, unit
-
 from verifykit import close, main
 
 
@@ -16,10 +15,17 @@ def parameters(path):
     particles = {}
     for i, name in enumerate(names):
         q, sigma, epsilon = nonbonded.getParticleParameters(i)
-        particles[name] = (q.value_in_unit(unit.elementary_charge), sigma.value_in_unit(unit.nanometer),
-                           epsilon.value_in_unit(unit.kilojoule_per_mole))
+        particles[name] = (
+            q.value_in_unit(unit.elementary_charge),
+            sigma.value_in_unit(unit.nanometer),
+            epsilon.value_in_unit(unit.kilojoule_per_mole),
+        )
     bonded = []
-    for kind, noun in (("HarmonicBondForce", "Bond"), ("HarmonicAngleForce", "Angle"), ("PeriodicTorsionForce", "Torsion")):
+    for kind, noun in (
+        ("HarmonicBondForce", "Bond"),
+        ("HarmonicAngleForce", "Angle"),
+        ("PeriodicTorsionForce", "Torsion"),
+    ):
         force = forces[kind]
         get = getattr(force, f"get{noun}Parameters")
         bonded += [str(get(i)) for i in range(getattr(force, f"getNum{noun}s")())]
@@ -32,19 +38,42 @@ def verify(checks):
     with checks.check("edited XML loads and builds methanol in OpenMM"):
         after, bonded_after = parameters("/app/output/methanol.xml")
     if after is None:
-        for name in ("oxygen epsilon converted to kJ/mol", "hydroxyl hydrogen charge +0.4180", "oxygen charge compensates",
-                     "molecule neutral", "other atoms unchanged", "bonded terms unchanged"):
+        for name in (
+            "oxygen epsilon converted to kJ/mol",
+            "hydroxyl hydrogen charge +0.4180",
+            "oxygen charge compensates",
+            "molecule neutral",
+            "other atoms unchanged",
+            "bonded terms unchanged",
+        ):
             checks.require(name, False, "no loadable methanol.xml")
         return
-    checks.require("oxygen epsilon converted to kJ/mol", close(after["O"][2], before["O"][2] * 4.184, rel=1e-4),
-                   f"epsilon {after['O'][2]} kJ/mol")
-    checks.require("hydroxyl hydrogen charge +0.4180", close(after["HO"][0], 0.418, abs_=1e-6), f"charge {after['HO'][0]}")
-    checks.require("oxygen charge compensates", close(after["O"][0], before["O"][0] - (0.418 - before["HO"][0]), abs_=1e-6),
-                   f"oxygen charge {after['O'][0]}")
-    checks.require("molecule neutral", abs(sum(p[0] for p in after.values())) < 1e-6, f"net charge {sum(p[0] for p in after.values())}")
+    checks.require(
+        "oxygen epsilon converted to kJ/mol",
+        close(after["O"][2], before["O"][2] * 4.184, rel=1e-4),
+        f"epsilon {after['O'][2]} kJ/mol",
+    )
+    checks.require(
+        "hydroxyl hydrogen charge +0.4180", close(after["HO"][0], 0.418, abs_=1e-6), f"charge {after['HO'][0]}"
+    )
+    checks.require(
+        "oxygen charge compensates",
+        close(after["O"][0], before["O"][0] - (0.418 - before["HO"][0]), abs_=1e-6),
+        f"oxygen charge {after['O'][0]}",
+    )
+    checks.require(
+        "molecule neutral",
+        abs(sum(p[0] for p in after.values())) < 1e-6,
+        f"net charge {sum(p[0] for p in after.values())}",
+    )
     others = [n for n in before if n not in ("O", "HO")]
-    checks.require("other atoms unchanged", all(after[n] == before[n] for n in others)
-                   and after["O"][1] == before["O"][1] and after["HO"][1:] == before["HO"][1:], "other nonbonded parameters changed")
+    checks.require(
+        "other atoms unchanged",
+        all(after[n] == before[n] for n in others)
+        and after["O"][1] == before["O"][1]
+        and after["HO"][1:] == before["HO"][1:],
+        "other nonbonded parameters changed",
+    )
     checks.require("bonded terms unchanged", bonded_after == bonded_before, "bonds, angles or torsions changed")
 
 

@@ -3,6 +3,7 @@ rerun on every state's mdp, the test run's dhdl.xvg.
 
 Tolerances: lambda values 1e-4; soft-core and temperature as contracted (1e-6 relative).
 """
+
 import os
 import re
 import subprocess
@@ -53,13 +54,17 @@ def verify(checks):
         assert not missing, f"missing {missing[:4]}"
     xvgs = []
     with checks.check("test_run/ has the test run's dhdl file present", kind="format"):
-        xvgs = [f for f in os.listdir(f"{OUT}/test_run") if f.endswith(".xvg")] if os.path.isdir(f"{OUT}/test_run") else []
+        xvgs = (
+            [f for f in os.listdir(f"{OUT}/test_run") if f.endswith(".xvg")] if os.path.isdir(f"{OUT}/test_run") else []
+        )
         assert xvgs, "no .xvg in test_run/"
 
     def read_all(name, reader):
         missing = [f"{d}/{name}" for d in dirs if not os.path.isfile(f"{d}/{name}")]
         if missing:
-            raise FileNotFoundError(f"{missing[0]} missing" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            raise FileNotFoundError(
+                f"{missing[0]} missing" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+            )
         return [reader(f"{d}/{name}") for d in dirs]
 
     # Every check below reads all 13 states' tpr (gmx dump) or mdp: a missing or unreadable one fails each check that
@@ -79,46 +84,71 @@ def verify(checks):
     def need(*kinds):
         for kind in kinds:
             assert kind not in errors, errors[kind]
+
     with checks.check("every tpr has free-energy on and its own init-lambda-state (0..12) of 13 states"):
         need("tpr")
         for i, text in enumerate(dumps):
             assert field(text, "free-energy") == "yes", f"state {i}: free-energy {field(text, 'free-energy')}"
-            assert int(field(text, "init-lambda-state")) == i, f"lambda_{i:02d}: init-lambda-state {field(text, 'init-lambda-state')}"
+            assert int(field(text, "init-lambda-state")) == i, (
+                f"lambda_{i:02d}: init-lambda-state {field(text, 'init-lambda-state')}"
+            )
             assert int(field(text, "n-lambdas")) == N, f"state {i}: n-lambdas {field(text, 'n-lambdas')}"
-    with checks.check("schedule: charges off in states 0-4, then Lennard-Jones in 5-12 (coul/vdw lambdas of every tpr)"):
+    with checks.check(
+        "schedule: charges off in states 0-4, then Lennard-Jones in 5-12 (coul/vdw lambdas of every tpr)"
+    ):
         need("tpr")
         for i, text in enumerate(dumps):
             coul, vdw = lambdas(text, "coul"), lambdas(text, "vdw")
-            assert len(coul) == N and max(abs(a - b) for a, b in zip(coul, COUL)) <= 1e-4, f"state {i}: coul-lambdas {coul}"
+            assert len(coul) == N and max(abs(a - b) for a, b in zip(coul, COUL)) <= 1e-4, (
+                f"state {i}: coul-lambdas {coul}"
+            )
             assert len(vdw) == N and max(abs(a - b) for a, b in zip(vdw, VDW)) <= 1e-4, f"state {i}: vdw-lambdas {vdw}"
     with checks.check("ethanol is the decoupled molecule: full charges in A, none in B, only ETH perturbed (tpr)"):
         need("tpr")
         atoms = re.findall(r"atom\[\s*\d+\]=\{type=\s*(\d+), typeB=\s*(\d+),.*?q=\s*(\S+),.*?qB=\s*(\S+),", dumps[0])
         eth = atoms[:9]
-        assert len(eth) == 9 and all(float(q.rstrip(",")) != 0 and float(qb.rstrip(",")) == 0 for _, _, q, qb in eth), \
+        assert len(eth) == 9 and all(float(q.rstrip(",")) != 0 and float(qb.rstrip(",")) == 0 for _, _, q, qb in eth), (
             "ethanol's B-state charges are not zero"
+        )
         rest = atoms[9:]
         assert all(t == tb and q == qb for t, tb, q, qb in rest), "a water atom is perturbed"
     with checks.check("decoupling from vdw-q (A) to none (B) of moltype ETH (mdp)"):
         need("mdp")
         for i, values in enumerate(mdps):
-            got = (values.get("couple-moltype"), values.get("couple-lambda0", "").lower(), values.get("couple-lambda1", "").lower())
+            got = (
+                values.get("couple-moltype"),
+                values.get("couple-lambda0", "").lower(),
+                values.get("couple-lambda1", "").lower(),
+            )
             assert got == ("ETH", "vdw-q", "none"), f"state {i}: couple-moltype/lambda0/lambda1 {got}"
     with checks.check("intramolecular interactions kept at full strength (couple-intramol = no: LJC pairs in the tpr)"):
         need("tpr", "mdp")
         for i, values in enumerate(mdps):
-            assert values.get("couple-intramol", "no").lower() == "no", f"state {i}: couple-intramol {values.get('couple-intramol')}"
+            assert values.get("couple-intramol", "no").lower() == "no", (
+                f"state {i}: couple-intramol {values.get('couple-intramol')}"
+            )
         assert "LJC Pairs NB:" in dumps[0] and re.search(r"type=\d+ \(LJC_NB\)", dumps[0]), "no LJC_NB pairs in the tpr"
     with checks.check("soft-core on the LJ decoupling: sc-alpha 0.5, sc-power 1, sc-sigma 0.3, sc-coul off (tpr)"):
         need("tpr")
         for i, text in enumerate(dumps):
-            got = (float(field(text, "sc-alpha")), int(field(text, "sc-power")), float(field(text, "sc-sigma")), field(text, "sc-coul"))
+            got = (
+                float(field(text, "sc-alpha")),
+                int(field(text, "sc-power")),
+                float(field(text, "sc-sigma")),
+                field(text, "sc-coul"),
+            )
             assert got[:3] == (0.5, 1, 0.3) and got[3] in ("false", "no"), f"state {i}: sc-alpha/power/sigma/coul {got}"
-    with checks.check("every state's energy in the dhdl output, for MBAR: calc-lambda-neighbors -1, nstdhdl > 0, dH/dl, own file"):
+    with checks.check(
+        "every state's energy in the dhdl output, for MBAR: calc-lambda-neighbors -1, nstdhdl > 0, dH/dl, own file"
+    ):
         need("tpr")
         for i, text in enumerate(dumps):
-            got = (int(field(text, "calc-lambda-neighbors")), int(field(text, "nstdhdl")), field(text, "dhdl-derivatives"),
-                   field(text, "separate-dhdl-file"))
+            got = (
+                int(field(text, "calc-lambda-neighbors")),
+                int(field(text, "nstdhdl")),
+                field(text, "dhdl-derivatives"),
+                field(text, "separate-dhdl-file"),
+            )
             assert got[0] == -1 and got[1] > 0 and got[2] == "yes" and got[3] == "yes", f"state {i}: {got}"
     with checks.check("production settings: sd at 298.15 K, 500 ps, the same run in every state"):
         need("tpr")
@@ -131,16 +161,38 @@ def verify(checks):
         need("mdp")
         with tempfile.TemporaryDirectory() as tmp:
             for i, d in enumerate(dirs):
-                run = subprocess.run(["gmx", "-quiet", "grompp", "-f", f"{d}/prod.mdp", "-c", "/app/inputs/conf.gro",
-                                      "-p", "/app/inputs/topol.top", "-o", f"{tmp}/s.tpr", "-po", f"{tmp}/out.mdp",
-                                      "-maxwarn", "0"], capture_output=True, text=True, cwd=tmp, env=ENV)
+                run = subprocess.run(
+                    [
+                        "gmx",
+                        "-quiet",
+                        "grompp",
+                        "-f",
+                        f"{d}/prod.mdp",
+                        "-c",
+                        "/app/inputs/conf.gro",
+                        "-p",
+                        "/app/inputs/topol.top",
+                        "-o",
+                        f"{tmp}/s.tpr",
+                        "-po",
+                        f"{tmp}/out.mdp",
+                        "-maxwarn",
+                        "0",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    cwd=tmp,
+                    env=ENV,
+                )
                 assert run.returncode == 0, f"state {i}: {run.stderr.strip().splitlines()[-3:]}"
     with checks.check("test run's dhdl.xvg: dH/dl and the energy difference to all 13 states, at least 10 samples"):
         assert xvgs, f"no .xvg in {OUT}/test_run/ (the test run's dhdl file)"
         xvg = open(f"{OUT}/test_run/{sorted(xvgs)[0]}").read()
         targets = re.findall(r'legend ".*?to \(', xvg)
         rows = [l for l in xvg.splitlines() if l and l[0] not in "#@"]
-        assert len(targets) == N and "dH/d" in xvg and len(rows) >= 10, f"{len(targets)} foreign states, {len(rows)} samples"
+        assert len(targets) == N and "dH/d" in xvg and len(rows) >= 10, (
+            f"{len(targets)} foreign states, {len(rows)} samples"
+        )
 
 
 sys.exit(main(verify))

@@ -1,4 +1,5 @@
 """Evaluate the agent's System with OpenMM and compare with the verifier's own gmx rerun and ParmEd reading."""
+
 import os
 import re
 import shutil
@@ -7,11 +8,13 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import load_json, main
 
-TERMS = {"bond": ("HarmonicBondForce", ("Bond",)), "angle": ("HarmonicAngleForce", ("Angle",)),
-         "torsion": ("PeriodicTorsionForce", ("Proper Dih.", "Per. Imp. Dih."))}
+TERMS = {
+    "bond": ("HarmonicBondForce", ("Bond",)),
+    "angle": ("HarmonicAngleForce", ("Angle",)),
+    "torsion": ("PeriodicTorsionForce", ("Proper Dih.", "Per. Imp. Dih.")),
+}
 MDP = "integrator = md\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = Cut-off\nrcoulomb = 1.5\nrvdw = 1.5\n"
 
 
@@ -21,23 +24,39 @@ def gromacs_terms():
         shutil.copy(f"/app/inputs/{name}", work)
     open(os.path.join(work, "rerun.mdp"), "w").write(MDP)
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    for command in (["grompp", "-f", "rerun.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "rerun.tpr", "-maxwarn", "1"],
-                    ["mdrun", "-s", "rerun.tpr", "-rerun", "conf.gro", "-deffnm", "rerun", "-nt", "1"]):
+    for command in (
+        ["grompp", "-f", "rerun.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "rerun.tpr", "-maxwarn", "1"],
+        ["mdrun", "-s", "rerun.tpr", "-rerun", "conf.gro", "-deffnm", "rerun", "-nt", "1"],
+    ):
         subprocess.run(["gmx", "-quiet", *command], cwd=work, env=env, capture_output=True, check=True, timeout=120)
-    subprocess.run(["gmx", "-quiet", "energy", "-f", "rerun.edr", "-o", "rerun.xvg"], input="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\n\n",
-                   cwd=work, env=env, capture_output=True, text=True, check=True, timeout=60)
+    subprocess.run(
+        ["gmx", "-quiet", "energy", "-f", "rerun.edr", "-o", "rerun.xvg"],
+        input="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\n\n",
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     text = open(os.path.join(work, "rerun.xvg")).read()
-    row = dict(zip(re.findall(r'^@ s\d+ legend "(.*)"', text, re.M), np.loadtxt(os.path.join(work, "rerun.xvg"), comments=("#", "@"), ndmin=2)[0, 1:]))
+    row = dict(
+        zip(
+            re.findall(r'^@ s\d+ legend "(.*)"', text, re.M),
+            np.loadtxt(os.path.join(work, "rerun.xvg"), comments=("#", "@"), ndmin=2)[0, 1:],
+        )
+    )
     return {key: sum(row.get(name, 0.0) for name in names) for key, (_, names) in TERMS.items()}
 
 
 def verify(checks):
     import openmm
     import parmed
+
     reference = gromacs_terms()
     lines = open("/app/inputs/conf.gro").read().splitlines()
     n_atoms = int(lines[1])
-    positions = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2:2 + n_atoms]])
+    positions = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + n_atoms]])
     parmed.gromacs.GROMACS_TOPDIR = "/usr/share/gromacs/top"
     structure = parmed.load_file("/app/inputs/topol.top", xyz="/app/inputs/conf.gro")
     system = None
@@ -46,15 +65,21 @@ def verify(checks):
         assert system.getNumParticles() == n_atoms, f"{system.getNumParticles()} particles, conf.gro has {n_atoms}"
     if system is None:
         # the same list of checks as with a System, each failed
-        for name in ("no constraints, no cutoff", "charges and masses are the topology's",
-                     *(f"{key} energy of the System equals GROMACS's ({reference[key]:.3f} kJ/mol)" for key in TERMS),
-                     "energies.json reports both sides", "the GROMACS numbers come from GROMACS, not copied from OpenMM"):
+        for name in (
+            "no constraints, no cutoff",
+            "charges and masses are the topology's",
+            *(f"{key} energy of the System equals GROMACS's ({reference[key]:.3f} kJ/mol)" for key in TERMS),
+            "energies.json reports both sides",
+            "the GROMACS numbers come from GROMACS, not copied from OpenMM",
+        ):
             checks.require(name, False, "no system: /app/output/system.xml missing or unreadable")
         return
     with checks.check("no constraints, no cutoff"):
         assert system.getNumConstraints() == 0, f"{system.getNumConstraints()} constraints"
         nonbonded = [f for f in system.getForces() if isinstance(f, openmm.NonbondedForce)]
-        assert len(nonbonded) == 1 and nonbonded[0].getNonbondedMethod() == openmm.NonbondedForce.NoCutoff, "NonbondedForce is not NoCutoff"
+        assert len(nonbonded) == 1 and nonbonded[0].getNonbondedMethod() == openmm.NonbondedForce.NoCutoff, (
+            "NonbondedForce is not NoCutoff"
+        )
     with checks.check("charges and masses are the topology's"):
         nonbonded = next(f for f in system.getForces() if isinstance(f, openmm.NonbondedForce))
         charges = np.array([nonbonded.getParticleParameters(i)[0]._value for i in range(n_atoms)])
@@ -72,21 +97,36 @@ def verify(checks):
         with checks.check(f"{key} energy of the System equals GROMACS's ({reference[key]:.3f} kJ/mol)"):
             assert force_name in forces, f"no {force_name}"
             computed[key] = context.getState(getEnergy=True, groups=forces[force_name]).getPotentialEnergy()._value
-            assert abs(computed[key] - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), f"OpenMM {computed[key]:.4f} kJ/mol"
+            assert abs(computed[key] - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), (
+                f"OpenMM {computed[key]:.4f} kJ/mol"
+            )
     with checks.check("energies.json reports both sides"):
         report = load_json("/app/output/energies.json")
         for key in TERMS:
-            assert abs(float(report["gromacs"][key]) - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), f"gromacs {key} {report['gromacs'][key]}"
-            assert abs(float(report["openmm"][key]) - computed.get(key, np.nan)) <= 0.01, f"openmm {key} {report['openmm'][key]}"
+            assert abs(float(report["gromacs"][key]) - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), (
+                f"gromacs {key} {report['gromacs'][key]}"
+            )
+            assert abs(float(report["openmm"][key]) - computed.get(key, np.nan)) <= 0.01, (
+                f"openmm {key} {report['openmm'][key]}"
+            )
     with checks.check("the GROMACS numbers come from GROMACS, not copied from OpenMM"):
         # GROMACS (mixed precision) and OpenMM differ in the last digits of a faithful conversion; a gmx rerun
         # reproduces GROMACS's own digits. A term resolved (>= 1e-4 kJ/mol apart) must be reported nearer GROMACS's.
         report = load_json("/app/output/energies.json")
         resolved = [key for key in TERMS if key in computed and abs(reference[key] - computed[key]) >= 1e-4]
-        nearer = [key for key in resolved
-                  if abs(float(report["gromacs"][key]) - reference[key]) < abs(float(report["gromacs"][key]) - computed[key])]
-        assert not resolved or nearer, \
-            "every GROMACS value reported is OpenMM's (" + ", ".join(f"{k}: GROMACS {reference[k]:.6f}, OpenMM {computed[k]:.6f}, reported {float(report['gromacs'][k]):.6f}" for k in resolved) + ")"
+        nearer = [
+            key
+            for key in resolved
+            if abs(float(report["gromacs"][key]) - reference[key]) < abs(float(report["gromacs"][key]) - computed[key])
+        ]
+        assert not resolved or nearer, (
+            "every GROMACS value reported is OpenMM's ("
+            + ", ".join(
+                f"{k}: GROMACS {reference[k]:.6f}, OpenMM {computed[k]:.6f}, reported {float(report['gromacs'][k]):.6f}"
+                for k in resolved
+            )
+            + ")"
+        )
 
 
 sys.exit(main(verify))

@@ -1,4 +1,5 @@
 """Check the renumbering, the map and the index group against the PDB and conf.gro."""
+
 import csv
 import sys
 
@@ -13,9 +14,11 @@ def verify(checks):
     atoms = []
     with checks.check("conf.gro: the protein only, residues numbered 1..N"):
         lines = open("/app/output/conf.gro").read().splitlines()
-        atoms = [(int(l[0:5]), l[5:10].strip(), l[10:15].strip()) for l in lines[2:2 + int(lines[1])]]
+        atoms = [(int(l[0:5]), l[5:10].strip(), l[10:15].strip()) for l in lines[2 : 2 + int(lines[1])]]
         numbers = list(dict.fromkeys(a[0] for a in atoms))
-        assert numbers == list(range(1, len(pdb) + 1)), f"residues {numbers[:3]}...{numbers[-3:]}, expected 1..{len(pdb)}"
+        assert numbers == list(range(1, len(pdb) + 1)), (
+            f"residues {numbers[:3]}...{numbers[-3:]}, expected 1..{len(pdb)}"
+        )
         assert not {"HOH", "SOL"} & {a[1] for a in atoms}, "waters kept"
         assert any(a[2].startswith("H") for a in atoms), "no hydrogens"
     with checks.check("topol.top is pdb2gmx's AMBER99SB-ILDN topology with its posre.itp"):
@@ -28,8 +31,9 @@ def verify(checks):
             reader = csv.DictReader(handle)
             assert reader.fieldnames == ["pdb_resid", "gro_resid", "resname"], f"header {reader.fieldnames}"
             rows = list(reader)
-        assert [(int(r["pdb_resid"]), int(r["gro_resid"]), r["resname"]) for r in rows] == \
-            [(p, i + 1, name) for i, (p, name) in enumerate(pdb)], "the map differs"
+        assert [(int(r["pdb_resid"]), int(r["gro_resid"]), r["resname"]) for r in rows] == [
+            (p, i + 1, name) for i, (p, name) in enumerate(pdb)
+        ], "the map differs"
     with checks.check("Helix3_backbone: N, CA, C, O of PDB residues 42-56"):
         groups, name = {}, None
         for line in open("/app/output/index.ndx"):
@@ -42,7 +46,9 @@ def verify(checks):
         gro = {p: i + 1 for i, (p, _) in enumerate(pdb)}
         expected = [k + 1 for k, a in enumerate(atoms) if gro[42] <= a[0] <= gro[56] and a[2] in ("N", "CA", "C", "O")]
         assert "Helix3_backbone" in groups, f"groups {list(groups)}"
-        assert sorted(groups["Helix3_backbone"]) == expected, f"{len(groups['Helix3_backbone'])} atoms, expected {len(expected)}"
+        assert sorted(groups["Helix3_backbone"]) == expected, (
+            f"{len(groups['Helix3_backbone'])} atoms, expected {len(expected)}"
+        )
 
 
 sys.exit(main(verify))

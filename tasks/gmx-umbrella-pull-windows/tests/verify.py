@@ -1,5 +1,6 @@
 """Check the umbrella windows with GROMACS itself: grompp -maxwarn 0 from the delivered .mdp and index files,
 gmx dump of the pull settings, and the collective variable recomputed by a zero-step mdrun -rerun (pullx)."""
+
 import os
 import re
 import shutil
@@ -13,21 +14,30 @@ OUT, INPUTS = "/app/output", "/app/inputs"
 CENTERS = [round(1.2 + 0.2 * i, 6) for i in range(9)]
 K = 2000.0
 MASSES = {"C": 12.01, "N": 14.01, "O": 16.00, "S": 32.06}  # amber99sb-ildn's heavy-atom masses
-CV_TOL_NM = 0.002       # windows.json's start distance against the pull code's rerun
+CV_TOL_NM = 0.002  # windows.json's start distance against the pull code's rerun
 INDEPENDENT_TOL_NM = 0.005  # the pull code's value against a numpy COM distance with the force field's masses
 
 
 def gmx(*args, cwd=None, stdin=None):
-    result = subprocess.run(["gmx", "-quiet", *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=240)
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=240,
+    )
     return result.returncode, result.stdout + result.stderr
 
 
 def read_gro(path):
     lines = open(path).read().splitlines()
     n = int(lines[1])
-    atoms = [(int(l[0:5]), l[5:10].strip(), l[10:15].strip(), float(l[20:28]), float(l[28:36]), float(l[36:44]))
-             for l in lines[2:2 + n]]
+    atoms = [
+        (int(l[0:5]), l[5:10].strip(), l[10:15].strip(), float(l[20:28]), float(l[28:36]), float(l[36:44]))
+        for l in lines[2 : 2 + n]
+    ]
     return atoms, [float(x) for x in lines[2 + n].split()[:3]]
 
 
@@ -47,7 +57,7 @@ def dump_pull(tpr):
     pull["pull"] = match.group(1) if match else "false"
     if pull["pull"] != "true":
         return pull
-    section = text[match.start():]
+    section = text[match.start() :]
     for key in ("pull-ngroups", "pull-ncoords", "pull-nstxout", "pull-nstfout"):
         pull[key] = int(re.search(rf"^\s*{key}\s*=\s*(-?\d+)", section, re.M).group(1))
     groups = re.split(r"^\s*pull-group (\d+):\s*$", section.split("pull-ncoords")[0], flags=re.M)
@@ -80,8 +90,11 @@ def verify(checks):
     spec = {}
     with checks.check("windows.json readable with the contracted keys"):
         spec = load_json(f"{OUT}/windows.json")
-        assert isinstance(spec.get("windows"), list) and "start_distance_nm" in spec and "force_constant_kj_mol_nm2" in spec, \
-            f"keys {sorted(spec)}"
+        assert (
+            isinstance(spec.get("windows"), list)
+            and "start_distance_nm" in spec
+            and "force_constant_kj_mol_nm2" in spec
+        ), f"keys {sorted(spec)}"
     with checks.check("index.ndx has the contracted groups TYR2_heavy and TRP9_heavy and the default System group"):
         names = re.findall(r"^\s*\[\s*(\S+)\s*\]", open(f"{OUT}/index.ndx").read(), re.M)
         assert {"System", "TYR2_heavy", "TRP9_heavy"} <= set(names), f"groups {names}"
@@ -89,71 +102,124 @@ def verify(checks):
         with checks.check(f"window_{i}.mdp and window_{i}.tpr present"):
             assert os.path.isfile(f"{OUT}/window_{i}.mdp") and os.path.isfile(f"{OUT}/window_{i}.tpr"), "missing"
     windows = spec.get("windows") or []
-    checks.require("windows.json lists the 9 contracted centres in order (nm)",
-                   [round(float(w.get("center_nm", -1)), 4) for w in windows] == [round(c, 4) for c in CENTERS]
-                   and [w.get("window") for w in windows] == list(range(9)),
-                   f"centres {[w.get('center_nm') for w in windows]}")
-    checks.require("windows.json force constant 2000 kJ mol^-1 nm^-2",
-                   abs(float(spec.get("force_constant_kj_mol_nm2") or 0) - K) < 1e-6, f"{spec.get('force_constant_kj_mol_nm2')}")
+    checks.require(
+        "windows.json lists the 9 contracted centres in order (nm)",
+        [round(float(w.get("center_nm", -1)), 4) for w in windows] == [round(c, 4) for c in CENTERS]
+        and [w.get("window") for w in windows] == list(range(9)),
+        f"centres {[w.get('center_nm') for w in windows]}",
+    )
+    checks.require(
+        "windows.json force constant 2000 kJ mol^-1 nm^-2",
+        abs(float(spec.get("force_constant_kj_mol_nm2") or 0) - K) < 1e-6,
+        f"{spec.get('force_constant_kj_mol_nm2')}",
+    )
     delivered = []
     for i in range(9):
-        with checks.check(f"window_{i}.tpr: the pull code as contracted (gmx dump: umbrella, distance, Y Y Y, groups, init, rate, k)"):
+        with checks.check(
+            f"window_{i}.tpr: the pull code as contracted (gmx dump: umbrella, distance, Y Y Y, groups, init, rate, k)"
+        ):
             pull = dump_pull(f"{OUT}/window_{i}.tpr")
             delivered.append(pull)
             assert pull["natoms"] == len(atoms), f"{pull['natoms']} atoms, conf.gro has {len(atoms)}"
             assert pull["pull"] == "true", "pull code off"
             assert pull["pull-ncoords"] == 1, f"{pull['pull-ncoords']} pull coordinates"
             coord = pull["coord"]
-            assert coord["type"] == "umbrella" and coord["geometry"] == "distance", f"type {coord['type']}, geometry {coord['geometry']}"
+            assert coord["type"] == "umbrella" and coord["geometry"] == "distance", (
+                f"type {coord['type']}, geometry {coord['geometry']}"
+            )
             assert coord["dim"] == [1, 1, 1], f"dim {coord['dim']} (all three dimensions asked for)"
             members = [pull["groups"].get(int(coord["group[0]"])), pull["groups"].get(int(coord["group[1]"]))]
-            assert sorted(members, key=min) == sorted([tyr, trp], key=min), \
-                f"pull groups of {[len(m or ()) for m in members]} atoms; " \
+            assert sorted(members, key=min) == sorted([tyr, trp], key=min), (
+                f"pull groups of {[len(m or ()) for m in members]} atoms; "
                 f"Tyr2 and Trp9 have {len(tyr)} and {len(trp)} heavy atoms"
+            )
             assert coord["start"] == "false", "pull-coord1-start = yes: the centre becomes the start distance plus init"
-            assert abs(float(coord["init"]) - CENTERS[i]) < 1e-4, f"init {coord['init']} nm, window centre {CENTERS[i]} nm"
+            assert abs(float(coord["init"]) - CENTERS[i]) < 1e-4, (
+                f"init {coord['init']} nm, window centre {CENTERS[i]} nm"
+            )
             assert float(coord["rate"]) == 0.0, f"rate {coord['rate']}"
             assert abs(float(coord["k"]) - K) < 1e-3 * K, f"k {coord['k']}"
-            assert pull["pull-nstxout"] == 50 and pull["pull-nstfout"] == 50, \
+            assert pull["pull-nstxout"] == 50 and pull["pull-nstfout"] == 50, (
                 f"pull-nstxout {pull['pull-nstxout']}, pull-nstfout {pull['pull-nstfout']} (50 asked for)"
+            )
         with checks.check(f"window_{i}.tpr keeps md.mdp's run settings (sd, dt 0.002, 50000 steps)"):
             pull = delivered[-1] if len(delivered) == i + 1 else dump_pull(f"{OUT}/window_{i}.tpr")
-            assert (pull["integrator"], pull["nsteps"], float(pull["dt"] or 0)) == ("sd", "50000", 0.002), \
+            assert (pull["integrator"], pull["nsteps"], float(pull["dt"] or 0)) == ("sd", "50000", 0.002), (
                 f"integrator {pull['integrator']}, nsteps {pull['nsteps']}, dt {pull['dt']}"
-        with checks.check(f"grompp -maxwarn 0 rebuilds window_{i} from window_{i}.mdp + index.ndx with the same pull settings"):
+            )
+        with checks.check(
+            f"grompp -maxwarn 0 rebuilds window_{i} from window_{i}.mdp + index.ndx with the same pull settings"
+        ):
             copy = os.path.join(work, f"w{i}")
             os.makedirs(copy)
             for name in (f"window_{i}.mdp", "index.ndx"):
                 shutil.copy(f"{OUT}/{name}", copy)
             for name in os.listdir(INPUTS):
                 shutil.copy(os.path.join(INPUTS, name), copy)
-            code, log = gmx("grompp", "-f", f"window_{i}.mdp", "-c", "conf.gro", "-r", "conf.gro", "-p", "topol.top", "-n", "index.ndx",
-                            "-o", "re.tpr", "-maxwarn", "0", cwd=copy)
+            code, log = gmx(
+                "grompp",
+                "-f",
+                f"window_{i}.mdp",
+                "-c",
+                "conf.gro",
+                "-r",
+                "conf.gro",
+                "-p",
+                "topol.top",
+                "-n",
+                "index.ndx",
+                "-o",
+                "re.tpr",
+                "-maxwarn",
+                "0",
+                cwd=copy,
+            )
             assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
             again = dump_pull(os.path.join(copy, "re.tpr"))
-            assert again["coord"] == delivered[i]["coord"] and again["groups"] == delivered[i]["groups"], \
+            assert again["coord"] == delivered[i]["coord"] and again["groups"] == delivered[i]["groups"], (
                 "the .mdp does not make the delivered .tpr's pull settings"
+            )
     pullx = None
-    with checks.check("the pull code's own value of the coordinate in conf.gro (mdrun -rerun, pullx) matches start_distance_nm"):
+    with checks.check(
+        "the pull code's own value of the coordinate in conf.gro (mdrun -rerun, pullx) matches start_distance_nm"
+    ):
         rerun = os.path.join(work, "rerun")
         os.makedirs(rerun)
-        code, log = gmx("mdrun", "-s", f"{OUT}/window_0.tpr", "-rerun", f"{INPUTS}/conf.gro", "-deffnm", "rerun", "-px", "pullx.xvg",
-                        "-pf", "pullf.xvg", "-nt", "1", cwd=rerun)
+        code, log = gmx(
+            "mdrun",
+            "-s",
+            f"{OUT}/window_0.tpr",
+            "-rerun",
+            f"{INPUTS}/conf.gro",
+            "-deffnm",
+            "rerun",
+            "-px",
+            "pullx.xvg",
+            "-pf",
+            "pullf.xvg",
+            "-nt",
+            "1",
+            cwd=rerun,
+        )
         assert code == 0, log[-400:]
         pullx = first_pullx(os.path.join(rerun, "pullx.xvg"))
-        assert abs(float(spec["start_distance_nm"]) - pullx) <= CV_TOL_NM, \
-            f"start_distance_nm {spec.get('start_distance_nm')}; " \
+        assert abs(float(spec["start_distance_nm"]) - pullx) <= CV_TOL_NM, (
+            f"start_distance_nm {spec.get('start_distance_nm')}; "
             f"the pull code gives {pullx:.4f} nm (tolerance {CV_TOL_NM})"
+        )
     with checks.check("the pull code's value agrees with the heavy-atom COM distance computed independently (5 pm)"):
         import numpy as np
+
         def com(group):
             xyz = np.array([atoms[j][3:6] for j in sorted(group)])
             mass = np.array([MASSES[atoms[j][2][0]] for j in sorted(group)])
             return (xyz * mass[:, None]).sum(0) / mass.sum()
+
         d = com(trp) - com(tyr)
         d -= np.round(d / np.array(box)) * np.array(box)
-        assert pullx is not None and abs(float(np.linalg.norm(d)) - pullx) <= INDEPENDENT_TOL_NM, \
+        assert pullx is not None and abs(float(np.linalg.norm(d)) - pullx) <= INDEPENDENT_TOL_NM, (
             f"numpy {np.linalg.norm(d):.4f} nm, pull code {pullx}"
+        )
 
 
 sys.exit(main(verify))

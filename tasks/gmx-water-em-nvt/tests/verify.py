@@ -1,19 +1,26 @@
 """Read the agent's run inputs and energy files with gmx dump / gmx check / gmx energy."""
+
 import os
 import re
 import subprocess
 import sys
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 OUT = "/app/output"
 
 
 def gmx(*args, stdin=None, cwd="/tmp"):
-    result = subprocess.run(["gmx", "-quiet", *args], input=stdin, capture_output=True, text=True, cwd=cwd,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=120)
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=120,
+    )
     return result.returncode, result.stdout + result.stderr
 
 
@@ -39,9 +46,13 @@ def verify(checks):
             assert code == 0 and os.path.isfile(f"{OUT}/{name}"), log[-300:]
     code, em_dump = gmx("dump", "-s", f"{OUT}/em.tpr")
     code2, dump = gmx("dump", "-s", f"{OUT}/nvt.tpr")
-    checks.require("em.tpr is a steepest-descent minimization to Fmax < 1000",
-                   code == 0 and dump_value(em_dump, "integrator") == "steep" and float(dump_value(em_dump, "emtol") or 1e9) <= 1000,
-                   f"integrator {dump_value(em_dump, 'integrator')}, emtol {dump_value(em_dump, 'emtol')}")
+    checks.require(
+        "em.tpr is a steepest-descent minimization to Fmax < 1000",
+        code == 0
+        and dump_value(em_dump, "integrator") == "steep"
+        and float(dump_value(em_dump, "emtol") or 1e9) <= 1000,
+        f"integrator {dump_value(em_dump, 'integrator')}, emtol {dump_value(em_dump, 'emtol')}",
+    )
     with checks.check("nvt.tpr: md, 2 fs, 5 ps, V-rescale 300 K (0.1 ps), no pressure coupling"):
         assert code2 == 0, "nvt.tpr unreadable"
         assert dump_value(dump, "integrator") == "md", f"integrator {dump_value(dump, 'integrator')}"
@@ -51,32 +62,42 @@ def verify(checks):
         assert dump_value(dump, "pcoupl").lower() == "no", f"pcoupl {dump_value(dump, 'pcoupl')}"
         ref_t = re.search(r"ref-t:\s*([\d.\s]+)", dump).group(1).split()
         tau_t = re.search(r"tau-t:\s*([\d.\s]+)", dump).group(1).split()
-        assert len(ref_t) == 1 and float(ref_t[0]) == 300.0 and float(tau_t[0]) == 0.1, f"ref-t {ref_t}, tau-t {tau_t} (one group)"
+        assert len(ref_t) == 1 and float(ref_t[0]) == 300.0 and float(tau_t[0]) == 0.1, (
+            f"ref-t {ref_t}, tau-t {tau_t} (one group)"
+        )
     with checks.check("nvt.tpr: PME with 1.0 nm cutoffs"):
         assert dump_value(dump, "coulombtype") == "PME", f"coulombtype {dump_value(dump, 'coulombtype')}"
         assert float(dump_value(dump, "rcoulomb")) == 1.0 and float(dump_value(dump, "rvdw")) == 1.0, "cutoffs"
     with checks.check("NVT started from the minimized coordinates"):
         lines = open(f"{OUT}/em.gro").read().splitlines()
-        em_xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2:2 + int(lines[1])]])
+        em_xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + int(lines[1])]])
         xs = re.findall(r"^\s+x\[\s*\d+\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", dump, re.M)
         tpr_xyz = np.array(xs[: len(em_xyz)], dtype=float)
-        assert tpr_xyz.shape == em_xyz.shape and np.abs(tpr_xyz - em_xyz).max() < 2e-3, "nvt.tpr coordinates are not em.gro's"
+        assert tpr_xyz.shape == em_xyz.shape and np.abs(tpr_xyz - em_xyz).max() < 2e-3, (
+            "nvt.tpr coordinates are not em.gro's"
+        )
     result = {}
     with checks.check("energy.json readable"):
         result = load_json(f"{OUT}/energy.json")
     with checks.check("minimization converged and its final potential matches em.edr"):
         em = energy(f"{OUT}/em.edr", ["Potential"])
-        assert close(result["em_final_potential_kj_mol"], em[-1, 1], rel=1e-4), f"{result['em_final_potential_kj_mol']} != {em[-1, 1]}"
+        assert close(result["em_final_potential_kj_mol"], em[-1, 1], rel=1e-4), (
+            f"{result['em_final_potential_kj_mol']} != {em[-1, 1]}"
+        )
         assert em[-1, 1] < em[0, 1], "the potential did not go down"
     with checks.check("NVT averages match nvt.edr (gmx energy)"):
         nvt = energy(f"{OUT}/nvt.edr", ["Temperature", "Potential"])
         assert nvt.shape[0] >= 50, f"only {nvt.shape[0]} energy frames (expected every 0.1 ps over 5 ps)"
         assert abs(nvt[-1, 0] - 5.0) < 1e-3, f"nvt.edr ends at {nvt[-1, 0]} ps"
-        assert close(result["nvt_mean_temperature_k"], nvt[:, 1].mean(), rel=2e-3), f"{result['nvt_mean_temperature_k']} != {nvt[:, 1].mean():.2f}"
-        assert close(result["nvt_mean_potential_kj_mol"], nvt[:, 2].mean(), rel=1e-3), f"{result['nvt_mean_potential_kj_mol']} != {nvt[:, 2].mean():.1f}"
+        assert close(result["nvt_mean_temperature_k"], nvt[:, 1].mean(), rel=2e-3), (
+            f"{result['nvt_mean_temperature_k']} != {nvt[:, 1].mean():.2f}"
+        )
+        assert close(result["nvt_mean_potential_kj_mol"], nvt[:, 2].mean(), rel=1e-3), (
+            f"{result['nvt_mean_potential_kj_mol']} != {nvt[:, 2].mean():.1f}"
+        )
     with checks.check("the thermostat holds 300 K (mean of the second half within 285-315 K)"):
         nvt = energy(f"{OUT}/nvt.edr", ["Temperature"])
-        second = nvt[len(nvt) // 2:, 1].mean()
+        second = nvt[len(nvt) // 2 :, 1].mean()
         assert 285 <= second <= 315, f"mean temperature {second:.1f} K"
 
 

@@ -3,6 +3,7 @@
 Tolerances: charges 0.002 e per atom, net charge 1e-3 e; the OpenMM potential energy of the delivered prmtop at the
 input coordinates within 0.01 kJ/mol of the reference prmtop's (same positions, no cut-off).
 """
+
 import os
 import re
 import subprocess
@@ -10,7 +11,6 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import main
 
 OUT = "/app/output"
@@ -24,7 +24,7 @@ def prmtop_flag(path, flag):
     kind, width = m.group(2).lower(), int(m.group(3))
     body = m.group(4).replace("\n", "") if kind == "a" else m.group(4)
     if kind == "a":
-        return [body[i:i + width].strip() for i in range(0, len(body), width) if body[i:i + width].strip()]
+        return [body[i : i + width].strip() for i in range(0, len(body), width) if body[i : i + width].strip()]
     return [float(x) for x in body.split()]
 
 
@@ -32,11 +32,33 @@ def reference(tmp):
     def run(*cmd):
         r = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
         assert r.returncode == 0, f"{cmd[0]} failed: {r.stdout[-300:]}{r.stderr[-300:]}"
-    run("antechamber", "-i", "/app/inputs/toluene.sdf", "-fi", "sdf", "-o", "ref.mol2", "-fo", "mol2", "-c", "bcc",
-        "-at", "gaff2", "-nc", "0", "-rn", "TOL", "-pf", "y")
+
+    run(
+        "antechamber",
+        "-i",
+        "/app/inputs/toluene.sdf",
+        "-fi",
+        "sdf",
+        "-o",
+        "ref.mol2",
+        "-fo",
+        "mol2",
+        "-c",
+        "bcc",
+        "-at",
+        "gaff2",
+        "-nc",
+        "0",
+        "-rn",
+        "TOL",
+        "-pf",
+        "y",
+    )
     run("parmchk2", "-i", "ref.mol2", "-f", "mol2", "-o", "ref.frcmod", "-s", "gaff2")
-    open(f"{tmp}/leap.in", "w").write("source leaprc.gaff2\nTOL = loadmol2 ref.mol2\nloadamberparams ref.frcmod\n"
-                                     "saveamberparm TOL ref.prmtop ref.inpcrd\nquit\n")
+    open(f"{tmp}/leap.in", "w").write(
+        "source leaprc.gaff2\nTOL = loadmol2 ref.mol2\nloadamberparams ref.frcmod\n"
+        "saveamberparm TOL ref.prmtop ref.inpcrd\nquit\n"
+    )
     run("tleap", "-f", "leap.in")
     return f"{tmp}/ref.prmtop"
 
@@ -44,13 +66,14 @@ def reference(tmp):
 def sdf_positions():
     lines = open("/app/inputs/toluene.sdf").read().splitlines()
     n = int(lines[3][:3])
-    return np.array([[float(x) for x in l.split()[:3]] for l in lines[4:4 + n]]) / 10.0  # nm
+    return np.array([[float(x) for x in l.split()[:3]] for l in lines[4 : 4 + n]]) / 10.0  # nm
 
 
 def energy(prmtop, positions):
     import openmm
     import openmm.app as app
     import openmm.unit as unit
+
     p = app.AmberPrmtopFile(prmtop)
     system = p.createSystem(nonbondedMethod=app.NoCutoff, constraints=None)
     context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
@@ -73,6 +96,7 @@ def verify(checks):
     n_atoms = 0
     with checks.check("ligand.prmtop parses (OpenMM AmberPrmtopFile) with the input's 15 atoms", kind="format"):
         import openmm.app as app
+
         n_atoms = app.AmberPrmtopFile(files["prmtop"]).topology.getNumAtoms()
         assert n_atoms == 15, f"{n_atoms} atoms"
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,7 +124,9 @@ def verify(checks):
         with checks.check("charges are AM1-BCC (antechamber/sqm rerun, 0.002 e per atom), net charge 0"):
             need("prmtop")
             assert abs(charges.sum()) <= 1e-3, f"net charge {charges.sum():.4f}"
-            assert np.abs(charges - ref_charges).max() <= 0.002, f"max deviation {np.abs(charges - ref_charges).max():.4f} e"
+            assert np.abs(charges - ref_charges).max() <= 0.002, (
+                f"max deviation {np.abs(charges - ref_charges).max():.4f} e"
+            )
         with checks.check("ligand.mol2 carries the same GAFF2 types and charges as the prmtop"):
             need("mol2", "prmtop")
             mtypes, mcharges = mol2_atoms(files["mol2"])
@@ -108,7 +134,9 @@ def verify(checks):
         with checks.check("parmchk2 found every parameter (no 'ATTN, need revision' in ligand.frcmod)"):
             need("frcmod")
             assert "ATTN" not in open(files["frcmod"]).read(), "parameters parmchk2 could not assign"
-        with checks.check("OpenMM energy of the delivered prmtop equals the GAFF2 reference's at the input geometry (0.01 kJ/mol)"):
+        with checks.check(
+            "OpenMM energy of the delivered prmtop equals the GAFF2 reference's at the input geometry (0.01 kJ/mol)"
+        ):
             need("prmtop")
             x = sdf_positions()
             e, e_ref = energy(files["prmtop"], x), energy(ref, x)
@@ -117,8 +145,11 @@ def verify(checks):
             need("inpcrd")
             import openmm.app as app
             import openmm.unit as unit
+
             pos = np.array(app.AmberInpcrdFile(files["inpcrd"]).getPositions().value_in_unit(unit.nanometer))
-            assert pos.shape == (15, 3) and np.abs(pos - sdf_positions()).max() <= 0.001, "coordinates differ from the input"
+            assert pos.shape == (15, 3) and np.abs(pos - sdf_positions()).max() <= 0.001, (
+                "coordinates differ from the input"
+            )
 
 
 sys.exit(main(verify))

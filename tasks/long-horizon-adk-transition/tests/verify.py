@@ -4,13 +4,13 @@ Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.005, 
 with MDAnalysis's at r >= 0.999 (either sign accepted in the correlations' check only through the contract: the
 last frame's projection above the first's), correlations 0.01; frames exact.
 """
+
 import csv
 import sys
 import warnings
 
 import numpy as np
-
-from verifykit import close, load_json, main
+from verifykit import load_json, main
 
 warnings.filterwarnings("ignore")
 HEADER = ["frame", "rmsd_closed_A", "rmsd_open_A", "theta_nmp_deg", "theta_lid_deg", "rg_A", "pc1"]
@@ -20,10 +20,13 @@ ATOMS = " and (backbone or name CB)"
 def reference():
     import MDAnalysis as mda
     from MDAnalysis.analysis import pca, rms
-    from MDAnalysisTests.datafiles import DCD, PDB_closed, PDB_small, PSF
+    from MDAnalysisTests.datafiles import DCD, PSF, PDB_closed, PDB_small
+
     u = mda.Universe(PSF, DCD)
-    ref = {"rmsd_closed_A": rms.RMSD(u, mda.Universe(PDB_closed), select="name CA").run().results.rmsd[:, 2],
-           "rmsd_open_A": rms.RMSD(u, mda.Universe(PDB_small), select="name CA").run().results.rmsd[:, 2]}
+    ref = {
+        "rmsd_closed_A": rms.RMSD(u, mda.Universe(PDB_closed), select="name CA").run().results.rmsd[:, 2],
+        "rmsd_open_A": rms.RMSD(u, mda.Universe(PDB_small), select="name CA").run().results.rmsd[:, 2],
+    }
 
     def angle(a, b, c):
         A, B, C = (u.select_atoms(s + ATOMS).center_of_geometry() for s in (a, b, c))
@@ -60,11 +63,13 @@ def verify(checks):
         summary = load_json("/app/output/summary.json")
     ref = reference()
     got = {k: np.array([float(r[k]) for r in rows]) for k in HEADER[1:]} if rows else {}
-    for key, tol, what in (("rmsd_closed_A", 0.01, "CA RMSD to closed 1AKE after superposition (0.01 A)"),
-                           ("rmsd_open_A", 0.01, "CA RMSD to open 4AKE after superposition (0.01 A)"),
-                           ("theta_nmp_deg", 0.1, "NMP-CORE angle per frame (0.1 deg)"),
-                           ("theta_lid_deg", 0.1, "LID-CORE angle per frame (0.1 deg)"),
-                           ("rg_A", 0.01, "radius of gyration per frame (0.01 A)")):
+    for key, tol, what in (
+        ("rmsd_closed_A", 0.01, "CA RMSD to closed 1AKE after superposition (0.01 A)"),
+        ("rmsd_open_A", 0.01, "CA RMSD to open 4AKE after superposition (0.01 A)"),
+        ("theta_nmp_deg", 0.1, "NMP-CORE angle per frame (0.1 deg)"),
+        ("theta_lid_deg", 0.1, "LID-CORE angle per frame (0.1 deg)"),
+        ("rg_A", 0.01, "radius of gyration per frame (0.01 A)"),
+    ):
         with checks.check(what):
             diff = np.abs(got[key] - ref[key]).max()
             assert diff <= tol, f"{key}: max difference {diff:.3g}"
@@ -72,20 +77,30 @@ def verify(checks):
         r = np.corrcoef(got["pc1"], ref["pc1"])[0, 1]
         assert r >= 0.999, f"correlation with the reference projection {r:.4f}"
     with checks.check("PC1 variance fraction (0.005)"):
-        assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.005, \
+        assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.005, (
             f"{summary['pc1_variance_fraction']} vs {ref['pc1_variance_fraction']:.4f}"
+        )
     with checks.check("correlations of PC1 with the two angles (0.01)"):
         for key, angle in (("r_pc1_theta_nmp", "theta_nmp_deg"), ("r_pc1_theta_lid", "theta_lid_deg")):
             want = np.corrcoef(ref["pc1"], ref[angle])[0, 1]
             assert abs(float(summary[key]) - want) <= 0.01, f"{key} {summary[key]} vs {want:.3f}"
     crossing = int(np.argmax(ref["rmsd_open_A"] < ref["rmsd_closed_A"]))
-    checks.require("crossing frame: first frame closer to open than to closed", summary.get("crossing_frame") == crossing,
-                   f"{summary.get('crossing_frame')} vs {crossing}")
+    checks.require(
+        "crossing frame: first frame closer to open than to closed",
+        summary.get("crossing_frame") == crossing,
+        f"{summary.get('crossing_frame')} vs {crossing}",
+    )
     h_nmp, h_lid = halfway(ref["theta_nmp_deg"]), halfway(ref["theta_lid_deg"])
-    checks.require("halfway frames of both angles", (summary.get("halfway_frame_nmp"), summary.get("halfway_frame_lid")) == (h_nmp, h_lid),
-                   f"{summary.get('halfway_frame_nmp')}, {summary.get('halfway_frame_lid')} vs {h_nmp}, {h_lid}")
-    checks.require("the domain that moves first", summary.get("first_domain") == ("LID" if h_lid < h_nmp else "NMP"),
-                   f"{summary.get('first_domain')}")
+    checks.require(
+        "halfway frames of both angles",
+        (summary.get("halfway_frame_nmp"), summary.get("halfway_frame_lid")) == (h_nmp, h_lid),
+        f"{summary.get('halfway_frame_nmp')}, {summary.get('halfway_frame_lid')} vs {h_nmp}, {h_lid}",
+    )
+    checks.require(
+        "the domain that moves first",
+        summary.get("first_domain") == ("LID" if h_lid < h_nmp else "NMP"),
+        f"{summary.get('first_domain')}",
+    )
 
 
 sys.exit(main(verify))

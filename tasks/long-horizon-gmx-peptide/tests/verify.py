@@ -1,4 +1,5 @@
 """Check the whole loop with gmx itself: rebuild from the topology, read the run input, rerun the analyses."""
+
 import os
 import re
 import shutil
@@ -7,7 +8,6 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 OUT = "/app/output"
@@ -15,8 +15,15 @@ EM_MDP = "integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = 
 
 
 def gmx(*args, stdin=None, cwd="/tmp"):
-    result = subprocess.run(["gmx", "-quiet", *args], input=stdin, cwd=cwd, capture_output=True, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=240)
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        input=stdin,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=240,
+    )
     return result.returncode, result.stdout + result.stderr
 
 
@@ -30,24 +37,33 @@ def verify(checks):
     shutil.copytree(OUT, copy)
     open(os.path.join(copy, "check.mdp"), "w").write(EM_MDP)
     with checks.check("topol.top + em.gro rebuild with grompp -maxwarn 0 (complete, neutral)"):
-        code, log = gmx("grompp", "-f", "check.mdp", "-c", "em.gro", "-p", "topol.top", "-o", "check.tpr", "-maxwarn", "0", cwd=copy)
+        code, log = gmx(
+            "grompp", "-f", "check.mdp", "-c", "em.gro", "-p", "topol.top", "-o", "check.tpr", "-maxwarn", "0", cwd=copy
+        )
         assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
     with checks.check("AMBER99SB-ILDN + TIP3P, dodecahedron box, neutralizing ions only"):
         text = open(f"{OUT}/topol.top").read()
-        assert "amber99sb-ildn.ff/forcefield.itp" in text and "amber99sb-ildn.ff/tip3p.itp" in text, "force field or water model"
+        assert "amber99sb-ildn.ff/forcefield.itp" in text and "amber99sb-ildn.ff/tip3p.itp" in text, (
+            "force field or water model"
+        )
         lines = open(f"{OUT}/em.gro").read().splitlines()
         box = [float(x) for x in lines[-1].split()]
-        assert len(box) == 9 and abs(box[1] - box[0]) < 1e-3 and box[2] < box[0], f"box {box} is not a rhombic dodecahedron"
-        names = [l[5:10].strip() for l in lines[2:2 + int(lines[1])]]
+        assert len(box) == 9 and abs(box[1] - box[0]) < 1e-3 and box[2] < box[0], (
+            f"box {box} is not a rhombic dodecahedron"
+        )
+        names = [l[5:10].strip() for l in lines[2 : 2 + int(lines[1])]]
         result = load_json(f"{OUT}/analysis.json")
-        assert (names.count("NA"), names.count("CL")) == (2, 0), f"{names.count('NA')} NA, {names.count('CL')} CL (neutralize -2 only)"
+        assert (names.count("NA"), names.count("CL")) == (2, 0), (
+            f"{names.count('NA')} NA, {names.count('CL')} CL (neutralize -2 only)"
+        )
         assert (result["sodium"], result["chloride"]) == (2, 0), "analysis.json ion counts"
     code, dump = gmx("dump", "-s", f"{OUT}/nvt.tpr")
     value = lambda key: (re.search(r"^\s*%s\s*=\s*(\S+)" % re.escape(key), dump, re.M) or [None, None])[1]
     with checks.check("nvt.tpr: md, 2 fs x 1000, V-rescale 300 K, h-bond constraints, PME 1.0 nm"):
         assert code == 0, "nvt.tpr unreadable"
-        assert value("integrator") == "md" and value("dt") == "0.002" and value("nsteps") == "1000", \
+        assert value("integrator") == "md" and value("dt") == "0.002" and value("nsteps") == "1000", (
             f"{value('integrator')} dt {value('dt')} nsteps {value('nsteps')}"
+        )
         assert (value("tcoupl") or "").lower() == "v-rescale" and (value("pcoupl") or "").lower() == "no", "coupling"
         ref_t = re.search(r"ref-t:\s*([\d.\s]+)\n", dump).group(1).split()
         assert len(ref_t) == 2 and all(float(t) == 300 for t in ref_t), f"ref-t {ref_t} (Protein, Non-Protein)"
@@ -55,23 +71,43 @@ def verify(checks):
         assert value("coulombtype") == "PME" and value("rcoulomb") == "1" and value("rvdw") == "1", "electrostatics"
     with checks.check("NVT started from em.gro (coordinates of nvt.tpr)"):
         lines = open(f"{OUT}/em.gro").read().splitlines()
-        em = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2:2 + int(lines[1])]])
-        x = np.array(re.findall(r"^\s+x\[\s*\d+\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", dump, re.M)[: len(em)], dtype=float)
+        em = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + int(lines[1])]])
+        x = np.array(
+            re.findall(r"^\s+x\[\s*\d+\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", dump, re.M)[: len(em)],
+            dtype=float,
+        )
         assert x.shape == em.shape and np.abs(x - em).max() < 2e-3, "nvt.tpr does not start from em.gro"
     with checks.check("nvt.xtc: 11 frames, 0-2 ps (gmx check)"):
         code, log = gmx("check", "-f", f"{OUT}/nvt.xtc")
         frames = re.search(r"^Coords\s+(\d+)", log, re.M)
-        assert code == 0 and frames and int(frames.group(1)) == 11, f"gmx check: {frames.group(0) if frames else log[-200:]}"
+        assert code == 0 and frames and int(frames.group(1)) == 11, (
+            f"gmx check: {frames.group(0) if frames else log[-200:]}"
+        )
     result = {}
     with checks.check("analysis.json readable"):
         result = load_json(f"{OUT}/analysis.json")
     with checks.check("RMSD recomputed with gmx rms"):
-        code, log = gmx("rms", "-s", f"{OUT}/nvt.tpr", "-f", f"{OUT}/nvt.xtc", "-o", f"{work}/rmsd.xvg", "-tu", "ps", stdin="Backbone\nBackbone\n")
+        code, log = gmx(
+            "rms",
+            "-s",
+            f"{OUT}/nvt.tpr",
+            "-f",
+            f"{OUT}/nvt.xtc",
+            "-o",
+            f"{work}/rmsd.xvg",
+            "-tu",
+            "ps",
+            stdin="Backbone\nBackbone\n",
+        )
         rmsd = xvg(f"{work}/rmsd.xvg")
         assert result["n_frames"] == len(rmsd) == 11, f"n_frames {result['n_frames']}"
-        assert close(result["mean_rmsd_nm"], rmsd[:, 1].mean(), rel=1e-2, abs_=5e-4), f"{result['mean_rmsd_nm']} vs {rmsd[:, 1].mean():.4f}"
+        assert close(result["mean_rmsd_nm"], rmsd[:, 1].mean(), rel=1e-2, abs_=5e-4), (
+            f"{result['mean_rmsd_nm']} vs {rmsd[:, 1].mean():.4f}"
+        )
     with checks.check("Rg recomputed with gmx gyrate, and in report.md (3 decimals)"):
-        code, log = gmx("gyrate", "-s", f"{OUT}/nvt.tpr", "-f", f"{OUT}/nvt.xtc", "-o", f"{work}/gyrate.xvg", stdin="Protein\n")
+        code, log = gmx(
+            "gyrate", "-s", f"{OUT}/nvt.tpr", "-f", f"{OUT}/nvt.xtc", "-o", f"{work}/gyrate.xvg", stdin="Protein\n"
+        )
         rg = xvg(f"{work}/gyrate.xvg")[:, 1].mean()
         assert close(result["mean_rg_nm"], rg, rel=1e-3, abs_=5e-4), f"{result['mean_rg_nm']} vs {rg:.4f}"
         assert f"{rg:.3f}" in open(f"{OUT}/report.md").read(), f"report.md does not give the mean Rg {rg:.3f} nm"
@@ -79,7 +115,9 @@ def verify(checks):
         code, log = gmx("energy", "-f", f"{OUT}/nvt.edr", "-o", f"{work}/t.xvg", stdin="Temperature\n\n")
         temperature = xvg(f"{work}/t.xvg")
         assert abs(temperature[-1, 0] - 2.0) < 1e-3, f"nvt.edr ends at {temperature[-1, 0]} ps"
-        assert close(result["mean_temperature_k"], temperature[:, 1].mean(), rel=2e-3), f"{result['mean_temperature_k']} vs {temperature[:, 1].mean():.1f}"
+        assert close(result["mean_temperature_k"], temperature[:, 1].mean(), rel=2e-3), (
+            f"{result['mean_temperature_k']} vs {temperature[:, 1].mean():.1f}"
+        )
         assert 280 <= temperature[:, 1].mean() <= 320, f"mean temperature {temperature[:, 1].mean():.1f} K"
 
 

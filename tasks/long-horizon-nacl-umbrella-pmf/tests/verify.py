@@ -1,6 +1,7 @@
 """Check the NaCl umbrella-sampling PMF with GROMACS itself: every window's pull settings (gmx dump), its pullx
 recomputed from its own trajectory (zero-force mdrun -rerun of the xtc), the restraint's effect on the sampled
 distance, and the PMF redone by gmx wham from the delivered run inputs and pull files."""
+
 import os
 import re
 import shutil
@@ -9,7 +10,6 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
@@ -32,19 +32,25 @@ WHAM = ["-unit", "kJ", "-b", "2", "-zprof0", "0.6", "-temp", "300"]
 #   a fixed seed); each bound holds within Z standard errors.
 # * pmf.json's contact minimum: its value must be the profile's (the same gmx wham on the same files), not a
 #   position that a near-tie of two grid points could move.
-RERUN_TOL_NM = 0.002   # pullx against the rerun of the window's own xtc (the bound above, 0.0017 nm)
-MEAN_TOL_NM = 0.05     # a window's mean distance (after 2 ps) against its centre
-PMF_TOL = 0.5          # kJ/mol, pmf.xvg against gmx wham rerun here
-OVERLAP_MIN = 0.01     # neighbouring windows' overlap (fitted distributions), within Z standard errors
-PHYS_BINS = 50         # gmx wham -bins for the PMF's shape (~0.01 nm over the windows' range)
+RERUN_TOL_NM = 0.002  # pullx against the rerun of the window's own xtc (the bound above, 0.0017 nm)
+MEAN_TOL_NM = 0.05  # a window's mean distance (after 2 ps) against its centre
+PMF_TOL = 0.5  # kJ/mol, pmf.xvg against gmx wham rerun here
+OVERLAP_MIN = 0.01  # neighbouring windows' overlap (fitted distributions), within Z standard errors
+PHYS_BINS = 50  # gmx wham -bins for the PMF's shape (~0.01 nm over the windows' range)
 N_BOOTSTRAP, BS_SEED = 50, 2026
-Z = 3.0                # standard errors a statistical bound may be missed by
+Z = 3.0  # standard errors a statistical bound may be missed by
 KT = 0.0083144626 * 300  # kJ/mol
 
 
 def gmx(*args, cwd=None):
-    result = subprocess.run(["gmx", "-quiet", *args], cwd=cwd, capture_output=True, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=200)
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=200,
+    )
     return result.returncode, result.stdout + result.stderr
 
 
@@ -119,58 +125,101 @@ def verify(checks):
     spec = {}
     with checks.check("pmf.json readable with the contracted keys"):
         spec = load_json(f"{OUT}/pmf.json")
-        assert isinstance(spec.get("windows"), list) and {"contact_minimum_nm", "contact_minimum_kj_mol"} <= set(spec), f"keys {sorted(spec)}"
+        assert isinstance(spec.get("windows"), list) and {"contact_minimum_nm", "contact_minimum_kj_mol"} <= set(
+            spec
+        ), f"keys {sorted(spec)}"
     with checks.check("pmf.xvg, histo.xvg, tpr-files.dat and pullx-files.dat present"):
         for name in ("pmf.xvg", "histo.xvg", "tpr-files.dat", "pullx-files.dat"):
             assert os.path.isfile(f"{OUT}/{name}"), f"{name} missing"
     windows = spec.get("windows") or []
-    checks.require("pmf.json lists the 9 contracted windows (0.25-0.65 nm, 0.05 apart) in order",
-                   [round(float(w.get("center_nm", -1)), 4) for w in windows] == [round(c, 4) for c in CENTERS],
-                   f"centres {[w.get('center_nm') for w in windows]}")
+    checks.require(
+        "pmf.json lists the 9 contracted windows (0.25-0.65 nm, 0.05 apart) in order",
+        [round(float(w.get("center_nm", -1)), 4) for w in windows] == [round(c, 4) for c in CENTERS],
+        f"centres {[w.get('center_nm') for w in windows]}",
+    )
     for i, center in enumerate(CENTERS):
         w = windows[i] if i < len(windows) else {}
         with checks.check(f"window {i}: tpr, pullx and xtc present"):
             for key in ("tpr", "pullx", "xtc"):
                 assert os.path.isfile(os.path.join(OUT, str(w.get(key, "")))), f"{key} {w.get(key)} missing"
-        with checks.check(f"window {i}: umbrella on the 3-D Na-Cl distance at {center} nm, k 10000, rate 0, 10 ps (gmx dump)"):
+        with checks.check(
+            f"window {i}: umbrella on the 3-D Na-Cl distance at {center} nm, k 10000, rate 0, 10 ps (gmx dump)"
+        ):
             pull = dump_pull(os.path.join(OUT, w["tpr"]))
             assert (pull["type"], pull["geometry"], pull["dim"]) == ("umbrella", "distance", [1, 1, 1]), f"{pull}"
             assert pull["groups"] == ions, f"pull groups {pull['groups']}; the ions are atoms {ions}"
-            assert pull["start"] == "false" and abs(float(pull["init"]) - center) < 1e-4, f"start {pull['start']}, init {pull['init']}"
-            assert float(pull["rate"]) == 0 and abs(float(pull["k"]) - K) < 1e-3 * K, f"rate {pull['rate']}, k {pull['k']}"
-            assert pull["nsteps"] >= 5000 and pull["nstxout"] == 50, f"nsteps {pull['nsteps']}, pull-nstxout {pull['nstxout']}"
-        with checks.check(f"window {i}: its pullx is what the pull code computes on its own trajectory (mdrun -rerun of the xtc)"):
+            assert pull["start"] == "false" and abs(float(pull["init"]) - center) < 1e-4, (
+                f"start {pull['start']}, init {pull['init']}"
+            )
+            assert float(pull["rate"]) == 0 and abs(float(pull["k"]) - K) < 1e-3 * K, (
+                f"rate {pull['rate']}, k {pull['k']}"
+            )
+            assert pull["nsteps"] >= 5000 and pull["nstxout"] == 50, (
+                f"nsteps {pull['nsteps']}, pull-nstxout {pull['nstxout']}"
+            )
+        with checks.check(
+            f"window {i}: its pullx is what the pull code computes on its own trajectory (mdrun -rerun of the xtc)"
+        ):
             work = tempfile.mkdtemp()
-            code, log = gmx("mdrun", "-s", os.path.join(OUT, w["tpr"]), "-rerun", os.path.join(OUT, w["xtc"]), "-deffnm", "re",
-                            "-px", "re_pullx.xvg", "-pf", "re_pullf.xvg", "-nt", "1", cwd=work)
+            code, log = gmx(
+                "mdrun",
+                "-s",
+                os.path.join(OUT, w["tpr"]),
+                "-rerun",
+                os.path.join(OUT, w["xtc"]),
+                "-deffnm",
+                "re",
+                "-px",
+                "re_pullx.xvg",
+                "-pf",
+                "re_pullf.xvg",
+                "-nt",
+                "1",
+                cwd=work,
+            )
             assert code == 0, log[-300:]
             rerun, delivered = xvg(os.path.join(work, "re_pullx.xvg")), xvg(os.path.join(OUT, w["pullx"]))
             shutil.rmtree(work, ignore_errors=True)
-            assert len(rerun) >= 20 and delivered[-1, 0] >= 10.0 - 1e-6, f"{len(rerun)} frames, pullx to {delivered[-1, 0]} ps"
+            assert len(rerun) >= 20 and delivered[-1, 0] >= 10.0 - 1e-6, (
+                f"{len(rerun)} frames, pullx to {delivered[-1, 0]} ps"
+            )
             at = {round(t, 3): x for t, x in delivered}
             worst = max(abs(at.get(round(t, 3), np.inf) - x) for t, x in rerun)
             assert worst <= RERUN_TOL_NM, f"pullx differs from the rerun of its xtc by {worst:.4f} nm"
-        with checks.check(f"window {i}: the restraint holds the sampled distance near {center} nm (mean after 2 ps within {MEAN_TOL_NM} nm)"):
+        with checks.check(
+            f"window {i}: the restraint holds the sampled distance near {center} nm "
+            f"(mean after 2 ps within {MEAN_TOL_NM} nm)"
+        ):
             data = xvg(os.path.join(OUT, w["pullx"]))
             sampled = data[data[:, 0] >= 2.0, 1]
             mean = float(sampled.mean())
-            assert abs(mean - center) <= MEAN_TOL_NM, f"mean {mean:.3f} nm (block standard error {block_se(sampled):.4f} nm)"
+            assert abs(mean - center) <= MEAN_TOL_NM, (
+                f"mean {mean:.3f} nm (block standard error {block_se(sampled):.4f} nm)"
+            )
     profile = None
-    with checks.check(f"gmx wham on the delivered run inputs and pullx files reproduces pmf.xvg in kJ/mol (within {PMF_TOL})"):
+    with checks.check(
+        f"gmx wham on the delivered run inputs and pullx files reproduces pmf.xvg in kJ/mol (within {PMF_TOL})"
+    ):
         work = tempfile.mkdtemp()
         with open(os.path.join(work, "tpr.dat"), "w") as t, open(os.path.join(work, "pullx.dat"), "w") as p:
             for w in windows:
                 t.write(os.path.join(OUT, w["tpr"]) + "\n")
                 p.write(os.path.join(OUT, w["pullx"]) + "\n")
-        code, log = gmx("wham", "-it", "tpr.dat", "-ix", "pullx.dat", "-o", "pmf.xvg", "-hist", "histo.xvg", *WHAM, cwd=work)
+        code, log = gmx(
+            "wham", "-it", "tpr.dat", "-ix", "pullx.dat", "-o", "pmf.xvg", "-hist", "histo.xvg", *WHAM, cwd=work
+        )
         assert code == 0, log[-300:]
         profile = xvg(os.path.join(work, "pmf.xvg"))
         delivered = xvg(f"{OUT}/pmf.xvg")
-        assert len(delivered) == len(profile) and np.allclose(delivered[:, 0], profile[:, 0], atol=1e-4), "pmf.xvg's grid differs"
+        assert len(delivered) == len(profile) and np.allclose(delivered[:, 0], profile[:, 0], atol=1e-4), (
+            "pmf.xvg's grid differs"
+        )
         worst = float(np.abs(delivered[:, 1] - profile[:, 1]).max())
         assert worst <= PMF_TOL, f"pmf.xvg differs from gmx wham's by up to {worst:.2f} kJ/mol"
-    with checks.check(f"neighbouring windows overlap (gmx wham's histo.xvg: each window's sampled mean and spread; "
-                      f"at least {OVERLAP_MIN} within {Z:g} standard errors)"):
+    with checks.check(
+        f"neighbouring windows overlap (gmx wham's histo.xvg: each window's sampled mean and spread; "
+        f"at least {OVERLAP_MIN} within {Z:g} standard errors)"
+    ):
         means, sds, counts = histogram_moments(f"{OUT}/histo.xvg")
         assert len(means) == len(CENTERS), f"{len(means)} histograms"
         # The error of each window's mean: a block estimate on its pullx samples (the ones the histogram counts).
@@ -181,29 +230,59 @@ def verify(checks):
         for a in range(len(means) - 1):
             gap, gap_se = abs(means[a + 1] - means[a]), float(np.hypot(se[a], se[a + 1]))
             best = overlap(0.0, sds[a], max(gap - Z * gap_se, 0.0), sds[a + 1])  # the closest the data allow
-            assert best >= OVERLAP_MIN, (f"windows {a} and {a + 1}: means {means[a]:.3f} and {means[a + 1]:.3f} nm "
-                                         f"(+- {gap_se:.4f}), spreads {sds[a]:.4f} and {sds[a + 1]:.4f} nm: overlap "
-                                         f"{overlap(means[a], sds[a], means[a + 1], sds[a + 1]):.4f}, at most {best:.4f}")
+            assert best >= OVERLAP_MIN, (
+                f"windows {a} and {a + 1}: means {means[a]:.3f} and {means[a + 1]:.3f} nm "
+                f"(+- {gap_se:.4f}), spreads {sds[a]:.4f} and {sds[a + 1]:.4f} nm: overlap "
+                f"{overlap(means[a], sds[a], means[a + 1], sds[a + 1]):.4f}, at most {best:.4f}"
+            )
     with checks.check("pmf.json's contact minimum is the PMF's lowest point below 0.34 nm"):
         inside = profile[profile[:, 0] <= 0.34]
         g = float(inside[:, 1].min())
         x_json, g_json = float(spec["contact_minimum_nm"]), float(spec["contact_minimum_kj_mol"])
-        assert inside[0, 0] - 0.005 <= x_json <= 0.34, f"pmf.json's contact minimum at {x_json} nm, outside the profile below 0.34 nm"
+        assert inside[0, 0] - 0.005 <= x_json <= 0.34, (
+            f"pmf.json's contact minimum at {x_json} nm, outside the profile below 0.34 nm"
+        )
         at_json = float(np.interp(x_json, profile[:, 0], profile[:, 1]))  # the profile where pmf.json puts the minimum
-        assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= PMF_TOL, \
-            (f"pmf.json {x_json} nm, {g_json} kJ/mol; the PMF's minimum below 0.34 nm is {g:.2f} kJ/mol "
-             f"(at {inside[np.argmin(inside[:, 1]), 0]:.3f} nm), {at_json:.2f} kJ/mol at pmf.json's position")
+        assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= PMF_TOL, (
+            f"pmf.json {x_json} nm, {g_json} kJ/mol; the PMF's minimum below 0.34 nm is {g:.2f} kJ/mol "
+            f"(at {inside[np.argmin(inside[:, 1]), 0]:.3f} nm), {at_json:.2f} kJ/mol at pmf.json's position"
+        )
 
-    with checks.check(f"the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol "
-                      f"above it (0.32-0.42 nm; gmx wham at {PHYS_BINS} bins with its bootstrap error, within {Z:g} standard errors)"):
+    with checks.check(
+        f"the PMF has the contact ion pair's minimum at 0.26-0.31 nm and a desolvation barrier >= 3 kJ/mol "
+        f"above it (0.32-0.42 nm; gmx wham at {PHYS_BINS} bins with its bootstrap error, within {Z:g} standard errors)"
+    ):
         work = tempfile.mkdtemp()
         with open(os.path.join(work, "tpr.dat"), "w") as t, open(os.path.join(work, "pullx.dat"), "w") as p:
             for w in windows:
                 t.write(os.path.join(OUT, w["tpr"]) + "\n")
                 p.write(os.path.join(OUT, w["pullx"]) + "\n")
-        code, log = gmx("wham", "-it", "tpr.dat", "-ix", "pullx.dat", "-o", "pmf.xvg", "-hist", "histo.xvg", *WHAM,
-                        "-bins", str(PHYS_BINS), "-nBootstrap", str(N_BOOTSTRAP), "-bs-method", "traj", "-ac",
-                        "-bs-seed", str(BS_SEED), "-bsprof", "bsprof.xvg", "-bsres", "bsres.xvg", cwd=work)
+        code, log = gmx(
+            "wham",
+            "-it",
+            "tpr.dat",
+            "-ix",
+            "pullx.dat",
+            "-o",
+            "pmf.xvg",
+            "-hist",
+            "histo.xvg",
+            *WHAM,
+            "-bins",
+            str(PHYS_BINS),
+            "-nBootstrap",
+            str(N_BOOTSTRAP),
+            "-bs-method",
+            "traj",
+            "-ac",
+            "-bs-seed",
+            str(BS_SEED),
+            "-bsprof",
+            "bsprof.xvg",
+            "-bsres",
+            "bsres.xvg",
+            cwd=work,
+        )
         assert code == 0, log[-300:]
         coarse = xvg(os.path.join(work, "pmf.xvg"))
         x, depth = contact_and_barrier(coarse)
@@ -213,8 +292,10 @@ def verify(checks):
         se_x, se_depth = (float(np.std(v, ddof=1)) for v in zip(*boots))
         bin_width = float(coarse[1, 0] - coarse[0, 0])
         se_x = max(se_x, bin_width / np.sqrt(12))  # a position is known to a bin at best
-        assert 0.26 - Z * se_x <= x <= 0.31 + Z * se_x and depth + Z * se_depth >= 3.0, \
-            (f"minimum at {x:.3f} +- {se_x:.3f} nm, barrier {depth:.2f} +- {se_depth:.2f} kJ/mol above it "
-             f"(gmx wham, {PHYS_BINS} bins, {len(boots)} bootstrap profiles)")
+        assert 0.26 - Z * se_x <= x <= 0.31 + Z * se_x and depth + Z * se_depth >= 3.0, (
+            f"minimum at {x:.3f} +- {se_x:.3f} nm, barrier {depth:.2f} +- {se_depth:.2f} kJ/mol above it "
+            f"(gmx wham, {PHYS_BINS} bins, {len(boots)} bootstrap profiles)"
+        )
+
 
 sys.exit(main(verify))

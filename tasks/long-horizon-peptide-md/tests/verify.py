@@ -1,21 +1,27 @@
 """Load the deliverables with mdtraj and OpenMM, recompute the analysis, check the report and provenance."""
+
 import csv
-import math
 import sys
 
 import mdtraj
 import numpy as np
 import openmm
 from openmm import app, unit
-
 from verifykit import load_json, main
 
 OUT = "/app/output"
-NAMES = ("minimized.pdb has all hydrogens (Amber14 templates match)", "minimized structure has low energy",
-         "trajectory.dcd holds 10 frames of that topology", "frames are physical (bonds intact)",
-         "analysis.csv has the contracted columns", "RMSD matches the trajectory", "Rg matches the trajectory",
-         "run.json records the settings", "report.md states the mean Rg",
-         "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)")
+NAMES = (
+    "minimized.pdb has all hydrogens (Amber14 templates match)",
+    "minimized structure has low energy",
+    "trajectory.dcd holds 10 frames of that topology",
+    "frames are physical (bonds intact)",
+    "analysis.csv has the contracted columns",
+    "RMSD matches the trajectory",
+    "Rg matches the trajectory",
+    "run.json records the settings",
+    "report.md states the mean Rg",
+    "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)",
+)
 
 
 def verify(checks):
@@ -45,8 +51,10 @@ def verify(checks):
         steps = [float(mdtraj.rmsd(trajectory[i], trajectory[i - 1])[0]) for i in range(1, trajectory.n_frames)]
         steps.insert(0, float(mdtraj.rmsd(trajectory[0], start)[0]))
         still = [i for i, value in enumerate(steps) if value < 0.01]
-        assert not still, (f"frames {still} barely differ from the frame before (RMSD {min(steps):.4f} nm): 0.2 ps of "
-                           "Langevin dynamics at 300 K moves the atoms more; was the MD run?")
+        assert not still, (
+            f"frames {still} barely differ from the frame before (RMSD {min(steps):.4f} nm): 0.2 ps of "
+            "Langevin dynamics at 300 K moves the atoms more; was the MD run?"
+        )
     rows = None
     with checks.check(NAMES[4]):
         with open(f"{OUT}/analysis.csv") as handle:
@@ -65,11 +73,20 @@ def verify(checks):
         assert np.allclose([float(r["rg_nm"]) for r in rows], rg, atol=2e-3), "Rg differs from the trajectory"
     with checks.check(NAMES[7]):
         run = load_json(f"{OUT}/run.json")
-        assert (run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (42, 1000, 2.0, 300.0), f"{run}"
-        assert run["forcefield"] == ["amber14-all.xml", "implicit/gbn2.xml"] and run["openmm_version"], "forcefield/version"
+        assert (run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (
+            42,
+            1000,
+            2.0,
+            300.0,
+        ), f"{run}"
+        assert run["forcefield"] == ["amber14-all.xml", "implicit/gbn2.xml"] and run["openmm_version"], (
+            "forcefield/version"
+        )
     with checks.check(NAMES[8]):
         text = open(f"{OUT}/report.md").read()
-        assert rg is not None and f"{rg.mean():.3f}" in text, f"mean Rg {rg.mean():.3f} nm not in report.md" if rg is not None else "no Rg"
+        assert rg is not None and f"{rg.mean():.3f}" in text, (
+            f"mean Rg {rg.mean():.3f} nm not in report.md" if rg is not None else "no Rg"
+        )
 
 
 sys.exit(main(verify))

@@ -1,4 +1,5 @@
 """Load the deliverables with OpenMM and mdtraj, recompute the analysis against the experimental model 1."""
+
 import csv
 import sys
 
@@ -6,7 +7,6 @@ import mdtraj
 import numpy as np
 import openmm
 from openmm import app, unit
-
 from verifykit import load_json, main
 
 OUT = "/app/output"
@@ -18,16 +18,22 @@ def verify(checks):
     pdb = None
     with checks.check("minimized.pdb: Trp-cage with Amber14 hydrogens (createSystem accepts it)"):
         pdb = app.PDBFile(f"{OUT}/minimized.pdb")
-        system = app.ForceField("amber14-all.xml", "implicit/gbn2.xml").createSystem(pdb.topology, nonbondedMethod=app.NoCutoff,
-                                                                                      constraints=app.HBonds)
+        system = app.ForceField("amber14-all.xml", "implicit/gbn2.xml").createSystem(
+            pdb.topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds
+        )
         assert pdb.topology.getNumResidues() == 20, f"{pdb.topology.getNumResidues()} residues"
         assert sum(1 for a in pdb.topology.atoms() if a.element.symbol == "H") > 100, "hydrogens missing"
     minimized = None
     with checks.check("it is model 1, minimized (closest model, C-alpha RMSD < 0.1 nm, negative energy)"):
         minimized = mdtraj.load(f"{OUT}/minimized.pdb")
         ca, nmr_ca = minimized.topology.select("name CA"), nmr.topology.select("name CA")
-        distances = [mdtraj.rmsd(minimized, nmr_models, frame=k, atom_indices=ca, ref_atom_indices=nmr_ca)[0] for k in range(nmr_models.n_frames)]
-        assert int(np.argmin(distances)) == 0 and distances[0] < 0.1, f"RMSD to the models {np.round(distances, 3).tolist()}"
+        distances = [
+            mdtraj.rmsd(minimized, nmr_models, frame=k, atom_indices=ca, ref_atom_indices=nmr_ca)[0]
+            for k in range(nmr_models.n_frames)
+        ]
+        assert int(np.argmin(distances)) == 0 and distances[0] < 0.1, (
+            f"RMSD to the models {np.round(distances, 3).tolist()}"
+        )
         context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
         context.setPositions(pdb.positions)
         energy = context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
@@ -43,23 +49,40 @@ def verify(checks):
     with checks.check("analysis.csv has the contracted columns and times"):
         with open(f"{OUT}/analysis.csv") as handle:
             reader = csv.DictReader(handle)
-            assert reader.fieldnames == ["frame", "time_ps", "ca_rmsd_nm", "helix_fraction"], f"header {reader.fieldnames}"
+            assert reader.fieldnames == ["frame", "time_ps", "ca_rmsd_nm", "helix_fraction"], (
+                f"header {reader.fieldnames}"
+            )
             rows = list(reader)
         assert [int(r["frame"]) for r in rows] == list(range(10)), "not 10 frames"
         assert np.allclose([float(r["time_ps"]) for r in rows], 0.2 * np.arange(1, 11), atol=1e-3), "times differ"
     rmsd = None
     with checks.check("C-alpha RMSD to the experimental model 1 matches the trajectory"):
-        rmsd = mdtraj.rmsd(trajectory, nmr, atom_indices=trajectory.topology.select("name CA"), ref_atom_indices=nmr.topology.select("name CA"))
-        assert np.allclose([float(r["ca_rmsd_nm"]) for r in rows], rmsd, atol=2e-3), "RMSD differs (reference must be the NMR model 1)"
+        rmsd = mdtraj.rmsd(
+            trajectory,
+            nmr,
+            atom_indices=trajectory.topology.select("name CA"),
+            ref_atom_indices=nmr.topology.select("name CA"),
+        )
+        assert np.allclose([float(r["ca_rmsd_nm"]) for r in rows], rmsd, atol=2e-3), (
+            "RMSD differs (reference must be the NMR model 1)"
+        )
     with checks.check("helix fraction (simplified DSSP) matches the trajectory"):
         helix = (mdtraj.compute_dssp(trajectory, simplified=True) == "H").mean(axis=1)
         assert np.allclose([float(r["helix_fraction"]) for r in rows], helix, atol=0.051), "helix fraction differs"
     with checks.check("run.json records the settings"):
         run = load_json(f"{OUT}/run.json")
-        assert (run["model"], run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (1, 7, 1000, 2.0, 300.0), f"{run}"
+        assert (run["model"], run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (
+            1,
+            7,
+            1000,
+            2.0,
+            300.0,
+        ), f"{run}"
         assert run["forcefield"] == ["amber14-all.xml", "implicit/gbn2.xml"], f"forcefield {run['forcefield']}"
     with checks.check("report.md states the mean C-alpha RMSD (3 decimals)"):
-        assert rmsd is not None and f"{rmsd.mean():.3f}" in open(f"{OUT}/report.md").read(), "mean RMSD not in report.md"
+        assert rmsd is not None and f"{rmsd.mean():.3f}" in open(f"{OUT}/report.md").read(), (
+            "mean RMSD not in report.md"
+        )
 
 
 sys.exit(main(verify))

@@ -2,12 +2,12 @@
 
 Tolerances: distances and RMSD 0.01 A, contact counts exact (4.5 A cut-off, minimum image).
 """
+
 import csv
 import sys
 import warnings
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 warnings.filterwarnings("ignore")
@@ -18,6 +18,7 @@ def reference():
     import MDAnalysis as mda
     from MDAnalysis.analysis import distances, rms
     from MDRestraintsGenerator.tests.datafiles import CB8_TPR, CB8_XTC
+
     u = mda.Universe(CB8_TPR, CB8_XTC)
     host, guest = u.select_atoms("resname HST"), u.select_atoms("resname GST")
     hh, gh = u.select_atoms("resname HST and not name H*"), u.select_atoms("resname GST and not name H*")
@@ -26,8 +27,9 @@ def reference():
         com.append(np.linalg.norm(host.center_of_mass() - guest.center_of_mass()))
         d = distances.distance_array(gh.positions, hh.positions, box=u.dimensions)
         contacts.append(int(np.count_nonzero(d.min(axis=1) < 4.5)))
-    r = rms.RMSD(u, u, select="resname HST and not name H*", groupselections=["resname GST and not name H*"],
-                 ref_frame=0).run()
+    r = rms.RMSD(
+        u, u, select="resname HST and not name H*", groupselections=["resname GST and not name H*"], ref_frame=0
+    ).run()
     return np.array(com), np.array(contacts), r.results.rmsd[:, 3], len(hh), len(gh)
 
 
@@ -52,8 +54,9 @@ def verify(checks):
         got = np.array([float(r["guest_rmsd_A"]) for r in rows])
         assert np.abs(got - rmsd).max() <= 0.01, f"max difference {np.abs(got - rmsd).max():.3g} A"
     with checks.check("summary: heavy-atom counts, mean distance, max RMSD, bound throughout"):
-        assert (summary["n_host_heavy"], summary["n_guest_heavy"]) == (n_host, n_guest), \
+        assert (summary["n_host_heavy"], summary["n_guest_heavy"]) == (n_host, n_guest), (
             f"{summary['n_host_heavy']}, {summary['n_guest_heavy']} vs {n_host}, {n_guest}"
+        )
         assert close(summary["mean_com_distance_A"], com.mean(), abs_=0.01), f"mean {summary['mean_com_distance_A']}"
         assert close(summary["max_guest_rmsd_A"], rmsd.max(), abs_=0.01), f"max RMSD {summary['max_guest_rmsd_A']}"
         assert summary["bound_throughout"] is bool(com.max() < 5.0), f"bound_throughout {summary['bound_throughout']}"

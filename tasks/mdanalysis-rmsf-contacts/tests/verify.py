@@ -1,15 +1,16 @@
 """Recompute RMSF (aligned on C-alpha) and Q (hard cut 4.5 A) with MDAnalysis and compare."""
+
 import csv
 import sys
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 
 def reference():
     import MDAnalysis as mda
     from MDAnalysis.analysis import align, contacts, rms
+
     native = mda.Universe("/app/inputs/native.pdb")
     u = mda.Universe("/app/inputs/topology.pdb", "/app/inputs/trajectory.dcd")
     align.AlignTraj(u, native, select="name CA", in_memory=True).run()
@@ -17,8 +18,13 @@ def reference():
     fluctuation = rms.RMSF(ca).run().results.rmsf / 10.0
     sel_a, sel_b = "resid 1-5 and not element H", "resid 6-10 and not element H"
     u2 = mda.Universe("/app/inputs/topology.pdb", "/app/inputs/trajectory.dcd")
-    q = contacts.Contacts(u2, select=(sel_a, sel_b), refgroup=(native.select_atoms(sel_a), native.select_atoms(sel_b)),
-                          method="hard_cut", radius=4.5).run()
+    q = contacts.Contacts(
+        u2,
+        select=(sel_a, sel_b),
+        refgroup=(native.select_atoms(sel_a), native.select_atoms(sel_b)),
+        method="hard_cut",
+        radius=4.5,
+    ).run()
     return list(ca.resids), fluctuation, q.results.timeseries[:, 1], int(np.count_nonzero(q.initial_contacts[0]))
 
 
@@ -37,8 +43,9 @@ def verify(checks):
         assert [int(r["resid"]) for r in rows] == [int(r) for r in resids], "residues differ"
     with checks.check("RMSF matches (2 %, nm)"):
         got = np.array([float(r["rmsf_nm"]) for r in rows])
-        assert got.shape == fluctuation.shape and np.allclose(got, fluctuation, rtol=0.02, atol=2e-4), \
+        assert got.shape == fluctuation.shape and np.allclose(got, fluctuation, rtol=0.02, atol=2e-4), (
             f"max difference {np.abs(got - fluctuation).max() if got.shape == fluctuation.shape else 'shape'} nm"
+        )
     frames = []
     with checks.check("q.csv has the contracted header and one row per frame"):
         frames = read("/app/output/q.csv", ["frame", "q"])
@@ -49,8 +56,11 @@ def verify(checks):
     summary = {}
     with checks.check("summary.json readable"):
         summary = load_json("/app/output/summary.json")
-    checks.require("most flexible residue", summary.get("most_flexible_resid") == int(resids[int(np.argmax(fluctuation))]),
-                   f"{summary.get('most_flexible_resid')} vs {resids[int(np.argmax(fluctuation))]}")
+    checks.require(
+        "most flexible residue",
+        summary.get("most_flexible_resid") == int(resids[int(np.argmax(fluctuation))]),
+        f"{summary.get('most_flexible_resid')} vs {resids[int(np.argmax(fluctuation))]}",
+    )
     with checks.check("mean Q and number of native contacts"):
         assert close(summary["mean_q"], q.mean(), abs_=0.005), f"mean_q {summary['mean_q']} vs {q.mean():.4f}"
         assert summary["n_native_contacts"] == n_native, f"{summary['n_native_contacts']} vs {n_native}"

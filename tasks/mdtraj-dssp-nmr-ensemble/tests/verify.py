@@ -1,10 +1,9 @@
 """Recompute DSSP with mdtraj and compare."""
+
 import csv
 import sys
 
 import mdtraj
-import numpy as np
-
 from verifykit import load_json, main
 
 
@@ -24,14 +23,23 @@ def verify(checks):
         assert len(rows) == len(residues), "row count"
         for row, i in zip(rows, range(len(residues))):
             for key, code in (("helix", "H"), ("strand", "E"), ("coil", "C")):
-                assert abs(float(row[key]) - (simple[:, i] == code).mean()) < 1e-3, f"residue {row['residue']} {key} {row[key]}"
+                assert abs(float(row[key]) - (simple[:, i] == code).mean()) < 1e-3, (
+                    f"residue {row['residue']} {key} {row[key]}"
+                )
     summary = {}
     with checks.check("summary.json readable"):
         summary = load_json("/app/output/summary.json")
-    checks.require("model 1 full DSSP string", summary.get("model1_full_dssp") == "".join(full[0]),
-                   f"{summary.get('model1_full_dssp')!r} vs {''.join(full[0])!r}")
+    checks.require(
+        "model 1 full DSSP string",
+        summary.get("model1_full_dssp") == "".join(full[0]),
+        f"{summary.get('model1_full_dssp')!r} vs {''.join(full[0])!r}",
+    )
     expected = [residues[i].resSeq for i in range(len(residues)) if (simple[:, i] == "H").mean() >= 0.5]
-    checks.require("helix residues (>= half of the models)", summary.get("helix_residues") == expected, f"{summary.get('helix_residues')} vs {expected}")
+    checks.require(
+        "helix residues (>= half of the models)",
+        summary.get("helix_residues") == expected,
+        f"{summary.get('helix_residues')} vs {expected}",
+    )
 
 
 sys.exit(main(verify))

@@ -1,4 +1,5 @@
 """Rerun the agent's topology in GROMACS and compare term by term with the input System in OpenMM."""
+
 import os
 import re
 import shutil
@@ -7,29 +8,44 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import load_json, main
 
 MDP = "integrator = md\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = Cut-off\nrcoulomb = 1.5\nrvdw = 1.5\n"
-TERMS = {"bond": ("HarmonicBondForce", ("Bond",)), "angle": ("HarmonicAngleForce", ("Angle",)),
-         "torsion": ("PeriodicTorsionForce", ("Proper Dih.", "Per. Imp. Dih.", "Improper Dih."))}
+TERMS = {
+    "bond": ("HarmonicBondForce", ("Bond",)),
+    "angle": ("HarmonicAngleForce", ("Angle",)),
+    "torsion": ("PeriodicTorsionForce", ("Proper Dih.", "Per. Imp. Dih.", "Improper Dih.")),
+}
 
 
 def gmx(*args, cwd, stdin=None):
-    result = subprocess.run(["gmx", "-quiet", *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=120)
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=120,
+    )
     return result.returncode, result.stdout + result.stderr
 
 
 def verify(checks):
     import openmm
+
     work = tempfile.mkdtemp()
     shutil.copytree("/app/output", os.path.join(work, "out"))
     out = os.path.join(work, "out")
     open(os.path.join(out, "rerun.mdp"), "w").write(MDP)
-    code, log = gmx("grompp", "-f", "rerun.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "rerun.tpr", "-maxwarn", "1", cwd=out)
-    checks.require("grompp accepts topol.top + conf.gro (self-contained)", code == 0,
-                   (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0])
+    code, log = gmx(
+        "grompp", "-f", "rerun.mdp", "-c", "conf.gro", "-p", "topol.top", "-o", "rerun.tpr", "-maxwarn", "1", cwd=out
+    )
+    checks.require(
+        "grompp accepts topol.top + conf.gro (self-contained)",
+        code == 0,
+        (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0],
+    )
     system = openmm.XmlSerializer.deserialize(open("/app/inputs/system.xml").read())
     xyz = None
     with checks.check("conf.gro: the System's atoms in order, cubic 5 nm box"):
@@ -37,17 +53,30 @@ def verify(checks):
         n = int(lines[1])
         assert n == system.getNumParticles(), f"{n} atoms, the System has {system.getNumParticles()}"
         pdb_names = [l[12:16].strip() for l in open("/app/inputs/peptide.pdb") if l.startswith(("ATOM", "HETATM"))]
-        assert [l[10:15].strip() for l in lines[2:2 + n]] == pdb_names, "atom order differs from peptide.pdb"
-        xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2:2 + n]])
+        assert [l[10:15].strip() for l in lines[2 : 2 + n]] == pdb_names, "atom order differs from peptide.pdb"
+        xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + n]])
         box = [float(v) for v in lines[2 + n].split()]
         assert len(box) == 3 and all(abs(b - 5.0) < 1e-3 for b in box), f"box {box}"
     reference = {}
     if code == 0:
         gmx("mdrun", "-s", "rerun.tpr", "-rerun", "conf.gro", "-deffnm", "rerun", "-nt", "1", cwd=out)
-        gmx("energy", "-f", "rerun.edr", "-o", "rerun.xvg", cwd=out, stdin="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\nImproper-Dih.\n\n")
+        gmx(
+            "energy",
+            "-f",
+            "rerun.edr",
+            "-o",
+            "rerun.xvg",
+            cwd=out,
+            stdin="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\nImproper-Dih.\n\n",
+        )
         text = open(f"{out}/rerun.xvg").read() if os.path.exists(f"{out}/rerun.xvg") else ""
         if text:
-            row = dict(zip(re.findall(r'^@ s\d+ legend "(.*)"', text, re.M), np.loadtxt(f"{out}/rerun.xvg", comments=("#", "@"), ndmin=2)[0, 1:]))
+            row = dict(
+                zip(
+                    re.findall(r'^@ s\d+ legend "(.*)"', text, re.M),
+                    np.loadtxt(f"{out}/rerun.xvg", comments=("#", "@"), ndmin=2)[0, 1:],
+                )
+            )
             reference = {key: sum(row.get(name, 0.0) for name in names) for key, (_, names) in TERMS.items()}
     computed = {}
     if xyz is not None:
@@ -57,27 +86,44 @@ def verify(checks):
             groups[type(force).__name__] = i
         context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
         context.setPositions(xyz)
-        computed = {key: context.getState(getEnergy=True, groups={groups[name]}).getPotentialEnergy()._value for key, (name, _) in TERMS.items()}
+        computed = {
+            key: context.getState(getEnergy=True, groups={groups[name]}).getPotentialEnergy()._value
+            for key, (name, _) in TERMS.items()
+        }
     for key in TERMS:
         with checks.check(f"GROMACS {key} energy equals OpenMM's at conf.gro"):
             assert key in reference and key in computed, "no rerun or no coordinates"
-            assert abs(reference[key] - computed[key]) <= max(0.05, 5e-4 * abs(computed[key])), \
+            assert abs(reference[key] - computed[key]) <= max(0.05, 5e-4 * abs(computed[key])), (
                 f"GROMACS {reference[key]:.3f}, OpenMM {computed[key]:.3f} kJ/mol"
+            )
     with checks.check("energies.json reports both sides"):
         report = load_json("/app/output/energies.json")
         for key in TERMS:
-            assert abs(float(report["gromacs"][key]) - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), f"gromacs {key}"
-            assert abs(float(report["openmm"][key]) - computed[key]) <= max(0.02, 2e-4 * abs(computed[key])), f"openmm {key}"
+            assert abs(float(report["gromacs"][key]) - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), (
+                f"gromacs {key}"
+            )
+            assert abs(float(report["openmm"][key]) - computed[key]) <= max(0.02, 2e-4 * abs(computed[key])), (
+                f"openmm {key}"
+            )
     with checks.check("the GROMACS numbers come from GROMACS, not copied from OpenMM"):
         # GROMACS (mixed precision) and OpenMM differ in the last digits of a faithful conversion; a gmx rerun
         # reproduces GROMACS's own digits. A term resolved (>= 1e-4 kJ/mol apart) must be reported nearer GROMACS's.
         report = load_json("/app/output/energies.json")
         assert reference and computed, "no rerun or no coordinates"
         resolved = [key for key in TERMS if abs(reference[key] - computed[key]) >= 1e-4]
-        nearer = [key for key in resolved
-                  if abs(float(report["gromacs"][key]) - reference[key]) < abs(float(report["gromacs"][key]) - computed[key])]
-        assert not resolved or nearer, \
-            "every GROMACS value reported is OpenMM's (" + ", ".join(f"{k}: GROMACS {reference[k]:.6f}, OpenMM {computed[k]:.6f}, reported {float(report['gromacs'][k]):.6f}" for k in resolved) + ")"
+        nearer = [
+            key
+            for key in resolved
+            if abs(float(report["gromacs"][key]) - reference[key]) < abs(float(report["gromacs"][key]) - computed[key])
+        ]
+        assert not resolved or nearer, (
+            "every GROMACS value reported is OpenMM's ("
+            + ", ".join(
+                f"{k}: GROMACS {reference[k]:.6f}, OpenMM {computed[k]:.6f}, reported {float(report['gromacs'][k]):.6f}"
+                for k in resolved
+            )
+            + ")"
+        )
 
 
 sys.exit(main(verify))

@@ -1,22 +1,22 @@
 """Check the packmol box: counts recomputed under the stated convention, density, rigid template copies, and the
 closest contact between molecules under periodic boundaries; gmx editconf must read the PDB."""
+
 import os
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 N_A = 6.02214076e23
 MASS = {"URE": 60.056, "SOL": 18.015}
-CONCENTRATION_TOL = 0.025     # relative, against 1 mol/L or 1 mol/kg
-DENSITY = (0.97, 1.06)        # g/cm^3
-RIGID_TOL_A = 0.02            # RMSD of a molecule to its template after superposition
-CONTACT_A = 1.5               # closest atoms of different molecules, minimum image
-EDGE_NM = (3.6, 4.4)          # "about 4 nm"
+CONCENTRATION_TOL = 0.025  # relative, against 1 mol/L or 1 mol/kg
+DENSITY = (0.97, 1.06)  # g/cm^3
+RIGID_TOL_A = 0.02  # RMSD of a molecule to its template after superposition
+CONTACT_A = 1.5  # closest atoms of different molecules, minimum image
+EDGE_NM = (3.6, 4.4)  # "about 4 nm"
 
 
 def atoms_of(path):
@@ -25,7 +25,9 @@ def atoms_of(path):
         if line.startswith("CRYST1"):
             cryst = [float(line[6:15]), float(line[15:24]), float(line[24:33])]
         elif line.startswith(("ATOM", "HETATM")):
-            atoms.append((line[12:16].strip(), line[17:20].strip(), float(line[30:38]), float(line[38:46]), float(line[46:54])))
+            atoms.append(
+                (line[12:16].strip(), line[17:20].strip(), float(line[30:38]), float(line[38:46]), float(line[46:54]))
+            )
     return cryst, atoms
 
 
@@ -35,9 +37,10 @@ def molecules(atoms, templates):
         name = atoms[i][1]
         assert name in templates, f"atom {i + 1}: residue {name} is neither URE nor SOL"
         names, xyz = templates[name]
-        chunk = atoms[i:i + len(names)]
-        assert [a[0] for a in chunk] == names and all(a[1] == name for a in chunk), \
+        chunk = atoms[i : i + len(names)]
+        assert [a[0] for a in chunk] == names and all(a[1] == name for a in chunk), (
             f"atom {i + 1}: a {name} molecule's atoms are not those of the template in order"
+        )
         out.append((name, np.array([a[2:] for a in chunk])))
         i += len(names)
     return out
@@ -57,10 +60,10 @@ def closest_contact(mols, box):
     box = np.array(box)
     best = np.inf
     for start in range(0, len(xyz), 400):
-        d = xyz[start:start + 400, None, :] - xyz[None, :, :]
+        d = xyz[start : start + 400, None, :] - xyz[None, :, :]
         d -= np.round(d / box) * box
-        r2 = (d ** 2).sum(-1)
-        r2[owner[start:start + 400, None] == owner[None, :]] = np.inf
+        r2 = (d**2).sum(-1)
+        r2[owner[start : start + 400, None] == owner[None, :]] = np.inf
         best = min(best, float(r2.min()))
     return float(np.sqrt(best))
 
@@ -73,8 +76,15 @@ def verify(checks):
     spec, cryst, mols = {}, None, []
     with checks.check("build.json readable with the contracted keys"):
         spec = load_json(f"{OUT}/build.json")
-        assert {"convention", "concentration", "box_nm", "n_urea", "n_water", "tolerance_angstrom", "density_g_cm3"} <= set(spec), \
-            f"keys {sorted(spec)}"
+        assert {
+            "convention",
+            "concentration",
+            "box_nm",
+            "n_urea",
+            "n_water",
+            "tolerance_angstrom",
+            "density_g_cm3",
+        } <= set(spec), f"keys {sorted(spec)}"
     with checks.check("packmol.inp present"):
         assert "structure" in open(f"{OUT}/packmol.inp").read(), "no structure block"
     with checks.check("box.pdb readable: a CRYST1 box and whole URE/SOL molecules in the templates' order"):
@@ -83,29 +93,48 @@ def verify(checks):
         mols = molecules(atoms, templates)
     with checks.check("gmx editconf reads box.pdb with its box", kind="format"):
         work = tempfile.mkdtemp()
-        result = subprocess.run(["gmx", "-quiet", "editconf", "-f", f"{OUT}/box.pdb", "-o", "check.gro"], cwd=work,
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            ["gmx", "-quiet", "editconf", "-f", f"{OUT}/box.pdb", "-o", "check.gro"],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, (result.stdout + result.stderr)[-300:]
     n_urea = sum(1 for m in mols if m[0] == "URE")
     n_water = sum(1 for m in mols if m[0] == "SOL")
-    checks.require("build.json's counts and box are those of box.pdb",
-                   bool(spec) and (spec.get("n_urea"), spec.get("n_water")) == (n_urea, n_water) and cryst is not None
-                   and all(abs(float(b) * 10 - c) < 0.01 for b, c in zip(spec.get("box_nm", []), cryst)) and len(spec.get("box_nm", [])) == 3,
-                   f"build.json {spec.get('n_urea')} urea, {spec.get('n_water')} water, box {spec.get('box_nm')}; "
-                   f"box.pdb {n_urea}, {n_water}, {cryst}")
+    checks.require(
+        "build.json's counts and box are those of box.pdb",
+        bool(spec)
+        and (spec.get("n_urea"), spec.get("n_water")) == (n_urea, n_water)
+        and cryst is not None
+        and all(abs(float(b) * 10 - c) < 0.01 for b, c in zip(spec.get("box_nm", []), cryst))
+        and len(spec.get("box_nm", [])) == 3,
+        f"build.json {spec.get('n_urea')} urea, {spec.get('n_water')} water, box {spec.get('box_nm')}; "
+        f"box.pdb {n_urea}, {n_water}, {cryst}",
+    )
     volume_cm3 = float(np.prod(cryst)) * 1e-24 if cryst else float("nan")
     convention = str(spec.get("convention", "")).lower()
-    with checks.check(f"1 urea per L (molar) or per kg water (molal) as stated, "
-                      f"recomputed from the counts (within {CONCENTRATION_TOL:.1%})"):
+    with checks.check(
+        f"1 urea per L (molar) or per kg water (molal) as stated, "
+        f"recomputed from the counts (within {CONCENTRATION_TOL:.1%})"
+    ):
         assert convention in ("molar", "molal"), f"convention {spec.get('convention')!r}"
         value = n_urea / (N_A * volume_cm3 / 1000) if convention == "molar" else n_urea / (n_water * MASS["SOL"] / 1000)
-        assert abs(value - 1.0) <= CONCENTRATION_TOL, f"{n_urea} urea, {n_water} water in {volume_cm3:.3e} cm^3: {value:.4f} ({convention})"
-        assert abs(float(spec["concentration"]) - value) <= 0.005, f"stated {spec['concentration']}, the counts give {value:.4f}"
+        assert abs(value - 1.0) <= CONCENTRATION_TOL, (
+            f"{n_urea} urea, {n_water} water in {volume_cm3:.3e} cm^3: {value:.4f} ({convention})"
+        )
+        assert abs(float(spec["concentration"]) - value) <= 0.005, (
+            f"stated {spec['concentration']}, the counts give {value:.4f}"
+        )
     with checks.check(f"density of a liquid ({DENSITY[0]}-{DENSITY[1]} g/cm^3) from the counts and the box"):
         density = (n_urea * MASS["URE"] + n_water * MASS["SOL"]) / N_A / volume_cm3
         assert DENSITY[0] <= density <= DENSITY[1], f"{density:.3f} g/cm^3"
-    checks.require(f"box edges about 4 nm ({EDGE_NM[0]}-{EDGE_NM[1]} nm)", bool(cryst) and all(EDGE_NM[0] <= c / 10 <= EDGE_NM[1] for c in cryst),
-                   f"box {cryst} A")
+    checks.require(
+        f"box edges about 4 nm ({EDGE_NM[0]}-{EDGE_NM[1]} nm)",
+        bool(cryst) and all(EDGE_NM[0] <= c / 10 <= EDGE_NM[1] for c in cryst),
+        f"box {cryst} A",
+    )
     with checks.check(f"every molecule a rigid copy of its template (RMSD <= {RIGID_TOL_A} A)"):
         worst = max((rmsd_to(templates[name][1], xyz), k) for k, (name, xyz) in enumerate(mols))
         assert mols and worst[0] <= RIGID_TOL_A, f"molecule {worst[1] + 1}: RMSD {worst[0]:.3f} A to its template"

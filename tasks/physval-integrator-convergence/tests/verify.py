@@ -1,8 +1,8 @@
 """Recompute physical-validation's integrator convergence on the inputs and compare."""
+
 import sys
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 TIMESTEPS = (5, 10, 20, 40)
@@ -10,9 +10,19 @@ TIMESTEPS = (5, 10, 20, 40)
 
 def verify(checks):
     import physical_validation as pv
-    energy = {dt: np.genfromtxt(f"/app/inputs/nve_dt{dt}fs.csv", delimiter=",", names=True)["total_energy_kj_mol"] for dt in TIMESTEPS}
-    data = {dt: pv.data.SimulationData(units=pv.data.UnitData.units("GROMACS"), dt=dt / 1000.0,
-                                       observables=pv.data.ObservableData(constant_of_motion=energy[dt])) for dt in TIMESTEPS}
+
+    energy = {
+        dt: np.genfromtxt(f"/app/inputs/nve_dt{dt}fs.csv", delimiter=",", names=True)["total_energy_kj_mol"]
+        for dt in TIMESTEPS
+    }
+    data = {
+        dt: pv.data.SimulationData(
+            units=pv.data.UnitData.units("GROMACS"),
+            dt=dt / 1000.0,
+            observables=pv.data.ObservableData(constant_of_motion=energy[dt]),
+        )
+        for dt in TIMESTEPS
+    }
     deviation_all = float(pv.integrator.convergence(simulations=[data[dt] for dt in TIMESTEPS], verbose=False))
     deviation_three = float(pv.integrator.convergence(simulations=[data[dt] for dt in TIMESTEPS[:3]], verbose=False))
     report = {}
@@ -21,17 +31,27 @@ def verify(checks):
     with checks.check(f"deviation on all four runs ({deviation_all:.3f})"):
         assert close(report["deviation_all"], deviation_all, rel=0.02, abs_=0.005), f"{report['deviation_all']}"
     with checks.check(f"deviation without 40 fs ({deviation_three:.3f})"):
-        assert close(report["deviation_without_40fs"], deviation_three, rel=0.05, abs_=0.005), f"{report['deviation_without_40fs']}"
+        assert close(report["deviation_without_40fs"], deviation_three, rel=0.05, abs_=0.005), (
+            f"{report['deviation_without_40fs']}"
+        )
     with checks.check("fluctuations per timestep"):
         got = {str(k): float(v) for k, v in report["fluctuations_kj_mol"].items()}
         for dt in TIMESTEPS:
             expected = energy[dt].std()
-            assert close(got[str(dt)], expected, rel=0.02) or close(got[str(dt)], energy[dt].std(ddof=1), rel=0.02), f"{dt} fs: {got[str(dt)]}"
+            assert close(got[str(dt)], expected, rel=0.02) or close(got[str(dt)], energy[dt].std(ddof=1), rel=0.02), (
+                f"{dt} fs: {got[str(dt)]}"
+            )
     largest = 40 if deviation_all < 0.1 else (20 if deviation_three < 0.1 else 10)
-    checks.require(f"largest converged timestep ({largest} fs)", report.get("largest_converged_timestep_fs") == largest,
-                   f"{report.get('largest_converged_timestep_fs')}")
-    checks.require("explanation relates the deviation to the choice of timestep", len(str(report.get("explanation", ""))) >= 40
-                   and "40" in str(report.get("explanation", "")), "no explanation mentioning the 40 fs run")
+    checks.require(
+        f"largest converged timestep ({largest} fs)",
+        report.get("largest_converged_timestep_fs") == largest,
+        f"{report.get('largest_converged_timestep_fs')}",
+    )
+    checks.require(
+        "explanation relates the deviation to the choice of timestep",
+        len(str(report.get("explanation", ""))) >= 40 and "40" in str(report.get("explanation", "")),
+        "no explanation mentioning the 40 fs run",
+    )
 
 
 sys.exit(main(verify))

@@ -1,9 +1,9 @@
 """Checks of prepared.pdb against the raw input, with OpenMM."""
+
 import sys
 
 import numpy as np
 from openmm import app, unit
-
 from verifykit import main
 
 RAW, OUT = "/app/inputs/raw.pdb", "/app/output/prepared.pdb"
@@ -27,16 +27,27 @@ def verify(checks):
     with checks.check("prepared.pdb is a PDB file OpenMM reads"):
         pdb = app.PDBFile(OUT)
     if pdb is None:
-        for name in ("one model", "no alternate locations", "protein sequence GYDPETGTWG", "first model kept",
-                     "highest-occupancy alternate location kept", "non-protein chain removed",
-                     "crystal waters kept in place", "waters carry two hydrogens each",
-                     "Amber14/TIP3P-FB templates match every residue", "protonation at pH 7 (net charge -2)"):
+        for name in (
+            "one model",
+            "no alternate locations",
+            "protein sequence GYDPETGTWG",
+            "first model kept",
+            "highest-occupancy alternate location kept",
+            "non-protein chain removed",
+            "crystal waters kept in place",
+            "waters carry two hydrogens each",
+            "Amber14/TIP3P-FB templates match every residue",
+            "protonation at pH 7 (net charge -2)",
+        ):
             checks.require(name, False, "no readable prepared.pdb")
         return
     lines = open(OUT).read().splitlines()
     atoms = [l for l in lines if l.startswith(("ATOM", "HETATM"))]
-    checks.require("one model", sum(l.startswith("MODEL") for l in lines) <= 1 and pdb.getNumFrames() == 1,
-                   f"{pdb.getNumFrames()} models")
+    checks.require(
+        "one model",
+        sum(l.startswith("MODEL") for l in lines) <= 1 and pdb.getNumFrames() == 1,
+        f"{pdb.getNumFrames()} models",
+    )
     checks.require("no alternate locations", all(l[16] == " " for l in atoms), "alternate-location indicators left")
     residues = list(pdb.topology.residues())
     protein = [r for r in residues if r.name not in ("HOH", "WAT", "SO4", "GOL")]
@@ -47,7 +58,9 @@ def verify(checks):
     with checks.check("first model kept"):
         ca = [(r, a) for r in protein for a in r.atoms() if a.name == "CA"]
         assert len(ca) == 10, f"{len(ca)} CA atoms"
-        deviation = max(np.linalg.norm(positions[a.index] - raw[("%s" % r.name, i + 1, "CA", " ")]) for i, (r, a) in enumerate(ca))
+        deviation = max(
+            np.linalg.norm(positions[a.index] - raw[("%s" % r.name, i + 1, "CA", " ")]) for i, (r, a) in enumerate(ca)
+        )
         assert deviation < 0.01, f"CA atoms are {deviation:.3f} nm from model 1"
     with checks.check("highest-occupancy alternate location kept"):
         trp = [r for r in protein if r.name == "TRP"][0]
@@ -70,11 +83,16 @@ def verify(checks):
             assert symbols == ["H", "H", "O"], f"water {water.id} has {symbols}"
     system = None
     with checks.check("Amber14/TIP3P-FB templates match every residue"):
-        system = app.ForceField("amber14-all.xml", "amber14/tip3pfb.xml").createSystem(pdb.topology, nonbondedMethod=app.NoCutoff)
+        system = app.ForceField("amber14-all.xml", "amber14/tip3pfb.xml").createSystem(
+            pdb.topology, nonbondedMethod=app.NoCutoff
+        )
     with checks.check("protonation at pH 7 (net charge -2)"):
         assert system is not None, "no system"
         force = [f for f in system.getForces() if type(f).__name__ == "NonbondedForce"][0]
-        charge = sum(force.getParticleParameters(i)[0].value_in_unit(unit.elementary_charge) for i in range(system.getNumParticles()))
+        charge = sum(
+            force.getParticleParameters(i)[0].value_in_unit(unit.elementary_charge)
+            for i in range(system.getNumParticles())
+        )
         assert abs(charge + 2) < 1e-3, f"net charge {charge:.3f}"
 
 

@@ -1,4 +1,5 @@
 """Rerun PROPKA 3 on the input and compare the table and the summary."""
+
 import csv
 import os
 import re
@@ -26,14 +27,21 @@ def verify(checks):
     with checks.check("pka.csv has the contracted header"):
         with open("/app/output/pka.csv") as handle:
             reader = csv.DictReader(handle)
-            assert reader.fieldnames == ["group", "residue", "chain", "pka", "model_pka", "shift"], f"header {reader.fieldnames}"
+            assert reader.fieldnames == ["group", "residue", "chain", "pka", "model_pka", "shift"], (
+                f"header {reader.fieldnames}"
+            )
             table = list(reader)
-    checks.require("one row per PROPKA group, in order", [(r["group"], int(r["residue"])) for r in table] == [(g, n) for g, n, *_ in reference],
-                   f"{len(table)} rows; PROPKA has {len(reference)}")
+    checks.require(
+        "one row per PROPKA group, in order",
+        [(r["group"], int(r["residue"])) for r in table] == [(g, n) for g, n, *_ in reference],
+        f"{len(table)} rows; PROPKA has {len(reference)}",
+    )
     with checks.check("pKa, model pKa and shift match PROPKA (0.01)"):
         assert len(table) == len(reference), "row count differs"
         for row, (g, n, c, pka, model) in zip(table, reference):
-            assert abs(float(row["pka"]) - pka) <= 0.011 and abs(float(row["model_pka"]) - model) <= 0.011, f"{g} {n}: {row['pka']} vs {pka}"
+            assert abs(float(row["pka"]) - pka) <= 0.011 and abs(float(row["model_pka"]) - model) <= 0.011, (
+                f"{g} {n}: {row['pka']} vs {pka}"
+            )
             assert abs(float(row["shift"]) - (pka - model)) <= 0.021, f"{g} {n}: shift {row['shift']}"
     summary = {}
     with checks.check("summary.json readable"):
@@ -41,9 +49,13 @@ def verify(checks):
     top = max(reference, key=lambda row: abs(row[3] - row[4]))
     with checks.check(f"most shifted group ({top[0]} {top[1]})"):
         most = summary["most_shifted"]
-        assert (most["group"], int(most["residue"])) == (top[0], top[1]) and abs(float(most["shift"]) - (top[3] - top[4])) <= 0.021, f"{most}"
+        assert (most["group"], int(most["residue"])) == (top[0], top[1]) and abs(
+            float(most["shift"]) - (top[3] - top[4])
+        ) <= 0.021, f"{most}"
     with checks.check("isoelectric point (folded) and His52 at pH 7"):
-        assert abs(float(summary["isoelectric_point_folded"]) - pi) <= 0.011, f"pI {summary['isoelectric_point_folded']} vs {pi}"
+        assert abs(float(summary["isoelectric_point_folded"]) - pi) <= 0.011, (
+            f"pI {summary['isoelectric_point_folded']} vs {pi}"
+        )
         his = next(r for r in reference if r[0] == "HIS" and r[1] == 52)
         assert summary["his52_charged_at_ph7"] is (his[3] > 7.0), f"His52 pKa {his[3]}: charged {his[3] > 7.0}"
 

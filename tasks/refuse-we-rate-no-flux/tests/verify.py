@@ -1,12 +1,23 @@
 """The right outcome: no flux ever reached the target, so no rate can be given (checked with h5py)."""
+
 import sys
 
 import h5py
-
 from verifykit import load_json, main
 
-KEYWORDS = ("no segment", "never", "no walker", "no flux", "zero flux", "not reach", "did not reach", "no transition",
-            "no recycl", "not observed", "none of")
+KEYWORDS = (
+    "no segment",
+    "never",
+    "no walker",
+    "no flux",
+    "zero flux",
+    "not reach",
+    "did not reach",
+    "no transition",
+    "no recycl",
+    "not observed",
+    "none of",
+)
 
 
 def verify(checks):
@@ -18,21 +29,36 @@ def verify(checks):
     response = {}
     with checks.check("response.json readable"):
         response = load_json("/app/output/response.json")
-    checks.require("status is insufficient_data", response.get("status") == "insufficient_data", f"status {response.get('status')}")
-    checks.require("no rate claimed", bool(response) and response.get("rate_per_ps") is None and response.get("rate_stderr_per_ps") is None,
-                   f"rate {response.get('rate_per_ps')}")
-    checks.require("evidence: iterations and recycled weight", response.get("n_iterations") == n
-                   and isinstance(response.get("recycled_weight_total"), (int, float)) and abs(response["recycled_weight_total"] - recycled) < 1e-12,
-                   f"n_iterations {response.get('n_iterations')} (file {n}), "
-                   f"recycled {response.get('recycled_weight_total')} (file {recycled})")
+    checks.require(
+        "status is insufficient_data", response.get("status") == "insufficient_data", f"status {response.get('status')}"
+    )
+    checks.require(
+        "no rate claimed",
+        bool(response) and response.get("rate_per_ps") is None and response.get("rate_stderr_per_ps") is None,
+        f"rate {response.get('rate_per_ps')}",
+    )
+    checks.require(
+        "evidence: iterations and recycled weight",
+        response.get("n_iterations") == n
+        and isinstance(response.get("recycled_weight_total"), (int, float))
+        and abs(response["recycled_weight_total"] - recycled) < 1e-12,
+        f"n_iterations {response.get('n_iterations')} (file {n}), "
+        f"recycled {response.get('recycled_weight_total')} (file {recycled})",
+    )
     with checks.check(f"evidence: smallest pcoord reached ({min_pcoord:.3f})"):
         assert abs(float(response["min_pcoord"]) - min_pcoord) < 1e-3, f"min_pcoord {response['min_pcoord']}"
     reason = str(response.get("reason", "")).lower()
-    checks.require("reason says the target was never reached", len(reason) >= 40 and any(k in reason for k in KEYWORDS),
-                   "the reason does not say that no flux reached the target")
+    checks.require(
+        "reason says the target was never reached",
+        len(reason) >= 40 and any(k in reason for k in KEYWORDS),
+        "the reason does not say that no flux reached the target",
+    )
     recommendation = str(response.get("recommendation", "")).lower()
-    checks.require("recommends more sampling", any(k in recommendation for k in ("iteration", "continue", "longer", "bin", "walker", "extend")),
-                   "no actionable recommendation")
+    checks.require(
+        "recommends more sampling",
+        any(k in recommendation for k in ("iteration", "continue", "longer", "bin", "walker", "extend")),
+        "no actionable recommendation",
+    )
 
 
 sys.exit(main(verify))

@@ -1,9 +1,9 @@
 """Structural checks of the repaired west.cfg with PyYAML (WESTPA's own loader accepts python/name tags)."""
+
 import os
 import sys
 
 import yaml
-
 from verifykit import main
 
 SIM = "/app/inputs/sim"
@@ -21,17 +21,28 @@ def verify(checks):
     with checks.check("west.cfg is YAML"):
         config = yaml.load(open("/app/output/west.cfg"), Loader=Loader)
     if not isinstance(config, dict) or "west" not in config:
-        for name in ("pcoord_len matches runseg.sh", "pcoord_ndim and dtype kept", "bin boundaries increasing",
-                     "propagator names WESTPA's ExecutablePropagator", "propagator and pcoord scripts exist",
-                     "datasets nested under data", "unchanged settings kept"):
+        for name in (
+            "pcoord_len matches runseg.sh",
+            "pcoord_ndim and dtype kept",
+            "bin boundaries increasing",
+            "propagator names WESTPA's ExecutablePropagator",
+            "propagator and pcoord scripts exist",
+            "datasets nested under data",
+            "unchanged settings kept",
+        ):
             checks.require(name, False, "no readable west.cfg with a `west` section")
         fixes_listed(checks)  # read on its own: the same list of checks whatever is missing
         return
     west = config["west"]
     options = west.get("system", {}).get("system_options", {})
-    checks.require("pcoord_len matches runseg.sh", options.get("pcoord_len") == 11, f"pcoord_len {options.get('pcoord_len')}")
-    checks.require("pcoord_ndim and dtype kept", options.get("pcoord_ndim") == 1 and options.get("pcoord_dtype") == "python/name:numpy.float32",
-                   f"{options.get('pcoord_ndim')}, {options.get('pcoord_dtype')}")
+    checks.require(
+        "pcoord_len matches runseg.sh", options.get("pcoord_len") == 11, f"pcoord_len {options.get('pcoord_len')}"
+    )
+    checks.require(
+        "pcoord_ndim and dtype kept",
+        options.get("pcoord_ndim") == 1 and options.get("pcoord_dtype") == "python/name:numpy.float32",
+        f"{options.get('pcoord_ndim')}, {options.get('pcoord_dtype')}",
+    )
     with checks.check("bin boundaries increasing"):
         bins = options["bins"]
         values = [float(v) for v in bins["boundaries"][0]]
@@ -39,8 +50,11 @@ def verify(checks):
         assert all(a < b for a, b in zip(values, values[1:])), f"boundaries {values}"
         assert values[-1] == float("inf") and values[0] <= 0.0, "boundaries must span [0, inf)"
     propagator = west.get("propagation", {}).get("propagator")
-    checks.require("propagator names WESTPA's ExecutablePropagator",
-                   propagator in ("executable", "westpa.core.propagators.executable.ExecutablePropagator"), f"{propagator}")
+    checks.require(
+        "propagator names WESTPA's ExecutablePropagator",
+        propagator in ("executable", "westpa.core.propagators.executable.ExecutablePropagator"),
+        f"{propagator}",
+    )
     with checks.check("propagator and pcoord scripts exist"):
         for section in ("propagator", "get_pcoord"):
             path = west["executable"][section]["executable"].replace("$WEST_SIM_ROOT", SIM)
@@ -59,9 +73,11 @@ def verify(checks):
 
 def fixes_listed(checks):
     present = os.path.isfile("/app/output/fixes.md")
-    checks.require("fixes.md lists the changes", present
-                   and sum(l.lstrip().startswith(("-", "*")) for l in open("/app/output/fixes.md")) >= 4,
-                   "fewer than 4 bullets" if present else "deliverable /app/output/fixes.md was not written")
+    checks.require(
+        "fixes.md lists the changes",
+        present and sum(l.lstrip().startswith(("-", "*")) for l in open("/app/output/fixes.md")) >= 4,
+        "fewer than 4 bullets" if present else "deliverable /app/output/fixes.md was not written",
+    )
 
 
 sys.exit(main(verify))

@@ -1,17 +1,27 @@
 """Checks of the solvated system with OpenMM."""
+
 import sys
 
 import numpy as np
 import openmm
 from openmm import app, unit
-
 from verifykit import load_json, main
 
 OUT = "/app/output"
-NAMES = ("system.xml deserializes to an OpenMM System", "solvated.pdb has a periodic box",
-         "particles match the PDB atoms", "peptide intact and first", "PME with a 1.0 nm cutoff",
-         "bonds to hydrogen constrained", "TIP3P-FB water", "net charge zero", "Na+ - Cl- neutralizes the peptide",
-         "ionic strength 0.1 M", "at least 1.0 nm padding", "build.json matches the system")
+NAMES = (
+    "system.xml deserializes to an OpenMM System",
+    "solvated.pdb has a periodic box",
+    "particles match the PDB atoms",
+    "peptide intact and first",
+    "PME with a 1.0 nm cutoff",
+    "bonds to hydrogen constrained",
+    "TIP3P-FB water",
+    "net charge zero",
+    "Na+ - Cl- neutralizes the peptide",
+    "ionic strength 0.1 M",
+    "at least 1.0 nm padding",
+    "build.json matches the system",
+)
 
 
 def verify(checks):
@@ -26,38 +36,71 @@ def verify(checks):
             checks.require(name, False, "system.xml or solvated.pdb missing or unreadable")
         return
     top = pdb.topology
-    checks.require(NAMES[2], system.getNumParticles() == top.getNumAtoms(),
-                   f"{system.getNumParticles()} particles, {top.getNumAtoms()} atoms")
+    checks.require(
+        NAMES[2],
+        system.getNumParticles() == top.getNumAtoms(),
+        f"{system.getNumParticles()} particles, {top.getNumAtoms()} atoms",
+    )
     residues = list(top.residues())
     reference = app.PDBFile("/app/inputs/peptide.pdb").topology
     names = [r.name for r in residues]
-    checks.require(NAMES[3], names[:10] == [r.name for r in reference.residues()]
-                   and sum(1 for r in residues[:10] for _ in r.atoms()) == reference.getNumAtoms(), "peptide not first or incomplete")
+    checks.require(
+        NAMES[3],
+        names[:10] == [r.name for r in reference.residues()]
+        and sum(1 for r in residues[:10] for _ in r.atoms()) == reference.getNumAtoms(),
+        "peptide not first or incomplete",
+    )
     nonbonded = [f for f in system.getForces() if isinstance(f, openmm.NonbondedForce)]
-    checks.require(NAMES[4], len(nonbonded) == 1 and nonbonded[0].getNonbondedMethod() == openmm.NonbondedForce.PME
-                   and abs(nonbonded[0].getCutoffDistance().value_in_unit(unit.nanometer) - 1.0) < 1e-3, "not PME at 1.0 nm")
-    constrained = {system.getConstraintParameters(i)[0] for i in range(system.getNumConstraints())} | \
-                  {system.getConstraintParameters(i)[1] for i in range(system.getNumConstraints())}
+    checks.require(
+        NAMES[4],
+        len(nonbonded) == 1
+        and nonbonded[0].getNonbondedMethod() == openmm.NonbondedForce.PME
+        and abs(nonbonded[0].getCutoffDistance().value_in_unit(unit.nanometer) - 1.0) < 1e-3,
+        "not PME at 1.0 nm",
+    )
+    constrained = {system.getConstraintParameters(i)[0] for i in range(system.getNumConstraints())} | {
+        system.getConstraintParameters(i)[1] for i in range(system.getNumConstraints())
+    }
     peptide_h = {a.index for r in residues[:10] for a in r.atoms() if a.element.symbol == "H"}
-    checks.require(NAMES[5], peptide_h <= constrained, f"{len(peptide_h - constrained)} peptide hydrogens unconstrained")
-    charges = np.array([nonbonded[0].getParticleParameters(i)[0].value_in_unit(unit.elementary_charge)
-                        for i in range(system.getNumParticles())]) if nonbonded else np.zeros(0)
+    checks.require(
+        NAMES[5], peptide_h <= constrained, f"{len(peptide_h - constrained)} peptide hydrogens unconstrained"
+    )
+    charges = (
+        np.array(
+            [
+                nonbonded[0].getParticleParameters(i)[0].value_in_unit(unit.elementary_charge)
+                for i in range(system.getNumParticles())
+            ]
+        )
+        if nonbonded
+        else np.zeros(0)
+    )
     water_o = [a.index for r in residues if r.name == "HOH" for a in r.atoms() if a.element.symbol == "O"]
-    checks.require(NAMES[6], bool(water_o) and abs(charges[water_o[0]] + 0.848448) < 1e-4,
-                   f"water oxygen charge {charges[water_o[0]] if water_o else None} (TIP3P-FB: -0.848448)")
+    checks.require(
+        NAMES[6],
+        bool(water_o) and abs(charges[water_o[0]] + 0.848448) < 1e-4,
+        f"water oxygen charge {charges[water_o[0]] if water_o else None} (TIP3P-FB: -0.848448)",
+    )
     checks.require(NAMES[7], abs(charges.sum()) < 1e-3, f"net charge {charges.sum():.4f}")
     waters, sodium, chloride = names.count("HOH"), names.count("NA"), names.count("CL")
     peptide_charge = round(charges[: reference.getNumAtoms()].sum())
-    checks.require(NAMES[8], sodium - chloride == -peptide_charge, f"Na {sodium}, Cl {chloride}, peptide {peptide_charge}")
+    checks.require(
+        NAMES[8], sodium - chloride == -peptide_charge, f"Na {sodium}, Cl {chloride}, peptide {peptide_charge}"
+    )
     # Two defensible conventions: per water molecule (OpenMM's Modeller, 55.4 M water) or per box volume
     # (GROMACS genion)
     expected_pairs = 0.1 / 55.4 * (waters + sodium + chloride)
     box_vectors = top.getPeriodicBoxVectors()
-    volume = float(np.linalg.det(np.array([[box_vectors[i][j].value_in_unit(unit.nanometer) for j in range(3)] for i in range(3)])))
+    volume = float(
+        np.linalg.det(np.array([[box_vectors[i][j].value_in_unit(unit.nanometer) for j in range(3)] for i in range(3)]))
+    )
     by_volume = 0.1 * 0.6022 * volume
-    checks.require(NAMES[9], any(abs(min(sodium, chloride) - e) <= 1.0 for e in (expected_pairs, by_volume)),
-                   f"{min(sodium, chloride)} ion pairs, expected {expected_pairs:.1f} (per water) "
-                   f"or {by_volume:.1f} (per volume) for 0.1 M")
+    checks.require(
+        NAMES[9],
+        any(abs(min(sodium, chloride) - e) <= 1.0 for e in (expected_pairs, by_volume)),
+        f"{min(sodium, chloride)} ion pairs, expected {expected_pairs:.1f} (per water) "
+        f"or {by_volume:.1f} (per volume) for 0.1 M",
+    )
     with checks.check(NAMES[10]):
         xyz = np.array(pdb.positions.value_in_unit(unit.nanometer))[: reference.getNumAtoms()]
         extent = xyz.max(axis=0) - xyz.min(axis=0)
@@ -65,7 +108,9 @@ def verify(checks):
         assert np.all(box >= extent + 2.0 - 0.05), f"box {box.round(3)} for a solute extent {extent.round(3)}"
     with checks.check(NAMES[11]):
         build = load_json(f"{OUT}/build.json")
-        assert (build["waters"], build["sodium"], build["chloride"]) == (waters, sodium, chloride), f"build.json says {build}"
+        assert (build["waters"], build["sodium"], build["chloride"]) == (waters, sodium, chloride), (
+            f"build.json says {build}"
+        )
         assert np.allclose(build["box_nm"], box, atol=1e-3), "box_nm differs from the PDB box"
 
 

@@ -1,11 +1,11 @@
 """Recompute the projection (mdtraj distances) and the coverage grid (numpy histograms)."""
+
 import itertools
 import sys
 
 import h5py
 import mdtraj
 import numpy as np
-
 from verifykit import close, load_json, main
 
 
@@ -34,11 +34,18 @@ def verify(checks):
     with checks.check("coverage.json readable with bins 20"):
         result = load_json("/app/output/coverage.json")
         assert result["bins"] == 20, f"bins {result['bins']}"
-    checks.require("ground-truth cells", result.get("reference_cells") == n_reference,
-                   f"{result.get('reference_cells')} != {n_reference}")
-    checks.require("covered cells", result.get("covered_cells") == n_covered, f"{result.get('covered_cells')} != {n_covered}")
+    checks.require(
+        "ground-truth cells",
+        result.get("reference_cells") == n_reference,
+        f"{result.get('reference_cells')} != {n_reference}",
+    )
+    checks.require(
+        "covered cells", result.get("covered_cells") == n_covered, f"{result.get('covered_cells')} != {n_covered}"
+    )
     with checks.check("coverage"):
-        assert close(result["coverage"], n_covered / n_reference, rel=1e-6), f"{result['coverage']} != {n_covered / n_reference:.6f}"
+        assert close(result["coverage"], n_covered / n_reference, rel=1e-6), (
+            f"{result['coverage']} != {n_covered / n_reference:.6f}"
+        )
 
 
 sys.exit(main(verify))

@@ -1,30 +1,47 @@
 """Recompute the folded fraction with the agent's stated definition (mdtraj RMSD)."""
+
 import sys
 
 import mdtraj
-import numpy as np
-
 from verifykit import close, load_json, main
 
 
 def verify(checks):
     trajectory = mdtraj.load("/app/inputs/trajectory.dcd", top="/app/inputs/topology.pdb")
-    rmsd = mdtraj.rmsd(trajectory, mdtraj.load("/app/inputs/reference.pdb"), atom_indices=trajectory.topology.select("name CA"))
+    rmsd = mdtraj.rmsd(
+        trajectory, mdtraj.load("/app/inputs/reference.pdb"), atom_indices=trajectory.topology.select("name CA")
+    )
     result = {}
     with checks.check("folded.json readable"):
         result = load_json("/app/output/folded.json")
     definition = result.get("definition") if isinstance(result.get("definition"), dict) else {}
-    checks.require("definition is the contracted metric", definition.get("metric") == "ca_rmsd", f"metric {definition.get('metric')}")
+    checks.require(
+        "definition is the contracted metric",
+        definition.get("metric") == "ca_rmsd",
+        f"metric {definition.get('metric')}",
+    )
     cutoff = definition.get("cutoff_nm")
-    checks.require("cutoff is a sensible RMSD (0.05-0.35 nm)", isinstance(cutoff, (int, float)) and 0.05 <= cutoff <= 0.35,
-                   f"cutoff {cutoff} nm")
-    checks.require("n_frames", result.get("n_frames") == trajectory.n_frames, f"{result.get('n_frames')} != {trajectory.n_frames}")
+    checks.require(
+        "cutoff is a sensible RMSD (0.05-0.35 nm)",
+        isinstance(cutoff, (int, float)) and 0.05 <= cutoff <= 0.35,
+        f"cutoff {cutoff} nm",
+    )
+    checks.require(
+        "n_frames", result.get("n_frames") == trajectory.n_frames, f"{result.get('n_frames')} != {trajectory.n_frames}"
+    )
     with checks.check("folded fraction reproducible from the stated definition"):
         expected = float((rmsd < float(cutoff)).mean())
-        assert close(result["folded_fraction"], expected, abs_=1.0 / trajectory.n_frames), f"{result['folded_fraction']} != {expected:.4f}"
+        assert close(result["folded_fraction"], expected, abs_=1.0 / trajectory.n_frames), (
+            f"{result['folded_fraction']} != {expected:.4f}"
+        )
     assumptions = result.get("assumptions")
-    checks.require("assumptions stated", isinstance(assumptions, list) and len(assumptions) >= 1
-                   and all(isinstance(a, str) and len(a) >= 10 for a in assumptions), "no assumptions listed")
+    checks.require(
+        "assumptions stated",
+        isinstance(assumptions, list)
+        and len(assumptions) >= 1
+        and all(isinstance(a, str) and len(a) >= 10 for a in assumptions),
+        "no assumptions listed",
+    )
 
 
 sys.exit(main(verify))

@@ -3,24 +3,35 @@
 Tolerances: total energies 2e-5 hartree, the interaction energy 0.02 kcal/mol of the recomputed one, and within
 1.5 kcal/mol of the S22 CCSD(T)/CBS benchmark (-4.92 kcal/mol) for the choice to count as a sound one.
 """
+
 import sys
 
 from verifykit import load_json, main
 
 HARTREE = 627.509
 BENCHMARK = -4.92
-KEYS = ("method", "basis", "counterpoise", "e_dimer_hartree", "e_monomer_a_hartree", "e_monomer_b_hartree",
-        "interaction_energy_kcal_mol", "justification")
+KEYS = (
+    "method",
+    "basis",
+    "counterpoise",
+    "e_dimer_hartree",
+    "e_monomer_a_hartree",
+    "e_monomer_b_hartree",
+    "interaction_energy_kcal_mol",
+    "justification",
+)
 LINES = open("/app/inputs/water_dimer.xyz").read().splitlines()[2:8]
 
 
 def molecule(atoms, basis):
     from pyscf import gto
+
     return gto.M(atom="\n".join(atoms), basis=basis, verbose=0)
 
 
 def energy(atoms, basis, method):
     from pyscf import dft, mp, scf
+
     mol = molecule(atoms, basis)
     if method == "hf":
         return scf.RHF(mol).run().e_tot
@@ -56,6 +67,7 @@ def verify(checks):
     with checks.check("method and basis are ones pyscf runs, the dimer below 250 basis functions"):
         assert not why, why
         from pyscf import dft
+
         try:
             assert method and basis, f"binding.json gives method {data.get('method')!r}, basis {data.get('basis')!r}"
             if method not in ("hf", "mp2"):
@@ -76,8 +88,9 @@ def verify(checks):
     ok = not why
     with checks.check("dimer energy is the stated method/basis's (pyscf, 2e-5 hartree)"):
         assert ok, why
-        assert abs(float(data["e_dimer_hartree"]) - ref["e_dimer_hartree"]) <= 2e-5, \
+        assert abs(float(data["e_dimer_hartree"]) - ref["e_dimer_hartree"]) <= 2e-5, (
             f"{data['e_dimer_hartree']} vs {ref['e_dimer_hartree']:.6f}"
+        )
     with checks.check("monomer energies match the stated counterpoise choice (pyscf, 2e-5 hartree)"):
         assert ok, why
         for key in ("e_monomer_a_hartree", "e_monomer_b_hartree"):
@@ -85,16 +98,19 @@ def verify(checks):
     with checks.check("interaction energy is the recomputed one (0.02 kcal/mol)"):
         assert ok, why
         e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
-        assert abs(float(data["interaction_energy_kcal_mol"]) - e_int) <= 0.02, \
+        assert abs(float(data["interaction_energy_kcal_mol"]) - e_int) <= 0.02, (
             f"{data['interaction_energy_kcal_mol']} vs {e_int:.3f} kcal/mol"
+        )
     with checks.check("the choice gives a sound number (within 1.5 kcal/mol of the CCSD(T)/CBS -4.92)"):
         assert ok, why
         e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
         assert abs(e_int - BENCHMARK) <= 1.5, f"{method}/{basis} gives {e_int:.2f} kcal/mol"
     text = str(data.get("justification", "")).lower()
-    checks.require("justification states the BSSE treatment",
-                   len(text) >= 40 and any(k in text for k in ("counterpoise", "bsse", "superposition", "ghost")),
-                   "the justification does not discuss the basis-set superposition error")
+    checks.require(
+        "justification states the BSSE treatment",
+        len(text) >= 40 and any(k in text for k in ("counterpoise", "bsse", "superposition", "ghost")),
+        "the justification does not discuss the basis-set superposition error",
+    )
 
 
 sys.exit(main(verify))

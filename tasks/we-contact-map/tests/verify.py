@@ -1,4 +1,5 @@
 """Recompute the weighted distance map and contacts with mdtraj."""
+
 import csv
 import itertools
 import sys
@@ -6,8 +7,8 @@ import sys
 import h5py
 import mdtraj
 import numpy as np
-
 from verifykit import main
+
 
 def ca_trajectory(ca):
     """An mdtraj trajectory of C-alpha atoms only."""
@@ -47,7 +48,9 @@ def verify(checks):
         found = [(int(r["i"]), int(r["j"])) for r in rows]
         assert found == sorted(contacts), f"pairs {found}, expected {sorted(contacts)}"
     with checks.check("contact probabilities match"):
-        assert rows and all(abs(float(r["probability"]) - contacts[(int(r["i"]), int(r["j"]))]) < 1e-4 for r in rows), "probabilities differ"
+        assert rows and all(abs(float(r["probability"]) - contacts[(int(r["i"]), int(r["j"]))]) < 1e-4 for r in rows), (
+            "probabilities differ"
+        )
 
 
 sys.exit(main(verify))

@@ -1,12 +1,13 @@
 """Recompute Rg with mdtraj and compare with the deliverables."""
+
 import csv
 import sys
 
 import h5py
 import mdtraj
 import numpy as np
-
 from verifykit import close, load_json, main
+
 
 def ca_trajectory(ca):
     """An mdtraj trajectory of C-alpha atoms only."""
@@ -30,7 +31,9 @@ def verify(checks):
             assert reader.fieldnames == ["frame", "rg_nm"], f"header {reader.fieldnames}"
             rows = list(reader)
     with checks.check("one row per frame, in order"):
-        assert rows is not None and [int(r["frame"]) for r in rows] == list(range(len(rg))), "frames missing or out of order"
+        assert rows is not None and [int(r["frame"]) for r in rows] == list(range(len(rg))), (
+            "frames missing or out of order"
+        )
     with checks.check("per-frame Rg matches mdtraj"):
         values = np.array([float(r["rg_nm"]) for r in rows])
         assert np.allclose(values, rg, atol=1e-4), f"largest difference {np.abs(values - rg).max():.2e} nm"

@@ -1,4 +1,5 @@
 """Rerun WESTPA's w_pdist on the run and compare the agent's histogram file, profile and summary with it."""
+
 import csv
 import shutil
 import subprocess
@@ -7,7 +8,6 @@ import tempfile
 
 import h5py
 import numpy as np
-
 from verifykit import close, load_json, main
 
 OUT = "/app/output"
@@ -17,8 +17,25 @@ BINS = "[[-2.05 + 0.1*i for i in range(42)]]"
 def reference(workdir):
     """w_pdist's histograms for the requested bins and iterations (on a copy: WESTPA opens west.h5 read-write)."""
     west = shutil.copy("/app/inputs/west.h5", f"{workdir}/west.h5")
-    subprocess.run(["w_pdist", "-W", west, "--serial", "-b", BINS, "--first-iter", "41", "--last-iter", "80",
-                    "-o", f"{workdir}/pdist.h5"], check=True, capture_output=True, cwd=workdir)
+    subprocess.run(
+        [
+            "w_pdist",
+            "-W",
+            west,
+            "--serial",
+            "-b",
+            BINS,
+            "--first-iter",
+            "41",
+            "--last-iter",
+            "80",
+            "-o",
+            f"{workdir}/pdist.h5",
+        ],
+        check=True,
+        capture_output=True,
+        cwd=workdir,
+    )
     with h5py.File(f"{workdir}/pdist.h5", "r") as pdist:
         return pdist["histograms"][...], pdist["midpoints_0"][...], pdist["n_iter"][...]
 
@@ -35,7 +52,9 @@ def verify(checks):
         with h5py.File(f"{OUT}/pdist.h5", "r") as pdist:
             got, got_x, got_iter = pdist["histograms"][...], pdist["midpoints_0"][...], pdist["n_iter"][...]
         assert np.array_equal(got_iter, n_iter), f"iterations {got_iter.min()}-{got_iter.max()}, expected 41-80"
-        assert got.shape == histograms.shape and np.allclose(got_x, x, atol=1e-9), f"histograms {got.shape}, expected {histograms.shape}"
+        assert got.shape == histograms.shape and np.allclose(got_x, x, atol=1e-9), (
+            f"histograms {got.shape}, expected {histograms.shape}"
+        )
         assert np.allclose(got, histograms, rtol=1e-6, atol=1e-12), "histograms differ"
     rows = []
     with checks.check("profile.csv has header x,probability,free_energy_kt and 41 rows in order of x"):
@@ -50,19 +69,30 @@ def verify(checks):
     with checks.check("free energy -ln p shifted to minimum 0, inf where empty"):
         got = np.array([float(r["free_energy_kt"]) for r in rows])
         finite = np.isfinite(free)
-        assert got.shape == free.shape and np.array_equal(np.isfinite(got), finite), "empty bins are not inf (or inf elsewhere)"
+        assert got.shape == free.shape and np.array_equal(np.isfinite(got), finite), (
+            "empty bins are not inf (or inf elsewhere)"
+        )
         assert np.allclose(got[finite], free[finite], rtol=1e-5, atol=1e-6), "free energies differ"
     summary = {}
     with checks.check("summary.json readable"):
         summary = load_json(f"{OUT}/summary.json")
     number = lambda key: float(summary[key]) if isinstance(summary.get(key), (int, float)) else float("nan")
     centre = int(np.argmin(abs(x)))
-    checks.require("barrier = F at x = 0", close(number("barrier_kt"), free[centre], rel=1e-4, abs_=1e-5),
-                   f"{summary.get('barrier_kt')} vs {free[centre]:.5g}")
-    checks.require("minimum at the bin centre where F = 0", close(number("minimum_x"), x[np.argmin(free)], rel=0, abs_=1e-6),
-                   f"{summary.get('minimum_x')} vs {x[np.argmin(free)]:.2f}")
-    checks.require("probability of x < 0", close(number("probability_x_below_0"), p[x < -1e-9].sum(), rel=1e-5, abs_=1e-8),
-                   f"{summary.get('probability_x_below_0')} vs {p[x < -1e-9].sum():.6g}")
+    checks.require(
+        "barrier = F at x = 0",
+        close(number("barrier_kt"), free[centre], rel=1e-4, abs_=1e-5),
+        f"{summary.get('barrier_kt')} vs {free[centre]:.5g}",
+    )
+    checks.require(
+        "minimum at the bin centre where F = 0",
+        close(number("minimum_x"), x[np.argmin(free)], rel=0, abs_=1e-6),
+        f"{summary.get('minimum_x')} vs {x[np.argmin(free)]:.2f}",
+    )
+    checks.require(
+        "probability of x < 0",
+        close(number("probability_x_below_0"), p[x < -1e-9].sum(), rel=1e-5, abs_=1e-8),
+        f"{summary.get('probability_x_below_0')} vs {p[x < -1e-9].sum():.6g}",
+    )
     checks.require("iterations [41, 80]", summary.get("iterations") == [41, 80], f"{summary.get('iterations')}")
 
 

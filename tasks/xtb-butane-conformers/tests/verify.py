@@ -1,4 +1,5 @@
 """Run xtb on the delivered geometries: single points with gradients, dihedrals, and the reported numbers."""
+
 import os
 import re
 import subprocess
@@ -6,7 +7,6 @@ import sys
 import tempfile
 
 import numpy as np
-
 from verifykit import close, load_json, main
 
 HARTREE_KCAL = 627.5095
@@ -14,7 +14,7 @@ HARTREE_KCAL = 627.5095
 
 def read_xyz(path):
     lines = open(path).read().splitlines()
-    atoms = [l.split() for l in lines[2:2 + int(lines[0])]]
+    atoms = [l.split() for l in lines[2 : 2 + int(lines[0])]]
     return [a[0] for a in atoms], np.array([[float(v) for v in a[1:4]] for a in atoms])
 
 
@@ -28,8 +28,14 @@ def dihedral(p):
 def xtb_single_point(path):
     """GFN2-xTB energy (Eh), gradient norm (Eh/bohr) and HOMO-LUMO gap (eV) of a geometry."""
     work = tempfile.mkdtemp()
-    result = subprocess.run(["xtb", os.path.abspath(path), "--gfn", "2", "--grad", "--chrg", "0", "--uhf", "0"], cwd=work,
-                            capture_output=True, text=True, timeout=120, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    result = subprocess.run(
+        ["xtb", os.path.abspath(path), "--gfn", "2", "--grad", "--chrg", "0", "--uhf", "0"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
     log = result.stdout
     assert result.returncode == 0, log[-400:] + result.stderr[-400:]
     energy = float(re.findall(r"TOTAL ENERGY\s+(-?\d+\.\d+) Eh", log)[-1])
@@ -48,8 +54,10 @@ def verify(checks):
             distances = np.linalg.norm(xyz[:, None] - xyz[None], axis=-1)
             assert all(1.45 < distances[i, i + 1] < 1.6 for i in range(3)), "the carbon chain is broken"
             computed[name] = {"dihedral": dihedral(xyz[:4])}
-        with checks.check(f"{name} is an optimized GFN2-xTB minimum (gradient norm < 1e-3 Eh/bohr) "
-                          f"with dihedral {low:.0f}-{high:.0f} deg"):
+        with checks.check(
+            f"{name} is an optimized GFN2-xTB minimum (gradient norm < 1e-3 Eh/bohr) "
+            f"with dihedral {low:.0f}-{high:.0f} deg"
+        ):
             energy, gradient, gap = xtb_single_point(f"/app/output/{name}.xyz")
             computed[name].update(energy=energy, gap=gap)
             assert gradient < 1e-3, f"gradient norm {gradient}"
@@ -59,16 +67,21 @@ def verify(checks):
         report = load_json("/app/output/conformers.json")
     with checks.check("reported energies are xtb's for the delivered geometries (1e-5 Eh)"):
         for name in ("anti", "gauche"):
-            assert abs(float(report[f"{name}_energy_eh"]) - computed[name]["energy"]) < 1e-5, \
+            assert abs(float(report[f"{name}_energy_eh"]) - computed[name]["energy"]) < 1e-5, (
                 f"{name}: {report[f'{name}_energy_eh']} vs {computed[name]['energy']}"
+            )
     with checks.check("gauche - anti in kcal/mol (consistent, between 0.2 and 1.5)"):
         delta = (computed["gauche"]["energy"] - computed["anti"]["energy"]) * HARTREE_KCAL
-        assert abs(float(report["delta_e_kcal_mol"]) - delta) < 0.02, f"{report['delta_e_kcal_mol']} vs {delta:.3f} kcal/mol"
+        assert abs(float(report["delta_e_kcal_mol"]) - delta) < 0.02, (
+            f"{report['delta_e_kcal_mol']} vs {delta:.3f} kcal/mol"
+        )
         assert 0.2 <= delta <= 1.5, f"gauche - anti {delta:.3f} kcal/mol"
     with checks.check("dihedrals and the HOMO-LUMO gap reported"):
         for name in ("anti", "gauche"):
             assert abs(float(report[f"dihedral_{name}_deg"]) - computed[name]["dihedral"]) < 0.5, f"{name} dihedral"
-        assert close(report["homo_lumo_gap_anti_ev"], computed["anti"]["gap"], abs_=0.01), f"gap {report['homo_lumo_gap_anti_ev']}"
+        assert close(report["homo_lumo_gap_anti_ev"], computed["anti"]["gap"], abs_=0.01), (
+            f"gap {report['homo_lumo_gap_anti_ev']}"
+        )
 
 
 sys.exit(main(verify))

@@ -26,16 +26,24 @@ def test_offline_and_registry_recipes_install_the_same_packages(image):
 
 def test_every_task_builds_from_one_of_the_base_images():
     setup = (REPO / "tools" / "setup-agents.sh").read_text()
-    images = {re.search(rf"^{name}=\$\{{\w+:-(\S+)\}}$", setup, re.M).group(1)
-              for name in ("IMAGE", "GROMACS_IMAGE", "ANALYSIS_IMAGE", "CHEM_IMAGE")}
-    bases = {re.search(r"^FROM (\S+)", p.read_text(), re.M).group(1) for p in (REPO / "tasks").glob("*/environment/Dockerfile")}
+    images = {
+        re.search(rf"^{name}=\$\{{\w+:-(\S+)\}}$", setup, re.M).group(1)
+        for name in ("IMAGE", "GROMACS_IMAGE", "ANALYSIS_IMAGE", "CHEM_IMAGE")
+    }
+    bases = {
+        re.search(r"^FROM (\S+)", p.read_text(), re.M).group(1)
+        for p in (REPO / "tasks").glob("*/environment/Dockerfile")
+    }
     assert bases == images
 
 
 @pytest.mark.parametrize("image", ["analysis-base", "chem-base", "gromacs-base"])
 def test_wheels_are_pinned_by_hash(image):
-    lines = [l for l in (REPO / "docker" / image / "requirements.txt").read_text().splitlines()
-             if l.strip() and not l.startswith("#")]
+    lines = [
+        l
+        for l in (REPO / "docker" / image / "requirements.txt").read_text().splitlines()
+        if l.strip() and not l.startswith("#")
+    ]
     assert lines and all(re.match(r"^[\w.-]+==[\w.]+ --hash=sha256:[0-9a-f]{64}$", l) for l in lines)
 
 

@@ -3,17 +3,28 @@
 import pandas as pd
 import pytest
 
-from westbench.agents.composition import (TAGS, CompositionError, breakdown_by_tag, composition_figure,
-                                          composition_markdown, composition_table, suite_composition)
+from westbench.agents.composition import (
+    TAGS,
+    CompositionError,
+    breakdown_by_tag,
+    composition_figure,
+    composition_markdown,
+    composition_table,
+    suite_composition,
+)
 
 from ...conftest import REPO
 
 
-def write_task(root, name, difficulty="easy", packages='["gromacs"]', method="analysis", image="westbench/md-base:bookworm-1"):
+def write_task(
+    root, name, difficulty="easy", packages='["gromacs"]', method="analysis", image="westbench/md-base:bookworm-1"
+):
     folder = root / name
     (folder / "environment").mkdir(parents=True)
-    (folder / "task.toml").write_text(f'[metadata]\ndifficulty = "{difficulty}"\ncategory = "analysis"\npackages = {packages}\n'
-                                      f'system = "peptide"\nmethod = "{method}"\n')
+    (folder / "task.toml").write_text(
+        f'[metadata]\ndifficulty = "{difficulty}"\ncategory = "analysis"\npackages = {packages}\n'
+        f'system = "peptide"\nmethod = "{method}"\n'
+    )
     (folder / "environment" / "Dockerfile").write_text(f"FROM {image}\n")
 
 
@@ -35,13 +46,28 @@ def test_suite_meets_the_composition_targets(suite):
     assert 0.15 <= table["difficulty", "easy"] / n <= 0.3 and table["difficulty", "medium"] / n < 0.5
     assert 0.25 <= table["difficulty", "hard"] / n <= 0.45
     assert len(table["method"]) >= 10
-    for package in ("gromacs", "mdanalysis", "alchemlyb", "pymbar", "pdb2pqr", "propka", "physical-validation", "xtb",
-                    "parmed", "openmm", "mdtraj"):
+    for package in (
+        "gromacs",
+        "mdanalysis",
+        "alchemlyb",
+        "pymbar",
+        "pdb2pqr",
+        "propka",
+        "physical-validation",
+        "xtb",
+        "parmed",
+        "openmm",
+        "mdtraj",
+    ):
         assert table["package", package] >= 1, package
     for category in ("negative", "underspecified", "long-horizon"):
         assert table["category", category] >= 3, category
-    assert set(suite["image"]) == {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-2",
-                                   "westbench/analysis-base:bookworm-1", "westbench/chem-base:bookworm-1"}
+    assert set(suite["image"]) == {
+        "westbench/md-base:bookworm-1",
+        "westbench/gromacs-base:bookworm-2",
+        "westbench/analysis-base:bookworm-1",
+        "westbench/chem-base:bookworm-1",
+    }
 
 
 def test_table_counts_a_task_under_each_of_its_packages_and_orders_difficulties(tmp_path):
@@ -76,17 +102,22 @@ def test_breakdown_by_tag_splits_trials_by_every_tag(tmp_path):
     write_task(tmp_path, "a", "easy", '["gromacs", "parmed"]', "parameterization")
     write_task(tmp_path, "b", "hard", '["xtb"]', "QM")
     suite = suite_composition(tmp_path)
-    trials = pd.DataFrame([
-        {"task": "a", "agent": "oracle", "correctness": 1.0, "score": 100.0},
-        {"task": "b", "agent": "oracle", "correctness": 1.0, "score": 100.0},
-        {"task": "a", "agent": "nop", "correctness": 0.0, "score": 0.0},
-        {"task": "b", "agent": "nop", "correctness": 0.5, "score": 50.0},
-        {"task": "elsewhere", "agent": "nop", "correctness": 1.0, "score": 100.0},
-    ])
+    trials = pd.DataFrame(
+        [
+            {"task": "a", "agent": "oracle", "correctness": 1.0, "score": 100.0},
+            {"task": "b", "agent": "oracle", "correctness": 1.0, "score": 100.0},
+            {"task": "a", "agent": "nop", "correctness": 0.0, "score": 0.0},
+            {"task": "b", "agent": "nop", "correctness": 0.5, "score": 50.0},
+            {"task": "elsewhere", "agent": "nop", "correctness": 1.0, "score": 100.0},
+        ]
+    )
     table = breakdown_by_tag(trials, suite)
     assert list(dict.fromkeys(table["tag"])) == list(TAGS)
     nop = table[table["agent"] == "nop"].set_index(["tag", "value"])
-    assert nop.loc[("difficulty", "hard"), "mean_correctness"] == 0.5 and nop.loc[("difficulty", "hard"), "pass_rate"] == 0.0
+    assert (
+        nop.loc[("difficulty", "hard"), "mean_correctness"] == 0.5
+        and nop.loc[("difficulty", "hard"), "pass_rate"] == 0.0
+    )
     assert nop.loc[("package", "parmed"), "trials"] == 1 and nop.loc[("package", "gromacs"), "avg_score"] == 0.0
     assert nop.loc[("method", "unknown"), "pass_rate"] == 1.0  # a task missing from the suite still counts
     oracle = table[table["agent"] == "oracle"]
@@ -111,8 +142,9 @@ def test_tagged_grid_feeds_the_leaderboard_per_tag_value():
 
     suite = suite_composition(REPO / "tasks")
     tasks = list(suite["task"][:4])
-    trials = pd.DataFrame({"task": tasks, "agent": "oracle", "model": "none", "attempt": 1, "status": "passed",
-                           "correctness": 1.0})
+    trials = pd.DataFrame(
+        {"task": tasks, "agent": "oracle", "model": "none", "attempt": 1, "status": "passed", "correctness": 1.0}
+    )
     trials.loc[0, "status"] = "agent_timeout"  # verifier scored 1, the agent timed out
     grid = complete_grid(trials, tasks, [("oracle", "none")], attempts=1)
     board = leaderboard(tagged_grid(grid, suite), attempts=1, by=["tag", "value"])

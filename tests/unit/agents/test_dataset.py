@@ -15,7 +15,9 @@ def test_the_registry_lists_every_shipped_task_with_a_path_valid_for_this_checko
     assert spec["name"] == "westbench" and spec["version"] == __version__
     assert sorted(t["name"] for t in spec["tasks"]) == shipped and len(shipped) >= 36
     for task in spec["tasks"]:
-        assert (REPO / "tasks" / task["path"].rsplit("/", 1)[-1] / "task.toml").is_file() and task["path"].startswith("/")
+        assert (REPO / "tasks" / task["path"].rsplit("/", 1)[-1] / "task.toml").is_file() and task["path"].startswith(
+            "/"
+        )
     assert f"{len(shipped)} containerized MD tasks" in spec["description"]
     assert main(["--tasks", str(REPO / "tasks"), "--out", str(tmp_path / "registry.json")]) == 0
     assert json.loads((tmp_path / "registry.json").read_text()) == [spec]

@@ -9,7 +9,9 @@ from .trial_records import trial
 
 
 def test_figures_are_written(tmp_path):
-    trials = pd.DataFrame([trial("a", "x", 1.0), trial("b", "x", 0.3, "agent_timeout"), trial("a", "y", 0.0, "agent_error")])
+    trials = pd.DataFrame(
+        [trial("a", "x", 1.0), trial("b", "x", 0.3, "agent_timeout"), trial("a", "y", 0.0, "agent_error")]
+    )
     grid = complete_grid(trials, ["a", "b"], [("x", "none"), ("y", "none")], attempts=1)
     board = leaderboard(grid, attempts=1)
     counts = outcome_counts(grid)

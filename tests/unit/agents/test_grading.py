@@ -6,16 +6,24 @@ from westbench.agents.grading import STATUSES, grade, phase_seconds
 
 
 def result(rewards=None, exception=None, **extra):
-    return {"verifier_result": {"rewards": rewards} if rewards is not None else None,
-            "exception_info": {"exception_type": exception, "exception_message": "details"} if exception else None,
-            **extra}
+    return {
+        "verifier_result": {"rewards": rewards} if rewards is not None else None,
+        "exception_info": {"exception_type": exception, "exception_message": "details"} if exception else None,
+        **extra,
+    }
 
 
-@pytest.mark.parametrize(("exception", "status"), [
-    ("AgentTimeoutError", "agent_timeout"), ("NonZeroAgentExitCodeError", "agent_error"),
-    ("VerifierTimeoutError", "verifier_error"), ("RewardFileNotFoundError", "verifier_error"),
-    ("EnvironmentStartTimeoutError", "environment_error"), ("RuntimeError", "environment_error"),
-])
+@pytest.mark.parametrize(
+    ("exception", "status"),
+    [
+        ("AgentTimeoutError", "agent_timeout"),
+        ("NonZeroAgentExitCodeError", "agent_error"),
+        ("VerifierTimeoutError", "verifier_error"),
+        ("RewardFileNotFoundError", "verifier_error"),
+        ("EnvironmentStartTimeoutError", "environment_error"),
+        ("RuntimeError", "environment_error"),
+    ],
+)
 def test_exceptions_map_to_statuses(exception, status):
     record = grade(result(None, exception))
     assert record["status"] == status and record["correctness"] == 0.0 and exception in record["reason"]
@@ -46,9 +54,15 @@ def test_missing_result_is_an_environment_error_with_the_reason():
 
 
 def test_usage_and_phase_timings():
-    record = grade(result({"correctness": 1.0}, agent_result={"n_input_tokens": 10, "n_output_tokens": 5, "cost_usd": 0.01},
-                          started_at="2026-01-01T00:00:00Z", finished_at="2026-01-01T00:00:09.5Z",
-                          agent_execution={"started_at": "2026-01-01T00:00:02Z", "finished_at": "2026-01-01T00:00:05Z"}))
+    record = grade(
+        result(
+            {"correctness": 1.0},
+            agent_result={"n_input_tokens": 10, "n_output_tokens": 5, "cost_usd": 0.01},
+            started_at="2026-01-01T00:00:00Z",
+            finished_at="2026-01-01T00:00:09.5Z",
+            agent_execution={"started_at": "2026-01-01T00:00:02Z", "finished_at": "2026-01-01T00:00:05Z"},
+        )
+    )
     assert (record["tokens_in"], record["tokens_out"], record["cost_usd"]) == (10, 5, 0.01)
     assert record["timings"]["total"] == 9.5 and record["timings"]["agent_execution"] == 3.0
     assert phase_seconds({})["verifier"] is None

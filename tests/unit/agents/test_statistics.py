@@ -6,8 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.agents.statistics import (PASS_SCORE, bootstrap_interval, complete_grid, fc_score, leaderboard, pass_at_k,
-                                         wilson_interval)
+from westbench.agents.statistics import (
+    PASS_SCORE,
+    bootstrap_interval,
+    complete_grid,
+    fc_score,
+    leaderboard,
+    pass_at_k,
+    wilson_interval,
+)
 
 from .trial_records import trial
 
@@ -25,15 +32,28 @@ def test_frontierchallenge_score():
 
 
 def test_missing_trials_count_as_failures_in_fixed_denominators():
-    trials = pd.DataFrame([trial("a", "x", 1.0, attempt=1), trial("a", "x", 0.0, attempt=2), trial("b", "x", 1.0, attempt=1),
-                           trial("a", "y", 1.0, attempt=1)])
-    grid = complete_grid(trials, ["a", "b"], [("x", "none"), ("y", "none")], attempts=2,
-                         task_info={"a": {"difficulty": "easy", "category": "c1"}, "b": {"difficulty": "hard", "category": "c2"}})
+    trials = pd.DataFrame(
+        [
+            trial("a", "x", 1.0, attempt=1),
+            trial("a", "x", 0.0, attempt=2),
+            trial("b", "x", 1.0, attempt=1),
+            trial("a", "y", 1.0, attempt=1),
+        ]
+    )
+    grid = complete_grid(
+        trials,
+        ["a", "b"],
+        [("x", "none"), ("y", "none")],
+        attempts=2,
+        task_info={"a": {"difficulty": "easy", "category": "c1"}, "b": {"difficulty": "hard", "category": "c2"}},
+    )
     assert len(grid) == 8 and (grid["status"] == "missing").sum() == 4
     board = leaderboard(grid, attempts=2, ks=(1, 2)).set_index("agent")
     assert board.loc["x", "pass_rate"] == pytest.approx(2 / 4) and board.loc["y", "pass_rate"] == pytest.approx(1 / 4)
     assert board.loc["x", "fc_avg_score"] == pytest.approx(50.0) and board.loc["x", "n_missing"] == 1
-    assert board.loc["x", "pass_at_1"] == pytest.approx((0.5 + 0.5) / 2) and board.loc["x", "pass_at_2"] == pytest.approx(1.0)
+    assert board.loc["x", "pass_at_1"] == pytest.approx((0.5 + 0.5) / 2) and board.loc[
+        "x", "pass_at_2"
+    ] == pytest.approx(1.0)
     assert np.isnan(board.loc["x", "strict_pass_at_1"])  # not judged: undecided, never passed
     by = leaderboard(grid, attempts=2, ks=(1,), by=["difficulty"])
     assert set(zip(by["agent"], by["difficulty"])) == {("x", "easy"), ("x", "hard"), ("y", "easy"), ("y", "hard")}
@@ -41,29 +61,43 @@ def test_missing_trials_count_as_failures_in_fixed_denominators():
 
 
 def test_a_timed_out_or_crashed_agent_fails_whatever_its_verifier_scored():
-    trials = pd.DataFrame([trial("a", "x", 1.0, "agent_timeout", process=1.0, criteria=True),
-                           trial("b", "x", 1.0, "agent_error", process=1.0, criteria=True),
-                           trial("c", "x", 1.0, "passed", process=1.0, criteria=True)])
+    trials = pd.DataFrame(
+        [
+            trial("a", "x", 1.0, "agent_timeout", process=1.0, criteria=True),
+            trial("b", "x", 1.0, "agent_error", process=1.0, criteria=True),
+            trial("c", "x", 1.0, "passed", process=1.0, criteria=True),
+        ]
+    )
     grid = complete_grid(trials, ["a", "b", "c"], [("x", "none")], attempts=1).set_index("task")
     assert grid["checks_pass"].tolist() == [False, False, True] and grid["strict_pass"].tolist() == [0.0, 0.0, 1.0]
     assert grid["correctness"].tolist() == [1.0, 1.0, 1.0]  # the verifier's score kept as partial credit
     assert grid["fc_score"].tolist() == [0.0, 0.0, 100.0]
     board = leaderboard(grid.reset_index(), attempts=1, ks=(1,))
     assert board.loc[0, "pass_rate"] == pytest.approx(1 / 3) and board.loc[0, "pass_at_1"] == pytest.approx(1 / 3)
-    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "fc_pass_rate"] == pytest.approx(1 / 3)
+    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "fc_pass_rate"] == pytest.approx(
+        1 / 3
+    )
     assert board.loc[0, "mean_correctness"] == 1.0 and board.loc[0, "n_agent_timeout"] == 1
 
 
 def test_strict_pass_needs_every_check_and_every_criterion_and_is_undefined_unjudged():
-    trials = pd.DataFrame([trial("a", "x", 1.0, process=1.0, criteria=True), trial("b", "x", 1.0, process=0.5, criteria=False),
-                           trial("c", "x", 0.5, process=1.0, criteria=True), trial("d", "x", 1.0)])
+    trials = pd.DataFrame(
+        [
+            trial("a", "x", 1.0, process=1.0, criteria=True),
+            trial("b", "x", 1.0, process=0.5, criteria=False),
+            trial("c", "x", 0.5, process=1.0, criteria=True),
+            trial("d", "x", 1.0),
+        ]
+    )
     grid = complete_grid(trials, ["a", "b", "c", "d"], [("x", "none")], attempts=1).set_index("task")
     assert grid["strict_pass"].tolist()[:3] == [1.0, 0.0, 0.0] and np.isnan(grid.loc["d", "strict_pass"])
     assert grid["judgement"].tolist() == ["judged", "judged", "judged", "not judged"]
     assert np.isnan(leaderboard(grid.reset_index(), attempts=1).loc[0, "strict_pass_at_1"])
     judged = complete_grid(trials.iloc[:3], ["a", "b", "c"], [("x", "none")], attempts=1)
     board = leaderboard(judged, attempts=1)
-    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "mean_process"] == pytest.approx(2.5 / 3)
+    assert board.loc[0, "strict_pass_at_1"] == pytest.approx(1 / 3) and board.loc[0, "mean_process"] == pytest.approx(
+        2.5 / 3
+    )
     assert board.loc[0, "pass_rate"] == pytest.approx(2 / 3) and PASS_SCORE == 99.9
 
 
@@ -81,8 +115,12 @@ def test_interval_functions_against_known_values():
 
 
 def test_leaderboard_carries_intervals_costs_and_wall_times():
-    trials = pd.DataFrame([trial("a", "x", 1.0, cost_usd=0.5, tokens_in=100, wall_s=10.0),
-                           trial("b", "x", 0.0, cost_usd=1.5, tokens_in=300, wall_s=30.0)])
+    trials = pd.DataFrame(
+        [
+            trial("a", "x", 1.0, cost_usd=0.5, tokens_in=100, wall_s=10.0),
+            trial("b", "x", 0.0, cost_usd=1.5, tokens_in=300, wall_s=30.0),
+        ]
+    )
     board = leaderboard(complete_grid(trials, ["a", "b"], [("x", "none")], attempts=1), attempts=1, seed=5)
     row = board.loc[0]
     assert (row["pass_rate_lo"], row["pass_rate_hi"]) == pytest.approx(wilson_interval(1, 2))
@@ -95,11 +133,23 @@ def test_the_leaderboard_shows_the_fraction_of_all_checks_beside_science_correct
     """Invented numbers in the right format: correctness 0 (science), the plain fraction of checks 0.5 beside it."""
     from westbench.agents.trials import read_trials
 
-    for name, rewards in (("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
-                          ("right", {"correctness": 1.0, "checks_fraction": 1.0})):
-        (tmp_path / f"{name}.json").write_text(json.dumps({"task": name, "agent": "x", "model": "none", "attempt": 1,
-                                                           "status": "failed" if name == "made-up" else "passed",
-                                                           "correctness": rewards["correctness"], "rewards": rewards}))
+    for name, rewards in (
+        ("made-up", {"correctness": 0.0, "checks_fraction": 0.5}),
+        ("right", {"correctness": 1.0, "checks_fraction": 1.0}),
+    ):
+        (tmp_path / f"{name}.json").write_text(
+            json.dumps(
+                {
+                    "task": name,
+                    "agent": "x",
+                    "model": "none",
+                    "attempt": 1,
+                    "status": "failed" if name == "made-up" else "passed",
+                    "correctness": rewards["correctness"],
+                    "rewards": rewards,
+                }
+            )
+        )
     trials = read_trials([tmp_path / "made-up.json", tmp_path / "right.json"], [])
     board = leaderboard(complete_grid(trials, ["made-up", "right", "absent"], [("x", "none")], attempts=1), attempts=1)
     row = board.loc[0]

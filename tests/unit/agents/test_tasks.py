@@ -15,8 +15,17 @@ from westbench.agents.tasks import TaskError, discover_tasks, fingerprint, load_
 from ...conftest import REPO
 
 TASKS = REPO / "tasks"
-REQUIRED_CATEGORIES = {"preparation", "system-building", "analysis", "we-setup", "diagnosis", "parameterization",
-                       "long-horizon", "underspecified", "negative"}
+REQUIRED_CATEGORIES = {
+    "preparation",
+    "system-building",
+    "analysis",
+    "we-setup",
+    "diagnosis",
+    "parameterization",
+    "long-horizon",
+    "underspecified",
+    "negative",
+}
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +55,12 @@ def test_every_task_isolates_its_verifier_and_has_no_network(suite):
         assert task.agent_timeout_s and task.verifier_timeout_s <= 300 and task.cpus and task.memory_mb, task.name
 
 
-PROJECT_IMAGES = {"westbench/md-base:bookworm-1", "westbench/gromacs-base:bookworm-2", "westbench/analysis-base:bookworm-1",
-                  "westbench/chem-base:bookworm-1"}
+PROJECT_IMAGES = {
+    "westbench/md-base:bookworm-1",
+    "westbench/gromacs-base:bookworm-2",
+    "westbench/analysis-base:bookworm-1",
+    "westbench/chem-base:bookworm-1",
+}
 
 
 def test_every_task_builds_from_a_project_base_image_and_ships_its_inputs(suite):
@@ -55,7 +68,9 @@ def test_every_task_builds_from_a_project_base_image_and_ships_its_inputs(suite)
         assert len(task.base_images) == 1 and set(task.base_images) <= PROJECT_IMAGES, task.name
         inputs = task.path / "environment" / "inputs"
         assert inputs.is_dir() and any(inputs.rglob("*")), task.name
-        assert sum(p.stat().st_size for p in inputs.rglob("*") if p.is_file()) < 200_000, f"{task.name}: inputs too large"
+        assert sum(p.stat().st_size for p in inputs.rglob("*") if p.is_file()) < 200_000, (
+            f"{task.name}: inputs too large"
+        )
 
 
 def test_every_instruction_states_a_contract_of_deliverables_under_app_output(suite):
@@ -121,8 +136,12 @@ def test_a_foreign_task_is_not_shipped_and_selection_picks_tasks_by_name_or_patt
 
 
 # The near misses as shipped: plausible wrong solutions the gate runs as the reference and requires below 1.
-SLIPPED = {("gmx-crystal-waters", "no-posre-itp"), ("gmx-solvate-ions", "no-posre-itp"),
-           ("alchemlyb-mbar-harmonic", "raw-samples-inflated-error"), ("underspecified-protonation", "propka-claimed-not-run")}
+SLIPPED = {
+    ("gmx-crystal-waters", "no-posre-itp"),
+    ("gmx-solvate-ions", "no-posre-itp"),
+    ("alchemlyb-mbar-harmonic", "raw-samples-inflated-error"),
+    ("underspecified-protonation", "propka-claimed-not-run"),
+}
 
 
 def test_near_misses_are_well_formed_and_cover_the_three_slipped_cases(suite):

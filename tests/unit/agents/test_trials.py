@@ -7,8 +7,14 @@ def test_judged_trials_join_on_the_agents_model_not_the_judges(tmp_path):
     from westbench.agents.judge import JudgeSettings, judge_trial
     from westbench.agents.trials import read_trials
 
-    settings = JudgeSettings.from_env({"WESTBENCH_JUDGE_MODEL": "judge-1", "WESTBENCH_JUDGE_BASE_URL": "http://unused",
-                                       "WESTBENCH_JUDGE_API_KEY": "k"}, repeats=2)
+    settings = JudgeSettings.from_env(
+        {
+            "WESTBENCH_JUDGE_MODEL": "judge-1",
+            "WESTBENCH_JUDGE_BASE_URL": "http://unused",
+            "WESTBENCH_JUDGE_API_KEY": "k",
+        },
+        repeats=2,
+    )
     rubric = {"files": [], "criteria": [{"id": "c", "type": "binary", "question": "?"}]}
     result = judge_trial(rubric, "", "trajectory", {}, settings, None, call=lambda *_: '{"value": 1}')
     key = {"task": "t", "agent": "a", "model": "openai--m", "attempt": 1}

@@ -17,8 +17,16 @@ def test_failed_checks_lower_correctness_with_reasons(tmp_path):
         assert 1 == 2, "one is not two"
     checks.require("flag", False, "flag not set")
     reward = checks.finish()
-    assert reward == {"correctness": round(1 / 3, 6), "checks_fraction": round(1 / 3, 6), "checks_passed": 1,
-                      "checks_total": 3, "format_passed": 0, "format_total": 0, "science_passed": 1, "science_total": 3}
+    assert reward == {
+        "correctness": round(1 / 3, 6),
+        "checks_fraction": round(1 / 3, 6),
+        "checks_passed": 1,
+        "checks_total": 3,
+        "format_passed": 0,
+        "format_total": 0,
+        "science_passed": 1,
+        "science_total": 3,
+    }
     detail = json.loads((tmp_path / "checks.json").read_text())
     reasons = [c["reason"] for c in detail["checks"]]
     assert reasons[0] == "" and reasons[1].startswith("AssertionError: one is not two") and reasons[2] == "flag not set"
@@ -39,8 +47,14 @@ def test_a_crashing_verifier_scores_zero_with_the_reason(tmp_path):
 def test_a_task_verifier_scores_zero_on_empty_deliverables(tmp_path):
     """A real task verifier run outside a container: no deliverables, every check fails, a reward is written."""
     tests = REPO / "tasks" / "refuse-unstable-timestep" / "tests"
-    run = subprocess.run([sys.executable, "verify.py"], cwd=tests, capture_output=True, text=True, timeout=60,
-                         env={"WESTBENCH_VERIFIER_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    run = subprocess.run(
+        [sys.executable, "verify.py"],
+        cwd=tests,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"WESTBENCH_VERIFIER_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert (tmp_path / "reward.json").is_file(), run.stderr[-2000:]
     reward = json.loads((tmp_path / "reward.json").read_text())
     assert reward["correctness"] == 0.0 and reward["checks_total"] == 5
@@ -55,7 +69,12 @@ def test_format_checks_earn_no_partial_credit(tmp_path):
     checks.require("decorrelation matches alchemlyb's statistical inefficiency", False, "invented counts")
     reward = checks.finish()
     assert reward["correctness"] == 0.0 and reward["checks_fraction"] == 0.5
-    assert (reward["format_passed"], reward["format_total"], reward["science_passed"], reward["science_total"]) == (2, 2, 0, 2)
+    assert (reward["format_passed"], reward["format_total"], reward["science_passed"], reward["science_total"]) == (
+        2,
+        2,
+        0,
+        2,
+    )
     kinds = [c["kind"] for c in json.loads((tmp_path / "checks.json").read_text())["checks"]]
     assert kinds == ["format", "format", "science", "science"]
     half = verifykit.Checks(str(tmp_path))
@@ -76,10 +95,13 @@ def test_every_include_of_a_topology_is_resolved_in_every_branch(tmp_path):
     (library / "amber99sb-ildn.ff" / "forcefield.itp").write_text("[ defaults ]\n")
     out = tmp_path / "output"
     out.mkdir()
-    (out / "topol.top").write_text('#include "amber99sb-ildn.ff/forcefield.itp"\n#include "topol_Protein.itp"\n'
-                                   '#ifdef POSRES_WATER\n[ position_restraints ]\n#endif\n')
-    (out / "topol_Protein.itp").write_text('[ moleculetype ]\n#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n'
-                                           '#include "/etc/hostname"\n')
+    (out / "topol.top").write_text(
+        '#include "amber99sb-ildn.ff/forcefield.itp"\n#include "topol_Protein.itp"\n'
+        "#ifdef POSRES_WATER\n[ position_restraints ]\n#endif\n"
+    )
+    (out / "topol_Protein.itp").write_text(
+        '[ moleculetype ]\n#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n#include "/etc/hostname"\n'
+    )
     found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
     assert found["defines"] == ["POSRES_WATER", "POSRES"]
     assert found["missing"][0] == 'topol_Protein.itp: #include "posre_Protein.itp"'

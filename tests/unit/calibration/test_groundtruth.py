@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 import torch
 
+from westbench.calibration.groundtruth import run_reference_groundtruth
 from westbench.cg.model import energy_and_forces, load_energy_model
 from westbench.cg.native import native_ca
 from westbench.cg.reference import build_reference
 from westbench.config import section_defaults
 from westbench.errors import WestbenchError
 from westbench.frames import read_frames
-from westbench.calibration.groundtruth import run_reference_groundtruth
 
 LANGEVIN = {**section_defaults("calibration.langevin"), "temperature_k": 300.0}
 SHORT = {"equilibration_ps": 0.5, "length_ps": 2.0, "save_interval_ps": 0.2, "hot_ps": 0.5}
@@ -51,5 +51,11 @@ def test_one_run_is_refused(model_path, tmp_path):
 
 def test_a_timestep_that_explodes_is_an_error_naming_the_fix(model_path, tmp_path):
     with pytest.raises(WestbenchError, match="timestep"):
-        run_reference_groundtruth(model_path, native_ca("1UAO"), [tmp_path / f"r{i}.h5" for i in range(2)],
-                                  {**LANGEVIN, "timestep_fs": 200.0}, SHORT, seed=1)
+        run_reference_groundtruth(
+            model_path,
+            native_ca("1UAO"),
+            [tmp_path / f"r{i}.h5" for i in range(2)],
+            {**LANGEVIN, "timestep_fs": 200.0},
+            SHORT,
+            seed=1,
+        )

@@ -4,11 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from westbench.cg.internal_coordinates import kt
 from westbench.calibration.reweighting import reweighting_weights
 from westbench.calibration.table import COLUMNS, agrees, checks, expected_verdict, kish_ess, training_comparison
+from westbench.cg.internal_coordinates import kt
 
 
 class Harmonic(torch.nn.Module):
@@ -19,7 +20,7 @@ class Harmonic(torch.nn.Module):
         self.k = k
 
     def forward(self, x):
-        return self.k * (x ** 2).sum((-1, -2))
+        return self.k * (x**2).sum((-1, -2))
 
 
 @settings(max_examples=10, deadline=None)
@@ -56,18 +57,38 @@ def test_an_undetermined_verdict_never_agrees():
     assert agrees("within noise", "within noise") and not agrees("separated", "within noise")
 
 
-def _row(engine, kind, temperature=1.0, contacts=1.0, distribution="tic0", value=0.1, verdict="within noise",
-         expected="within noise"):
-    return {**dict.fromkeys(COLUMNS), "study": "s", "engine": engine, "kind": kind, "temperature_scale": temperature,
-            "contact_scale": contacts, "distribution": distribution, "metric": "w1", "value": value,
-            "verdict": verdict, "expected": expected, "agrees": agrees(verdict, expected) if expected else None}
+def _row(
+    engine,
+    kind,
+    temperature=1.0,
+    contacts=1.0,
+    distribution="tic0",
+    value=0.1,
+    verdict="within noise",
+    expected="within noise",
+):
+    return {
+        **dict.fromkeys(COLUMNS),
+        "study": "s",
+        "engine": engine,
+        "kind": kind,
+        "temperature_scale": temperature,
+        "contact_scale": contacts,
+        "distribution": distribution,
+        "metric": "w1",
+        "value": value,
+        "verdict": verdict,
+        "expected": expected,
+        "agrees": agrees(verdict, expected) if expected else None,
+    }
 
 
 def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
     rows = [_row("reference", "null", value=0.05)]
     for scale, value in ((1.05, 0.1), (1.1, 0.3), (1.2, 0.6)):
-        rows.append(_row(f"t{scale}", "perturbation", temperature=scale, value=value, verdict="separated",
-                         expected="separated"))
+        rows.append(
+            _row(f"t{scale}", "perturbation", temperature=scale, value=value, verdict="separated", expected="separated")
+        )
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
     assert result["null_within_noise"] and result["strongest_temperature_separated"]
     assert result["temperature_monotone"] == {"tic0": True}
@@ -84,15 +105,29 @@ def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
 
 
 def test_the_trained_comparison_counts_distributions():
-    rows = [_row("cg_fulltrained", "trained", distribution=d, value=v, expected="") for d, v in
-            (("tic0", 0.1), ("tic1", 0.2), ("rg", 0.5))]
-    rows += [_row("cg_undertrained", "trained", distribution=d, value=v, expected="") for d, v in
-             (("tic0", 0.3), ("tic1", 0.1), ("rg", 0.9))]
+    rows = [
+        _row("cg_fulltrained", "trained", distribution=d, value=v, expected="")
+        for d, v in (("tic0", 0.1), ("tic1", 0.2), ("rg", 0.5))
+    ]
+    rows += [
+        _row("cg_undertrained", "trained", distribution=d, value=v, expected="")
+        for d, v in (("tic0", 0.3), ("tic1", 0.1), ("rg", 0.9))
+    ]
     table = pd.DataFrame(rows, columns=COLUMNS)
     assert training_comparison(table, "cg_fulltrained", "cg_undertrained") == {"closer_on": 2, "of": 3, "most": True}
-    training = {"cg_undertrained": {"best_epoch": 0, "best_validation_loss": 5.0, "initial_validation_loss": 5.0,
-                                    "learned": False},
-                "cg_fulltrained": {"best_epoch": 9, "best_validation_loss": 1.0, "initial_validation_loss": 5.0,
-                                   "learned": True}}
+    training = {
+        "cg_undertrained": {
+            "best_epoch": 0,
+            "best_validation_loss": 5.0,
+            "initial_validation_loss": 5.0,
+            "learned": False,
+        },
+        "cg_fulltrained": {
+            "best_epoch": 9,
+            "best_validation_loss": 1.0,
+            "initial_validation_loss": 5.0,
+            "learned": True,
+        },
+    }
     result = checks(table, training)
     assert result["fulltrained_lower_loss"] and not result["training"]["cg_undertrained"]["learned"]

@@ -17,5 +17,3 @@ def test_capture_failure_is_an_error_unless_auto():
     summary = lenient.summary()
     assert summary["captured_buckets"] == [] and summary["eager_buckets"] == [4]
     assert "for 4 walkers" in summary["capture_failure"]
-
-

@@ -37,12 +37,27 @@ def write_model(chain, path, scale=1.0):
 
 
 def we_config(model, start, calls_file, seed=5):
-    engine = {"class": "tests.unit.cg.toy:CountingCGEngine", "block_size": BATCHED,
-              "options": {"calls_dir": str(calls_file.parent), "model": str(model), "protein": "toy",
-                          "basis_positions": start.tolist(), "langevin": {"bead_mass_amu": 100.0}}}
-    return {"engine": {k: v for k, v in engine.items() if k != "block_size"}, "block_size": BATCHED,
-            "pcoord": {"type": "position", "ndim": 2}, "seed": seed, "bins_per_dim": 3, "walkers_per_bin": 2,
-            "steps_per_segment": 20, "save_every": 5}
+    engine = {
+        "class": "tests.unit.cg.toy:CountingCGEngine",
+        "block_size": BATCHED,
+        "options": {
+            "calls_dir": str(calls_file.parent),
+            "model": str(model),
+            "protein": "toy",
+            "basis_positions": start.tolist(),
+            "langevin": {"bead_mass_amu": 100.0},
+        },
+    }
+    return {
+        "engine": {k: v for k, v in engine.items() if k != "block_size"},
+        "block_size": BATCHED,
+        "pcoord": {"type": "position", "ndim": 2},
+        "seed": seed,
+        "bins_per_dim": 3,
+        "walkers_per_bin": 2,
+        "steps_per_segment": 20,
+        "save_every": 5,
+    }
 
 
 def test_a_walker_does_not_depend_on_the_rest_of_its_batch(chain, tmp_path):
@@ -83,8 +98,9 @@ def test_exploding_model_is_detected_and_the_run_finishes_with_those_walkers_mar
 
 
 def test_ended_walker_restarts_from_its_start(chain, tmp_path):
-    engine = CGEngine(write_model(chain, tmp_path / "boom.pt", scale=1e6), "toy", basis_positions=chain[2],
-                      bead_mass_amu=100.0)
+    engine = CGEngine(
+        write_model(chain, tmp_path / "boom.pt", scale=1e6), "toy", basis_positions=chain[2], bead_mass_amu=100.0
+    )
     result = engine.propagate([engine.basis_state()], 20, 5, [1])[0]
     assert result.status in ("exploded", "imploded") and result.message.startswith("step ")
     assert np.array_equal(result.final.positions, engine.basis_state().positions)
@@ -111,7 +127,7 @@ def test_padded_bucket_forces_equal_the_unpadded_call(chain, tmp_path):
     engine = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0)
     padded = BucketedForces(engine.forces, pad=True)
     for n in (1, 3, 5, 12):
-        x = torch.as_tensor(chain[0][10:10 + n], dtype=torch.float32)
+        x = torch.as_tensor(chain[0][10 : 10 + n], dtype=torch.float32)
         plain = engine.forces(x)
         assert torch.allclose(padded(x), plain, rtol=1e-5, atol=1e-4) and padded(x).shape == plain.shape
         assert torch.abs(plain).max() > 1.0
@@ -120,10 +136,20 @@ def test_padded_bucket_forces_equal_the_unpadded_call(chain, tmp_path):
 
 
 def test_an_ended_walker_keeps_its_last_valid_frame_and_the_others_go_on(chain, tmp_path):
-    engine = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0,
-                      explosion={"bond_max_angstrom": 4.2})
-    calm = CGEngine(write_model(chain, tmp_path / "m.pt"), "toy", basis_positions=chain[2], bead_mass_amu=100.0,
-                    explosion={"bond_max_angstrom": 100.0})
+    engine = CGEngine(
+        write_model(chain, tmp_path / "m.pt"),
+        "toy",
+        basis_positions=chain[2],
+        bead_mass_amu=100.0,
+        explosion={"bond_max_angstrom": 4.2},
+    )
+    calm = CGEngine(
+        write_model(chain, tmp_path / "m.pt"),
+        "toy",
+        basis_positions=chain[2],
+        bead_mass_amu=100.0,
+        explosion={"bond_max_angstrom": 100.0},
+    )
     stretched = engine.basis_state()
     stretched.positions = stretched.positions.copy()
     stretched.positions[-1] += 0.03  # a bond near the 4.2 A bound: breaks it within a few frames

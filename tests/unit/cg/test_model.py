@@ -60,7 +60,12 @@ def test_energy_is_invariant_and_forces_rotate_with_the_frame(chain):
 def test_published_preset_comes_from_the_schema():
     config = validate_config({"proteins": [{"id": "p", "name": "p", "sequence": "GY", "source": "sequence"}]})
     preset = config["cg"]["model"]
-    assert (preset["embedding"], preset["interaction_layers"], preset["rbf"], preset["max_neighbors"]) == (128, 4, 20, 32)
+    assert (preset["embedding"], preset["interaction_layers"], preset["rbf"], preset["max_neighbors"]) == (
+        128,
+        4,
+        20,
+        32,
+    )
     assert (preset["cutoff_lower_angstrom"], preset["cutoff_upper_angstrom"]) == (2.0, 12.0)
     assert preset["architecture"] == "graph-network"  # TorchMD-Net's own: test_torchmdnet.py builds it
     # westbench's own re-implementation (architecture schnet) of the same preset

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from westbench.cg.engine import CGEngine
 from westbench.cg.model import energy_and_forces, load_energy_model
@@ -50,7 +51,7 @@ def test_the_native_structure_is_a_local_minimum(model):
 
     found = minimize(energy, native.ravel(), jac=True, method="L-BFGS-B").x.reshape(10, 3)
     shift = found - found.mean(0) - (native - native.mean(0))
-    assert np.sqrt(np.mean(np.sum(shift ** 2, axis=1))) < 0.01  # nm: the minimum is the native structure
+    assert np.sqrt(np.mean(np.sum(shift**2, axis=1))) < 0.01  # nm: the minimum is the native structure
     rng = np.random.default_rng(1)
     lowest = energy(found.ravel())[0]
     for _ in range(20):  # every small displacement costs energy
@@ -61,8 +62,13 @@ def test_the_native_structure_is_a_local_minimum(model):
 def test_folded_and_unfolded_are_both_populated_at_the_study_temperature(tmp_path, model):
     path = tmp_path / "reference.pt"
     build_reference("1UAO", REFERENCE, path)
-    engine = CGEngine(path, "reference", basis_positions=native_ca("1UAO"),
-                      langevin={**LANGEVIN, "temperature_k": STUDY_T}, device="cpu")
+    engine = CGEngine(
+        path,
+        "reference",
+        basis_positions=native_ca("1UAO"),
+        langevin={**LANGEVIN, "temperature_k": STUDY_T},
+        device="cpu",
+    )
     states, frames = [engine.basis_state()] * 32, []
     for chunk in range(40):  # 40 ps, 1 ps per frame; the first 10 ps relax from the native start
         results = engine.propagate(states, n_steps=100, save_every=100, seeds=[chunk * 100 + i for i in range(32)])

@@ -67,7 +67,7 @@ def test_energies_and_forces_have_the_contract_shapes_and_are_finite(chain, arch
     assert energy.shape == (3,) and forces.shape == (3, len(SEQUENCE), 3)
     assert torch.isfinite(energy).all() and torch.isfinite(forces).all()
     # the frames of a batch are independent: each frame alone gives its row of the batch
-    alone = torch.cat([module(x[i:i + 1]) for i in range(3)])
+    alone = torch.cat([module(x[i : i + 1]) for i in range(3)])
     assert torch.allclose(alone, energy.detach(), rtol=1e-5, atol=1e-4)
 
 
@@ -118,8 +118,13 @@ def test_a_short_training_run_learns():
     positions, forces, _ = harmonic_chain(n_beads=8, n_frames=100, attraction=3.0, seed=5)
     data = ProteinData("toy", "GYDPETGT", positions, forces)
     network = {"architecture": "graph-network", **SMALL}
-    model, history, summary = train_model([data], network=network, prior={"terms": ["bonds", "angles"]},
-                                          training={"max_epochs": 6, "batch_size": 16, "learning_rate": 1e-2}, seed=3)
+    model, history, summary = train_model(
+        [data],
+        network=network,
+        prior={"terms": ["bonds", "angles"]},
+        training={"max_epochs": 6, "batch_size": 16, "learning_rate": 1e-2},
+        seed=3,
+    )
     assert isinstance(model.network, TorchMDNet)
     assert history["train_loss"].iloc[-1] < 0.85 * history["train_loss"].iloc[0]
     assert summary["best_validation_loss"] < 0.9 * summary["initial_validation_loss"]
@@ -148,10 +153,16 @@ def test_options_westbench_does_not_map_are_refused():
 
 # --- westbench's own SchNet against TorchMD-Net's graph network, weight for weight ---------------
 
+
 def torchmdnet_graph_network(lower, upper, aggregation="sum", dtype=torch.float64, **small):
-    args = torchmdnet_args("graph-network", cutoff_lower_angstrom=lower, cutoff_upper_angstrom=upper,
-                           aggregation=aggregation, dtype={torch.float64: "float64", torch.float32: "float32"}[dtype],
-                           **small)
+    args = torchmdnet_args(
+        "graph-network",
+        cutoff_lower_angstrom=lower,
+        cutoff_upper_angstrom=upper,
+        aggregation=aggregation,
+        dtype={torch.float64: "float64", torch.float32: "float32"}[dtype],
+        **small,
+    )
     return create_model(dict(args)).to(dtype)
 
 
@@ -190,8 +201,14 @@ def test_own_schnet_equals_torchmdnets_graph_network_for_the_same_weights(lower,
     with torch.no_grad():  # move the radial basis off its initial values: the copy must carry them
         net.representation_model.distance_expansion.means.mul_(1.1)
         net.representation_model.distance_expansion.betas.mul_(0.9)
-    own = SchNet(embedding=24, interaction_layers=3, rbf=10, cutoff_lower_angstrom=lower,
-                 cutoff_upper_angstrom=upper, aggregation=aggregation).double()
+    own = SchNet(
+        embedding=24,
+        interaction_layers=3,
+        rbf=10,
+        cutoff_lower_angstrom=lower,
+        cutoff_upper_angstrom=upper,
+        aggregation=aggregation,
+    ).double()
     copy_weights(net, own)
     types = residue_types("GYDPETGTWGKL")
     x = random_walk(4, 12)  # pairs below the lower cutoff, inside, and beyond the upper one
@@ -215,8 +232,14 @@ def test_all_pairs_give_torchmdnets_own_energies_and_forces(lower, upper, neighb
     """westbench's TorchMDNet (graph network on AllPairs) against TorchMD-Net's model with its own
     neighbour list, the same weights, called on TorchMD-Net's terms (Angstrom, its own derivative)."""
     torch.manual_seed(3)
-    options = dict(embedding=24, interaction_layers=3, rbf=10, cutoff_lower_angstrom=lower,
-                   cutoff_upper_angstrom=upper, neighbor_embedding=neighbor_embedding)
+    options = dict(
+        embedding=24,
+        interaction_layers=3,
+        rbf=10,
+        cutoff_lower_angstrom=lower,
+        cutoff_upper_angstrom=upper,
+        neighbor_embedding=neighbor_embedding,
+    )
     ours = TorchMDNet(architecture="graph-network", dtype="float64", **options).double()
     assert ours.all_pairs
     theirs = create_model(dict(torchmdnet_args("graph-network", dtype="float64", **options))).double()
@@ -231,7 +254,11 @@ def test_all_pairs_give_torchmdnets_own_energies_and_forces(lower, upper, neighb
 
 
 def test_mean_aggregation_and_other_architectures_keep_torchmdnets_neighbour_list():
-    for architecture, aggregation in (("graph-network", "mean"), ("tensornet", "sum"), ("equivariant-transformer", "sum")):
+    for architecture, aggregation in (
+        ("graph-network", "mean"),
+        ("tensornet", "sum"),
+        ("equivariant-transformer", "sum"),
+    ):
         net = TorchMDNet(architecture=architecture, aggregation=aggregation, **SMALL)
         assert not net.all_pairs
         assert type(net.net.representation_model.distance).__name__ == "OptimizedDistance"

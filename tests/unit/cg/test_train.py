@@ -3,18 +3,22 @@
 import numpy as np
 import pytest
 
+from westbench.ca_geometry import bond_lengths
 from westbench.cg.data import ProteinData
 from westbench.cg.engine import CGEngine
 from westbench.cg.model import save_model
 from westbench.cg.train import preset_training, train_model
-from westbench.ca_geometry import bond_lengths
 
 from .toy import harmonic_chain
 
 SMALL = {"embedding": 16, "interaction_layers": 2, "rbf": 8}
-PRESETS = {"training": {"max_epochs": 3, "batch_size": 16, "learning_rate": 1e-3},
-           "presets": {"undertrained": {"frame_fraction": 0.1, "lr_schedule": "constant"},
-                       "fulltrained": {"frame_fraction": 1.0, "lr_schedule": "plateau"}}}
+PRESETS = {
+    "training": {"max_epochs": 3, "batch_size": 16, "learning_rate": 1e-3},
+    "presets": {
+        "undertrained": {"frame_fraction": 0.1, "lr_schedule": "constant"},
+        "fulltrained": {"frame_fraction": 1.0, "lr_schedule": "plateau"},
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +29,13 @@ def folding_chain():
 
 
 def test_training_loss_decreases(folding_chain):
-    _, history, summary = train_model([folding_chain], network=SMALL, prior={"terms": ["bonds", "angles"]},
-                                      training={**PRESETS["training"], "max_epochs": 6, "learning_rate": 1e-2}, seed=3)
+    _, history, summary = train_model(
+        [folding_chain],
+        network=SMALL,
+        prior={"terms": ["bonds", "angles"]},
+        training={**PRESETS["training"], "max_epochs": 6, "learning_rate": 1e-2},
+        seed=3,
+    )
     # Measured: 3230 -> 2284 (kJ/mol/nm)^2 on the training frames, 3882 -> 2771 on the validation frames.
     assert history["train_loss"].iloc[-1] < 0.85 * history["train_loss"].iloc[0]
     assert history["train_loss"].is_monotonic_decreasing
@@ -52,8 +61,13 @@ def test_trained_model_reproduces_the_bond_length_distribution_of_a_harmonic_cha
     data = ProteinData("toy", "GYDPETGT", positions, forces)
     model, _, _ = train_model([data], network=SMALL, prior={}, training={"max_epochs": 1, "batch_size": 32}, seed=1)
     save_model(model, tmp_path / "model.pt")
-    engine = CGEngine(tmp_path / "model.pt", "toy", basis_positions=start, bead_mass_amu=100.0,
-                      langevin={"temperature_k": 300.0, "friction_per_ps": 10.0, "timestep_fs": 4.0})
+    engine = CGEngine(
+        tmp_path / "model.pt",
+        "toy",
+        basis_positions=start,
+        bead_mass_amu=100.0,
+        langevin={"temperature_k": 300.0, "friction_per_ps": 10.0, "timestep_fs": 4.0},
+    )
     results = engine.propagate([engine.basis_state()] * 8, n_steps=400, save_every=25, seeds=list(range(1, 9)))
     assert all(r.status == "ok" for r in results)
     frames = np.concatenate([r.frames[4:] for r in results])  # after 0.4 ps (4 / friction) of equilibration

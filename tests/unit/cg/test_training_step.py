@@ -21,14 +21,24 @@ def test_train_preset_writes_the_model_its_record_history_and_curve(tmp_path):
     for run, rows in enumerate((slice(0, 30), slice(30, 60))):
         runs.append(tmp_path / f"run{run}.h5")
         write_frames(runs[-1], positions[rows], np.arange(30) * 1.0, forces=forces[rows])
-    cg = validate_config({"proteins": [{"id": "toy", "name": "Toy", "sequence": sequence, "source": "sequence"}],
-                            "cg": {"model": {"embedding": 8, "interaction_layers": 1, "rbf": 4},
-                                     "training": {"max_epochs": 2, "batch_size": 16},
-                                     "presets": {"tiny": {"frame_fraction": 0.5}}}})["cg"]
-    out = {"model_path": tmp_path / "cg" / "model.pt", "history_path": tmp_path / "cg" / "training.csv",
-           "figure_path": tmp_path / "cg" / "training_curve.png"}
-    summary = train_preset({"toy": {"frames": runs, "topology": tmp_path / "prepared.pdb"}}, cg, "tiny", seed=4,
-                           threads=1, **out)
+    cg = validate_config(
+        {
+            "proteins": [{"id": "toy", "name": "Toy", "sequence": sequence, "source": "sequence"}],
+            "cg": {
+                "model": {"embedding": 8, "interaction_layers": 1, "rbf": 4},
+                "training": {"max_epochs": 2, "batch_size": 16},
+                "presets": {"tiny": {"frame_fraction": 0.5}},
+            },
+        }
+    )["cg"]
+    out = {
+        "model_path": tmp_path / "cg" / "model.pt",
+        "history_path": tmp_path / "cg" / "training.csv",
+        "figure_path": tmp_path / "cg" / "training_curve.png",
+    }
+    summary = train_preset(
+        {"toy": {"frames": runs, "topology": tmp_path / "prepared.pdb"}}, cg, "tiny", seed=4, threads=1, **out
+    )
     record = json.loads((tmp_path / "cg" / "model.json").read_text())
     assert record["preset"] == "tiny" and record["proteins"] == ["toy"] and record["seed"] == 4
     assert summary["frames"]["toy"]["used"] == 30  # the preset's frame_fraction of the 60 frames

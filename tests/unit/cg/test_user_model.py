@@ -55,13 +55,27 @@ def spec(path, **changes):
 
 def test_the_schema_fills_an_entry_and_refuses_unknown_units():
     protein = {"id": "p", "name": "P", "sequence": "GYDPE", "source": "sequence"}
-    config = validate_config({"proteins": [protein], "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript"}}}})
-    assert config["cg"]["models"]["mine"] == {"path": "m.pt", "format": "torchscript", "class": None, "kwargs": {},
-                                                "python_path": None, "returns": "energy", "length_unit": "nm",
-                                                "energy_unit": "kj/mol", "prior": "none"}
+    config = validate_config(
+        {"proteins": [protein], "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript"}}}}
+    )
+    assert config["cg"]["models"]["mine"] == {
+        "path": "m.pt",
+        "format": "torchscript",
+        "class": None,
+        "kwargs": {},
+        "python_path": None,
+        "returns": "energy",
+        "length_unit": "nm",
+        "energy_unit": "kj/mol",
+        "prior": "none",
+    }
     with pytest.raises(ConfigError, match=r"cg\.models\.mine\.length_unit"):
-        validate_config({"proteins": [protein], "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript",
-                                                                              "length_unit": "bohr"}}}})
+        validate_config(
+            {
+                "proteins": [protein],
+                "cg": {"models": {"mine": {"path": "m.pt", "format": "torchscript", "length_unit": "bohr"}}},
+            }
+        )
 
 
 def test_units_are_converted_to_nm_and_kj_mol(tmp_path):
@@ -79,7 +93,8 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
     package = tmp_path / "lib" / "usermodels_pkg"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    (package / "nets.py").write_text(textwrap.dedent('''
+    (package / "nets.py").write_text(
+        textwrap.dedent("""
         import torch
         class Bonds(torch.nn.Module):
             def __init__(self, k=1.0):
@@ -87,10 +102,16 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
                 self.k = torch.nn.Parameter(torch.tensor(float(k)))
             def forward(self, x):
                 return self.k * (torch.linalg.vector_norm(x[:, 1:] - x[:, :-1], dim=-1) - 0.38).pow(2).sum(-1)
-    '''))
+    """)
+    )
     torch.save(Bonds(k=2.0).state_dict(), tmp_path / "sd.pt")
-    entry = {"path": str(tmp_path / "sd.pt"), "format": "state_dict", "class": "usermodels_pkg.nets:Bonds",
-             "kwargs": {"k": 1.0}, "python_path": str(tmp_path / "lib")}
+    entry = {
+        "path": str(tmp_path / "sd.pt"),
+        "format": "state_dict",
+        "class": "usermodels_pkg.nets:Bonds",
+        "kwargs": {"k": 1.0},
+        "python_path": str(tmp_path / "lib"),
+    }
     model = load_user_model(entry, "p")
     assert float(model.module.k.detach()) == 2.0  # the file's weights, not the constructor's
     with pytest.raises(ModelContractError, match=r"cg\.models\.mine .*does not load into usermodels_pkg.nets:Bonds"):
@@ -100,12 +121,19 @@ def test_a_state_dict_model_is_built_from_its_class(tmp_path):
         check_user_model({**entry, "class": None}, "mine", BASIS, "p")
 
 
-@pytest.mark.parametrize("module, changes, message", [
-    (PerBead(), {}, r"cg\.models\.mine \(engine cg_mine, protein p\): forward\(x\) returned \(2, 5\) for x of shape "
-                    r"\(2, 5, 3\); the contract \(returns: energy\) is energies \(n_frames,\)"),
-    (Detached(), {}, r"do not depend differentiably on the positions.*Fix"),
-    (Bonds(), {"returns": "forces"}, r"returned \(2,\).*forces \(n_frames, n_beads, 3\)"),
-])
+@pytest.mark.parametrize(
+    "module, changes, message",
+    [
+        (
+            PerBead(),
+            {},
+            r"cg\.models\.mine \(engine cg_mine, protein p\): forward\(x\) returned \(2, 5\) for x of shape "
+            r"\(2, 5, 3\); the contract \(returns: energy\) is energies \(n_frames,\)",
+        ),
+        (Detached(), {}, r"do not depend differentiably on the positions.*Fix"),
+        (Bonds(), {"returns": "forces"}, r"returned \(2,\).*forces \(n_frames, n_beads, 3\)"),
+    ],
+)
 def test_a_model_that_breaks_the_contract_is_a_clear_error(tmp_path, module, changes, message):
     path = str(tmp_path / "m.pt")
     if isinstance(module, Detached):
@@ -129,8 +157,9 @@ def test_missing_and_foreign_files_are_named(tmp_path):
 def test_the_cg_engine_runs_a_users_model(tmp_path, returns):
     path = scripted(tmp_path, Bonds(k=10.0, rest=0.38) if returns == "energy" else BondForces())
     entry = {"format": "torchscript", "returns": returns}
-    engine = CGEngine(path, "p", basis_positions=BASIS, bead_mass_amu=100.0, device="cpu",
-                      model_spec=user_model_options(entry))
+    engine = CGEngine(
+        path, "p", basis_positions=BASIS, bead_mass_amu=100.0, device="cpu", model_spec=user_model_options(entry)
+    )
     results = engine.propagate([engine.basis_state()] * 2, n_steps=20, save_every=10, seeds=[1, 2])
     assert [r.status for r in results] == ["ok", "ok"] and results[0].frames.shape == (2, 5, 3)
     assert not np.allclose(results[0].frames, results[1].frames)  # own noise per walker

@@ -9,8 +9,8 @@ from openmm import unit
 
 from westbench.engines.base import Engine
 
-BOND_NM, BOND_K = 0.38, 20000.0         # kJ/mol/nm^2: bond std sqrt(kT / k) = 0.011 nm at 300 K
-ANGLE_RAD, ANGLE_K = 2.0, 20.0          # kJ/mol/rad^2
+BOND_NM, BOND_K = 0.38, 20000.0  # kJ/mol/nm^2: bond std sqrt(kT / k) = 0.011 nm at 300 K
+ANGLE_RAD, ANGLE_K = 2.0, 20.0  # kJ/mol/rad^2
 MASS = 100.0
 
 

@@ -2,8 +2,8 @@
 and Trp-cage (1L2Y, folded), with the project's own preparation functions and few minimization steps."""
 
 from westbench.prepare import fix_structure
-from westbench.simulation.systems import build_system, write_system
 from westbench.simulation.integration import minimize
+from westbench.simulation.systems import build_system, write_system
 from westbench.structures.peptide import write_extended_peptide
 
 from ...conftest import CHIGNOLIN, rcsb_spec
@@ -23,8 +23,9 @@ def prepare_chignolin(folder):
     from westbench.config import ProteinSpec
 
     write_extended_peptide(CHIGNOLIN, folder / "in.pdb")
-    return prepare(folder / "in.pdb", ProteinSpec("chignolin", "c", None, CHIGNOLIN, None, None, "sequence", None),
-                   folder)
+    return prepare(
+        folder / "in.pdb", ProteinSpec("chignolin", "c", None, CHIGNOLIN, None, None, "sequence", None), folder
+    )
 
 
 def prepare_trpcage(folder, structures):

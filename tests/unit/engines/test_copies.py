@@ -18,7 +18,9 @@ FORCE_TOLERANCE = 1e-6
 def forces(system, positions):
     context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
     context.setPositions(positions)
-    return context.getState(getForces=True).getForces(asNumpy=True).value_in_unit(unit.kilojoule_per_mole / unit.nanometer)
+    return (
+        context.getState(getForces=True).getForces(asNumpy=True).value_in_unit(unit.kilojoule_per_mole / unit.nanometer)
+    )
 
 
 def conformations(engine, n, seed=0):

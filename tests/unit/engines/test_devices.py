@@ -100,5 +100,3 @@ def test_cg_engine_refuses_a_gpu_it_cannot_have(cg_engine, machine, monkeypatch)
         _ = cg_engine(device="cuda").device
     assert cg_engine(device="auto").device == torch.device("cpu")  # auto: the CPU, said so in runtime()
     assert cg_engine(device="auto").runtime()["device_setting"] == "auto"
-
-

@@ -9,8 +9,10 @@ from westbench.engines.kinds import CG, EXTERNAL, GROUNDTRUTH, OPENMM, cg_preset
 from westbench.errors import ConfigError
 
 
-@pytest.mark.parametrize("name, kind", [("implicit", OPENMM), ("explicit", OPENMM), ("cg_fulltrained", CG),
-                                        ("cg_a_b1", CG), ("groundtruth", GROUNDTRUTH)])
+@pytest.mark.parametrize(
+    "name, kind",
+    [("implicit", OPENMM), ("explicit", OPENMM), ("cg_fulltrained", CG), ("cg_a_b1", CG), ("groundtruth", GROUNDTRUTH)],
+)
 def test_names_of_we_engines(name, kind):
     assert engine_kind(name) == kind
 

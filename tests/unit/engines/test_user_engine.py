@@ -12,7 +12,7 @@ from westbench.engines.user import check_engine_entry, user_engine_spec
 from westbench.errors import ConfigError
 
 PROTEIN = {"id": "p", "name": "P", "sequence": "GYDPETGTWG", "source": "sequence"}
-ENGINE = textwrap.dedent('''
+ENGINE = textwrap.dedent("""
     import numpy as np
     from westbench.engines.base import Engine, SegmentResult, WalkerState
     from . import helpers
@@ -30,7 +30,7 @@ ENGINE = textwrap.dedent('''
     class NoPropagate:
         def basis_state(self): ...
         def beads(self, state): ...
-''')
+""")
 
 
 @pytest.fixture
@@ -47,8 +47,13 @@ def user_folder(tmp_path, monkeypatch):
 
 
 def entry(**changes):
-    return {"name": "mine", "class": "userengines_pkg.still:Still", "python_path": "byo",
-            "options": {"basis_pdb": "{basis_pdb}"}, **changes}
+    return {
+        "name": "mine",
+        "class": "userengines_pkg.still:Still",
+        "python_path": "byo",
+        "options": {"basis_pdb": "{basis_pdb}"},
+        **changes,
+    }
 
 
 def test_the_schema_takes_an_entry_with_defaults_and_refuses_builtin_names():
@@ -72,16 +77,31 @@ def test_a_class_from_the_users_folder_is_checked_and_built_in_a_worker(user_fol
     assert engine.propagate([engine.basis_state()], 10, 5, [1])[0].frames.shape == (2, 2, 3)
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"python_path": None}, r"we\.engines\[3\] \(mine\): class 'userengines_pkg.still:Still' cannot be imported.*"
-                            r"no python_path.*Fix: set the entry's `python_path`"),
-    ({"python_path": "elsewhere"}, r"cannot be imported.*resolved to .*elsewhere.*Fix"),
-    ({"class": "userengines_pkg.still:Moving"}, r"module 'userengines_pkg.still' has no 'Moving'.*Fix: correct `class`"),
-    ({"class": "userengines_pkg.still:NoPropagate"}, r"does not meet the engine contract: it has no method propagate"
-                                                     r".*Fix: subclass westbench.engines.base.Engine"),
-    ({"options": {"basis_pdb": "x", "speed": 2}}, r"does not take option\(s\) speed \(it takes basis_pdb, n_beads\)"),
-    ({"options": {}}, r"needs option\(s\) basis_pdb.*\{basis_pdb\}"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        (
+            {"python_path": None},
+            r"we\.engines\[3\] \(mine\): class 'userengines_pkg.still:Still' cannot be imported.*"
+            r"no python_path.*Fix: set the entry's `python_path`",
+        ),
+        ({"python_path": "elsewhere"}, r"cannot be imported.*resolved to .*elsewhere.*Fix"),
+        (
+            {"class": "userengines_pkg.still:Moving"},
+            r"module 'userengines_pkg.still' has no 'Moving'.*Fix: correct `class`",
+        ),
+        (
+            {"class": "userengines_pkg.still:NoPropagate"},
+            r"does not meet the engine contract: it has no method propagate"
+            r".*Fix: subclass westbench.engines.base.Engine",
+        ),
+        (
+            {"options": {"basis_pdb": "x", "speed": 2}},
+            r"does not take option\(s\) speed \(it takes basis_pdb, n_beads\)",
+        ),
+        ({"options": {}}, r"needs option\(s\) basis_pdb.*\{basis_pdb\}"),
+    ],
+)
 def test_an_entry_that_cannot_run_is_a_clear_error_naming_it_and_the_fix(user_folder, changes, message):
     with pytest.raises(ConfigError, match=message):
         check_engine_entry(entry(**changes), 3)
@@ -112,16 +132,27 @@ def test_the_pages_ml_potential_class_runs_with_a_stand_in_potential(tmp_path, m
 
         def createSystem(self, topology):
             built.append(self.name)
-            return app.ForceField("amber14-all.xml").createSystem(topology, nonbondedMethod=app.NoCutoff,
-                                                                   constraints=app.HBonds)
+            return app.ForceField("amber14-all.xml").createSystem(
+                topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds
+            )
 
     monkeypatch.setitem(sys.modules, "openmmml", types.SimpleNamespace(MLPotential=MLPotential))
     monkeypatch.chdir(tmp_path)
     files = prepare_chignolin(tmp_path)
-    entry = {"name": "ani2x", "class": "userengines_ml.ani:ANI2x", "python_path": "byo", "work": "openmm",
-             "options": {"system_xml": "{system_xml}", "state_xml": "{state_xml}", "topology_pdb": "{topology_pdb}",
-                         "integrator": {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 1.0},
-                         "platform": {"name": "CPU"}, "batch_walkers": 1}}
+    entry = {
+        "name": "ani2x",
+        "class": "userengines_ml.ani:ANI2x",
+        "python_path": "byo",
+        "work": "openmm",
+        "options": {
+            "system_xml": "{system_xml}",
+            "state_xml": "{state_xml}",
+            "topology_pdb": "{topology_pdb}",
+            "integrator": {"temperature_k": 300.0, "friction_per_ps": 1.0, "timestep_fs": 1.0},
+            "platform": {"name": "CPU"},
+            "batch_walkers": 1,
+        },
+    }
     try:
         check_engine_entry(entry, 0)
         spec = user_engine_spec(entry, "chignolin", dict(zip(("system", "state", "topology"), files)), block_size=2)

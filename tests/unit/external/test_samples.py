@@ -41,8 +41,13 @@ def test_westpa_layout_weights_by_segment_id(prepared, tmp_path):
                 path = tmp_path / "traj_segs" / f"{n_iter:06d}" / f"{seg_id:06d}" / "seg.dcd"
                 path.parent.mkdir(parents=True)
                 frames_of(top, 4, 10 * n_iter + seg_id).save_dcd(str(path))
-    spec = {"kind": "westpa", "west_h5": str(tmp_path / "west.h5"), "topology": str(pdb), "save_interval_ps": 0.5,
-            "segments": str(tmp_path / "traj_segs" / "{iteration:06d}" / "{segment:06d}" / "seg.dcd")}
+    spec = {
+        "kind": "westpa",
+        "west_h5": str(tmp_path / "west.h5"),
+        "topology": str(pdb),
+        "save_interval_ps": 0.5,
+        "segments": str(tmp_path / "traj_segs" / "{iteration:06d}" / "{segment:06d}" / "seg.dcd"),
+    }
     summary = import_samples(spec, pdb, tmp_path / "frames.h5", tmp_path / "cost.csv", engine="ext", protein="p")
     frames = read_frames(tmp_path / "frames.h5")
     assert summary == {"frames": 20, "iterations": 2, "nonfinite_frames_dropped": 0}
@@ -60,8 +65,14 @@ def test_plain_trajectories_with_and_without_weights(prepared, tmp_path):
         frames_of(top, n, len(name) + n).save_xtc(str(tmp_path / f"{name}.xtc"))
     np.save(tmp_path / "a.npy", np.arange(1.0, 6.0))
     np.save(tmp_path / "b.npy", np.ones(3))
-    spec = {"kind": "trajectories", "trajectories": str(tmp_path / "*.xtc"), "topology": str(pdb),
-            "weights": str(tmp_path / "{name}.npy"), "stride": 1, "save_interval_ps": 1.0}
+    spec = {
+        "kind": "trajectories",
+        "trajectories": str(tmp_path / "*.xtc"),
+        "topology": str(pdb),
+        "weights": str(tmp_path / "{name}.npy"),
+        "stride": 1,
+        "save_interval_ps": 1.0,
+    }
     import_samples(spec, pdb, tmp_path / "w.h5", tmp_path / "c.csv", engine="ext", protein="p")
     weights = read_frames(tmp_path / "w.h5")["weight"]
     assert np.allclose(weights, np.r_[np.arange(1.0, 6.0), np.ones(3)] / 18)
@@ -75,13 +86,21 @@ def test_wrong_sequence_and_bad_weights_name_the_file(prepared, tmp_path):
     frames_of(top, 3, 1).save_xtc(str(tmp_path / "a.xtc"))
     other = tmp_path / "other.pdb"
     other.write_text(pdb.read_text().replace("TYR", "PHE"))
-    spec = {"kind": "trajectories", "trajectories": str(tmp_path / "a.xtc"), "topology": str(other),
-            "weights": None, "stride": 1, "save_interval_ps": 1.0}
+    spec = {
+        "kind": "trajectories",
+        "trajectories": str(tmp_path / "a.xtc"),
+        "topology": str(other),
+        "weights": None,
+        "stride": 1,
+        "save_interval_ps": 1.0,
+    }
     with pytest.raises(ExternalSamplesError, match=r"other\.pdb has C-alpha sequence GFDPE"):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")
     np.save(tmp_path / "a.npy", np.ones(2))
     spec.update(topology=str(pdb), weights=str(tmp_path / "{name}.npy"))
-    with pytest.raises(ExternalSamplesError, match=r"a\.npy hold 2 values; .*a\.xtc has 3 frames\. Write one weight per frame"):
+    with pytest.raises(
+        ExternalSamplesError, match=r"a\.npy hold 2 values; .*a\.xtc has 3 frames\. Write one weight per frame"
+    ):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")
 
 
@@ -92,29 +111,50 @@ def test_nan_and_absurd_coordinates_are_refused_naming_file_frame_and_atom(prepa
     traj.xyz[2, 1, 0] = np.nan
     traj.xyz[4, 3, 2] = 1e6
     traj.save_dcd(str(tmp_path / "bad.dcd"))
-    spec = {"kind": "trajectories", "trajectories": str(tmp_path / "bad.dcd"), "topology": str(pdb),
-            "weights": None, "stride": 1, "save_interval_ps": 1.0}
-    with pytest.raises(ExternalSamplesError, match=r"bad\.dcd: frame 2 has coordinate nan nm at C-alpha 1 "
-                                                   r"\(residue Y2\) \(2 of 6 frames .*on_nonfinite: drop"):
+    spec = {
+        "kind": "trajectories",
+        "trajectories": str(tmp_path / "bad.dcd"),
+        "topology": str(pdb),
+        "weights": None,
+        "stride": 1,
+        "save_interval_ps": 1.0,
+    }
+    with pytest.raises(
+        ExternalSamplesError,
+        match=r"bad\.dcd: frame 2 has coordinate nan nm at C-alpha 1 "
+        r"\(residue Y2\) \(2 of 6 frames .*on_nonfinite: drop",
+    ):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")
     assert not (tmp_path / "f.h5").exists()
-    summary = import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p",
-                             on_nonfinite="drop")
+    summary = import_samples(
+        spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p", on_nonfinite="drop"
+    )
     frames = read_frames(tmp_path / "f.h5")
     assert summary["nonfinite_frames_dropped"] == frames.attrs["nonfinite_frames_dropped"] == 2
     assert len(frames) == 4 and np.isfinite(frames["ca"]).all() and np.isclose(frames["weight"].sum(), 1.0)
     assert frames["traj"].tolist() == [0, 0, 1, 2]  # the piece is split where frames were left out
 
 
-@pytest.mark.parametrize("weights, problem", [([1, 1, -0.5], r"frame 2 has weight -0.5, below zero"),
-                                              ([1, np.nan, 1], r"frame 1 has weight nan, not finite"),
-                                              ([0, 0, 0], r"all 3 weights are zero")])
+@pytest.mark.parametrize(
+    "weights, problem",
+    [
+        ([1, 1, -0.5], r"frame 2 has weight -0.5, below zero"),
+        ([1, np.nan, 1], r"frame 1 has weight nan, not finite"),
+        ([0, 0, 0], r"all 3 weights are zero"),
+    ],
+)
 def test_bad_weights_are_refused_with_what_is_wrong(prepared, tmp_path, weights, problem):
     pdb, top = prepared
     frames_of(top, 3, 1).save_xtc(str(tmp_path / "a.xtc"))
     np.save(tmp_path / "a.npy", np.array(weights, dtype=float))
-    spec = {"kind": "trajectories", "trajectories": str(tmp_path / "a.xtc"), "topology": str(pdb),
-            "weights": str(tmp_path / "{name}.npy"), "stride": 1, "save_interval_ps": 1.0}
+    spec = {
+        "kind": "trajectories",
+        "trajectories": str(tmp_path / "a.xtc"),
+        "topology": str(pdb),
+        "weights": str(tmp_path / "{name}.npy"),
+        "stride": 1,
+        "save_interval_ps": 1.0,
+    }
     with pytest.raises(ExternalSamplesError, match=rf"a\.npy: {problem}.*finite, non-negative and not all zero"):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")
 
@@ -123,8 +163,17 @@ def test_a_trajectory_with_fewer_c_alphas_than_the_protein_names_the_counts(prep
     pdb, top = prepared
     short = top.subset(range(4))
     mdtraj.Trajectory(frames_of(top, 3, 1).xyz[:, :4], short).save_hdf5(str(tmp_path / "short.h5"))
-    spec = {"kind": "trajectories", "trajectories": str(tmp_path / "short.h5"), "topology": None,
-            "weights": None, "stride": 1, "save_interval_ps": 1.0}
-    with pytest.raises(ExternalSamplesError, match=r"short\.h5 has C-alpha sequence GYDP \(4 C-alpha atoms\); the "
-                                                   r"protein was prepared as GYDPE \(5\)"):
+    spec = {
+        "kind": "trajectories",
+        "trajectories": str(tmp_path / "short.h5"),
+        "topology": None,
+        "weights": None,
+        "stride": 1,
+        "save_interval_ps": 1.0,
+    }
+    with pytest.raises(
+        ExternalSamplesError,
+        match=r"short\.h5 has C-alpha sequence GYDP \(4 C-alpha atoms\); the "
+        r"protein was prepared as GYDPE \(5\)",
+    ):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")

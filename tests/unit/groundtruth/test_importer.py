@@ -1,14 +1,13 @@
 """Imported ground truth: a generated run exported and imported again, and the errors bad input gets."""
 
-
 import numpy as np
 import pytest
 
 from westbench.features import pairwise_distances
 from westbench.frames import read_frames
 from westbench.groundtruth.importer import GroundTruthImportError, import_run
-from westbench.trajectories import TrajectoryError, import_names, trajectory_files
 from westbench.tica import fit_groundtruth
+from westbench.trajectories import TrajectoryError, import_names, trajectory_files
 
 from .test_production import outputs, run, start_pdb  # noqa: F401  (fixture reused)
 
@@ -24,8 +23,15 @@ def generated(start_pdb, tmp_path_factory):  # noqa: F811
 def imported(generated, start_pdb, folder, **kwargs):  # noqa: F811
     kwargs.setdefault("topology", generated / "topology.pdb")
     topology = kwargs.pop("topology")
-    return import_run(kwargs.pop("trajectory", generated / "trajectory.xtc"), topology,
-                      kwargs.pop("prepared", start_pdb), outputs(folder), protein="chignolin", start="s0000", **kwargs)
+    return import_run(
+        kwargs.pop("trajectory", generated / "trajectory.xtc"),
+        topology,
+        kwargs.pop("prepared", start_pdb),
+        outputs(folder),
+        protein="chignolin",
+        start="s0000",
+        **kwargs,
+    )
 
 
 def test_round_trip_gives_the_same_frames_and_tica(generated, start_pdb, tmp_path):  # noqa: F811
@@ -117,12 +123,16 @@ def test_non_finite_coordinates_are_refused_or_dropped_and_counted(generated, st
     ca = traj.topology.select("name CA")
     traj.xyz[3, ca[4], 1] = np.nan
     traj.save_hdf5(str(tmp_path / "bad.h5"))
-    with pytest.raises(GroundTruthImportError, match=r"bad\.h5: frame 3 has coordinate nan nm at C-alpha 4 "
-                                                     r"\(GLU5\).*on_nonfinite: drop"):
+    with pytest.raises(
+        GroundTruthImportError,
+        match=r"bad\.h5: frame 3 has coordinate nan nm at C-alpha 4 "
+        r"\(GLU5\).*on_nonfinite: drop",
+    ):
         imported(generated, start_pdb, tmp_path / "refused", trajectory=tmp_path / "bad.h5", topology=None)
     assert not (tmp_path / "refused" / "frames.h5").exists()
-    summary = imported(generated, start_pdb, tmp_path / "dropped", trajectory=tmp_path / "bad.h5", topology=None,
-                       on_nonfinite="drop")
+    summary = imported(
+        generated, start_pdb, tmp_path / "dropped", trajectory=tmp_path / "bad.h5", topology=None, on_nonfinite="drop"
+    )
     frames = read_frames(tmp_path / "dropped" / "frames.h5")
     assert summary["frames"] == len(frames) == traj.n_frames - 1 and frames.attrs["nonfinite_frames_dropped"] == 1
     assert np.isfinite(frames["ca"]).all() and sorted(set(frames["traj"].tolist())) == [0, 1]

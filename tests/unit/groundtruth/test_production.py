@@ -20,8 +20,15 @@ from ...conftest import REPO, rcsb_spec, source_env
 
 # A compact chignolin in a small box: a few thousand atoms, 4 chunks of 5 frames.
 PREPARATION = {"box_shape": "dodecahedron", "padding_nm": 0.6, "nonbonded_cutoff_nm": 0.8, "ionic_strength_molar": 0.15}
-GROUNDTRUTH = {"equilibration_ps": 0.04, "length_ps": 0.8, "save_interval_ps": 0.04, "checkpoint_interval_ps": 0.2,
-               "minimize_max_iterations": 20, "force_mapping": "ca", "trajectory_format": "xtc"}
+GROUNDTRUTH = {
+    "equilibration_ps": 0.04,
+    "length_ps": 0.8,
+    "save_interval_ps": 0.04,
+    "checkpoint_interval_ps": 0.2,
+    "minimize_max_iterations": 20,
+    "force_mapping": "ca",
+    "trajectory_format": "xtc",
+}
 PLATFORM = {"name": "CPU", "fallback": ["CPU"], "deterministic": True}
 
 
@@ -38,13 +45,26 @@ def start_pdb(tmp_path_factory, shared_structures):
 
 def outputs(folder):
     folder.mkdir(parents=True, exist_ok=True)
-    return {"trajectory": folder / "trajectory.xtc", "topology": folder / "topology.pdb",
-            "frames": folder / "frames.h5", "summary": folder / "summary.json"}
+    return {
+        "trajectory": folder / "trajectory.xtc",
+        "topology": folder / "topology.pdb",
+        "frames": folder / "frames.h5",
+        "summary": folder / "summary.json",
+    }
 
 
 def run(start_pdb, folder, seed=11, groundtruth=GROUNDTRUTH):
-    return run_groundtruth(start_pdb, folder / "checkpoints", outputs(folder), protein="chignolin", start="s0000",
-                           groundtruth=groundtruth, preparation=PREPARATION, platform=PLATFORM, seed=seed)
+    return run_groundtruth(
+        start_pdb,
+        folder / "checkpoints",
+        outputs(folder),
+        protein="chignolin",
+        start="s0000",
+        groundtruth=groundtruth,
+        preparation=PREPARATION,
+        platform=PLATFORM,
+        seed=seed,
+    )
 
 
 def start_run_process(start_pdb, folder):
@@ -55,8 +75,15 @@ def start_run_process(start_pdb, folder):
         "from pathlib import Path\n"
         "run(Path(%r), Path(%r))\n" % (str(start_pdb), str(folder))
     )
-    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=source_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +105,9 @@ def test_outputs_and_provenance(uninterrupted):
     assert np.isfinite(frames["energy"]).all() and frames.attrs["force_mapping"] == "ca"
     trajectory = mdtraj.load(str(folder / "trajectory.xtc"), top=str(folder / "topology.pdb"))
     assert trajectory.n_frames == 20 and trajectory.n_atoms == summary["solute_atoms"]
-    assert np.allclose(trajectory.xyz[:, trajectory.topology.select("name CA")], frames["ca"], atol=2e-3)  # xtc precision
+    assert np.allclose(
+        trajectory.xyz[:, trajectory.topology.select("name CA")], frames["ca"], atol=2e-3
+    )  # xtc precision
     assert summary["seed"] == 11 and summary["platform"] == "CPU" and summary["ns_per_day"] > 0
     assert summary["openmm_version"] == openmm.__version__ and summary["resumed_from_step"] == 0
     assert summary["md"]["timestep_fs"] == 4.0 and summary["preparation"]["padding_nm"] == 0.6
@@ -89,10 +118,14 @@ def recomputed_forces(workdir, platform):
     system = openmm.XmlSerializer.deserialize((workdir / "system.xml").read_text())
     state = openmm.XmlSerializer.deserialize((workdir / "final_state.xml").read_text())
     properties = {"Threads": "1"} if platform == "CPU" else {}
-    context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName(platform), properties)
+    context = openmm.Context(
+        system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName(platform), properties
+    )
     context.setState(state)
     forces = context.getState(getForces=True).getForces(asNumpy=True)
-    return forces.value_in_unit(unit.kilojoule_per_mole / unit.nanometer), app.PDBFile(str(workdir / "solvated.pdb")).topology
+    return forces.value_in_unit(unit.kilojoule_per_mole / unit.nanometer), app.PDBFile(
+        str(workdir / "solvated.pdb")
+    ).topology
 
 
 def test_saved_ca_forces_equal_openmm_forces_recomputed(uninterrupted):
@@ -167,15 +200,15 @@ def test_corrupt_checkpoint_is_named(start_pdb, uninterrupted, tmp_path):
 
 
 def as_root(*command):
-    return subprocess.run(list(command) if os.geteuid() == 0 else ["sudo", "-n", *command], check=True,
-                          capture_output=True)
+    return subprocess.run(
+        list(command) if os.geteuid() == 0 else ["sudo", "-n", *command], check=True, capture_output=True
+    )
 
 
 @pytest.mark.slow
 def test_disk_full_keeps_the_previous_checkpoint_and_the_rerun_continues(start_pdb, uninterrupted, tmp_path):
     """A real full disk (a small tmpfs filled up mid-run): the write fails with an error naming the file,
     the last checkpoint stays loadable, and after space is freed the rerun matches the uninterrupted run."""
-    from westbench.errors import WestbenchError
 
     mount = tmp_path / "disk"
     mount.mkdir()
@@ -241,9 +274,17 @@ def test_a_new_start_structure_starts_the_run_over(start_pdb, uninterrupted, tmp
 def test_an_implicit_solvent_ground_truth_has_no_water_and_no_box(start_pdb, tmp_path):
     groundtruth = {**GROUNDTRUTH, "solvent": "implicit", "length_ps": 0.2, "checkpoint_interval_ps": 0.2}
     preparation = {}  # the schema's implicit solvent (GBn2)
-    summary = run_groundtruth(start_pdb, tmp_path / "checkpoints", outputs(tmp_path), protein="chignolin",
-                              start="s0000", groundtruth=groundtruth, preparation=preparation, platform=PLATFORM,
-                              seed=3)
+    summary = run_groundtruth(
+        start_pdb,
+        tmp_path / "checkpoints",
+        outputs(tmp_path),
+        protein="chignolin",
+        start="s0000",
+        groundtruth=groundtruth,
+        preparation=preparation,
+        platform=PLATFORM,
+        seed=3,
+    )
     solute = app.PDBFile(str(start_pdb)).topology.getNumAtoms()
     assert summary["solvent"] == "implicit" and summary["atoms"] == solute  # nothing added around the protein
     frames = read_frames(tmp_path / "frames.h5")

@@ -8,8 +8,8 @@ from openmm import app
 from westbench.errors import StructureError
 from westbench.groundtruth.starts import collect_starts, farthest_point_selection, generate_starts
 from westbench.prepare.fixer import fix_structure
-from westbench.simulation.systems import build_system
 from westbench.simulation.integration import minimize
+from westbench.simulation.systems import build_system
 
 from ...conftest import CHIGNOLIN, rcsb_spec
 

@@ -20,13 +20,25 @@ from westbench.metrics.figures import coverage_vs_compute, engines_tic01
 from westbench.metrics.score import RECORD_KEYS, score_engine
 from westbench.metrics.suite import WEIGHTINGS, MetricSuite
 
-SETTINGS = {"weightings": list(WEIGHTINGS), "bootstrap": 30, "floor_splits": 10, "macrostate_clusters": 10,
-            "macrostates": 3, "seed": 7, "bins": 20, "msm_bins": 10, "coverage_bins": 10, "w1_2d_bins": 6,
-            "kl_sensitivity_bins": [5, 10], "scatter_max_points": 1000}
+SETTINGS = {
+    "weightings": list(WEIGHTINGS),
+    "bootstrap": 30,
+    "floor_splits": 10,
+    "macrostate_clusters": 10,
+    "macrostates": 3,
+    "seed": 7,
+    "bins": 20,
+    "msm_bins": 10,
+    "coverage_bins": 10,
+    "w1_2d_bins": 6,
+    "kl_sensitivity_bins": [5, 10],
+    "scatter_max_points": 1000,
+}
 
 
-def frames(n, *, runs=1, seed=0, shift=0.0, constant_tic=False, one_cell=False, iterations=None, segment=None,
-           residues=5):
+def frames(
+    n, *, runs=1, seed=0, shift=0.0, constant_tic=False, one_cell=False, iterations=None, segment=None, residues=5
+):
     """A frame set of ``n`` frames: ``runs`` runs, or a WE export of ``iterations`` with segments of ``segment``."""
     rng = np.random.default_rng(seed)
     ca = np.cumsum(rng.normal(0, 0.2, size=(n, residues, 3)), axis=1) + 0.38 * np.arange(residues)[None, :, None]
@@ -35,8 +47,14 @@ def frames(n, *, runs=1, seed=0, shift=0.0, constant_tic=False, one_cell=False, 
         tics[:, 0] = 1.5
     if one_cell:
         tics[:] = tics[0]
-    data = {"ca": ca.astype(np.float32), "tics": tics, "weight": np.full(n, 1.0 / n), "time_ps": np.arange(n, dtype=float),
-            "traj": np.arange(n) * runs // max(n, 1), "iteration": np.ones(n, int)}
+    data = {
+        "ca": ca.astype(np.float32),
+        "tics": tics,
+        "weight": np.full(n, 1.0 / n),
+        "time_ps": np.arange(n, dtype=float),
+        "traj": np.arange(n) * runs // max(n, 1),
+        "iteration": np.ones(n, int),
+    }
     if iterations is not None:
         segment = segment or max(1, n // iterations)
         data["iteration"] = 1 + (np.arange(n) * iterations) // max(n, 1)
@@ -51,8 +69,12 @@ def frames(n, *, runs=1, seed=0, shift=0.0, constant_tic=False, one_cell=False, 
 CASES = {
     "msm has no transitions (one-frame segments)": (frames(40, runs=4), frames(12, iterations=3, segment=1, seed=1)),
     "msm never returns (segments that never revisit a cell)": (
-        frames(60, runs=3), dict(frames(120, iterations=2, segment=10, seed=2),
-                                 tics=np.column_stack([np.arange(120.0), np.arange(120.0) * 0.5, np.zeros(120)]))),
+        frames(60, runs=3),
+        dict(
+            frames(120, iterations=2, segment=10, seed=2),
+            tics=np.column_stack([np.arange(120.0), np.arange(120.0) * 0.5, np.zeros(120)]),
+        ),
+    ),
     "no overlap with the ground truth": (frames(40, runs=4), frames(30, runs=3, seed=3, shift=100.0)),
     "one model frame": (frames(40, runs=4), frames(1, seed=4)),
     "one iteration": (frames(40, runs=4), frames(20, iterations=1, segment=5, seed=5)),
@@ -67,17 +89,25 @@ def score(tmp_path, groundtruth, model, settings=SETTINGS):
     for name, data in (("groundtruth", groundtruth), ("model", model)):
         data = {k: v for k, v in data.items()}
         write_frames(tmp_path / f"{name}.h5", **data)
-    record = score_engine(tmp_path / "groundtruth.h5", tmp_path / "model.h5", settings, protein="p", engine="e",
-                          json_path=tmp_path / "metrics.json", csv_path=tmp_path / "metrics.csv",
-                          figures_dir=tmp_path / "figures")
+    record = score_engine(
+        tmp_path / "groundtruth.h5",
+        tmp_path / "model.h5",
+        settings,
+        protein="p",
+        engine="e",
+        json_path=tmp_path / "metrics.json",
+        csv_path=tmp_path / "metrics.csv",
+        figures_dir=tmp_path / "figures",
+    )
     return record
 
 
 def assert_complete(folder, record, weightings=WEIGHTINGS):
     """Every declared key; every number finite or null with a reason; no figure lost to an unexpected error."""
     assert set(record) == set(RECORD_KEYS)
-    written = json.loads((folder / "metrics.json").read_text(),
-                         parse_constant=lambda name: pytest.fail(f"metrics.json holds {name}"))
+    written = json.loads(
+        (folder / "metrics.json").read_text(), parse_constant=lambda name: pytest.fail(f"metrics.json holds {name}")
+    )
     assert written == json.loads(json.dumps(record))
     reasons = record["not_estimable"]
     assert all(isinstance(reason, str) and reason for reason in reasons.values())
@@ -131,12 +161,21 @@ def test_an_engine_whose_walkers_all_ended_is_scored_as_nothing_with_the_reason(
 @st.composite
 def degenerate_pair(draw):
     seed = draw(st.integers(0, 10_000))
-    gt = frames(draw(st.integers(1, 30)), runs=draw(st.integers(1, 4)), seed=seed,
-                constant_tic=draw(st.booleans()), one_cell=draw(st.booleans()))
+    gt = frames(
+        draw(st.integers(1, 30)),
+        runs=draw(st.integers(1, 4)),
+        seed=seed,
+        constant_tic=draw(st.booleans()),
+        one_cell=draw(st.booleans()),
+    )
     n = draw(st.integers(1, 30))
     style = draw(st.sampled_from(["runs", "we"]))
-    kwargs = dict(seed=seed + 1, shift=draw(st.sampled_from([0.0, 0.5, 1e3])), constant_tic=draw(st.booleans()),
-                  one_cell=draw(st.booleans()))
+    kwargs = dict(
+        seed=seed + 1,
+        shift=draw(st.sampled_from([0.0, 0.5, 1e3])),
+        constant_tic=draw(st.booleans()),
+        one_cell=draw(st.booleans()),
+    )
     if style == "we":
         model = frames(n, iterations=draw(st.integers(1, 4)), segment=draw(st.integers(1, 6)), **kwargs)
     else:
@@ -144,8 +183,9 @@ def degenerate_pair(draw):
     return gt, model
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(degenerate_pair())
 def test_random_small_and_degenerate_frame_sets_complete(tmp_path_factory, pair):
     folder = tmp_path_factory.mktemp("degenerate")
@@ -167,9 +207,21 @@ def test_weights_of_every_estimable_weighting_are_normalized(pair):
 @pytest.mark.parametrize("case", ["one model frame", "all frames in one grid cell", "no overlap with the ground truth"])
 def test_the_protein_figures_draw_degenerate_engines(tmp_path, case):
     groundtruth, model = CASES[case]
-    engines_tic01(groundtruth["tics"], groundtruth["weight"], {"e": (model["tics"], model["weight"])},
-                  tmp_path / "contours.png", bins=20)
-    cost = pd.DataFrame({"iteration": [1], "coverage": [0.0], "cumulative_segments": [1],
-                         "cumulative_cpu_seconds": [0.1], "cumulative_wall_seconds": [0.1]})
+    engines_tic01(
+        groundtruth["tics"],
+        groundtruth["weight"],
+        {"e": (model["tics"], model["weight"])},
+        tmp_path / "contours.png",
+        bins=20,
+    )
+    cost = pd.DataFrame(
+        {
+            "iteration": [1],
+            "coverage": [0.0],
+            "cumulative_segments": [1],
+            "cumulative_cpu_seconds": [0.1],
+            "cumulative_wall_seconds": [0.1],
+        }
+    )
     coverage_vs_compute({"e": cost, "empty": cost.iloc[0:0]}, tmp_path / "coverage.png")
     assert (tmp_path / "contours.png").stat().st_size > 0 and (tmp_path / "coverage.png").stat().st_size > 0

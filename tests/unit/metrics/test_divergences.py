@@ -36,8 +36,9 @@ def test_floor_applies_to_empty_model_bins_only():
     """An empty model bin where the ground truth has mass p gets min(floor, p), nothing is renormalized."""
     p = np.array([0.5, 0.5, 0.0])
     q = np.array([1.0, 0.0, 0.0])
-    assert kl_from_histograms(p, q, floor=1e-6) == pytest.approx(0.5 * np.log(0.5) + 0.5 * np.log(0.5 / 1e-6),
-                                                                 rel=1e-12)
+    assert kl_from_histograms(p, q, floor=1e-6) == pytest.approx(
+        0.5 * np.log(0.5) + 0.5 * np.log(0.5 / 1e-6), rel=1e-12
+    )
     assert kl_from_histograms(q, p, floor=1e-6) == pytest.approx(np.log(2), rel=1e-12)
     assert kl_from_histograms([1e-9, 1.0], [0.0, 1.0], floor=1e-6) == pytest.approx(0.0, abs=1e-15)  # p < floor
 
@@ -67,7 +68,12 @@ def test_presorted_wasserstein_equals_scipy_under_every_weighting():
     rng = np.random.default_rng(7)
     reference, model = rng.normal(size=3000), rng.gamma(2.0, size=5000)
     w1 = Wasserstein1D(reference, model)
-    for reference_weights, model_weights in ((None, None), (rng.random(3000), None), (None, rng.random(5000)),
-                                             (rng.random(3000), rng.random(5000))):
+    for reference_weights, model_weights in (
+        (None, None),
+        (rng.random(3000), None),
+        (None, rng.random(5000)),
+        (rng.random(3000), rng.random(5000)),
+    ):
         assert w1(reference_weights, model_weights) == pytest.approx(
-            wasserstein_distance(reference, model, reference_weights, model_weights), rel=1e-12)
+            wasserstein_distance(reference, model, reference_weights, model_weights), rel=1e-12
+        )

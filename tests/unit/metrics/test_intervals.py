@@ -18,8 +18,7 @@ def synthetic(n_groups, shift, seed, per_group=10, we=False):
     groups = np.repeat(np.arange(n_groups), per_group)
     frames = {"ca": ca, "tics": rng.normal(size=(n, 4)) + shift, "weight": np.full(n, 1.0 / n), "traj": groups}
     if we:
-        frames.update(iteration=groups + 1, seg_id=np.tile(np.arange(per_group), n_groups),
-                      traj=np.arange(n))
+        frames.update(iteration=groups + 1, seg_id=np.tile(np.arange(per_group), n_groups), traj=np.arange(n))
     return frames
 
 
@@ -27,6 +26,7 @@ def weighted_mean_statistic(x):
     def statistic(multiplicities):
         (m,) = multiplicities
         return (m @ x / m.sum(axis=1))[None, :]
+
     return statistic
 
 
@@ -39,8 +39,9 @@ def test_bca_agrees_with_scipy():
         return ((m * (x[None, :] - mean[:, None]) ** 2).sum(axis=1) / m.sum(axis=1))[None, :]
 
     ours = unit_bootstrap(variance, [30], replicates=20_000, seed=1)
-    theirs = scipy.stats.bootstrap((x,), lambda a, axis: np.var(a, axis=axis), n_resamples=20_000, method="BCa",
-                                   rng=2).confidence_interval
+    theirs = scipy.stats.bootstrap(
+        (x,), lambda a, axis: np.var(a, axis=axis), n_resamples=20_000, method="BCa", rng=2
+    ).confidence_interval
     assert ours.low[0] == pytest.approx(theirs.low, abs=0.03) and ours.high[0] == pytest.approx(theirs.high, abs=0.05)
 
 
@@ -59,8 +60,11 @@ def test_coverage_of_a_known_w1_through_the_suite():
     """W1 between N(0, 1) and N(1, 1) is 1: the suite's intervals over runs hold it at about the stated level."""
     hits = []
     for seed in range(60):
-        suite = MetricSuite(synthetic(20, 0.0, seed, per_group=15), synthetic(20, 1.0, seed + 500, per_group=15),
-                            {"bootstrap": 200, "seed": seed, "bins": 30, "w1_2d_bins": 4})  # 2-D W1 is not tested
+        suite = MetricSuite(
+            synthetic(20, 0.0, seed, per_group=15),
+            synthetic(20, 1.0, seed + 500, per_group=15),
+            {"bootstrap": 200, "seed": seed, "bins": 30, "w1_2d_bins": 4},
+        )  # 2-D W1 is not tested
         values, _ = suite.score("counts")
         interval = values["intervals"]["w1"]["tic0"]
         hits.append(interval["low"] <= 1.0 <= interval["high"])
@@ -84,8 +88,11 @@ def test_an_interval_holds_its_estimate_even_when_every_replicate_lies_above_it(
 def test_intervals_shrink_with_more_units(metric):
     widths = []
     for n_groups in (8, 256):
-        suite = MetricSuite(synthetic(n_groups, 0.0, 1, per_group=4), synthetic(n_groups, 0.5, 2, per_group=4),
-                            {"bootstrap": 100, "bins": 20, "seed": 3, "w1_2d_bins": 8})
+        suite = MetricSuite(
+            synthetic(n_groups, 0.0, 1, per_group=4),
+            synthetic(n_groups, 0.5, 2, per_group=4),
+            {"bootstrap": 100, "bins": 20, "seed": 3, "w1_2d_bins": 8},
+        )
         interval = suite.score("we")[0]["intervals"][metric]["tic0"]
         widths.append(interval["high"] - interval["low"])
     assert widths[1] < 0.5 * widths[0]

@@ -54,7 +54,9 @@ def test_macrostates_are_seeded_and_separate_metastable_sets():
     pieces = [sample_chain(50, rng.integers(3), rng) for _ in range(100)]
     states = np.concatenate(pieces)
     centres = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]])
-    tics = np.column_stack([centres[states] + 0.3 * rng.normal(size=(len(states), 2)), rng.normal(size=(len(states), 2))])
+    tics = np.column_stack(
+        [centres[states] + 0.3 * rng.normal(size=(len(states), 2)), rng.normal(size=(len(states), 2))]
+    )
     traj = np.repeat(np.arange(100), 50)
     labels = macrostates(tics, traj, n_clusters=12, n_macrostates=3, dim=2, seed=3)
     assert np.array_equal(labels, macrostates(tics, traj, n_clusters=12, n_macrostates=3, dim=2, seed=3))

@@ -9,9 +9,24 @@ import pytest
 from westbench.frames import write_frames
 from westbench.metrics.score import score_engine
 
-KEYS = {"protein", "engine", "frames", "discarded_iterations", "simulated_ps", "macrostates", "kl_tic01_by_bins",
-        "frames_left_out", "nonfinite_frames_dropped", "groundtruth_frames", "resampling", "noise_floor",
-        "not_estimable", "settings", "figures", "metrics"}
+KEYS = {
+    "protein",
+    "engine",
+    "frames",
+    "discarded_iterations",
+    "simulated_ps",
+    "macrostates",
+    "kl_tic01_by_bins",
+    "frames_left_out",
+    "nonfinite_frames_dropped",
+    "groundtruth_frames",
+    "resampling",
+    "noise_floor",
+    "not_estimable",
+    "settings",
+    "figures",
+    "metrics",
+}
 
 
 @pytest.fixture(scope="module")
@@ -21,15 +36,35 @@ def scored(tmp_path_factory):
     centre = np.repeat(np.tile([0.0, 3.0], 4), 50)  # two states visited in turn
     for name in ("groundtruth", "model"):
         extra = {"ok": np.r_[np.zeros(30, np.int8), np.ones(370, np.int8)]} if name == "model" else {}
-        write_frames(folder / f"{name}.h5", ca=np.cumsum(rng.normal(0, 0.2, (400, 6, 3)), axis=1),
-                     weight=np.full(400, 1 / 400), traj=np.repeat(np.arange(8), 50), time_ps=np.arange(400.0),
-                     iteration=np.repeat(np.arange(1, 9), 50),
-                     tics=centre[:, None] + rng.normal(0, 0.3, (400, 4)), **extra)
-    settings = {"weightings": ["we", "counts"], "macrostate_clusters": 10, "macrostates": 2, "coverage_bins": 20,
-                "kl_sensitivity_bins": [10, 20], "bootstrap": 0, "seed": 3}
-    record = score_engine(folder / "groundtruth.h5", folder / "model.h5", settings, protein="chignolin",
-                          engine="implicit", json_path=folder / "metrics.json", csv_path=folder / "metrics.csv",
-                          figures_dir=folder / "figures")
+        write_frames(
+            folder / f"{name}.h5",
+            ca=np.cumsum(rng.normal(0, 0.2, (400, 6, 3)), axis=1),
+            weight=np.full(400, 1 / 400),
+            traj=np.repeat(np.arange(8), 50),
+            time_ps=np.arange(400.0),
+            iteration=np.repeat(np.arange(1, 9), 50),
+            tics=centre[:, None] + rng.normal(0, 0.3, (400, 4)),
+            **extra,
+        )
+    settings = {
+        "weightings": ["we", "counts"],
+        "macrostate_clusters": 10,
+        "macrostates": 2,
+        "coverage_bins": 20,
+        "kl_sensitivity_bins": [10, 20],
+        "bootstrap": 0,
+        "seed": 3,
+    }
+    record = score_engine(
+        folder / "groundtruth.h5",
+        folder / "model.h5",
+        settings,
+        protein="chignolin",
+        engine="implicit",
+        json_path=folder / "metrics.json",
+        csv_path=folder / "metrics.csv",
+        figures_dir=folder / "figures",
+    )
     return folder, record, settings
 
 

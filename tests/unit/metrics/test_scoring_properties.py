@@ -23,8 +23,12 @@ def frames_from(tics, seed=0, runs=4):
     n = len(tics)
     rng = np.random.default_rng(seed)
     ca = np.cumsum(rng.normal(0, 0.2, size=(n, 5, 3)), axis=1).astype(np.float32)
-    return {"ca": ca, "tics": np.asarray(tics, dtype=np.float64), "weight": np.full(n, 1.0 / n),
-            "traj": np.arange(n) % runs}
+    return {
+        "ca": ca,
+        "tics": np.asarray(tics, dtype=np.float64),
+        "weight": np.full(n, 1.0 / n),
+        "traj": np.arange(n) % runs,
+    }
 
 
 samples = st.integers(min_value=0, max_value=2**31 - 1).map(np.random.default_rng)

@@ -44,7 +44,9 @@ def test_contact_map_of_a_stretched_copy(chignolin_ca):
     assert (difference[~np.eye(20, dtype=bool)] > 0).all()
     # Right cells: entry (i, j) is the mean distance of residues i and j, in Angstrom.
     i, j = 2, 17
-    assert reference[i, j] == pytest.approx(10 * np.linalg.norm(chignolin_ca[:, i] - chignolin_ca[:, j], axis=1).mean(), rel=1e-5)
+    assert reference[i, j] == pytest.approx(
+        10 * np.linalg.norm(chignolin_ca[:, i] - chignolin_ca[:, j], axis=1).mean(), rel=1e-5
+    )
     assert np.allclose(reference, reference.T) and np.all(np.diag(reference) == 0)
 
 

@@ -10,8 +10,12 @@ from westbench.metrics.suite import WEIGHTINGS, compute_metrics
 def frames():
     rng = np.random.default_rng(1)
     ca = np.cumsum(rng.normal(0, 0.22, size=(600, 8, 3)), axis=1).astype(np.float32)
-    return {"ca": ca, "tics": rng.normal(size=(600, 10)).astype(np.float32), "weight": np.full(600, 1 / 600),
-            "traj": np.repeat(np.arange(60), 10)}
+    return {
+        "ca": ca,
+        "tics": rng.normal(size=(600, 10)).astype(np.float32),
+        "weight": np.full(600, 1 / 600),
+        "traj": np.repeat(np.arange(60), 10),
+    }
 
 
 def test_ground_truth_against_itself_is_zero_with_full_coverage(frames):

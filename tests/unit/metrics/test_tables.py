@@ -4,8 +4,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.metrics.tables import (FIELDS, compute_to_coverage, coverage_table, divergence_table, read_tidy,
-                                      verdict_summary)
+from westbench.metrics.tables import (
+    FIELDS,
+    compute_to_coverage,
+    coverage_table,
+    divergence_table,
+    read_tidy,
+    verdict_summary,
+)
 
 
 def tidy_rows():
@@ -24,8 +30,13 @@ def tidy_rows():
 def test_divergence_tables_have_one_row_per_run_and_published_column_order():
     w1 = divergence_table(tidy_rows(), "w1")
     values = ["tic0", "rg", "dihedrals"]
-    assert list(w1.columns) == ["protein", "engine", "weighting", *values,
-                                *(f"{d}_{part}" for d in values for part in FIELDS)]
+    assert list(w1.columns) == [
+        "protein",
+        "engine",
+        "weighting",
+        *values,
+        *(f"{d}_{part}" for d in values for part in FIELDS),
+    ]
     assert len(w1) == 8
     row = w1[(w1.protein == "trpcage") & (w1.engine == "implicit") & (w1.weighting == "counts")].iloc[0]
     assert (row["dihedrals"], row["tic0"], row["rg"]) == (7, 8, 9)
@@ -35,10 +46,15 @@ def test_divergence_tables_have_one_row_per_run_and_published_column_order():
 
 def cost(coverage):
     n = len(coverage)
-    return pd.DataFrame({"iteration": np.arange(1, n + 1), "coverage": coverage,
-                         "cumulative_segments": np.arange(1, n + 1) * 10,
-                         "cumulative_cpu_seconds": np.arange(1, n + 1) * 2.0,
-                         "cumulative_wall_seconds": np.arange(1, n + 1) * 3.0})
+    return pd.DataFrame(
+        {
+            "iteration": np.arange(1, n + 1),
+            "coverage": coverage,
+            "cumulative_segments": np.arange(1, n + 1) * 10,
+            "cumulative_cpu_seconds": np.arange(1, n + 1) * 2.0,
+            "cumulative_wall_seconds": np.arange(1, n + 1) * 3.0,
+        }
+    )
 
 
 def test_compute_to_coverage_takes_the_first_iteration_reaching_each_threshold():
@@ -62,20 +78,76 @@ def test_coverage_table_joins_metrics_and_costs():
 
 
 # The new tidy format (docs/outputs.md): interval, bias, noise floor, verdict and note per W1/KL row.
-NEW_COLUMNS = ["protein", "engine", "weighting", "distribution", "metric", "value", "ci_low", "ci_high", "bias",
-               "floor", "floor_low", "floor_high", "verdict", "note"]
+NEW_COLUMNS = [
+    "protein",
+    "engine",
+    "weighting",
+    "distribution",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "bias",
+    "floor",
+    "floor_low",
+    "floor_high",
+    "verdict",
+    "note",
+]
 
 
 def write_new_format(path):
     rows = [
-        ["chignolin", "cg_fulltrained", "we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise",
-         ""],
+        [
+            "chignolin",
+            "cg_fulltrained",
+            "we",
+            "tic0",
+            "w1",
+            0.375,
+            0.21,
+            0.90,
+            0.05,
+            0.4,
+            0.1,
+            1.63,
+            "within noise",
+            "",
+        ],
         ["chignolin", "cg_fulltrained", "we", "rg", "w1", 2.5, 2.1, 3.0, 0.6, 0.3, 0.1, 0.7, "separated", ""],
-        ["chignolin", "cg_fulltrained", "we", "dihedrals", "w1", None, None, None, None, 4.0, 1.0, 9.0,
-         "undetermined", "no model frame has four beads"],
+        [
+            "chignolin",
+            "cg_fulltrained",
+            "we",
+            "dihedrals",
+            "w1",
+            None,
+            None,
+            None,
+            None,
+            4.0,
+            1.0,
+            9.0,
+            "undetermined",
+            "no model frame has four beads",
+        ],
         ["chignolin", "cg_fulltrained", "we", "tic01", "kl", 1.2, 0.9, 1.8, 0.1, 0.2, 0.05, 0.5, "separated", ""],
-        ["chignolin", "cg_fulltrained", "msm", "tic0", "w1", None, None, None, None, None, None, None,
-         "undetermined", "msm: no connected set at lag 1"],
+        [
+            "chignolin",
+            "cg_fulltrained",
+            "msm",
+            "tic0",
+            "w1",
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            "undetermined",
+            "msm: no connected set at lag 1",
+        ],
         ["chignolin", "cg_fulltrained", "we", "tic01", "coverage", 0.4, None, None, None, None, None, None, "", ""],
     ]
     pd.DataFrame(rows, columns=NEW_COLUMNS).to_csv(path, index=False)
@@ -94,8 +166,9 @@ def test_new_format_tables_carry_bounds_floor_verdict_and_the_reason_of_a_missin
     assert np.isnan(w1.loc["msm", "tic0"]) and w1.loc["msm", "tic0_note"] == "msm: no connected set at lag 1"
     assert "tic01" not in w1  # the 2-D TIC 0/1 row here is a KL row only
     kl = divergence_table(tidy, "kl")
-    assert kl[["weighting", "tic01", "tic01_ci_high", "tic01_verdict"]].values.tolist() == [["we", 1.2, 1.8,
-                                                                                          "separated"]]
+    assert kl[["weighting", "tic01", "tic01_ci_high", "tic01_verdict"]].values.tolist() == [
+        ["we", 1.2, 1.8, "separated"]
+    ]
     # Written and read back as the rule writes results/tables/w1.csv: the same cells.
     w1.reset_index().to_csv(tmp_path / "w1.csv", index=False)
     again = pd.read_csv(tmp_path / "w1.csv", keep_default_na=False, na_values={"tic0": [""]})
@@ -122,5 +195,13 @@ def test_verdict_summary_counts_each_engine_s_verdicts(tmp_path):
     assert summary.loc["we", ["separated", "within noise", "undetermined", "no verdict"]].tolist() == [1, 1, 1, 0]
     assert summary.loc["msm", ["separated", "within noise", "undetermined"]].tolist() == [0, 0, 1]
     by_engine = verdict_summary(divergence_table(tidy, "w1"), by=["protein", "engine"])
-    assert by_engine.to_dict("records") == [{"protein": "chignolin", "engine": "cg_fulltrained", "separated": 1,
-                                             "within noise": 1, "undetermined": 2, "no verdict": 0}]
+    assert by_engine.to_dict("records") == [
+        {
+            "protein": "chignolin",
+            "engine": "cg_fulltrained",
+            "separated": 1,
+            "within noise": 1,
+            "undetermined": 2,
+            "no verdict": 0,
+        }
+    ]

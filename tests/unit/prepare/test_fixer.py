@@ -18,7 +18,9 @@ def _names(topology):
 
 def test_first_model_only(shared_structures):
     # 1L2Y has 38 NMR models; only the first one is prepared.
-    topology, positions, report = fix_structure(shared_structures / "1L2Y.pdb", rcsb_spec("1L2Y", "NLYIQWLKDGGPSSGRPPPS"))
+    topology, positions, report = fix_structure(
+        shared_structures / "1L2Y.pdb", rcsb_spec("1L2Y", "NLYIQWLKDGGPSSGRPPPS")
+    )
     assert report["models_in_file"] == 38
     assert topology.getNumResidues() == 20 and len(positions) == topology.getNumAtoms()
     assert len(set(_names(topology))) == topology.getNumAtoms()
@@ -46,7 +48,9 @@ def test_one_alternate_location_is_kept(shared_structures, tmp_path):
 
 
 def test_waters_removed_and_hydrogens_added(shared_structures):
-    topology, _, report = fix_structure(shared_structures / "1PGA.pdb", rcsb_spec("1PGA", "MTYKLILNGKTLKGETTTEAVDAATAEKVFKQYANDNGVDGEWTYDDATKTFTVTE"))
+    topology, _, report = fix_structure(
+        shared_structures / "1PGA.pdb", rcsb_spec("1PGA", "MTYKLILNGKTLKGETTTEAVDAATAEKVFKQYANDNGVDGEWTYDDATKTFTVTE")
+    )
     assert report["removed_heterogens"] == {"HOH": 20}
     assert not any(r.name == "HOH" for r in topology.residues())
     assert report["added_hydrogens"] > 400

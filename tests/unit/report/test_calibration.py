@@ -11,19 +11,40 @@ from westbench.report.html_report import figure_html, html_table
 
 def test_the_section_states_the_claim_the_result_and_each_expectation(tmp_path):
     rows = []
-    for engine, kind, scale, value, verdict, expected in (("reference", "null", 1.0, 0.1, "within noise", "within noise"),
-                                                           ("temperature_120", "perturbation", 1.2, 0.9, "separated",
-                                                            "separated")):
+    for engine, kind, scale, value, verdict, expected in (
+        ("reference", "null", 1.0, 0.1, "within noise", "within noise"),
+        ("temperature_120", "perturbation", 1.2, 0.9, "separated", "separated"),
+    ):
         for name in ("tic0", "tic1", "rg"):
-            rows.append({**dict.fromkeys(COLUMNS), "study": "s", "engine": engine, "kind": kind,
-                         "temperature_scale": scale, "contact_scale": 1.0, "distribution": name, "metric": "w1",
-                         "value": value, "ci_low": value / 2, "ci_high": value * 2, "floor": 0.1, "floor_low": 0.05,
-                         "floor_high": 0.2, "verdict": verdict, "predicted": value, "expected": expected,
-                         "agrees": True})
+            rows.append(
+                {
+                    **dict.fromkeys(COLUMNS),
+                    "study": "s",
+                    "engine": engine,
+                    "kind": kind,
+                    "temperature_scale": scale,
+                    "contact_scale": 1.0,
+                    "distribution": name,
+                    "metric": "w1",
+                    "value": value,
+                    "ci_low": value / 2,
+                    "ci_high": value * 2,
+                    "floor": 0.1,
+                    "floor_low": 0.05,
+                    "floor_high": 0.2,
+                    "verdict": verdict,
+                    "predicted": value,
+                    "expected": expected,
+                    "agrees": True,
+                }
+            )
     pd.DataFrame(rows, columns=COLUMNS).to_csv(tmp_path / "calibration.csv", index=False)
-    result = {"null_within_noise": True, "strongest_temperature_separated": True,
-              "agreement": {"rows": 6, "agree": 6},
-              "training": {"cg_undertrained": {"learned": False, "best_epoch": 0}}}
+    result = {
+        "null_within_noise": True,
+        "strongest_temperature_separated": True,
+        "agreement": {"rows": 6, "agree": 6},
+        "training": {"cg_undertrained": {"learned": False, "best_epoch": 0}},
+    }
     (tmp_path / "calibration.json").write_text(json.dumps(result))
     html = calibration_html(tmp_path / "calibration.csv", tmp_path / "calibration.json", [], html_table, figure_html)
     assert CLAIM in html and "6 of 6 verdicts agree" in html

@@ -32,8 +32,11 @@ def workflow(tmp_path_factory):
     cwd = os.getcwd()
     try:
         with SnakemakeApi(OutputSettings()) as api:
-            yield api.workflow(resource_settings=ResourceSettings(), snakefile=REPO / "Snakefile",
-                               workdir=tmp_path_factory.mktemp("parsed"))._workflow
+            yield api.workflow(
+                resource_settings=ResourceSettings(),
+                snakefile=REPO / "Snakefile",
+                workdir=tmp_path_factory.mktemp("parsed"),
+            )._workflow
     finally:
         os.chdir(cwd)
 
@@ -44,14 +47,20 @@ def report_outputs(workflow):
         for item in rule.output:
             if "report" in item.flags:
                 caption = item.flags["report"].caption
-                yield rule.name, str(item), None if caption is None else \
-                    Path(caption.get_path_or_uri(secret_free=True)).resolve()
+                yield (
+                    rule.name,
+                    str(item),
+                    None if caption is None else Path(caption.get_path_or_uri(secret_free=True)).resolve(),
+                )
 
 
 def snakemake_rendering(template, config, wildcards):
     """A caption as Snakemake's report renders it (snakemake/report/__init__.py: jinja2, then docutils' body)."""
-    text = jinja2.Environment(trim_blocks=True, lstrip_blocks=True).from_string(template).render(
-        snakemake=SimpleNamespace(config=config, wildcards=SimpleNamespace(**wildcards)))
+    text = (
+        jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
+        .from_string(template)
+        .render(snakemake=SimpleNamespace(config=config, wildcards=SimpleNamespace(**wildcards)))
+    )
     return publish_parts(text, writer="html", settings_overrides={"report_level": 5})["body"]
 
 
@@ -71,9 +80,22 @@ def test_every_figure_the_rules_declare_has_one_existing_caption_file(workflow):
 
 def test_the_html_report_renders_the_declared_captions_as_snakemake_does(workflow):
     captions = workflow.globals["declared_captions"]()
-    assert {*FIGURES, "metrics", "tic01_density", "training_curve", "engines_tic01", "coverage_vs_compute", "w1", "kl",
-            "coverage", "groundtruth_throughput", "groundtruth_throughput_by_protein",
-            "calibration", "resolution", "convergence"} == set(captions)  # the calibration study's table and figures
+    assert {
+        *FIGURES,
+        "metrics",
+        "tic01_density",
+        "training_curve",
+        "engines_tic01",
+        "coverage_vs_compute",
+        "w1",
+        "kl",
+        "coverage",
+        "groundtruth_throughput",
+        "groundtruth_throughput_by_protein",
+        "calibration",
+        "resolution",
+        "convergence",
+    } == set(captions)  # the calibration study's table and figures
     for rule, pattern, caption in report_outputs(workflow):
         if rule in workflow.globals["HTML_REPORT_CAPTION_RULES"]:
             assert captions[Path(pattern).stem] == caption.read_text(), pattern
@@ -90,57 +112,90 @@ def test_the_html_report_renders_the_declared_captions_as_snakemake_does(workflo
 def test_report_records_name_their_files_in_order(workflow):
     functions = workflow.globals
     records = functions["report_records"]()
-    pairs = {"metrics": functions["all_metrics_json"](), "densities": functions["expand"](
-        "results/{protein}/tica/tic01_density.png", protein=functions["PROTEINS"]),
-        "training_curves": functions["training_curves"](), "protein_figures": functions["protein_figures"]()}
+    pairs = {
+        "metrics": functions["all_metrics_json"](),
+        "densities": functions["expand"]("results/{protein}/tica/tic01_density.png", protein=functions["PROTEINS"]),
+        "training_curves": functions["training_curves"](),
+        "protein_figures": functions["protein_figures"](),
+    }
     for role, paths in pairs.items():
         assert len(records[role]) == len(paths) > 0, role
-    assert all(path == f"results/{protein}/metrics/{engine}/metrics.json"
-               for (protein, engine), path in zip(records["metrics"], pairs["metrics"]))
+    assert all(
+        path == f"results/{protein}/metrics/{engine}/metrics.json"
+        for (protein, engine), path in zip(records["metrics"], pairs["metrics"])
+    )
     assert all(f"/{preset}/" in path for (_, preset), path in zip(records["training_curves"], pairs["training_curves"]))
-    assert all(path == f"results/{protein}/figures/{name}.png"
-               for (protein, name), path in zip(records["protein_figures"], pairs["protein_figures"]))
+    assert all(
+        path == f"results/{protein}/figures/{name}.png"
+        for (protein, name), path in zip(records["protein_figures"], pairs["protein_figures"])
+    )
 
 
 def fake_metrics(folder: Path, engine: str, used: int) -> Path:
     """A metrics.json (the keys the report reads) with every figure file beside it."""
-    values = {"coverage": 0.5, "w1": {"tic0": 0.1, "tic01": 0.2, "rg": 0.01}, "kl": {"tic01": 0.3},
-              "contact_map_mean_abs_diff_A": 0.4, "bonds_outside_share": 0.0,
-              "macrostate_populations": {"total_variation": 0.05}}
+    values = {
+        "coverage": 0.5,
+        "w1": {"tic0": 0.1, "tic01": 0.2, "rg": 0.01},
+        "kl": {"tic01": 0.3},
+        "contact_map_mean_abs_diff_A": 0.4,
+        "bonds_outside_share": 0.0,
+        "macrostate_populations": {"total_variation": 0.05},
+    }
     (folder / "figures").mkdir(parents=True)
     for name in FIGURES:
         (folder / "figures" / f"{name}.png").write_bytes(f"png of {engine} {name}".encode())
     path = folder / "metrics.json"
-    path.write_text(json.dumps({"frames": 10, "discarded_iterations": 2, "metrics": {"we": values},
-                                "macrostates": {"requested": 5, "used": used, "why": "few frames" if used < 5 else ""},
-                                "kl_tic01_by_bins": {"weighting": "we", "values": {"20": 0.1, "50": 0.2}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "frames": 10,
+                "discarded_iterations": 2,
+                "metrics": {"we": values},
+                "macrostates": {"requested": 5, "used": used, "why": "few frames" if used < 5 else ""},
+                "kl_tic01_by_bins": {"weighting": "we", "values": {"20": 0.1, "50": 0.2}},
+            }
+        )
+    )
     return path
 
 
 def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
     config = workflow.config
     captions = workflow.globals["declared_captions"]()
-    metrics = [("chignolin", engine, fake_metrics(tmp_path / engine, engine, used))
-               for engine, used in (("implicit", 3), ("groundtruth", 5))]
+    metrics = [
+        ("chignolin", engine, fake_metrics(tmp_path / engine, engine, used))
+        for engine, used in (("implicit", 3), ("groundtruth", 5))
+    ]
     figure = {}
     for name in ("tic01_density", "training_curve", "engines_tic01"):  # named as the rules name them
         figure[name] = tmp_path / f"{name}.png"
         figure[name].write_bytes(name.encode())
     tables = {}
-    for role, frame in {"w1": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.1]}),
-                        "kl": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.2]}),
-                        "coverage": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "coverage": [0.5],
-                                                  "segments_to_50%": [7]}),
-                        "throughput": pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]})}.items():
+    for role, frame in {
+        "w1": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.1]}),
+        "kl": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.2]}),
+        "coverage": pd.DataFrame(
+            {"protein": ["chignolin"], "engine": ["implicit"], "coverage": [0.5], "segments_to_50%": [7]}
+        ),
+        "throughput": pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]}),
+    }.items():
         # Named as the rules name them: a table's caption is found by its file's name.
         tables[role] = tmp_path / ("groundtruth_throughput_by_protein.csv" if role == "throughput" else f"{role}.csv")
         frame.to_csv(tables[role], index=False)
     settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
-    write_report(tmp_path / "report.html", title="T", summary={"seed": 1}, settings=settings, tables=tables,
-                 metrics=metrics, densities=[("chignolin", figure["tic01_density"])],
-                 training_curves=[("all", "undertrained", figure["training_curve"])],
-                 protein_figures=[("chignolin", "engines_tic01", figure["engines_tic01"])], captions=captions,
-                 caption_config=caption_config(config, captions.values()))
+    write_report(
+        tmp_path / "report.html",
+        title="T",
+        summary={"seed": 1},
+        settings=settings,
+        tables=tables,
+        metrics=metrics,
+        densities=[("chignolin", figure["tic01_density"])],
+        training_curves=[("all", "undertrained", figure["training_curve"])],
+        protein_figures=[("chignolin", "engines_tic01", figure["engines_tic01"])],
+        captions=captions,
+        caption_config=caption_config(config, captions.values()),
+    )
     html = (tmp_path / "report.html").read_text()
     # Identity from the records: no path here names the protein.
     assert "<h3>chignolin: implicit</h3>" in html and "<h3>chignolin: groundtruth</h3>" in html
@@ -151,13 +206,22 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         return str(caption_html(render_caption(text, config, wildcards, **extra)))
 
     # The protein's section (its figures, then its engines), then the section of the model over all proteins.
-    expected = [rendered("tic01_density.rst", {"protein": "chignolin"}),
-                rendered("figures/engines_tic01.rst", {"protein": "chignolin"})]
+    expected = [
+        rendered("tic01_density.rst", {"protein": "chignolin"}),
+        rendered("figures/engines_tic01.rst", {"protein": "chignolin"}),
+    ]
     for _, engine, path in metrics:
         runtime = json.loads(path.read_text())["macrostates"]
-        expected += [rendered(f"figures/{name}.rst", {"protein": "chignolin", "engine": engine},
-                              macrostates_used=runtime["used"], macrostates_why=runtime["why"])
-                     for name in FIGURES if not (engine == "groundtruth" and not registered_figure(name).groundtruth)]
+        expected += [
+            rendered(
+                f"figures/{name}.rst",
+                {"protein": "chignolin", "engine": engine},
+                macrostates_used=runtime["used"],
+                macrostates_why=runtime["why"],
+            )
+            for name in FIGURES
+            if not (engine == "groundtruth" and not registered_figure(name).groundtruth)
+        ]
     expected.append(rendered("cg_training_curve.rst", {"preset": "undertrained"}))
     assert shown == expected
     assert "<h2>all proteins</h2>" in html
@@ -166,12 +230,17 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
     assert "coloured by run" in html and "sanity check" in html
     notes = re.findall(r'<div class="note">(.*?)</div>', html, re.S)
     # The tables' notes (w1, kl, coverage, its per-threshold part, throughput) start with their caption files.
-    for shown_note, caption in zip(notes, ["tables/w1.rst", "tables/kl.rst", "tables/coverage.rst", None,
-                                           "groundtruth_throughput.rst"], strict=False):
+    for shown_note, caption in zip(
+        notes,
+        ["tables/w1.rst", "tables/kl.rst", "tables/coverage.rst", None, "groundtruth_throughput.rst"],
+        strict=False,
+    ):
         assert caption is None or shown_note.startswith(rendered(caption, {})), caption
     assert "Binning sensitivity, once: KL(TIC 0/1) of chignolin / implicit" in notes[1]
-    assert notes[5:] == [rendered("metrics.rst", {"protein": "chignolin", "engine": engine}, discarded_iterations=2)
-                         for engine in ("implicit", "groundtruth")]
+    assert notes[5:] == [
+        rendered("metrics.rst", {"protein": "chignolin", "engine": engine}, discarded_iterations=2)
+        for engine in ("implicit", "groundtruth")
+    ]
     assert "The first 2 WE iterations are left out" in notes[5]
 
 

@@ -54,18 +54,23 @@ def toy(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("captions")
     spread_caption, engines_caption = folder / "toy_spread.rst", folder / "toy_engines.rst"
-    spread_caption.write_text("Toy spread of TIC 0 for *{{ snakemake.wildcards.engine }}*, "
-                              "{{ snakemake.config['metrics']['bins'] }} bins.\n")
+    spread_caption.write_text(
+        "Toy spread of TIC 0 for *{{ snakemake.wildcards.engine }}*, {{ snakemake.config['metrics']['bins'] }} bins.\n"
+    )
     engines_caption.write_text("Toy count of frames per engine of {{ snakemake.wildcards.protein }}.\n")
-    entries = (Figure("toy_spread", "toy spread", draw_toy_spread, wide=False, groundtruth=False,
-                      caption=str(spread_caption)),
-               Figure("toy_engines", "toy engines", draw_toy_engines, scope=PROTEIN, caption=str(engines_caption)))
+    entries = (
+        Figure("toy_spread", "toy spread", draw_toy_spread, wide=False, groundtruth=False, caption=str(spread_caption)),
+        Figure("toy_engines", "toy engines", draw_toy_engines, scope=PROTEIN, caption=str(engines_caption)),
+    )
     cwd = os.getcwd()
     with registered(*entries):
         try:
             with SnakemakeApi(OutputSettings()) as api:
-                workflow = api.workflow(resource_settings=ResourceSettings(), snakefile=REPO / "Snakefile",
-                                        workdir=tmp_path_factory.mktemp("parsed"))._workflow
+                workflow = api.workflow(
+                    resource_settings=ResourceSettings(),
+                    snakefile=REPO / "Snakefile",
+                    workdir=tmp_path_factory.mktemp("parsed"),
+                )._workflow
                 yield workflow, spread_caption, engines_caption
         finally:
             os.chdir(cwd)
@@ -79,8 +84,9 @@ def unconstrained(pattern) -> str:
 def test_the_rules_declare_the_new_figures_with_their_captions(toy):
     workflow, spread_caption, engines_caption = toy
     for rule, name, pattern, caption in (
-            ("metrics", "toy_spread", "results/{protein}/metrics/{engine}/figures/toy_spread.png", spread_caption),
-            ("protein_figures", "toy_engines", "results/{protein}/figures/toy_engines.png", engines_caption)):
+        ("metrics", "toy_spread", "results/{protein}/metrics/{engine}/figures/toy_spread.png", spread_caption),
+        ("protein_figures", "toy_engines", "results/{protein}/figures/toy_engines.png", engines_caption),
+    ):
         outputs = dict(workflow.get_rule(rule).output.items())
         assert unconstrained(outputs[name]) == pattern
         assert list(outputs)[-1] == name  # in registry order: last
@@ -88,8 +94,10 @@ def test_the_rules_declare_the_new_figures_with_their_captions(toy):
         assert Path(report.caption.get_path_or_uri(secret_free=True)).resolve() == caption.resolve()
         assert report.labels["figure"] == name.replace("_", " ")
     calibration = dict(workflow.get_rule("calibration_metrics").output.items())
-    assert unconstrained(calibration["toy_spread"]) == \
-        "results/calibration/{protein}/metrics/{engine}/figures/toy_spread.png"
+    assert (
+        unconstrained(calibration["toy_spread"])
+        == "results/calibration/{protein}/metrics/{engine}/figures/toy_spread.png"
+    )
     # The report's records and inputs: the new across-engine figure of every protein, after the registered ones.
     records = workflow.globals["protein_figure_records"]()
     proteins = workflow.globals["PROTEINS"]
@@ -116,8 +124,13 @@ def synthetic(n, shift, seed):
     rng = np.random.default_rng(seed)
     ca = np.cumsum(rng.normal(0, 0.22, size=(n, 8, 3)), axis=1).astype(np.float32)
     tics = (rng.normal(0, 0.3, (n, 4)) + shift).astype(np.float32)
-    return {"ca": ca, "tics": tics, "weight": np.full(n, 1 / n), "traj": np.repeat(np.arange(n // 50), 50),
-            "iteration": np.repeat(np.arange(n // 100) + 1, 100)}
+    return {
+        "ca": ca,
+        "tics": tics,
+        "weight": np.full(n, 1 / n),
+        "traj": np.repeat(np.arange(n // 50), 50),
+        "iteration": np.repeat(np.arange(n // 100) + 1, 100),
+    }
 
 
 def test_the_jobs_draw_the_new_figures_and_the_report_shows_them(toy, tmp_path):
@@ -130,13 +143,24 @@ def test_the_jobs_draw_the_new_figures_and_the_report_shows_them(toy, tmp_path):
     for engine, model in (("implicit", synthetic(300, 0.5, 2)), ("groundtruth", groundtruth)):
         suite = MetricSuite(groundtruth, model, {"macrostate_clusters": 5, "macrostates": 2, "seed": 3})
         values, _ = suite.score("we")
-        paths = write_metric_figures(tmp_path / engine / "figures", groundtruth, model, suite.weights("we"), values,
-                                     suite.macrostates(), {"bins": 20, "scatter_max_points": 500}, label=engine,
-                                     msm_weights=lambda: suite.weights("msm"))
+        paths = write_metric_figures(
+            tmp_path / engine / "figures",
+            groundtruth,
+            model,
+            suite.weights("we"),
+            values,
+            suite.macrostates(),
+            {"bins": 20, "scatter_max_points": 500},
+            label=engine,
+            msm_weights=lambda: suite.weights("msm"),
+        )
         assert list(paths) == list(FIGURES) and list(FIGURES)[-1] == "toy_spread"
         assert matplotlib.image.imread(paths["toy_spread"]).shape[:2] == (240, 320)  # drawn by its function
-        record = {"frames": len(model["ca"]), "metrics": {"we": {"coverage": 0.5}},
-                  "macrostates": {"requested": 2, "used": 2}}
+        record = {
+            "frames": len(model["ca"]),
+            "metrics": {"we": {"coverage": 0.5}},
+            "macrostates": {"requested": 2, "used": 2},
+        }
         (tmp_path / engine / "metrics.json").write_text(json.dumps(record))
         metrics.append(("chignolin", engine, tmp_path / engine / "metrics.json"))
     data = ProteinFigureData(groundtruth["tics"], groundtruth["weight"], {"implicit": (groundtruth["tics"], None)})
@@ -145,18 +169,27 @@ def test_the_jobs_draw_the_new_figures_and_the_report_shows_them(toy, tmp_path):
     assert all(path.stat().st_size > 0 for path in protein.values())
 
     tables = {}
-    for role, frame in {"w1": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.1]}),
-                        "kl": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.2]}),
-                        "coverage": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"],
-                                                  "coverage": [0.5]}),
-                        "throughput": pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]})}.items():
+    for role, frame in {
+        "w1": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.1]}),
+        "kl": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "tic0": [0.2]}),
+        "coverage": pd.DataFrame({"protein": ["chignolin"], "engine": ["implicit"], "coverage": [0.5]}),
+        "throughput": pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]}),
+    }.items():
         tables[role] = tmp_path / ("groundtruth_throughput_by_protein.csv" if role == "throughput" else f"{role}.csv")
         frame.to_csv(tables[role], index=False)
     captions = workflow.globals["declared_captions"]()
     settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
-    write_report(tmp_path / "report.html", title="T", summary={}, settings=settings, tables=tables, metrics=metrics,
-                 protein_figures=[("chignolin", name, path) for name, path in protein.items()], captions=captions,
-                 caption_config=caption_config(config, captions.values()))
+    write_report(
+        tmp_path / "report.html",
+        title="T",
+        summary={},
+        settings=settings,
+        tables=tables,
+        metrics=metrics,
+        protein_figures=[("chignolin", name, path) for name, path in protein.items()],
+        captions=captions,
+        caption_config=caption_config(config, captions.values()),
+    )
     html = (tmp_path / "report.html").read_text()
     shown = re.findall(r'<figure( class="wide")?><img src="data:image/png;base64,[^"]*" alt="([^"]*)">', html)
     alts = [alt for _, alt in shown]

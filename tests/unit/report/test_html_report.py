@@ -16,11 +16,19 @@ def test_report_embeds_tables_and_figures_and_escapes_names(tmp_path):
     ax.plot([0, 1], [1, 0])
     figure.savefig(tmp_path / "f.png")
     plt.close(figure)
-    engine = EngineSection("implicit", html_table(pd.DataFrame({"weighting": ["we"], "coverage": [0.123456]})),
-                           [Figure(tmp_path / "f.png", "a caption")])
+    engine = EngineSection(
+        "implicit",
+        html_table(pd.DataFrame({"weighting": ["we"], "coverage": [0.123456]})),
+        [Figure(tmp_path / "f.png", "a caption")],
+    )
     protein = ProteinSection("<chignolin>", [Figure(tmp_path / "f.png", "density")], [engine])
-    build_report(tmp_path / "r.html", title="T", summary={"seed": 7},
-                 tables={"W1": pd.DataFrame({"protein": ["chignolin"], "tic0": [float("nan")]})}, proteins=[protein])
+    build_report(
+        tmp_path / "r.html",
+        title="T",
+        summary={"seed": 7},
+        tables={"W1": pd.DataFrame({"protein": ["chignolin"], "tic0": [float("nan")]})},
+        proteins=[protein],
+    )
     html = (tmp_path / "r.html").read_text()
     assert "<h2>W1</h2>" in html and "<h3>&lt;chignolin&gt;: implicit</h3>" in html
     assert html.count("data:image/png;base64,") == 2
@@ -40,10 +48,29 @@ from westbench.metrics.tables import divergence_table, read_tidy  # noqa: E402
 from westbench.report.html_report import write_report  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
-CAPTIONS = {"metrics": "metrics.rst", "w1": "tables/w1.rst", "kl": "tables/kl.rst", "coverage": "tables/coverage.rst",
-            "groundtruth_throughput_by_protein": "groundtruth_throughput.rst"}
-TIDY = ["protein", "engine", "weighting", "distribution", "metric", "value", "ci_low", "ci_high", "bias", "floor",
-        "floor_low", "floor_high", "verdict", "note"]
+CAPTIONS = {
+    "metrics": "metrics.rst",
+    "w1": "tables/w1.rst",
+    "kl": "tables/kl.rst",
+    "coverage": "tables/coverage.rst",
+    "groundtruth_throughput_by_protein": "groundtruth_throughput.rst",
+}
+TIDY = [
+    "protein",
+    "engine",
+    "weighting",
+    "distribution",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "bias",
+    "floor",
+    "floor_low",
+    "floor_high",
+    "verdict",
+    "note",
+]
 DIHEDRALS_REASON = "no model frame has four beads"
 MSM_REASON = "msm: no connected set at lag 1 (one grid cell)"
 
@@ -55,27 +82,44 @@ def floor(value, low, high):
 def write_new_format(folder: Path) -> list:
     """metrics.csv and metrics.json of two engines of one protein, as the metrics job writes them now."""
     records = []
-    rows = {"cg_fulltrained": [
-        ["we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise", ""],
-        ["we", "rg", "w1", 2.5, 2.1, 3.0, 0.6, 0.3, 0.1, 0.7, "separated", ""],
-        ["we", "dihedrals", "w1", None, None, None, None, 4.0, 1.0, 9.0, "undetermined", DIHEDRALS_REASON],
-        ["we", "tic01", "w1", 0.8, 0.6, 1.1, 0.02, 0.5, 0.2, 0.9, "within noise", ""],
-        ["we", "tic0", "kl", 4.08, 3.1, 5.2, 0.3, 0.2, 0.05, 0.6, "separated", ""],
-        ["we", "tic01", "kl", 9.5, 8.0, 12.0, 0.5, 1.0, 0.4, 2.0, "separated", ""],
-        ["we", "tic01", "coverage", 0.4, None, None, None, None, None, None, "", ""],
-    ], "explicit": [
-        ["we", "tic0", "w1", 0.52, 0.31, 0.95, 0.01, 0.4, 0.1, 1.63, "within noise", ""],
-        ["we", "rg", "w1", 0.9, None, None, None, 0.3, 0.1, 0.7, "undetermined", "we: fewer than 2 iteration blocks"],
-        ["we", "tic01", "kl", 3.0, 2.0, 4.0, 0.1, 1.0, 0.4, 2.0, "separated", ""],
-        ["msm", "tic0", "w1", None, None, None, None, None, None, None, "undetermined", MSM_REASON],
-        ["msm", "tic01", "kl", None, None, None, None, None, None, None, "undetermined", MSM_REASON],
-        ["we", "tic01", "coverage", 0.0, None, None, None, None, None, None, "", ""],
-    ]}
+    rows = {
+        "cg_fulltrained": [
+            ["we", "tic0", "w1", 0.375, 0.21, 0.90, 0.05, 0.4, 0.1, 1.63, "within noise", ""],
+            ["we", "rg", "w1", 2.5, 2.1, 3.0, 0.6, 0.3, 0.1, 0.7, "separated", ""],
+            ["we", "dihedrals", "w1", None, None, None, None, 4.0, 1.0, 9.0, "undetermined", DIHEDRALS_REASON],
+            ["we", "tic01", "w1", 0.8, 0.6, 1.1, 0.02, 0.5, 0.2, 0.9, "within noise", ""],
+            ["we", "tic0", "kl", 4.08, 3.1, 5.2, 0.3, 0.2, 0.05, 0.6, "separated", ""],
+            ["we", "tic01", "kl", 9.5, 8.0, 12.0, 0.5, 1.0, 0.4, 2.0, "separated", ""],
+            ["we", "tic01", "coverage", 0.4, None, None, None, None, None, None, "", ""],
+        ],
+        "explicit": [
+            ["we", "tic0", "w1", 0.52, 0.31, 0.95, 0.01, 0.4, 0.1, 1.63, "within noise", ""],
+            [
+                "we",
+                "rg",
+                "w1",
+                0.9,
+                None,
+                None,
+                None,
+                0.3,
+                0.1,
+                0.7,
+                "undetermined",
+                "we: fewer than 2 iteration blocks",
+            ],
+            ["we", "tic01", "kl", 3.0, 2.0, 4.0, 0.1, 1.0, 0.4, 2.0, "separated", ""],
+            ["msm", "tic0", "w1", None, None, None, None, None, None, None, "undetermined", MSM_REASON],
+            ["msm", "tic01", "kl", None, None, None, None, None, None, None, "undetermined", MSM_REASON],
+            ["we", "tic01", "coverage", 0.0, None, None, None, None, None, None, "", ""],
+        ],
+    }
     for engine, engine_rows in rows.items():
         out = folder / engine
         out.mkdir(parents=True)
         pd.DataFrame([["chignolin", engine, *row] for row in engine_rows], columns=TIDY).to_csv(
-            out / "metrics.csv", index=False)
+            out / "metrics.csv", index=False
+        )
         values, intervals, verdicts, floors = {}, {}, {}, {}
         for weighting, dist, metric, value, low, high, bias, med, flow, fhigh, verdict, _ in engine_rows:
             if metric not in ("w1", "kl"):
@@ -83,33 +127,68 @@ def write_new_format(folder: Path) -> list:
             values.setdefault(weighting, {"w1": {}, "kl": {}})[metric][dist] = value
             if low is not None:
                 intervals.setdefault(weighting, {"w1": {}, "kl": {}})[metric][dist] = {
-                    "low": low, "high": high, "bias": bias, "extended": False}
+                    "low": low,
+                    "high": high,
+                    "bias": bias,
+                    "extended": False,
+                }
             verdicts.setdefault(weighting, {"w1": {}, "kl": {}})[metric][dist] = verdict
             if fhigh is not None:
                 floors.setdefault(metric, {})[dist] = floor(med, flow, fhigh)
-        not_estimable = ({"we/w1/dihedrals": DIHEDRALS_REASON} if engine == "cg_fulltrained" else
-                         {"msm": MSM_REASON, "we/intervals": "we: fewer than 2 iteration blocks",
-                          "macrostates": "one state"})
-        metrics = {weighting: {"weighting": weighting, **values[weighting], "intervals": intervals.get(weighting, {}),
-                               "verdicts": verdicts[weighting], "kl_floor": 1e-8, "coverage": 0.4,
-                               "contact_map_mean_abs_diff_A": 0.3, "bonds_outside_share": 0.0,
-                               "macrostate_populations": {"total_variation": 0.1}}
-                   for weighting in values if weighting != "msm"}
+        not_estimable = (
+            {"we/w1/dihedrals": DIHEDRALS_REASON}
+            if engine == "cg_fulltrained"
+            else {"msm": MSM_REASON, "we/intervals": "we: fewer than 2 iteration blocks", "macrostates": "one state"}
+        )
+        metrics = {
+            weighting: {
+                "weighting": weighting,
+                **values[weighting],
+                "intervals": intervals.get(weighting, {}),
+                "verdicts": verdicts[weighting],
+                "kl_floor": 1e-8,
+                "coverage": 0.4,
+                "contact_map_mean_abs_diff_A": 0.3,
+                "bonds_outside_share": 0.0,
+                "macrostate_populations": {"total_variation": 0.1},
+            }
+            for weighting in values
+            if weighting != "msm"
+        }
         if engine == "explicit":  # msm not estimable: present with nulls
-            metrics["msm"] = {"weighting": "msm", "w1": {"tic0": None}, "kl": {"tic01": None}, "coverage": None,
-                              "contact_map_mean_abs_diff_A": None, "bonds_outside_share": None,
-                              "macrostate_populations": None}
-        record = {"protein": "chignolin", "engine": engine, "frames": 120, "frames_left_out": 0,
-                  "nonfinite_frames_dropped": 3 if engine == "explicit" else 0, "groundtruth_frames": 600,
-                  "discarded_iterations": 0, "simulated_ps": {"longest": 8.0, "aggregate": 480.0},
-                  "macrostates": {"requested": 5, "used": None if engine == "explicit" else 3, "reduced": True,
-                                  "why": "few frames", "model": "results/chignolin/metrics/macrostates.npz"},
-                  "kl_tic01_by_bins": {"weighting": "we", "values": {"25": 1.5, "50": None}},
-                  "settings": {"weightings": ["we", "msm"]}, "figures": {"weighting": "we", "files": []},
-                  "resampling": {"groundtruth": "3 runs", "model": "5 iteration blocks", "replicates": 200,
-                                 "method": "BCa"},
-                  "noise_floor": {**floors, "splits": 50, "units": 1}, "not_estimable": not_estimable,
-                  "metrics": metrics}
+            metrics["msm"] = {
+                "weighting": "msm",
+                "w1": {"tic0": None},
+                "kl": {"tic01": None},
+                "coverage": None,
+                "contact_map_mean_abs_diff_A": None,
+                "bonds_outside_share": None,
+                "macrostate_populations": None,
+            }
+        record = {
+            "protein": "chignolin",
+            "engine": engine,
+            "frames": 120,
+            "frames_left_out": 0,
+            "nonfinite_frames_dropped": 3 if engine == "explicit" else 0,
+            "groundtruth_frames": 600,
+            "discarded_iterations": 0,
+            "simulated_ps": {"longest": 8.0, "aggregate": 480.0},
+            "macrostates": {
+                "requested": 5,
+                "used": None if engine == "explicit" else 3,
+                "reduced": True,
+                "why": "few frames",
+                "model": "results/chignolin/metrics/macrostates.npz",
+            },
+            "kl_tic01_by_bins": {"weighting": "we", "values": {"25": 1.5, "50": None}},
+            "settings": {"weightings": ["we", "msm"]},
+            "figures": {"weighting": "we", "files": []},
+            "resampling": {"groundtruth": "3 runs", "model": "5 iteration blocks", "replicates": 200, "method": "BCa"},
+            "noise_floor": {**floors, "splits": 50, "units": 1},
+            "not_estimable": not_estimable,
+            "metrics": metrics,
+        }
         (out / "metrics.json").write_text(json.dumps(record))
         records.append(("chignolin", engine, out / "metrics.json"))
     return records
@@ -119,19 +198,33 @@ def render(tmp_path, metrics, csvs, bootstrap=200):
     """write_report on the given metrics.json records and metrics.csv files (tables built as rule metric_tables
     builds them), with the caption files of report/; the page's HTML."""
     tidy = read_tidy(csvs)
-    tables = {"w1": tmp_path / "w1.csv", "kl": tmp_path / "kl.csv", "coverage": tmp_path / "coverage.csv",
-              "throughput": tmp_path / "groundtruth_throughput_by_protein.csv"}
+    tables = {
+        "w1": tmp_path / "w1.csv",
+        "kl": tmp_path / "kl.csv",
+        "coverage": tmp_path / "coverage.csv",
+        "throughput": tmp_path / "groundtruth_throughput_by_protein.csv",
+    }
     divergence_table(tidy, "w1").to_csv(tables["w1"], index=False)
     divergence_table(tidy, "kl").to_csv(tables["kl"], index=False)
-    pd.DataFrame({"protein": ["chignolin"], "engine": ["explicit"], "coverage": [0.0]}).to_csv(tables["coverage"],
-                                                                                               index=False)
+    pd.DataFrame({"protein": ["chignolin"], "engine": ["explicit"], "coverage": [0.0]}).to_csv(
+        tables["coverage"], index=False
+    )
     pd.DataFrame({"protein": ["chignolin"], "ns_per_day": [1.0]}).to_csv(tables["throughput"], index=False)
-    config = {"metrics": {**section_defaults("metrics"), "bootstrap": bootstrap},
-              "platform": section_defaults("platform")}
+    config = {
+        "metrics": {**section_defaults("metrics"), "bootstrap": bootstrap},
+        "platform": section_defaults("platform"),
+    }
     captions = {name: (REPO / "report" / relative).read_text() for name, relative in CAPTIONS.items()}
-    write_report(tmp_path / "report.html", title="T", summary={"seed": 1},
-                 settings={"bootstrap": bootstrap, "discard_iterations": 0}, tables=tables, metrics=metrics,
-                 captions=captions, caption_config=config)
+    write_report(
+        tmp_path / "report.html",
+        title="T",
+        summary={"seed": 1},
+        settings={"bootstrap": bootstrap, "discard_iterations": 0},
+        tables=tables,
+        metrics=metrics,
+        captions=captions,
+        caption_config=config,
+    )
     return (tmp_path / "report.html").read_text()
 
 
@@ -139,12 +232,12 @@ def section(html, heading, tag="h2"):
     """The HTML from ``<tag>heading</tag>`` to the next heading of that level or above."""
     start = html.index(f"<{tag}>{heading}</{tag}>")
     ends = [i for i in (html.find("<h2>", start + 1), html.find("<h3>", start + 1)) if i > 0]
-    return html[start:min(ends)] if ends else html[start:]
+    return html[start : min(ends)] if ends else html[start:]
 
 
 def cells(table_html):
     """Rows of <td> cells (inner HTML) of the first table in ``table_html``."""
-    body = table_html[table_html.index("<tbody>"):table_html.index("</tbody>")]
+    body = table_html[table_html.index("<tbody>") : table_html.index("</tbody>")]
     return [re.findall(r"<td>(.*?)</td>", row, re.S) for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
 
 
@@ -183,16 +276,21 @@ def test_new_format_cells_show_bounds_verdict_floor_and_large_bias(tmp_path):
 def test_new_format_has_a_caveats_box_at_the_top_listing_every_not_estimable_entry(tmp_path):
     metrics = write_new_format(tmp_path / "m")
     html = render(tmp_path, metrics, [path.with_suffix(".csv") for _, _, path in metrics])
-    box = html[html.index('<div class="caveats">'):]
-    box = box[:box.index("</div>\n</div>")]
+    box = html[html.index('<div class="caveats">') :]
+    box = box[: box.index("</div>\n</div>")]
     assert html.index('<div class="caveats">') < html.index("<h2>Wasserstein-1 (W1)</h2>")
     assert cells(box) == [
         ["chignolin", "cg_fulltrained", "we/w1/dihedrals", DIHEDRALS_REASON],
         ["chignolin", "explicit", "msm", MSM_REASON],
         ["chignolin", "explicit", "we/intervals", "we: fewer than 2 iteration blocks"],
         ["chignolin", "explicit", "macrostates", "one state"],
-        ["chignolin", "explicit", "nonfinite_frames_dropped", "3 frames with non-finite coordinates dropped before "
-                                                              "scoring"]]
+        [
+            "chignolin",
+            "explicit",
+            "nonfinite_frames_dropped",
+            "3 frames with non-finite coordinates dropped before scoring",
+        ],
+    ]
 
 
 def test_new_format_verdict_summary_and_engine_tables(tmp_path):
@@ -221,15 +319,37 @@ def test_new_format_verdict_summary_and_engine_tables(tmp_path):
 def test_old_format_files_render_with_bounds_and_no_verdicts(tmp_path):
     folder = tmp_path / "implicit"
     folder.mkdir()
-    pd.DataFrame({"protein": ["chignolin"] * 3, "engine": ["implicit"] * 3, "weighting": ["we"] * 3,
-                  "distribution": ["tic0", "rg", "tic01"], "metric": ["w1", "w1", "kl"],
-                  "value": [0.12345, 0.05, 2.0], "ci_low": [0.1, 0.04, 1.5], "ci_high": [0.2, 0.07, 2.5]}).to_csv(
-        folder / "metrics.csv", index=False)
-    (folder / "metrics.json").write_text(json.dumps({
-        "frames": 10, "discarded_iterations": 0, "macrostates": {"requested": 5, "used": 5, "why": ""},
-        "metrics": {"we": {"coverage": 0.5, "w1": {"tic0": 0.12345, "tic01": 0.2, "rg": 0.05}, "kl": {"tic01": 2.0},
-                           "contact_map_mean_abs_diff_A": 0.4, "bonds_outside_share": 0.0,
-                           "macrostate_populations": {"total_variation": 0.05}}}}))
+    pd.DataFrame(
+        {
+            "protein": ["chignolin"] * 3,
+            "engine": ["implicit"] * 3,
+            "weighting": ["we"] * 3,
+            "distribution": ["tic0", "rg", "tic01"],
+            "metric": ["w1", "w1", "kl"],
+            "value": [0.12345, 0.05, 2.0],
+            "ci_low": [0.1, 0.04, 1.5],
+            "ci_high": [0.2, 0.07, 2.5],
+        }
+    ).to_csv(folder / "metrics.csv", index=False)
+    (folder / "metrics.json").write_text(
+        json.dumps(
+            {
+                "frames": 10,
+                "discarded_iterations": 0,
+                "macrostates": {"requested": 5, "used": 5, "why": ""},
+                "metrics": {
+                    "we": {
+                        "coverage": 0.5,
+                        "w1": {"tic0": 0.12345, "tic01": 0.2, "rg": 0.05},
+                        "kl": {"tic01": 2.0},
+                        "contact_map_mean_abs_diff_A": 0.4,
+                        "bonds_outside_share": 0.0,
+                        "macrostate_populations": {"total_variation": 0.05},
+                    }
+                },
+            }
+        )
+    )
     html = render(tmp_path, [("chignolin", "implicit", folder / "metrics.json")], [folder / "metrics.csv"])
     assert "±" not in html and "Verdicts against the noise floor" not in html
     w1 = section(html, "Wasserstein-1 (W1)")

@@ -8,8 +8,8 @@ import pytest
 from openmm import app, unit
 
 from westbench.prepare.fixer import fix_structure
-from westbench.simulation.systems import build_system, describe, write_system
 from westbench.simulation.integration import minimize
+from westbench.simulation.systems import build_system, describe, write_system
 from westbench.structures.peptide import write_extended_peptide
 
 SMALL = {"box_shape": "dodecahedron", "padding_nm": 0.8, "minimize_max_iterations": 20}
@@ -83,8 +83,9 @@ def test_unavailable_platform_falls_back_with_a_log_line(chignolin, caplog):
     topology, positions = chignolin
     system, modeller, _ = build_system("implicit", topology, positions, {})
     with caplog.at_level(logging.WARNING, logger="westbench.simulation.platforms"):
-        _, record = minimize(system, modeller.positions, {"minimize_max_iterations": 1},
-                             {"name": "CUDA", "fallback": ["Reference"]})
+        _, record = minimize(
+            system, modeller.positions, {"minimize_max_iterations": 1}, {"name": "CUDA", "fallback": ["Reference"]}
+        )
     assert record["platform"] == "Reference"
     assert "CUDA" in caplog.text and "falling back to Reference" in caplog.text
     assert np.isfinite(record["energy_after_kj_mol"])

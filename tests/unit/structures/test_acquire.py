@@ -10,15 +10,22 @@ from ...conftest import CHIGNOLIN, rcsb_spec
 
 
 def test_structures_dir_is_looked_in_first(shared_structures, tmp_path):
-    record = acquire_structure(rcsb_spec("1uao", CHIGNOLIN), tmp_path / "s.pdb", structures_dir=shared_structures,
-                               cache_dir=tmp_path / "cache", download={"url_template": "http://127.0.0.1:9/{pdb_id}"})
+    record = acquire_structure(
+        rcsb_spec("1uao", CHIGNOLIN),
+        tmp_path / "s.pdb",
+        structures_dir=shared_structures,
+        cache_dir=tmp_path / "cache",
+        download={"url_template": "http://127.0.0.1:9/{pdb_id}"},
+    )
     assert record["origin"] == str(shared_structures / "1UAO.pdb")
     assert (tmp_path / "s.pdb").read_bytes() == (shared_structures / "1UAO.pdb").read_bytes()  # SEQRES kept
     assert record["observed_sequences"] == {"A": CHIGNOLIN} and record["complete"]
 
 
 def test_file_source(shared_structures, tmp_path):
-    spec = ProteinSpec("cln025", "CLN025", None, "YYDPETGTWY", ("A",), None, "file", str(shared_structures / "5AWL.pdb"))
+    spec = ProteinSpec(
+        "cln025", "CLN025", None, "YYDPETGTWY", ("A",), None, "file", str(shared_structures / "5AWL.pdb")
+    )
     record = acquire_structure(spec, tmp_path / "s.pdb")
     assert record["source"] == "file" and record["observed_sequences"] == {"A": "YYDPETGTWY"}
 

@@ -31,8 +31,11 @@ def processes():
 
 def strays(before, folder):
     me = os.getpid()
-    return {pid: info[2] for pid, info in processes().items()
-            if pid != me and pid not in before and (info[0] == me or (folder and folder in info[2]))}
+    return {
+        pid: info[2]
+        for pid, info in processes().items()
+        if pid != me and pid not in before and (info[0] == me or (folder and folder in info[2]))
+    }
 
 
 @pytest.fixture(autouse=True)

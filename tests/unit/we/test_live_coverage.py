@@ -33,18 +33,47 @@ def exported(tmp_path_factory):
     engine = Chain()
     runs = engine.propagate([engine.basis_state()] * 20, 400, 20, list(range(20)))  # the "ground truth"
     ca = np.concatenate([run.frames for run in runs])
-    write_frames(folder / "groundtruth.h5", ca=ca, weight=np.full(len(ca), 1 / len(ca)),
-                 traj=np.repeat(np.arange(20), 20), time_ps=np.tile(np.arange(1, 21), 20) * 0.02,
-                 iteration=np.zeros(len(ca), int), tics=tica.transform(pairwise_distances(ca)).astype(np.float32))
-    settings = {"bins_per_tic": 3, "walkers_per_bin": 2, "initial_walkers": 2, "steps_per_segment": 50,
-                "save_every": 10, "keep_restarts": 2, "coverage_bins": BINS, "work_manager": "serial",
-                "max_iterations": 4, "coverage_check_every": 2, "coverage_target": 0.999, "max_wallclock_s": None}
-    summary = run_protein_we(folder / "run", protein="toy", engine={"class": "tests.unit.we.toy:Chain", "options": {}},
-                             tica_model=str(folder / "tica"), groundtruth_frames=folder / "groundtruth.h5",
-                             settings=settings, seed=5)
+    write_frames(
+        folder / "groundtruth.h5",
+        ca=ca,
+        weight=np.full(len(ca), 1 / len(ca)),
+        traj=np.repeat(np.arange(20), 20),
+        time_ps=np.tile(np.arange(1, 21), 20) * 0.02,
+        iteration=np.zeros(len(ca), int),
+        tics=tica.transform(pairwise_distances(ca)).astype(np.float32),
+    )
+    settings = {
+        "bins_per_tic": 3,
+        "walkers_per_bin": 2,
+        "initial_walkers": 2,
+        "steps_per_segment": 50,
+        "save_every": 10,
+        "keep_restarts": 2,
+        "coverage_bins": BINS,
+        "work_manager": "serial",
+        "max_iterations": 4,
+        "coverage_check_every": 2,
+        "coverage_target": 0.999,
+        "max_wallclock_s": None,
+    }
+    summary = run_protein_we(
+        folder / "run",
+        protein="toy",
+        engine={"class": "tests.unit.we.toy:Chain", "options": {}},
+        tica_model=str(folder / "tica"),
+        groundtruth_frames=folder / "groundtruth.h5",
+        settings=settings,
+        seed=5,
+    )
     grid = CoverageGrid(read_frames(folder / "groundtruth.h5")["tics"], BINS)
-    export_run(folder / "run", folder / "frames.h5", folder / "cost.csv", save_interval_ps=0.01,
-               tica=TicaModel.load(folder / "tica.json", protein="toy"), coverage_grid=grid)
+    export_run(
+        folder / "run",
+        folder / "frames.h5",
+        folder / "cost.csv",
+        save_interval_ps=0.01,
+        tica=TicaModel.load(folder / "tica.json", protein="toy"),
+        coverage_grid=grid,
+    )
     return folder, summary, grid
 
 
@@ -57,8 +86,9 @@ def test_stop_rule_cost_csv_and_coverage_column_count_the_same_frames_on_one_gri
     for n_iter, value in zip(cost["iteration"], cost["coverage"]):
         assert value == grid.fraction(frames["tics"][frames["iteration"] <= n_iter])
     assert 0 < cost["coverage"].iloc[-1] < 1 and cost["coverage"].is_monotonic_increasing
-    values, table = MetricSuite(read_frames(folder / "groundtruth.h5"), ok_frames(frames),
-                                {"coverage_bins": BINS}).score("we")
+    values, table = MetricSuite(
+        read_frames(folder / "groundtruth.h5"), ok_frames(frames), {"coverage_bins": BINS}
+    ).score("we")
     column = table.query("distribution == 'tic01' and metric == 'coverage'")["value"].item()
     assert column == values["coverage"] == cost["coverage"].iloc[-1]
     assert summary["coverage"] == cost["coverage"].iloc[-1] and summary["coverage_bins"] == BINS  # the stop rule's

@@ -21,17 +21,22 @@ def start_master(run_dir):
     """A ZeroMQ master in its own interpreter with a local node of two workers, running long enough to be killed."""
     from ...conftest import REPO, source_env
 
-    script = ("from westbench.we.run import run_we\n"
-              f"run_we({str(run_dir)!r}, cfg={SLOW!r}, segs_per_state=3, max_iterations=500, work_manager='zmq', "
-              "n_workers=2)\n")
+    script = (
+        "from westbench.we.run import run_we\n"
+        f"run_we({str(run_dir)!r}, cfg={SLOW!r}, segs_per_state=3, max_iterations=500, work_manager='zmq', "
+        "n_workers=2)\n"
+    )
     env = {**source_env(), "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
-    return subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", script], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
 
 
 def node_and_workers(run_dir):
     """pids of the node process (started by the master) and of every process of that node (workers, executors)."""
-    mine = {pid: info for pid, info in processes().items() if "westbench.we.node" in info[2] and str(run_dir) in info[2]}
+    mine = {
+        pid: info for pid, info in processes().items() if "westbench.we.node" in info[2] and str(run_dir) in info[2]
+    }
     nodes = [pid for pid, info in mine.items() if info[0] not in mine]
     return nodes, set(mine)
 

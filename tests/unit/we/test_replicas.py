@@ -29,10 +29,16 @@ def synthetic_replica(iterations, segments, rng, frames_per_segment=3):
             rows["traj"] += [piece] * frames_per_segment
             piece += 1
     size = len(rows["weight"])
-    return {"ca": rng.normal(size=(size, 4, 3)).astype(np.float32), "weight": np.array(rows["weight"]),
-            "traj": np.array(rows["traj"]), "time_ps": np.ones(size), "iteration": np.array(rows["iteration"]),
-            "tics": rng.normal(size=(size, 3)).astype(np.float32), "seg_id": np.zeros(size, np.int64),
-            "ok": np.ones(size, np.int8)}
+    return {
+        "ca": rng.normal(size=(size, 4, 3)).astype(np.float32),
+        "weight": np.array(rows["weight"]),
+        "traj": np.array(rows["traj"]),
+        "time_ps": np.ones(size),
+        "iteration": np.array(rows["iteration"]),
+        "tics": rng.normal(size=(size, 3)).astype(np.float32),
+        "seg_id": np.zeros(size, np.int64),
+        "ok": np.ones(size, np.int8),
+    }
 
 
 def test_equal_replicas_each_count_one_nth_and_each_pooled_iteration_sums_to_one():
@@ -68,8 +74,16 @@ def test_replicas_of_different_lengths_carry_the_same_total_weight():
 
 def test_cost_rows_are_summed_over_the_replicas_that_ran_each_iteration():
     def rows(iterations, segments, seconds):
-        return [{"iteration": n, "segments": segments * n, "ended_segments": n - 1, "segment_wall_seconds": seconds * n,
-                 "segment_cpu_seconds": 2 * seconds * n} for n in range(1, iterations + 1)]
+        return [
+            {
+                "iteration": n,
+                "segments": segments * n,
+                "ended_segments": n - 1,
+                "segment_wall_seconds": seconds * n,
+                "segment_cpu_seconds": 2 * seconds * n,
+            }
+            for n in range(1, iterations + 1)
+        ]
 
     pooled = pool_cost_rows([rows(3, 2, 1.0), rows(2, 5, 0.5)])
     assert [row["iteration"] for row in pooled] == [1, 2, 3]
@@ -94,16 +108,37 @@ def replica_runs(tmp_path_factory):
     engine = Chain()
     runs = engine.propagate([engine.basis_state()] * 10, 200, 20, list(range(10)))
     ca = np.concatenate([run.frames for run in runs])
-    write_frames(folder / "groundtruth.h5", ca=ca, traj=np.repeat(np.arange(10), 10),
-                 time_ps=np.tile(np.arange(1, 11), 10) * 0.02, tics=tica.transform(pairwise_distances(ca)))
-    settings = {"bins_per_tic": 3, "walkers_per_bin": 2, "initial_walkers": 2, "steps_per_segment": 50,
-                "save_every": 10, "keep_restarts": 2, "coverage_bins": BINS, "work_manager": "serial",
-                "coverage_check_every": 2, "coverage_target": None, "max_wallclock_s": None}
+    write_frames(
+        folder / "groundtruth.h5",
+        ca=ca,
+        traj=np.repeat(np.arange(10), 10),
+        time_ps=np.tile(np.arange(1, 11), 10) * 0.02,
+        tics=tica.transform(pairwise_distances(ca)),
+    )
+    settings = {
+        "bins_per_tic": 3,
+        "walkers_per_bin": 2,
+        "initial_walkers": 2,
+        "steps_per_segment": 50,
+        "save_every": 10,
+        "keep_restarts": 2,
+        "coverage_bins": BINS,
+        "work_manager": "serial",
+        "coverage_check_every": 2,
+        "coverage_target": None,
+        "max_wallclock_s": None,
+    }
     run_dirs = [folder / "replica_0", folder / "replica_1"]
     for run_dir, seed, iterations in zip(run_dirs, (5, 6), (3, 2)):
-        run_protein_we(run_dir, protein="toy", engine={"class": "tests.unit.we.toy:Chain", "options": {}},
-                       tica_model=str(folder / "tica"), groundtruth_frames=folder / "groundtruth.h5",
-                       settings={**settings, "max_iterations": iterations}, seed=seed)
+        run_protein_we(
+            run_dir,
+            protein="toy",
+            engine={"class": "tests.unit.we.toy:Chain", "options": {}},
+            tica_model=str(folder / "tica"),
+            groundtruth_frames=folder / "groundtruth.h5",
+            settings={**settings, "max_iterations": iterations},
+            seed=seed,
+        )
     grid = CoverageGrid(read_frames(folder / "groundtruth.h5")["tics"], BINS)
     return folder, run_dirs, TicaModel.load(folder / "tica.json", protein="toy"), grid
 
@@ -115,8 +150,15 @@ def test_export_replicas_pools_the_single_exports(replica_runs):
     for k, run_dir in enumerate(run_dirs):
         export_run(run_dir, folder / f"single_{k}.h5", folder / f"single_{k}.csv", save_interval_ps=0.01, tica=tica)
         singles.append((read_frames(folder / f"single_{k}.h5"), pd.read_csv(folder / f"single_{k}.csv")))
-    summary = export_replicas(run_dirs, folder / "frames.h5", folder / "cost.csv", save_interval_ps=0.01, tica=tica,
-                              coverage_grid=grid, attrs={"protein": "toy"})
+    summary = export_replicas(
+        run_dirs,
+        folder / "frames.h5",
+        folder / "cost.csv",
+        save_interval_ps=0.01,
+        tica=tica,
+        coverage_grid=grid,
+        attrs={"protein": "toy"},
+    )
     assert summary == {"replicas": 2, "iterations": 3, "frames": sum(len(frames) for frames, _ in singles)}
     pooled = read_frames(folder / "frames.h5")
     assert pooled["replica"].dtype == np.int64 and set(pooled["replica"].tolist()) == {0, 1}
@@ -151,8 +193,9 @@ def test_export_replicas_pools_the_single_exports(replica_runs):
 def test_one_replica_is_exported_as_a_single_run(replica_runs):
     folder, run_dirs, tica, grid = replica_runs
     export_run(run_dirs[0], folder / "a.h5", folder / "a.csv", save_interval_ps=0.01, tica=tica, coverage_grid=grid)
-    summary = export_replicas(run_dirs[:1], folder / "b.h5", folder / "b.csv", save_interval_ps=0.01, tica=tica,
-                              coverage_grid=grid)
+    summary = export_replicas(
+        run_dirs[:1], folder / "b.h5", folder / "b.csv", save_interval_ps=0.01, tica=tica, coverage_grid=grid
+    )
     assert summary["replicas"] == 1 and summary["iterations"] == 3
     a, b = read_frames(folder / "a.h5"), read_frames(folder / "b.h5")
     assert "replica" not in b and set(a) == set(b)

@@ -10,8 +10,15 @@ from westbench.we.run import run_we
 pytestmark = pytest.mark.slow
 
 TOY = {"class": "tests.unit.we.toy:DoubleWell", "options": {"barrier": 2.0, "dt": 2e-3}}
-CFG = {"engine": TOY, "pcoord": {"type": "position", "ndim": 2}, "seed": 9, "bins_per_dim": 7,
-       "walkers_per_bin": 3, "steps_per_segment": 100, "save_every": 10}
+CFG = {
+    "engine": TOY,
+    "pcoord": {"type": "position", "ndim": 2},
+    "seed": 9,
+    "bins_per_dim": 7,
+    "walkers_per_bin": 3,
+    "steps_per_segment": 100,
+    "save_every": 10,
+}
 
 
 def weighted_x(west_h5, first_iteration):
@@ -56,8 +63,10 @@ def test_weighted_histogram_is_boltzmann(toy_run):
 def pcoords_and_weights(west_h5):
     with h5py.File(west_h5, "r") as handle:
         last = int(handle.attrs["west_current_iteration"]) - 1
-        return [(handle[f"iterations/iter_{n:08d}/pcoord"][()], handle[f"iterations/iter_{n:08d}/seg_index"]["weight"])
-                for n in range(1, last + 1)]
+        return [
+            (handle[f"iterations/iter_{n:08d}/pcoord"][()], handle[f"iterations/iter_{n:08d}/seg_index"]["weight"])
+            for n in range(1, last + 1)
+        ]
 
 
 def assert_same_run(a, b):
@@ -87,10 +96,19 @@ def test_killed_run_resumes_without_losing_or_repeating_segments(toy_run, tmp_pa
 
     run_dir = tmp_path / "killed"
     slow = {**CFG, "engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": TOY["options"]}}
-    script = ("from westbench.we.run import run_we\nfrom tests.unit.we.test_we_toy import CFG\n"
-              "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=15)\n" % (str(run_dir), slow))
-    process = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=source_env(), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    script = (
+        "from westbench.we.run import run_we\nfrom tests.unit.we.test_we_toy import CFG\n"
+        "run_we(%r, cfg=%r, segs_per_state=3, max_iterations=15)\n" % (str(run_dir), slow)
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=source_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     # Segment files of iteration 4 on disk: three iterations are done and the fourth is under way.
     while not any((run_dir / "segments").glob("iter_000004/seg_*.npz")):
@@ -139,10 +157,26 @@ def test_w_pdist_reads_the_run(toy_run, tmp_path):
     import sys
 
     run_dir = toy_run[0]
-    result = subprocess.run([sys.executable, "-m", "westpa.cli.tools.w_pdist", "-W", str(run_dir / "west.h5"),
-                             "-o", str(tmp_path / "pdist.h5"), "--first-iter", "1", "--last-iter", "60"],
-                            cwd=run_dir, capture_output=True, text=True, timeout=300,
-                            env={**__import__("os").environ, "WEST_SIM_ROOT": str(run_dir)})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "westpa.cli.tools.w_pdist",
+            "-W",
+            str(run_dir / "west.h5"),
+            "-o",
+            str(tmp_path / "pdist.h5"),
+            "--first-iter",
+            "1",
+            "--last-iter",
+            "60",
+        ],
+        cwd=run_dir,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "WEST_SIM_ROOT": str(run_dir)},
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     with h5py.File(tmp_path / "pdist.h5", "r") as handle:
         histograms = handle["histograms"][()]
@@ -157,8 +191,9 @@ def test_coverage_target_and_wallclock_stop_the_run(tmp_path):
         calls.append(completed_iterations(west_h5))
         return 0.3 * completed_iterations(west_h5)
 
-    summary = run_we(tmp_path / "coverage", cfg=CFG, max_iterations=50, check_every=2, coverage_target=0.5,
-                     coverage_fn=coverage)
+    summary = run_we(
+        tmp_path / "coverage", cfg=CFG, max_iterations=50, check_every=2, coverage_target=0.5, coverage_fn=coverage
+    )
     assert summary["iterations"] == 2 and summary["stopped_because"].startswith("coverage 0.600")
     assert calls == [2]  # checked after each round of check_every iterations
     summary = run_we(tmp_path / "wallclock", cfg=CFG, max_iterations=50, max_wallclock_s=1e-3)

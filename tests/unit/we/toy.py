@@ -104,6 +104,10 @@ class ExplodingDoubleWell(DoubleWell):
             if result.frames[-1, 0, 0] > self.limit:
                 frames = result.frames.copy()
                 frames[-1] = np.nan
-                results[i] = SegmentResult(frames, start if self.status != "ok" else result.final, self.status,
-                                           "x beyond the limit" if self.status != "ok" else "")
+                results[i] = SegmentResult(
+                    frames,
+                    start if self.status != "ok" else result.final,
+                    self.status,
+                    "x beyond the limit" if self.status != "ok" else "",
+                )
         return results

@@ -11,8 +11,16 @@ import numpy as np
 from westbench.metrics.figures.base import TIC_PAIRS, plt, save, subsample
 
 
-def tic01_by_iteration(groundtruth_tics, model_tics, iteration, path, max_points: int = 100_000, seed: int = 0,
-                       label: str = "model", runs=None) -> None:
+def tic01_by_iteration(
+    groundtruth_tics,
+    model_tics,
+    iteration,
+    path,
+    max_points: int = 100_000,
+    seed: int = 0,
+    label: str = "model",
+    runs=None,
+) -> None:
     """Model points in TIC 0/1, 1/2 and 2/3 coloured by WE iteration over the ground truth's histogram.
 
     With a single iteration (the ground truth scored against itself) the points are coloured
@@ -43,13 +51,21 @@ def tic01_by_iteration(groundtruth_tics, model_tics, iteration, path, max_points
         ax.set_xlabel(f"TIC {a}")
         ax.set_ylabel(f"TIC {b}")
     what = "by run and by TIC 3" if by_run else "by WE iteration"
-    axes[0][0].set_title(f"{label}: points {what} (under them: ground-truth histogram, grey scale)", fontsize=9,
-                         loc="left")
+    axes[0][0].set_title(
+        f"{label}: points {what} (under them: ground-truth histogram, grey scale)", fontsize=9, loc="left"
+    )
     save(figure, path)
 
 
 def draw_tic01_by_iteration(data, path) -> None:
     """The registry's function (westbench.metrics.figure_list): from the job's data."""
-    tic01_by_iteration(data.groundtruth_tics, data.model_tics, data.iteration, path,
-                       data.settings["scatter_max_points"], data.settings["seed"], data.label,
-                       runs=data.model.get("traj"))
+    tic01_by_iteration(
+        data.groundtruth_tics,
+        data.model_tics,
+        data.iteration,
+        path,
+        data.settings["scatter_max_points"],
+        data.settings["seed"],
+        data.label,
+        runs=data.model.get("traj"),
+    )

@@ -11,15 +11,17 @@ from westbench.metrics.figures.base import plt, save
 from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_surface, grid_edges, surface
 
 
-def engines_tic01(groundtruth_tics, groundtruth_weights, engines: Mapping, path, bins: int = 100,
-                  levels=LEVELS) -> None:
+def engines_tic01(
+    groundtruth_tics, groundtruth_weights, engines: Mapping, path, bins: int = 100, levels=LEVELS
+) -> None:
     """One protein: every engine's TIC 0/1 free-energy contours over the ground truth's, side by side.
 
     ``engines`` maps an engine name to (tics, weights); one panel each, on shared axes.
     """
     names = list(engines) or ["(no engine)"]
-    figure, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.8), dpi=110, squeeze=False,
-                                sharex=True, sharey=True)
+    figure, axes = plt.subplots(
+        1, len(names), figsize=(4.2 * len(names), 3.8), dpi=110, squeeze=False, sharex=True, sharey=True
+    )
     everything = np.vstack([groundtruth_tics[:, :2], *[np.asarray(t)[:, :2] for t, _ in engines.values()]])
     edges = grid_edges(everything, bins)
     reference = surface(groundtruth_tics, edges, groundtruth_weights)
@@ -53,8 +55,15 @@ def coverage_vs_compute(costs: Mapping, path, thresholds=(0.2, 0.5, 0.8), gpu: b
     for ax, label in zip(axes, ("WE segments (cumulative)", f"{'GPU' if gpu else 'CPU'} seconds (cumulative)")):
         for threshold in thresholds:
             ax.axhline(threshold, color="0.5", lw=0.8, ls=":")
-            ax.text(1.0, threshold, f" {round(100 * threshold)}%", transform=ax.get_yaxis_transform(), fontsize=7,
-                    va="center", color="0.4")
+            ax.text(
+                1.0,
+                threshold,
+                f" {round(100 * threshold)}%",
+                transform=ax.get_yaxis_transform(),
+                fontsize=7,
+                va="center",
+                color="0.4",
+            )
         ax.set_xscale("log")
         ax.set_xlabel(label)
     axes[0].set_ylabel("coverage of the ground truth's TIC 0/1 cells")
@@ -65,6 +74,7 @@ def coverage_vs_compute(costs: Mapping, path, thresholds=(0.2, 0.5, 0.8), gpu: b
 
 
 # The registry's functions (westbench.metrics.figure_list): each figure from the protein's data.
+
 
 def draw_engines_tic01(data, path) -> None:
     engines_tic01(data.groundtruth_tics, data.groundtruth_weights, data.engines, path, data.bins)

@@ -36,10 +36,19 @@ class EngineFigureData:
     msm: Callable[[], np.ndarray] | None = None  # the suite's MSM weights (computed on first use when None)
 
     @classmethod
-    def of(cls, groundtruth: Mapping, model: Mapping, weights: np.ndarray | None, values: Mapping, labels: Mapping,
-           settings: Mapping, label: str = "model", distributions: tuple[Mapping, Mapping] | None = None,
-           caveats: Caveats | None = None, msm_weights: Callable[[], np.ndarray] | None = None
-           ) -> "EngineFigureData":
+    def of(
+        cls,
+        groundtruth: Mapping,
+        model: Mapping,
+        weights: np.ndarray | None,
+        values: Mapping,
+        labels: Mapping,
+        settings: Mapping,
+        label: str = "model",
+        distributions: tuple[Mapping, Mapping] | None = None,
+        caveats: Caveats | None = None,
+        msm_weights: Callable[[], np.ndarray] | None = None,
+    ) -> "EngineFigureData":
         """The data from the suite's inputs and results; ``weights`` None: uniform, with the caveat recorded."""
         model_tics = np.asarray(model["tics"], dtype=np.float64)
         if weights is None:
@@ -50,9 +59,19 @@ class EngineFigureData:
             from westbench.metrics.suite import distributions as compute
 
             distributions = (compute(groundtruth), compute(model))
-        return cls(np.asarray(groundtruth["tics"], dtype=np.float64), normalized(groundtruth["weight"]), model,
-                   model_tics, weights, values, labels, distributions,
-                   {**section_defaults("metrics"), "seed": 0, **settings}, label, msm_weights)
+        return cls(
+            np.asarray(groundtruth["tics"], dtype=np.float64),
+            normalized(groundtruth["weight"]),
+            model,
+            model_tics,
+            weights,
+            values,
+            labels,
+            distributions,
+            {**section_defaults("metrics"), "seed": 0, **settings},
+            label,
+            msm_weights,
+        )
 
     @property
     def iteration(self) -> np.ndarray:
@@ -72,8 +91,9 @@ class EngineFigureData:
             return self.msm()
         from westbench.metrics.msm import grid_msm_weights
 
-        return grid_msm_weights(self.model_tics, self.model["traj"], self.settings["msm_bins"],
-                                self.settings["msm_lag"])
+        return grid_msm_weights(
+            self.model_tics, self.model["traj"], self.settings["msm_bins"], self.settings["msm_lag"]
+        )
 
 
 @dataclass

@@ -26,8 +26,9 @@ from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_su
 from westbench.metrics.weighted import histogram, kde
 
 
-def density_1d(values: np.ndarray, edges: np.ndarray, weights=None, method: str = "histogram",
-               bandwidth: float | str | None = None) -> tuple[np.ndarray, np.ndarray]:
+def density_1d(
+    values: np.ndarray, edges: np.ndarray, weights=None, method: str = "histogram", bandwidth: float | str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Probability density of weighted 1-D values on ``edges``: (x, p(x)), histogram or KDE."""
     centres = 0.5 * (edges[1:] + edges[:-1])
     if method == "kde":
@@ -35,15 +36,26 @@ def density_1d(values: np.ndarray, edges: np.ndarray, weights=None, method: str 
     return centres, histogram(values, edges, weights) / np.diff(edges)
 
 
-def tic_densities_1d(groundtruth_tics, groundtruth_weights, model_tics, model_weights, path, bins: int = 100,
-                     method: str = "histogram", bandwidth=None, label: str = "model") -> None:
+def tic_densities_1d(
+    groundtruth_tics,
+    groundtruth_weights,
+    model_tics,
+    model_weights,
+    path,
+    bins: int = 100,
+    method: str = "histogram",
+    bandwidth=None,
+    label: str = "model",
+) -> None:
     """TIC 0..3 densities (as many as both sets have, at most four), one panel each."""
     n = min(4, groundtruth_tics.shape[1], model_tics.shape[1])
     figure, axes = plt.subplots(1, n, figsize=(3.2 * n, 3), dpi=110, squeeze=False)
     for i, ax in enumerate(axes[0]):
         edges = common_edges(groundtruth_tics[:, i], model_tics[:, i], bins)
-        for values, weights, colour, name in ((groundtruth_tics, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
-                                              (model_tics, model_weights, MODEL_COLOUR, label)):
+        for values, weights, colour, name in (
+            (groundtruth_tics, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
+            (model_tics, model_weights, MODEL_COLOUR, label),
+        ):
             x, p = density_1d(values[:, i], edges, weights, method, bandwidth)
             ax.plot(x, p, color=colour, label=name, lw=1.4)
         ax.set_xlabel(f"TIC {i}")
@@ -52,8 +64,16 @@ def tic_densities_1d(groundtruth_tics, groundtruth_weights, model_tics, model_we
     save(figure, path)
 
 
-def tic_densities_2d(groundtruth_tics, groundtruth_weights, model_tics, model_weights, path, bins: int = 100,
-                     label: str = "model", levels=LEVELS) -> None:
+def tic_densities_2d(
+    groundtruth_tics,
+    groundtruth_weights,
+    model_tics,
+    model_weights,
+    path,
+    bins: int = 100,
+    label: str = "model",
+    levels=LEVELS,
+) -> None:
     """Ground-truth free energy per TIC pair (colour) with the model's free-energy contours (lines, kT)."""
     pairs = [pair for pair in TIC_PAIRS if max(pair) < min(groundtruth_tics.shape[1], model_tics.shape[1])]
     figure, axes = plt.subplots(1, len(pairs), figsize=(4 * len(pairs), 3.5), dpi=110, squeeze=False)
@@ -72,12 +92,17 @@ def tic_densities_2d(groundtruth_tics, groundtruth_weights, model_tics, model_we
     save(figure, path)
 
 
-STRUCTURE_PANELS = (("rg", "radius of gyration (Å)", 1.0), ("bonds", "C-alpha bond length (Å)", 1.0),
-                    ("angles", "C-alpha angle (degrees)", 1.0), ("dihedrals", "C-alpha dihedral (degrees)", 1.0))
+STRUCTURE_PANELS = (
+    ("rg", "radius of gyration (Å)", 1.0),
+    ("bonds", "C-alpha bond length (Å)", 1.0),
+    ("angles", "C-alpha angle (degrees)", 1.0),
+    ("dihedrals", "C-alpha dihedral (degrees)", 1.0),
+)
 
 
-def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_weights, model_weights, path,
-                            bins: int = 100, label: str = "model") -> None:
+def structure_distributions(
+    reference: Mapping, sample: Mapping, groundtruth_weights, model_weights, path, bins: int = 100, label: str = "model"
+) -> None:
     """Rg, C-alpha bond, angle and dihedral densities of ground truth and model (four panels).
 
     ``reference`` and ``sample`` map ``rg``, ``bonds``, ``angles``, ``dihedrals`` to
@@ -89,8 +114,10 @@ def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_wei
     for (name, axis_label, scale), ax in zip(panels, axes[0]):
         ref, mod = np.asarray(reference[name]) * scale, np.asarray(sample[name]) * scale
         edges = common_edges(ref.ravel(), mod.ravel(), bins)
-        for values, weights, colour, legend in ((ref, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
-                                                (mod, model_weights, MODEL_COLOUR, label)):
+        for values, weights, colour, legend in (
+            (ref, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
+            (mod, model_weights, MODEL_COLOUR, label),
+        ):
             per_value = None if weights is None else np.repeat(weights, values.shape[1])
             x, p = density_1d(values.ravel(), edges, per_value)
             ax.plot(x, p, color=colour, label=legend, lw=1.4)
@@ -104,17 +131,41 @@ def structure_distributions(reference: Mapping, sample: Mapping, groundtruth_wei
 
 # The registry's functions (westbench.metrics.figure_list): each figure from the job's data.
 
+
 def draw_tic_densities_1d(data, path) -> None:
     s = data.settings
-    tic_densities_1d(data.groundtruth_tics, data.groundtruth_weights, data.model_tics, data.weights, path, s["bins"],
-                     s["density"], s["kde_bandwidth"], data.label)
+    tic_densities_1d(
+        data.groundtruth_tics,
+        data.groundtruth_weights,
+        data.model_tics,
+        data.weights,
+        path,
+        s["bins"],
+        s["density"],
+        s["kde_bandwidth"],
+        data.label,
+    )
 
 
 def draw_tic_densities_2d(data, path) -> None:
-    tic_densities_2d(data.groundtruth_tics, data.groundtruth_weights, data.model_tics, data.weights, path,
-                     data.settings["bins"], data.label)
+    tic_densities_2d(
+        data.groundtruth_tics,
+        data.groundtruth_weights,
+        data.model_tics,
+        data.weights,
+        path,
+        data.settings["bins"],
+        data.label,
+    )
 
 
 def draw_structure_distributions(data, path) -> None:
-    structure_distributions(data.distributions[0], data.distributions[1], data.groundtruth_weights, data.weights,
-                            path, data.settings["bins"], data.label)
+    structure_distributions(
+        data.distributions[0],
+        data.distributions[1],
+        data.groundtruth_weights,
+        data.weights,
+        path,
+        data.settings["bins"],
+        data.label,
+    )

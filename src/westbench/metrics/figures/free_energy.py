@@ -48,8 +48,9 @@ def surface(points: np.ndarray, edges: tuple[np.ndarray, np.ndarray], weights=No
 
 def draw_surface(ax, edges, energy: np.ndarray, cmap: str = "Greys_r", vmax: float | None = VMAX):
     """``energy`` (bins x bins, first axis along x) as a colour mesh on ``edges``, empty bins left blank."""
-    return ax.pcolormesh(edges[0], edges[1], np.ma.masked_invalid(energy.T), cmap=cmap, vmax=vmax, shading="flat",
-                         rasterized=True)
+    return ax.pcolormesh(
+        edges[0], edges[1], np.ma.masked_invalid(energy.T), cmap=cmap, vmax=vmax, shading="flat", rasterized=True
+    )
 
 
 def draw_contours(ax, edges, energy: np.ndarray, levels=LEVELS):
@@ -57,7 +58,13 @@ def draw_contours(ax, edges, energy: np.ndarray, levels=LEVELS):
     if np.isfinite(energy).sum() <= 3:
         return None
     centres = [0.5 * (e[1:] + e[:-1]) for e in edges]
-    lines = ax.contour(centres[0], centres[1], np.nan_to_num(energy.T, nan=np.nanmax(energy) + 1), levels=levels,
-                       cmap="autumn", linewidths=0.9)
+    lines = ax.contour(
+        centres[0],
+        centres[1],
+        np.nan_to_num(energy.T, nan=np.nanmax(energy) + 1),
+        levels=levels,
+        cmap="autumn",
+        linewidths=0.9,
+    )
     ax.clabel(lines, fontsize=6, fmt="%d kT")
     return lines

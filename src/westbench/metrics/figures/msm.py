@@ -18,8 +18,16 @@ from westbench.metrics.weighted import normalized
 MAX_MATRIX_CELLS = 400  # rows and columns of the transition-matrix panel at most
 
 
-def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: int = 1, label: str = "model",
-                    msm_weights: np.ndarray | None = None) -> None:
+def msm_reweighting(
+    model_tics,
+    traj,
+    raw_weights,
+    path,
+    bins: int = 80,
+    lag: int = 1,
+    label: str = "model",
+    msm_weights: np.ndarray | None = None,
+) -> None:
     """The grid MSM behind the ``msm`` weighting, against the raw (WE) weights.
 
     Panels: log10 of the row-normalized transition matrix between occupied cells of the
@@ -71,5 +79,13 @@ def msm_reweighting(model_tics, traj, raw_weights, path, bins: int = 80, lag: in
 
 def draw_msm_reweighting(data, path) -> None:
     """The registry's function (westbench.metrics.figure_list): the suite's MSM, from the job's data."""
-    msm_reweighting(data.model_tics, data.model["traj"], data.raw_weights, path, data.settings["msm_bins"],
-                    data.settings["msm_lag"], data.label, msm_weights=data.msm_weights)
+    msm_reweighting(
+        data.model_tics,
+        data.model["traj"],
+        data.raw_weights,
+        path,
+        data.settings["msm_bins"],
+        data.settings["msm_lag"],
+        data.label,
+        msm_weights=data.msm_weights,
+    )

@@ -27,21 +27,37 @@ def contact_map_difference(difference: np.ndarray, path, label: str = "model") -
     save(figure, path)
 
 
-def macrostate_scatter(groundtruth_tics, groundtruth_labels, model_tics, model_labels, path,
-                       max_points: int = 100_000, seed: int = 0, label: str = "model") -> None:
+def macrostate_scatter(
+    groundtruth_tics,
+    groundtruth_labels,
+    model_tics,
+    model_labels,
+    path,
+    max_points: int = 100_000,
+    seed: int = 0,
+    label: str = "model",
+) -> None:
     """Ground truth and model in TIC 0/1, each point coloured by its ground-truth macrostate (-1 grey)."""
     n_states = int(max(np.max(groundtruth_labels), np.max(model_labels))) + 1
     colours = plt.get_cmap("tab10")
     figure, axes = plt.subplots(1, 2, figsize=(9, 4), dpi=110, sharex=True, sharey=True)
-    for ax, tics, labels, title in ((axes[0], groundtruth_tics, groundtruth_labels, "ground truth"),
-                                    (axes[1], model_tics, model_labels, label)):
+    for ax, tics, labels, title in (
+        (axes[0], groundtruth_tics, groundtruth_labels, "ground truth"),
+        (axes[1], model_tics, model_labels, label),
+    ):
         keep = subsample(len(tics), max_points, seed)
         labels = np.asarray(labels)[keep]
         ax.scatter(tics[keep][labels < 0, 0], tics[keep][labels < 0, 1], s=1, c="0.8", rasterized=True)
         for state in range(n_states):
             members = labels == state
-            ax.scatter(tics[keep][members, 0], tics[keep][members, 1], s=1, color=colours(state % 10),
-                       label=f"macrostate {state}", rasterized=True)
+            ax.scatter(
+                tics[keep][members, 0],
+                tics[keep][members, 1],
+                s=1,
+                color=colours(state % 10),
+                label=f"macrostate {state}",
+                rasterized=True,
+            )
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("TIC 0")
     axes[0].set_ylabel("TIC 1")
@@ -52,6 +68,7 @@ def macrostate_scatter(groundtruth_tics, groundtruth_labels, model_tics, model_l
 
 # The registry's functions (westbench.metrics.figure_list): each figure from the job's data.
 
+
 def draw_contact_map_difference(data, path) -> None:
     if data.values.get("contact_map_diff_A") is None:
         raise NotEstimable("the contact map of this weighting could not be estimated")
@@ -59,5 +76,13 @@ def draw_contact_map_difference(data, path) -> None:
 
 
 def draw_macrostates(data, path) -> None:
-    macrostate_scatter(data.groundtruth_tics, data.labels["groundtruth"], data.model_tics, data.labels["model"], path,
-                       data.settings["scatter_max_points"], data.settings["seed"], data.label)
+    macrostate_scatter(
+        data.groundtruth_tics,
+        data.labels["groundtruth"],
+        data.model_tics,
+        data.labels["model"],
+        path,
+        data.settings["scatter_max_points"],
+        data.settings["seed"],
+        data.label,
+    )

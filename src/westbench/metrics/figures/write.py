@@ -15,11 +15,19 @@ from westbench.metrics.figures.base import draw_or_explain
 from westbench.metrics.figures.data import EngineFigureData, ProteinFigureData
 
 
-def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: np.ndarray | None, values: Mapping,
-                         labels: Mapping, settings: Mapping, label: str = "model",
-                         distributions: tuple[Mapping, Mapping] | None = None,
-                         caveats: Caveats | None = None,
-                         msm_weights: Callable[[], np.ndarray] | None = None) -> dict[str, Path]:
+def write_metric_figures(
+    folder,
+    groundtruth: Mapping,
+    model: Mapping,
+    weights: np.ndarray | None,
+    values: Mapping,
+    labels: Mapping,
+    settings: Mapping,
+    label: str = "model",
+    distributions: tuple[Mapping, Mapping] | None = None,
+    caveats: Caveats | None = None,
+    msm_weights: Callable[[], np.ndarray] | None = None,
+) -> dict[str, Path]:
     """Every per-engine figure of the registry (one (protein, engine)) into ``folder``; returns {name: path}.
 
     ``weights`` are the model's frame weights (None: no weighting could be estimated; uniform
@@ -33,8 +41,9 @@ def write_metric_figures(folder, groundtruth: Mapping, model: Mapping, weights: 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     caveats = Caveats() if caveats is None else caveats
-    data = EngineFigureData.of(groundtruth, model, weights, values, labels, settings, label, distributions, caveats,
-                               msm_weights)
+    data = EngineFigureData.of(
+        groundtruth, model, weights, values, labels, settings, label, distributions, caveats, msm_weights
+    )
     return _draw_all(ENGINE, data, {entry.name: folder / f"{entry.name}.png" for entry in figures(ENGINE)}, caveats)
 
 
