@@ -95,9 +95,7 @@ def literal_defaults(tree):
 
 # "path:name" of defaults still typed, each with why it is left: files other changes own now (issue 26). The test
 # fails on any copy not listed, and on an entry here that no longer types one.
-STILL_TYPED = {
-    "src/westbench/metrics/figures.py:bins": "metrics/figures.py, being split (issue 26)",
-}
+STILL_TYPED = {}
 # Names that are schema keys but not that setting here.
 NOT_A_SETTING = {
     "src/westbench/we/replicas.py:replicas": "a pooled run's replica count (1 for a single run), not we.replicas",

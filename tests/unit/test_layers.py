@@ -75,7 +75,7 @@ def test_sampling_never_imports_training_or_analysis(path):
 
 
 def test_the_closure_sees_an_import_of_training():
-    assert "westbench.cg.train" in imported_closure(PACKAGE / "cg" / "pipeline.py")
+    assert "westbench.cg.train" in imported_closure(PACKAGE / "cg" / "training_step.py")
     assert {"westbench.devices", "westbench.cg.capture"} <= imported_closure(PACKAGE / "cg" / "engine.py")
 
 

@@ -7,12 +7,13 @@ from typing import Mapping
 
 import numpy as np
 
+from westbench.config import default
 from westbench.metrics.figures.base import plt, save
 from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_surface, grid_edges, surface
 
 
 def engines_tic01(
-    groundtruth_tics, groundtruth_weights, engines: Mapping, path, bins: int = 100, levels=LEVELS
+    groundtruth_tics, groundtruth_weights, engines: Mapping, path, bins: int = default("metrics.bins"), levels=LEVELS
 ) -> None:
     """One protein: every engine's TIC 0/1 free-energy contours over the ground truth's, side by side.
 

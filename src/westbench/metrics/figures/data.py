@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.metrics.estimability import Caveats
 from westbench.metrics.weighted import normalized
 
@@ -105,6 +105,6 @@ class ProteinFigureData:
     groundtruth_weights: np.ndarray
     engines: Mapping[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     costs: Mapping = field(default_factory=dict)
-    bins: int = 100
+    bins: int = default("metrics.bins")
     thresholds: tuple = (0.2, 0.5, 0.8)
     gpu: bool = False

@@ -20,6 +20,7 @@ from typing import Mapping
 
 import numpy as np
 
+from westbench.config import default
 from westbench.metrics.divergences import common_edges
 from westbench.metrics.figures.base import GROUNDTRUTH_COLOUR, MODEL_COLOUR, TIC_PAIRS, plt, save
 from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_surface, surface
@@ -42,7 +43,7 @@ def tic_densities_1d(
     model_tics,
     model_weights,
     path,
-    bins: int = 100,
+    bins: int = default("metrics.bins"),
     method: str = "histogram",
     bandwidth=None,
     label: str = "model",
@@ -70,7 +71,7 @@ def tic_densities_2d(
     model_tics,
     model_weights,
     path,
-    bins: int = 100,
+    bins: int = default("metrics.bins"),
     label: str = "model",
     levels=LEVELS,
 ) -> None:
@@ -101,7 +102,13 @@ STRUCTURE_PANELS = (
 
 
 def structure_distributions(
-    reference: Mapping, sample: Mapping, groundtruth_weights, model_weights, path, bins: int = 100, label: str = "model"
+    reference: Mapping,
+    sample: Mapping,
+    groundtruth_weights,
+    model_weights,
+    path,
+    bins: int = default("metrics.bins"),
+    label: str = "model",
 ) -> None:
     """Rg, C-alpha bond, angle and dihedral densities of ground truth and model (four panels).
 
