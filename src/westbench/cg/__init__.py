@@ -17,6 +17,7 @@ _NAMES = {
     "save_model": "westbench.cg.model",
     "load_energy_model": "westbench.cg.model",
     "SchNet": "westbench.cg.schnet",
+    "TorchMDNet": "westbench.cg.torchmdnet",
     "Prior": "westbench.cg.prior",
     "fit_prior": "westbench.cg.prior",
     "ProteinData": "westbench.cg.data",

@@ -2,7 +2,7 @@
 
 The network is ``cg.model.architecture``: TorchMD-Net's own ``graph-network`` (the published
 CGSchNet architecture, the default), ``tensornet`` or ``equivariant-transformer``, built by
-TorchMD-Net's ``create_model`` (:class:`~westbench.cg.schnet.TorchMDNet`), or ``schnet``,
+TorchMD-Net's ``create_model`` (:class:`~westbench.cg.torchmdnet.TorchMDNet`), or ``schnet``,
 westbench's own re-implementation of the graph network (:class:`~westbench.cg.schnet.SchNet`,
 no TorchMD-Net needed). A network mapping without ``architecture`` (records written before
 TorchMD-Net was a dependency, and direct calls) is ``schnet``.
@@ -52,7 +52,8 @@ import torch
 from torch import nn
 
 from westbench.cg.prior import Prior, prior_options
-from westbench.cg.schnet import ARCHITECTURES, SchNet, TorchMDNet, residue_types
+from westbench.cg.schnet import SchNet, residue_types
+from westbench.cg.torchmdnet import ARCHITECTURES, TorchMDNet
 from westbench.config import section_defaults, section_keys
 
 #: What the network takes of ``cg.model``: every key but dtype (the model's precision, :class:`CGModel`'s own).

@@ -109,7 +109,7 @@ class Captions:
             have = ", ".join(sorted(self.templates))
             if figure_list.is_registered(name):  # a registered figure: its rule declares it from the registry
                 entry = figure_list.figure(name)
-                rule = "metrics" if entry.scope == figure_list.ENGINE else "protein_figures"
+                rule = "metric_suite" if entry.scope == figure_list.ENGINE else "protein_figures"
                 raise WestbenchError(
                     f"no caption template for figure '{name}' (have: {have}); it is registered "
                     f"(westbench.metrics.figure_list) with caption {entry.caption_file}, declared by "

@@ -15,7 +15,8 @@ from scipy.spatial.transform import Rotation
 
 from westbench.cg.model import CGModel, energy_and_forces, load_energy_model, save_model
 from westbench.cg.prior import fit_prior
-from westbench.cg.schnet import SchNet, TorchMDNet, residue_types, torchmdnet_args
+from westbench.cg.schnet import SchNet, residue_types
+from westbench.cg.torchmdnet import TorchMDNet, torchmdnet_args
 from westbench.config import validate_config
 
 from .toy import harmonic_chain

@@ -117,7 +117,7 @@ def test_the_captions_come_from_the_entry(toy):
     html = str(Captions(captions, workflow.config).html("toy_spread", {"protein": "p", "engine": "implicit"}))
     assert html == f"<p>Toy spread of TIC 0 for <em>implicit</em>, {workflow.config['metrics']['bins']} bins.</p>\n"
     # A report given captions without it says where the registered figure's caption comes from.
-    with pytest.raises(WestbenchError, match=r"registered .* caption .*toy_spread\.rst, declared by rule metrics"):
+    with pytest.raises(WestbenchError, match=r"registered .* caption .*toy_spread\.rst, declared by rule metric_suite"):
         Captions({}, {}).rst("toy_spread")
 
 

@@ -1,0 +1,249 @@
+"""The report's cross-engine tables: W1 and KL per engine with intervals (from the metric tables' CSV
+files), the verdict summary, the caveats (every number not estimated and why) and the KL bin sensitivity."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import pandas as pd
+from markupsafe import Markup
+
+from westbench.engines.kinds import GROUNDTRUTH
+from westbench.report.captions import Captions
+from westbench.report.cells import LEGEND, Estimate, Footnotes, estimate_cell, missing
+from westbench.report.sections import html_table
+from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
+
+#: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
+HEADINGS = {
+    "tic0": "TIC 0",
+    "tic1": "TIC 1",
+    "tic2": "TIC 2",
+    "tic3": "TIC 3",
+    "rg": "Rg",
+    "bonds": "bonds",
+    "angles": "angles",
+    "dihedrals": "dihedrals",
+    "tic01": "TIC 0/1",
+}
+
+
+UNITS = {"rg": "Å", "bonds": "Å", "angles": "°", "dihedrals": "°"}
+
+
+CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
+
+
+def text(value) -> str:
+    """A text cell of a table read from CSV: "" where it is empty."""
+    return "" if missing(value) else str(value)
+
+
+def csv_estimate(row: Mapping, name: str) -> Estimate:
+    """Distribution ``name`` of one row of a W1/KL table (:func:`westbench.metrics.tables.divergence_table`);
+    the columns the older format lacks are None.
+
+    Examples
+    --------
+    >>> e = csv_estimate({"rg": 0.4, "rg_ci_low": 0.3, "rg_ci_high": 0.6, "rg_verdict": float("nan")}, "rg")
+    >>> e.value, e.low, e.high, e.floor_high, e.verdict, e.scored
+    (0.4, 0.3, 0.6, None, '', False)
+    """
+
+    def get(part):
+        value = row.get(f"{name}_{part}")
+        return None if missing(value) else value
+
+    return Estimate(
+        row.get(name),
+        *(get(part) for part in FIELDS if part not in TEXT_FIELDS),
+        verdict=text(row.get(f"{name}_verdict")),
+        note=text(row.get(f"{name}_note")),
+    )
+
+
+def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tuple[pd.DataFrame, Footnotes]:
+    """A W1/KL table for reading: the keys, then per distribution one cell (:func:`estimate_cell`); headings
+    carry the distribution's unit when ``units`` (W1); the footnotes give the reasons of missing values.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"engine": ["a"], "rg": [0.375], "rg_ci_low": [0.21], "rg_ci_high": [0.9],
+    ...                       "rg_floor_high": [1.63], "rg_verdict": ["within noise"], "rg_note": [""]})
+    >>> cells, notes = divergence_cells(table, "w1")
+    >>> list(cells.columns), "0.375 [0.21, 0.90]" in cells.iloc[0, 1], "±" in cells.iloc[0, 1]
+    (['engine', 'Rg (Å)'], True, False)
+    """
+    notes = Footnotes(prefix)
+    names = distributions_of(table)
+    headings = [f"{HEADINGS.get(n, n)} ({UNITS[n]})" if units and n in UNITS else HEADINGS.get(n, n) for n in names]
+    keys = [key for key in KEYS if key in table]
+    rows = []
+    for row in table.to_dict("records"):  # row by row: footnotes numbered in reading order
+        rows.append([row[key] for key in keys] + [estimate_cell(csv_estimate(row, n), notes) for n in names])
+    return pd.DataFrame(rows, columns=[*keys, *headings]), notes
+
+
+def divergence_html(table: pd.DataFrame, prefix: str, units: bool = True) -> Markup:
+    """:func:`divergence_cells` as HTML, its footnotes below the table."""
+    cells, notes = divergence_cells(table, prefix, units)
+    return html_table(cells) + notes.html()
+
+
+def read_divergence_table(path) -> pd.DataFrame:
+    """A W1/KL CSV of rule ``metric_tables``: verdicts and notes as text ("" where empty)."""
+    table = pd.read_csv(path)
+    for column in table.columns:
+        if str(column).endswith(tuple(f"_{part}" for part in TEXT_FIELDS)):
+            table[column] = [text(value) for value in table[column]]
+    return table
+
+
+def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
+    """Per protein, engine and weighting: how many W1 and KL values are separated, within noise or
+    undetermined; None when no table has verdicts (the older format).
+
+    Examples
+    --------
+    >>> w1 = pd.DataFrame({"engine": ["a", "b"], "tic0": [0.5, 0.1], "tic0_verdict": ["separated", "within noise"]})
+    >>> kl = pd.DataFrame({"engine": ["b"], "tic0": [None], "tic0_verdict": ["undetermined"]})
+    >>> verdict_table(w1, kl).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'engine': 'a', 'W1 separated': 1, 'W1 within noise': 0, 'W1 undetermined': 0, 'KL separated': None,
+      'KL within noise': None, 'KL undetermined': None},
+     {'engine': 'b', 'W1 separated': 0, 'W1 within noise': 1, 'W1 undetermined': 0, 'KL separated': 0,
+      'KL within noise': 0, 'KL undetermined': 1}]
+    >>> verdict_table(w1.drop(columns="tic0_verdict"), kl.iloc[0:0]) is None
+    True
+    """
+    parts = []
+    for label, table in (("W1", w1), ("KL", kl)):
+        by = [key for key in KEYS if key in table]
+        summary = verdict_summary(table, by=by)
+        if summary.drop(columns=[*by, "no verdict"]).to_numpy().sum() == 0:
+            continue
+        summary = summary.drop(columns="no verdict") if not summary["no verdict"].any() else summary
+        parts.append(summary.rename(columns={c: f"{label} {c}" for c in summary.columns if c not in by}))
+    if not parts:
+        return None
+    merged = parts[0]
+    for part in parts[1:]:
+        on = [key for key in KEYS if key in merged and key in part]
+        rows = pd.concat([merged[on], part[on]]).drop_duplicates()  # every row once, in the tables' order
+        merged = rows.merge(merged, on=on, how="left").merge(part, on=on, how="left")
+    counts = [c for c in merged.columns if c not in KEYS]
+    return merged.astype({c: "Int64" for c in counts})
+
+
+def caveats(metrics: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
+    """Every ``not_estimable`` entry of every ``metrics.json`` (protein, engine, key, reason), and a row for
+    each run that dropped frames with non-finite coordinates (``nonfinite_frames_dropped`` > 0).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "metrics.json")
+    >>> _ = open(path, "w").write(json.dumps({"not_estimable": {"msm": "one grid cell"},
+    ...                                       "nonfinite_frames_dropped": 2}))
+    >>> caveats([("p", "explicit", path)]).values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['p', 'explicit', 'msm', 'one grid cell'],
+     ['p', 'explicit', 'nonfinite_frames_dropped', '2 frames with non-finite coordinates dropped before scoring']]
+    """
+    rows = []
+    for protein, engine, path in metrics:
+        record = json.loads(Path(path).read_text())
+        for key, reason in (record.get("not_estimable") or {}).items():
+            rows.append([protein, engine, key, text(reason) or "no reason recorded"])
+        dropped = record.get("nonfinite_frames_dropped") or 0
+        if dropped > 0:
+            rows.append(
+                [
+                    protein,
+                    engine,
+                    "nonfinite_frames_dropped",
+                    f"{dropped} frame{'s' if dropped != 1 else ''} with non-finite coordinates dropped before scoring",
+                ]
+            )
+    return pd.DataFrame(rows, columns=CAVEAT_COLUMNS)
+
+
+def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
+    """One sentence: the KL of TIC 0/1 of the first model engine at several bin counts
+    (``metrics``: (protein, engine, metrics.json) records)."""
+    for protein, engine, path in metrics:
+        example = json.loads(Path(path).read_text()).get("kl_tic01_by_bins")
+        if engine != GROUNDTRUTH and example and example.get("values"):
+            values = ", ".join(
+                f"{bins} bins: {'not estimable' if missing(value) else f'{value:.3g}'}"
+                for bins, value in example["values"].items()
+            )
+            return (
+                f"Binning sensitivity, once: KL(TIC 0/1) of {protein} / {engine} "
+                f"({example['weighting']} weights) is {values}."
+            )
+    return ""
+
+
+def table_sections(
+    tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]], captions: Captions
+) -> tuple[dict, dict]:
+    """The report's tables ({heading: DataFrame or HTML}) and their notes, from the CSVs of rule
+    ``metric_tables`` (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
+
+    A note is the caption the rules declare for that CSV (``report/tables/*.rst``), plus what only this
+    page shows: how a cell reads and, for KL, the binning-sensitivity example. When the tables carry
+    verdicts, a first table counts them per protein, engine and weighting.
+    """
+    verdicts = "Verdicts against the noise floor"
+    w1, kl = "Wasserstein-1 (W1)", "KL(ground truth || model)"
+    coverage = "Coverage of the ground truth's TIC 0/1 plane and compute spent"
+    reach = "Compute to reach each coverage threshold, and speed-up against the reference engine"
+    throughput = "Ground-truth throughput"
+    full = pd.read_csv(tables["coverage"])
+    per_threshold = [c for c in full.columns if "_to_" in c]
+    w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
+    # Split so that each table fits a 1,400 px window: totals, then the per-threshold compute.
+    frames = {
+        w1: divergence_html(w1_table, "w1"),
+        kl: divergence_html(kl_table, "kl", units=False),
+        coverage: full.drop(columns=per_threshold),
+        reach: full[["protein", "engine", *per_threshold]],
+        throughput: pd.read_csv(tables["throughput"]),
+    }
+    summary = verdict_table(w1_table, kl_table)
+    if summary is not None:
+        frames = {verdicts: summary, **frames}
+    if settings["bootstrap"]:
+        reading = (
+            Markup(
+                "Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
+                "units), its verdict and, under it, the noise floor's upper bound (hover for its median "
+                "and range); the bias where it exceeds half the interval. Full precision, the bias and the "
+                "floor's median and range are in the CSV. "
+            ).format(settings["bootstrap"])
+            + LEGEND
+        )
+    else:
+        reading = Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
+
+    def note(caption: str, *more) -> Markup:
+        extra = Markup(" ").join(text for text in more if text)  # plain text is escaped, Markup kept
+        return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
+
+    name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
+    notes = {
+        w1: note(name["w1"], reading),
+        kl: note(name["kl"], kl_sensitivity(metrics), reading),
+        coverage: note(name["coverage"]),
+        reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
+        throughput: note(name["throughput"]),
+    }
+    if summary is not None:
+        notes[verdicts] = Markup(
+            "<p>Per protein, engine and weighting: how many of the W1 and KL values "
+            "(one per distribution, the tables below) are separated from the ground truth's "
+            "noise floor (the interval's lower bound above the floor's upper bound), within "
+            "it, or undetermined (the interval or the floor not estimable).</p>"
+        )
+    return frames, notes
