@@ -39,13 +39,15 @@ def test_the_strongest_perturbations_are_separated(study):
 
 def test_divergence_grows_with_the_perturbation(study):
     table, result, _ = study
-    for name in DISTRIBUTIONS:  # temperature: strictly, point estimates (its steps are far apart)
+    # Wherever the study resolves a step (the larger perturbation's prediction must come out separated), W1 grows
+    # with it, null included; a step about the size of the noise is held only by the intervals below.
+    for change in ("temperature", "contact"):
+        assert result[f"{change}_monotone"] and all(result[f"{change}_monotone"].values()), change
+        # both families: no larger perturbation significantly below a smaller one
+        assert all(result[f"{change}_ordered"].values()), change
+    for name in DISTRIBUTIONS:  # the strongest temperature step is resolved everywhere: above the null on each
         rows = table[table["distribution"] == name].set_index("engine")
-        values = [rows.loc[e, "value"] for e in ("reference", "temperature_110", "temperature_120")]
-        assert values == sorted(values), (name, values)
-    assert all(result["temperature_monotone"].values())
-    # both families: no larger perturbation significantly below a smaller one
-    assert all(result["temperature_ordered"].values()) and all(result["contact_ordered"].values())
+        assert rows.loc["temperature_120", "value"] > rows.loc["reference", "value"], name
 
 
 def test_every_expected_verdict_is_met(study):

@@ -51,7 +51,8 @@ def headline(result: Mapping) -> str:
         if strictly:
             good = [name for name, ok in strictly.items() if ok]
             parts.append(
-                f"{label} divergence grows with the perturbation on {len(good)} of {len(strictly)} distributions"
+                f"{label} divergence grows with the perturbation wherever it is resolved on {len(good)} of "
+                f"{len(strictly)} distributions"
             )
         if ordered and not all(ordered.values()):
             parts.append(

@@ -8,7 +8,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from westbench.calibration.reweighting import reweighting_weights
-from westbench.calibration.table import COLUMNS, agrees, checks, expected_verdict, kish_ess, training_comparison
+from westbench.calibration.table import (
+    CLEAR,
+    COLUMNS,
+    NEGLIGIBLE,
+    agrees,
+    checks,
+    expected_verdict,
+    kish_ess,
+    training_comparison,
+)
 from westbench.cg.internal_coordinates import kt
 
 
@@ -43,9 +52,9 @@ def test_reweighting_to_the_same_model_is_uniform():
 @given(floor=st.floats(1e-3, 10.0), share=st.floats(0.0, 5.0))
 def test_expected_verdicts_follow_the_prediction_against_the_floor(floor, share):
     verdict = expected_verdict(share * floor, floor)
-    if share > 1.5:
+    if share > CLEAR:
         assert verdict == "separated"
-    elif share < 0.5:
+    elif share < NEGLIGIBLE:
         assert verdict == "within noise"
     else:
         assert verdict == "either"
