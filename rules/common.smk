@@ -716,8 +716,8 @@ def engine_frames(protein_id, name="frames.h5"):
 
 
 def protein_figure_records(wildcards=None):
-    """[protein, figure name] of the figures across engines (rule protein_figures), in protein_figures order:
-    the registry's (westbench.metrics.figure_list) of scope PROTEIN, in its order."""
+    """[protein, figure name] of the figures across engines (made by rule protein_figures), in protein_figures
+    order, which is the registry's order of its figures of scope PROTEIN (westbench.metrics.figure_list)."""
     from westbench.metrics.figure_list import PROTEIN, figures
 
     return [[p, entry.name] for p in PROTEINS for entry in figures(PROTEIN)]
