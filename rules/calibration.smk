@@ -119,6 +119,7 @@ use rule cg_train as calibration_cg_train with:
         proteins=calibration_training_params,
         cg=calibration_training_settings,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
+        known_noise_floor=wb_calibration.REFERENCE_FORCE_NOISE_FLOOR,
 
 
 use rule we_run as calibration_we_run with:

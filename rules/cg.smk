@@ -35,6 +35,7 @@ rule cg_train:
         proteins=cg_training_params,
         cg=cg_training_settings,
         seed=cg_training_seed,
+        known_noise_floor=None,  # estimated from the data (an upper bound) unless a study knows it
     script:
         "../scripts/cg_train.py"
 

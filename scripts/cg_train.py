@@ -16,6 +16,7 @@ def main(snakemake):
         model_path=snakemake.output.model,
         history_path=snakemake.output.history,
         figure_path=snakemake.output.figure,
+        known_noise_floor=snakemake.params.known_noise_floor,
     )
 
 

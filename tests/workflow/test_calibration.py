@@ -66,6 +66,10 @@ def test_both_cg_presets_learn_and_the_fully_trained_learns_more(study):
         metrics = json.loads((folder / "metrics" / engine / "metrics.json").read_text())
         assert metrics["training"]["learned"] and "training" not in metrics["not_estimable"]
     assert result["fulltrained_lower_loss"]
+    # near the force-matching noise floor, which the study knows (the reference's exact forces: 0)
+    assert result["training"]["cg_fulltrained"]["force_noise_floor"] == 0.0
+    assert result["training"]["cg_fulltrained"]["force_noise_floor_source"] == "known"
+    assert result["fulltrained_near_floor"]["near"], result["fulltrained_near_floor"]
     curve = pd.read_csv(folder / "cg" / "fulltrained" / "training.csv")
     assert curve["validation_loss"].min() < curve["validation_loss"].iloc[0]
 

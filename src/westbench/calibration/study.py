@@ -28,6 +28,11 @@ from westbench.errors import ConfigError
 #: The null engine: the reference potential itself.
 REFERENCE = "reference"
 
+#: The force-matching noise floor of the study's training data, known rather than estimated: the ground truth's
+#: forces are the reference's own, exact functions of the C-alpha positions, so no part of them is noise from
+#: left-out atoms and a perfect model's loss is 0.
+REFERENCE_FORCE_NOISE_FLOOR = 0.0
+
 
 def engines(study: Mapping) -> list[str]:
     """Every engine of the study, in report order: the null, the perturbations, the trained models."""

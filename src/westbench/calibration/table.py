@@ -12,8 +12,9 @@ ground truth's noise floor and the suite's verdict) is set beside the verdict it
   bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
   ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);
 - trained engines (``cg_<preset>``) have no exact prediction: the checks ask that both presets learned
-  (best epoch after 0, validation loss below its start), that the fully-trained reached the lower loss,
-  and that it scores closer to the ground truth than the under-trained on most distributions.
+  (best epoch after 0, validation loss below its start), that the fully-trained reached the lower loss and
+  came near the force-matching noise floor (known: 0; :data:`NEAR_FLOOR_SHARE`), and that it scores closer
+  to the ground truth than the under-trained on most distributions.
 
 Examples
 --------
@@ -46,6 +47,11 @@ DISTRIBUTIONS = ("tic0", "tic1", "rg")
 CLEAR = 2.0
 #: A prediction below this share of the floor's upper bound must come out within noise.
 NEGLIGIBLE = 0.5
+#: "Near the force-matching noise floor": the fully-trained model's validation loss has closed at least this
+#: share of the way from its start (the prior with the untrained network) to the floor. The study's floor is
+#: known, 0 (:data:`westbench.calibration.study.REFERENCE_FORCE_NOISE_FLOOR`); what is left is the network's
+#: error, which a network this small keeps (the default's plateaus near a sixth of its start after 40 epochs).
+NEAR_FLOOR_SHARE = 0.5
 EITHER = "either"
 COLUMNS = [
     "study",
@@ -214,6 +220,8 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
                 "initial_validation_loss": r.get("initial_validation_loss"),
                 "best_validation_loss": r.get("best_validation_loss"),
                 "force_noise_floor": r.get("force_noise_floor"),
+                "force_noise_floor_source": r.get("force_noise_floor_source"),
+                **floor_distance(r),
             }
             for engine, r in training.items()
         }
@@ -224,7 +232,43 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
                 full.get("best_validation_loss", np.inf) < under.get("best_validation_loss", -np.inf)
             )
             result["fulltrained_closer"] = training_comparison(table, presets["fulltrained"], presets["undertrained"])
+        if "fulltrained" in presets:
+            gap = result["training"][presets["fulltrained"]].get("gap_left")
+            result["fulltrained_near_floor"] = {
+                "gap_left": gap,
+                "bound": NEAR_FLOOR_SHARE,
+                "near": bool(gap is not None and gap <= NEAR_FLOOR_SHARE),
+            }
     return result
+
+
+def floor_distance(summary: Mapping) -> dict:
+    """How far a training run's best validation loss is from the force-matching noise floor.
+
+    ``gap_left``: the share of the way from the start's loss to the floor still to go (0 = at the floor, 1 = no
+    better than the start); ``relative_force_error``: the RMS error of the forces above the floor, as a share of
+    the RMS force (``force_mean_square``, the loss of a model that predicts no force). None where a record
+    lacks the numbers.
+
+    Examples
+    --------
+    >>> floor_distance({"initial_validation_loss": 1000.0, "best_validation_loss": 300.0, "force_noise_floor": 0.0,
+    ...                 "force_mean_square": 100000.0})
+    {'gap_left': 0.3, 'relative_force_error': 0.05477}
+    """
+    try:
+        start, best, floor = (
+            float(summary[k]) for k in ("initial_validation_loss", "best_validation_loss", "force_noise_floor")
+        )
+    except (KeyError, TypeError, ValueError):
+        return {"gap_left": None, "relative_force_error": None}
+    gap = (best - floor) / (start - floor) if start > floor else None
+    scale = summary.get("force_mean_square")
+    error = np.sqrt(max(best - floor, 0.0) / float(scale)) if scale else None
+    return {
+        "gap_left": None if gap is None else round(float(gap), 5),
+        "relative_force_error": None if error is None else round(float(error), 5),
+    }
 
 
 def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:

@@ -3,7 +3,8 @@
 :func:`train_preset` loads each protein's ground-truth frames with forces, trains with the preset's
 settings (:func:`westbench.cg.train.preset_training`), and writes the model, its JSON record
 (preset, proteins, seed, data hash, priors, versions), the loss history and the training curve
-with the force noise floor estimated from the data.
+with the force noise floor: known where the caller knows it (the calibration study's reference forces are exact,
+so its floor is 0), else estimated from the data (an upper bound).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def train_preset(
     model_path,
     history_path,
     figure_path,
+    known_noise_floor: float | None = None,
 ) -> dict:
     """Train the model of ``preset`` and write its files; return the training summary.
 
@@ -48,6 +50,10 @@ def train_preset(
         torch CPU threads (the job's threads: :mod:`westbench.resources`).
     model_path, history_path, figure_path : path
         ``model.pt`` (its record beside it, ``model.json``), the loss history CSV and the training-curve PNG.
+    known_noise_floor : float, optional
+        The force-matching noise floor when it is known rather than estimated (the calibration study:
+        :data:`westbench.calibration.study.REFERENCE_FORCE_NOISE_FLOOR`); None estimates it from the data
+        (:func:`westbench.cg.noise_floor.force_noise_floor`, an upper bound).
     """
     torch.set_num_threads(int(threads))
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]
@@ -61,8 +67,15 @@ def train_preset(
         dtype=cg["model"]["dtype"],
         device=cg["device"],
     )
-    floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
+    if known_noise_floor is None:
+        floor = float(np.mean([force_noise_floor(d.positions, d.forces, seed=seed) for d in datasets]))
+        summary["force_noise_floor_source"] = "estimated (nearest-neighbour frames: an upper bound)"
+    else:
+        floor = float(known_noise_floor)
+        summary["force_noise_floor_source"] = "known"
     summary["force_noise_floor"] = floor
+    # The loss of a model that predicts no force: the scale a loss and its floor are read against.
+    summary["force_mean_square"] = float(np.mean(np.concatenate([np.ravel(d.forces) for d in datasets]) ** 2))
     save_model(
         model,
         model_path,
@@ -84,6 +97,7 @@ def train_preset(
         history,
         figure_path,
         noise_floor=floor,
+        noise_floor_known=known_noise_floor is not None,
         title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
         f"{summary['training']['lr_schedule']} LR)"
         + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"),

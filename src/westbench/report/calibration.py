@@ -64,6 +64,13 @@ def headline(result: Mapping) -> str:
         parts.append(
             f"the fully-trained CG model is closer than the under-trained on {closer['closer_on']} of {closer['of']}"
         )
+    near = result.get("fulltrained_near_floor")
+    if near and near.get("gap_left") is not None:
+        parts.append(
+            f"its force-matching loss has {near['gap_left']:.0%} of the way from its start to the noise floor left "
+            + ("(near the floor" if near["near"] else "(NOT near the floor")
+            + f": at most {near['bound']:.0%})"
+        )
     for engine, training in result.get("training", {}).items():
         if not training.get("learned"):
             parts.append(f"{engine} FAILED TO LEARN (epoch {training.get('best_epoch')} kept)")

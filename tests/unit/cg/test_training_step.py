@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from westbench.cg.model import load_energy_model
 from westbench.cg.training_step import train_preset
@@ -44,3 +45,17 @@ def test_train_preset_writes_the_model_its_record_history_and_curve(tmp_path):
     assert summary["frames"]["toy"]["used"] == 30  # the preset's frame_fraction of the 60 frames
     assert len(open(out["history_path"]).read().splitlines()) >= 2 and out["figure_path"].stat().st_size > 1000
     assert load_energy_model(out["model_path"], protein="toy") is not None
+    # the floor is estimated unless the caller knows it (the calibration study's exact forces: 0)
+    assert summary["force_noise_floor_source"].startswith("estimated") and summary["force_noise_floor"] > 0
+    assert summary["force_mean_square"] == pytest.approx(np.mean(forces**2), rel=1e-4)
+    known = train_preset(
+        {"toy": {"frames": runs, "topology": tmp_path / "prepared.pdb"}},
+        cg,
+        "tiny",
+        seed=4,
+        threads=1,
+        known_noise_floor=0.0,
+        **out,
+    )
+    assert known["force_noise_floor"] == 0.0 and known["force_noise_floor_source"] == "known"
+    assert json.loads((tmp_path / "cg" / "model.json").read_text())["training_summary"]["force_noise_floor"] == 0.0
