@@ -156,39 +156,51 @@ def engine_rows(
 
 
 def _family(table: pd.DataFrame, change: str) -> pd.DataFrame:
-    """The null and the perturbations of one family (``temperature`` or ``contact``), with their size |scale - 1|."""
+    """The null and the perturbations of one family (``temperature`` or ``contact``), with their size |scale - 1|
+    and direction (+1 stronger, -1 weaker; the null 0)."""
     column = f"{change}_scale"
     other = "contact_scale" if change == "temperature" else "temperature_scale"
     rows = table[(table["kind"].isin(["null", "perturbation"])) & (table[other] == 1.0)]
-    return rows.assign(size=(rows[column] - 1.0).abs())
+    return rows.assign(size=(rows[column] - 1.0).abs(), direction=np.sign(rows[column] - 1.0))
+
+
+def _directions(table: pd.DataFrame, change: str):
+    """(distribution, rows sorted by size) of each direction of a family, the null in both: a hotter and a colder
+    run, or stronger and weaker contacts, are not ordered against each other, only along their own direction."""
+    family = _family(table, change)
+    for direction in (1.0, -1.0):
+        rows = family[family["direction"].isin([0.0, direction])]
+        if (rows["direction"] == direction).any():
+            for name, group in rows.groupby("distribution"):
+                yield name, group.sort_values("size")
 
 
 def _monotone(table: pd.DataFrame, change: str) -> dict:
     """Per distribution, whether W1 grows with the perturbation's size wherever the study resolves the step: every
     perturbation whose prediction must come out separated (expected ``separated``) scores above every smaller
-    one, null included (point estimates). A perturbation about the size of the noise (expected ``either``) is
-    left out as the larger side; the interval check (:func:`_ordered`) still holds it."""
-    out = {}
-    for name, group in _family(table, change).groupby("distribution"):
-        group = group.sort_values("size")
+    one of its direction, null included (point estimates). A perturbation about the size of the noise (expected
+    ``either``) is left out as the larger side; the interval check (:func:`_ordered`) still holds it."""
+    out: dict = {}
+    for name, group in _directions(table, change):
         if group["size"].nunique() < 3:
             continue
         values = group["value"].astype(float).to_numpy()
         resolved = (group["expected"].astype(str) == SEPARATED).to_numpy()
-        out[name] = bool(all(values[j] > values[i] for j in range(len(group)) if resolved[j] for i in range(j)))
+        grows = all(values[j] > values[i] for j in range(len(group)) if resolved[j] for i in range(j))
+        out[name] = bool(out.get(name, True) and grows)
     return out
 
 
 def _ordered(table: pd.DataFrame, change: str) -> dict:
-    """Per distribution, whether no larger perturbation scores significantly below a smaller one (its interval's
-    upper bound under the smaller's lower bound): the ordering the intervals can vouch for."""
-    out = {}
-    for name, group in _family(table, change).groupby("distribution"):
-        group = group.sort_values("size")
+    """Per distribution, whether no larger perturbation scores significantly below a smaller one of its direction
+    (its interval's upper bound under the smaller's lower bound): the ordering the intervals can vouch for."""
+    out: dict = {}
+    for name, group in _directions(table, change):
         if group["size"].nunique() < 2:
             continue
         low, high = group["ci_low"].astype(float).to_numpy(), group["ci_high"].astype(float).to_numpy()
-        out[name] = bool(all(high[j] >= low[i] for i in range(len(group)) for j in range(i + 1, len(group))))
+        ordered = all(high[j] >= low[i] for i in range(len(group)) for j in range(i + 1, len(group)))
+        out[name] = bool(out.get(name, True) and ordered)
     return out
 
 

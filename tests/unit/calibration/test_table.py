@@ -115,6 +115,24 @@ def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
     assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"tic0": False}
 
 
+def test_hotter_and_colder_runs_are_ordered_only_along_their_own_direction():
+    """A held-out colder run sits between the null and the hotter ones in size, and may score below a smaller hotter
+    step: that breaks no ordering; a colder step below a smaller colder one does."""
+    rows = [_row("reference", "null", value=0.05)]
+    for scale, value in ((1.1, 0.3), (1.2, 0.6), (0.85, 0.2), (0.7, 0.5)):
+        rows.append(
+            _row(f"t{scale}", "perturbation", temperature=scale, value=value, verdict="separated", expected="separated")
+        )
+    for row in rows:
+        row["ci_low"], row["ci_high"] = row["value"] * 0.9, row["value"] * 1.1
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert result["temperature_monotone"] == {"tic0": True} and result["temperature_ordered"] == {"tic0": True}
+    assert result["strongest_temperature"] == {"tic0": "separated"}  # 0.7: the largest step of either direction
+    rows[4]["value"], rows[4]["ci_low"], rows[4]["ci_high"] = 0.1, 0.09, 0.11  # -30 % below -15 %
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert result["temperature_monotone"] == {"tic0": False} and result["temperature_ordered"] == {"tic0": False}
+
+
 def test_the_trained_comparison_counts_distributions():
     rows = [
         _row("cg_fulltrained", "trained", distribution=d, value=v, expected="")
