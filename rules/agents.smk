@@ -18,6 +18,7 @@ rule agent_trial:
         "results/agents/benchmarks/trial_{task}_{agent}_{model}_{attempt}.tsv"
     wildcard_constraints:
         **AGENT_WILDCARDS,
+    priority: agent_trial_priority
     conda:
         "../envs/agents.yaml"
     resources:
@@ -45,6 +46,7 @@ rule agent_near_miss:
     wildcard_constraints:
         task=AGENT_WILDCARDS["task"],
         near_miss=AGENT_WILDCARDS["agent"],
+    priority: agent_trial_priority
     conda:
         "../envs/agents.yaml"
     resources:

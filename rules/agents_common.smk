@@ -4,6 +4,7 @@ from westbench.agents import plan as agents_plan  # noqa: E402
 from westbench.agents.tasks import TaskError as AgentsTaskError, select_tasks as agents_select_tasks  # noqa: E402
 from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
 from westbench.agents.tasks import near_misses as agents_near_misses  # noqa: E402
+from westbench.agents.tasks import load_task as agents_load_task  # noqa: E402
 from westbench.agents.leaderboard import LEADERBOARD_KEYS  # noqa: E402
 from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
 
@@ -27,6 +28,17 @@ except (AgentsConfigError, AgentsTaskError) as exc:
     raise WorkflowError(str(exc)) from None
 AGENT_ATTEMPTS = list(range(1, AGENTS["attempts"] + 1))
 
+
+def agents_task_timeout(task):
+    """The agent timeout task.toml gives (None when unset or when the task does not load: its trial says why)."""
+    try:
+        return agents_load_task(AGENT_TASKS_DIR / task).agent_timeout_s
+    except AgentsTaskError:
+        return None
+
+
+AGENT_TIMEOUTS = {task: agents_task_timeout(task) for task in AGENT_TASKS}
+
 # Constraints kept on the agent rules (not global) so other stages may use the same wildcard names.
 AGENT_WILDCARDS = {
     "task": r"[A-Za-z0-9._-]+",
@@ -48,6 +60,15 @@ def agent_trial_run(wildcards):
     except AgentsConfigError as exc:
         raise WorkflowError(str(exc)) from None
     return {"agent": {key: value for key, value in entry.items() if key != "models"}, "model": model}
+
+
+def agent_trial_priority(wildcards):
+    """Longest trials first (westbench.agents.plan.trial_priority); the null agent's trials last."""
+    return agents_plan.trial_priority(
+        AGENT_TIMEOUTS.get(wildcards.task),
+        null_agent=getattr(wildcards, "agent", None) == AGENTS["gate"]["null"],
+        default_timeout_s=AGENTS["default_agent_timeout_s"],
+    )
 
 
 def agent_task_dir(wildcards):

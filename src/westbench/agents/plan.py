@@ -104,3 +104,19 @@ def near_miss_path(task: str, near_miss: str, name: str = "trial.json") -> str:
     'results/agents/near_misses/gmx-solvate-ions/no-posre-itp/trial.json'
     """
     return f"{RESULTS}/near_misses/{task}/{near_miss}/{name}"
+
+
+def trial_priority(agent_timeout_s: float | None, null_agent: bool = False, default_timeout_s: float = 900.0) -> int:
+    """Snakemake priority of one trial or near miss: the longer the task allows its agent, the earlier it starts.
+
+    The suite runs a few trials at once on few cores; started in the DAG's order, a 6-minute trial can begin late
+    and run alone at the end. The agent timeout of task.toml (minutes) stands in for the trial's cost (longest
+    first); the do-nothing agent's trials cost the same short while on every task, so they go last and fill the
+    gaps at the end.
+
+    >>> trial_priority(2400), trial_priority(None), trial_priority(3600, null_agent=True)
+    (40, 15, 0)
+    """
+    if null_agent:
+        return 0
+    return max(1, int((agent_timeout_s or default_timeout_s) // 60))

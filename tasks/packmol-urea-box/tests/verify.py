@@ -54,16 +54,36 @@ def rmsd_to(template, xyz):
     return float(np.sqrt(((a @ rotation - b) ** 2).sum(1).mean()))
 
 
-def closest_contact(mols, box):
+def closest_contact(mols, box, reach=2 * CONTACT_A):
+    """The closest distance between atoms of different molecules, minimum image (orthorhombic box), exact when below
+    ``reach`` (A; ``reach`` itself when no two such atoms are that close).
+
+    Cell list: the wrapped atoms are binned in cells at least ``reach`` wide, so any pair closer than that lies in
+    one cell or two neighbouring ones (periodically); each cell is compared with its 27-cell neighbourhood only.
+    """
     xyz = np.concatenate([m[1] for m in mols])
     owner = np.concatenate([np.full(len(m[1]), k) for k, m in enumerate(mols)])
-    box = np.array(box)
-    best = np.inf
-    for start in range(0, len(xyz), 400):
-        d = xyz[start : start + 400, None, :] - xyz[None, :, :]
+    box = np.array(box, dtype=float)
+    wrapped = xyz - np.floor(xyz / box) * box
+    n = np.maximum(1, np.floor(box / reach).astype(int))
+    cell = np.minimum((wrapped / (box / n)).astype(int), n - 1)
+    flat = np.ravel_multi_index(tuple(cell.T), tuple(n))
+    order = np.argsort(flat, kind="stable")
+    starts = np.searchsorted(flat[order], np.arange(int(n.prod()) + 1))
+    offsets = np.array([(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)])
+    best = reach**2
+    for c in range(int(n.prod())):
+        mine = order[starts[c] : starts[c + 1]]
+        if not len(mine):
+            continue
+        around = np.unique(
+            np.ravel_multi_index(tuple(((np.array(np.unravel_index(c, tuple(n))) + offsets) % n).T), tuple(n))
+        )
+        others = np.concatenate([order[starts[k] : starts[k + 1]] for k in around])
+        d = wrapped[mine, None, :] - wrapped[None, others, :]
         d -= np.round(d / box) * box
         r2 = (d**2).sum(-1)
-        r2[owner[start : start + 400, None] == owner[None, :]] = np.inf
+        r2[owner[mine, None] == owner[None, others]] = np.inf
         best = min(best, float(r2.min()))
     return float(np.sqrt(best))
 

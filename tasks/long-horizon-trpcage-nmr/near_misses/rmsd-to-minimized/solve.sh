@@ -35,7 +35,7 @@ integrator = openmm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosec
 integrator.setRandomNumberSeed(7)
 simulation = app.Simulation(fixer.topology, system, integrator, openmm.Platform.getPlatformByName("CPU"))
 simulation.context.setPositions(fixer.positions)
-simulation.minimizeEnergy()
+simulation.minimizeEnergy(tolerance=100 * unit.kilojoule_per_mole / unit.nanometer)  # to a max force of 100 kJ/mol/nm
 with open("/app/output/minimized.pdb", "w") as handle:
     app.PDBFile.writeFile(fixer.topology, simulation.context.getState(getPositions=True).getPositions(), handle)
 simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
@@ -56,8 +56,8 @@ json.dump({"model": 1, "seed": 7, "steps": 1000, "timestep_fs": 2.0, "temperatur
 open("/app/output/report.md", "w").write(f"""# Trp-cage (1L2Y) in implicit solvent
 
 1. Model 1 of the NMR ensemble; deposited hydrogens replaced by PDBFixer's for pH 7 (Amber14 names).
-2. amber14-all + GBn2, no cutoff, HBonds constraints; minimized; Langevin (LangevinMiddle) 300 K, 1/ps, 2 fs,
-   1000 steps (2 ps), seed 7; a frame every 0.2 ps.
+2. amber14-all + GBn2, no cutoff, HBonds constraints; minimized (to a maximum force of 100 kJ/mol/nm); Langevin
+   (LangevinMiddle) 300 K, 1/ps, 2 fs, 1000 steps (2 ps), seed 7; a frame every 0.2 ps.
 3. C-alpha RMSD to the experimental model 1 and simplified-DSSP helix fraction per frame (mdtraj).
 
 | quantity | value |
