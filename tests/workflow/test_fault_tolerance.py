@@ -10,8 +10,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 
 import h5py
@@ -19,28 +17,9 @@ import numpy as np
 import pytest
 import yaml
 
-from ..conftest import REPO, demo_we_run_dirs
+from ..conftest import REPO, demo_we_run_dirs, start_snakemake
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
-
-
-def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
-    # Targets and options first: --configfile takes several values and would swallow a target after it.
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "-d",
-        str(workdir),
-        *map(str, args),
-        "--configfile",
-        str(configfile),
-    ]
-    return subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
-    )
 
 
 def finish(process, timeout=900):
