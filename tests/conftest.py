@@ -100,11 +100,10 @@ def rcsb_spec(pdb_id: str, sequence: str, chains=None, residues=None, protein_id
     return ProteinSpec(protein_id, protein_id, pdb_id, sequence, chains, residues, "rcsb", None)
 
 
-def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
-    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr.
-    ``configfile=None``: no --configfile (the Snakefile's embedded demo, or the ones given in ``args``)."""
+def snakemake_command(workdir, *args, configfile=REPO / "config" / "config.yaml") -> list[str]:
+    """The Snakemake CLI on this repository's Snakefile in ``workdir``, as :func:`snakemake` runs it."""
     # Targets and options first: --configfile takes several values and would swallow a target after it.
-    command = [
+    return [
         sys.executable,
         "-m",
         "snakemake",
@@ -115,9 +114,32 @@ def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeou
         *map(str, args),
         *(["--configfile", str(configfile)] if configfile is not None else []),
     ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+def snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml", timeout=900):
+    """Run the real Snakemake CLI on this repository's Snakefile in ``workdir``; ``.output`` = stdout + stderr.
+    ``configfile=None``: no --configfile (the Snakefile's embedded demo, or the ones given in ``args``)."""
+    result = subprocess.run(
+        snakemake_command(workdir, *args, configfile=configfile), capture_output=True, text=True, timeout=timeout
+    )
     result.output = result.stdout + result.stderr  # Snakemake 9 logs errors to stdout
     return result
+
+
+def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml") -> subprocess.Popen:
+    """:func:`snakemake` started, not waited for: in a new process group (so that a test can signal Snakemake
+    and its jobs at once, as a terminal does), stdout and stderr in ``.stdout``, and SIGINT at its default (a
+    terminal's foreground job, not a background job of a non-interactive shell, which ignores SIGINT)."""
+    import signal
+
+    return subprocess.Popen(
+        snakemake_command(workdir, *args, configfile=configfile),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def demo_we_run_dirs(root, engine, protein="chignolin"):

@@ -10,8 +10,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,36 +17,11 @@ import h5py
 import pytest
 import yaml
 
-from ..conftest import REPO
+from ..conftest import REPO, start_snakemake
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 STOP_WITHIN_S = 6.0  # a job process stops within 5 s at the latest (westbench.interrupt), Snakemake just after
-
-
-def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml"):
-    """Snakemake in a new process group, SIGINT at its default (a terminal's foreground job, not a
-    background job of a non-interactive shell, which ignores SIGINT)."""
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "-d",
-        str(workdir),
-        *map(str, args),
-        "--configfile",
-        str(configfile),
-    ]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
 
 
 def living_members(pgid):
