@@ -4,6 +4,10 @@
 
 import westbench.metrics.figure_list as figure_list  # the figure registry
 
+#: The one model weighting the study reads (its table, checks and figures): its metric jobs score only this one
+#: (the main study's carry every metrics.weightings); the msm and counts weightings cost seconds per engine.
+CALIBRATION_WEIGHTING = "we"
+
 
 rule calibration_models:
     """The native structure's C-alpha atoms (the beads' topology, the WE basis state), the reference potential
@@ -79,6 +83,7 @@ use rule fit_tica as calibration_fit_tica with:
         "results/calibration/{protein}/logs/fit_tica.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/fit_tica.tsv"
+    priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
     params:
         lag_frames=CALIBRATION["groundtruth"]["tica_lag_frames"],
 
@@ -114,6 +119,7 @@ use rule cg_train as calibration_cg_train with:
         "results/calibration/{protein}/logs/cg_train_{preset}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/cg_train_{preset}.tsv"
+    priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
     threads: 1  # a small network on ten beads: the two presets train side by side
     params:
         proteins=calibration_training_params,
@@ -131,6 +137,7 @@ use rule we_run as calibration_we_run with:
         "results/calibration/{protein}/logs/we_run_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/we_run_{engine}.tsv"
+    priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
     threads: 1  # ten beads per walker: one thread each, the study's runs side by side
     resources:
         gpu=torch_gpus,
@@ -184,6 +191,7 @@ use rule metric_suite as calibration_metrics with:
     params:
         settings={
             **{key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
+            "weightings": [CALIBRATION_WEIGHTING],
             "discard_iterations": CALIBRATION["discard_iterations"],
         },
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
@@ -256,7 +264,7 @@ rule calibration_table:
         reference=wb_calibration.REFERENCE,
         trained_models=[e for e in CALIBRATION_ENGINES if not wb_calibration.is_reference_model(CALIBRATION, e)],
         perturbations={e: wb_calibration.perturbation(CALIBRATION, e) for e in CALIBRATION_ENGINES},
-        weighting="we",
+        weighting=CALIBRATION_WEIGHTING,
         discard_iterations=CALIBRATION["discard_iterations"],  # the convergence figure's window, as the metrics
     script:
         "../scripts/calibration_table.py"

@@ -26,6 +26,7 @@ rule cg_train:
         "results/{protein}/logs/cg_train_{preset}.log",
     benchmark:
         "results/{protein}/benchmarks/cg_train_{preset}.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/torch.yaml"
     threads: torch_threads()

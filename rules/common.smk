@@ -238,6 +238,13 @@ def we_gpus(wildcards):
 
 TRAJECTORY = f"trajectory.{config['groundtruth']['trajectory_format']}"
 
+# Scheduling only (never a result): the main study's chain, system -> ground-truth starts and runs -> TICA ->
+# CG training and WE runs, is the DAG's critical path (the explicit system, the ground-truth runs and the
+# explicit WE run are its longest jobs), so its jobs take a free core first; the calibration study's many short
+# jobs (rules/calibration.smk, priority 0) fill the other. Without it the study's jobs took both cores early
+# and the ground-truth runs waited.
+CRITICAL_PATH_PRIORITY = 1
+
 
 # we.engines items are names of built-in engines or entries naming a user's class ({name, class, options, ...}):
 # ENGINES holds the names; USER_ENGINES the entries, each imported and checked against the engine contract here.

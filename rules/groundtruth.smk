@@ -11,6 +11,7 @@ rule groundtruth_starts:
         "results/{protein}/logs/groundtruth_starts.log",
     benchmark:
         "results/{protein}/benchmarks/groundtruth_starts.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
     threads: openmm_threads()
@@ -38,6 +39,7 @@ rule groundtruth_run:
         "results/{protein}/logs/groundtruth_run_{start}.log",
     benchmark:
         "results/{protein}/benchmarks/groundtruth_run_{start}.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
     threads: openmm_threads()

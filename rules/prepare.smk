@@ -52,6 +52,7 @@ rule build_system:
         "results/{protein}/logs/build_system_{solvent}.log",
     benchmark:
         "results/{protein}/benchmarks/build_system_{solvent}.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
     threads: openmm_threads()

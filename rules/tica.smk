@@ -19,6 +19,7 @@ rule fit_tica:
         "results/{protein}/logs/fit_tica.log",
     benchmark:
         "results/{protein}/benchmarks/fit_tica.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/analysis.yaml"
     params:

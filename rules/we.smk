@@ -14,6 +14,7 @@ rule we_run:
         "results/{protein}/logs/we_run_{engine}.log",
     benchmark:
         "results/{protein}/benchmarks/we_run_{engine}.tsv"
+    priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/westpa.yaml"
     threads: we_threads

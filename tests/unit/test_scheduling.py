@@ -1,0 +1,70 @@
+"""What the embedded default DAG spends its 2 cores on: the critical path first, no start-up import it does not use,
+and no weighting the calibration study does not read (each a CPU cost of the default run, never a result)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: The main study's chain: system, ground truth, TICA, CG training and WE runs.
+CRITICAL_PATH = ["build_system", "groundtruth_starts", "groundtruth_run", "fit_tica", "cg_train", "we_run"]
+#: The calibration study's copies of those rules (use rule ... with: they would inherit the priority).
+STUDY_COPIES = ["calibration_fit_tica", "calibration_cg_train", "calibration_we_run"]
+
+
+@pytest.fixture(scope="module")
+def workflow(tmp_path_factory):
+    """The parsed workflow of the embedded default config (rules, config, input functions)."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import OutputSettings, ResourceSettings
+
+    cwd = os.getcwd()
+    try:
+        with SnakemakeApi(OutputSettings()) as api:
+            yield api.workflow(
+                resource_settings=ResourceSettings(),
+                snakefile=REPO / "Snakefile",
+                workdir=tmp_path_factory.mktemp("parsed"),
+            )._workflow
+    finally:
+        os.chdir(cwd)
+
+
+def test_the_critical_path_goes_first_and_the_study_fills_in(workflow):
+    high = {name: workflow.get_rule(name).priority for name in CRITICAL_PATH + ["we_run_replica"]}
+    low = {name: workflow.get_rule(name).priority for name in STUDY_COPIES + ["calibration_metrics"]}
+    assert min(high.values()) > max(low.values()), (high, low)
+
+
+def test_the_study_scores_the_one_weighting_its_table_reads(workflow):
+    metrics = workflow.get_rule("calibration_metrics").params.settings
+    table = workflow.get_rule("calibration_table").params.weighting
+    assert metrics["weightings"] == [table] == ["we"]
+    main = workflow.get_rule("metric_suite").params.settings
+    assert main["weightings"] == workflow.config["metrics"]["weightings"]  # the main study keeps every one
+
+
+def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
+    """WE runs (progress coordinates) and exports load a TicaModel: deeptime (and with it torch and
+    scikit-learn) is seconds of start-up per job, and only fitting needs it."""
+    code = (
+        "import sys\n"
+        "from westbench.tica import FEATURE_CA_DISTANCES, TicaModel\n"
+        "import westbench.we.pcoord, westbench.we.replicas, westbench.we.propagator\n"
+        "print(sorted(m for m in ('deeptime', 'torch', 'sklearn') if m in sys.modules))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_fitting_still_loads_from_the_package():
+    from westbench.tica import fit_groundtruth, fit_tica
+    from westbench.tica.fitting import fit_groundtruth as fitted
+    from westbench.tica.fitting import fit_tica as fit
+
+    assert (fit_tica, fit_groundtruth) == (fit, fitted)
