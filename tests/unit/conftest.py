@@ -1,7 +1,9 @@
-"""Machines described by fake environments for the device tests (westbench.devices and the engines on it)."""
+"""Unit-tier fixtures: machines described by fake environments for the device tests (westbench.devices and the
+engines on it), and the parsed workflow of the embedded default config."""
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +29,24 @@ def machine(tmp_path, monkeypatch):
         monkeypatch.setenv("PATH", f"{fake_nvidia_smi(tmp_path / f'gpus{n_gpus}', n_gpus)}{os.pathsep}/usr/bin:/bin")
 
     return describe
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def workflow(tmp_path_factory):
+    """The parsed workflow of the embedded default config (rules, config, input functions)."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import OutputSettings, ResourceSettings
+
+    cwd = os.getcwd()
+    try:
+        with SnakemakeApi(OutputSettings()) as api:
+            yield api.workflow(
+                resource_settings=ResourceSettings(),
+                snakefile=REPO / "Snakefile",
+                workdir=tmp_path_factory.mktemp("parsed"),
+            )._workflow
+    finally:
+        os.chdir(cwd)

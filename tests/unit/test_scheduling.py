@@ -6,32 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 
 #: The main study's chain: system, ground truth, TICA, CG training and WE runs.
 CRITICAL_PATH = ["build_system", "groundtruth_starts", "groundtruth_run", "fit_tica", "cg_train", "we_run"]
 #: The calibration study's copies of those rules (use rule ... with: they would inherit the priority).
 STUDY_COPIES = ["calibration_fit_tica", "calibration_cg_train", "calibration_we_run"]
-
-
-@pytest.fixture(scope="module")
-def workflow(tmp_path_factory):
-    """The parsed workflow of the embedded default config (rules, config, input functions)."""
-    from snakemake.api import SnakemakeApi
-    from snakemake.settings.types import OutputSettings, ResourceSettings
-
-    cwd = os.getcwd()
-    try:
-        with SnakemakeApi(OutputSettings()) as api:
-            yield api.workflow(
-                resource_settings=ResourceSettings(),
-                snakefile=REPO / "Snakefile",
-                workdir=tmp_path_factory.mktemp("parsed"),
-            )._workflow
-    finally:
-        os.chdir(cwd)
 
 
 def test_the_critical_path_goes_first_and_the_study_fills_in(workflow):

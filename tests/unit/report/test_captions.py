@@ -4,7 +4,6 @@ The workflow is parsed in-process (no DAG, no jobs) to read what the rules decla
 """
 
 import json
-import os
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,24 +20,6 @@ from westbench.report.captions import Captions, caption_config, caption_html, re
 from westbench.report.html_report import write_report
 
 REPO = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture(scope="module")
-def workflow(tmp_path_factory):
-    """The parsed workflow of the embedded default config (rules, config, input functions)."""
-    from snakemake.api import SnakemakeApi
-    from snakemake.settings.types import OutputSettings, ResourceSettings
-
-    cwd = os.getcwd()
-    try:
-        with SnakemakeApi(OutputSettings()) as api:
-            yield api.workflow(
-                resource_settings=ResourceSettings(),
-                snakefile=REPO / "Snakefile",
-                workdir=tmp_path_factory.mktemp("parsed"),
-            )._workflow
-    finally:
-        os.chdir(cwd)
 
 
 def report_outputs(workflow):
