@@ -305,11 +305,15 @@ def learned(summary: Mapping) -> bool:
 
 
 def plot_training_curve(
-    history: pd.DataFrame, path, title: str = "", noise_floor: float | None = None, noise_floor_known: bool = False
+    history: pd.DataFrame,
+    path,
+    title: str = "",
+    noise_floor: float | None = None,
+    noise_floor_source: str = "estimated from the data",
 ) -> None:
     """Train and validation loss per epoch (log scale) and the learning rate; ``noise_floor`` drawn as a line
-    (:func:`westbench.cg.noise_floor.force_noise_floor`, or the known floor), so a flat curve near it reads as
-    converged. A known floor of 0 (exact forces) cannot sit on a log axis: the legend states it."""
+    labelled with ``noise_floor_source`` (the training record's ``force_noise_floor_source``), so a flat curve near
+    it reads as converged. A floor of 0 (exact forces) cannot sit on a log axis: the legend states it."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -323,11 +327,10 @@ def plot_training_curve(
         [best["epoch"]], [best["validation_loss"]], color="k", zorder=3, label=f"best (epoch {int(best['epoch'])})"
     )
     if noise_floor is not None and np.isfinite(noise_floor):
-        source = "known" if noise_floor_known else "estimated from the data"
         if noise_floor > 0:
-            axis.axhline(noise_floor, color="tab:red", lw=0.9, ls="--", label=f"noise floor ({source})")
+            axis.axhline(noise_floor, color="tab:red", lw=0.9, ls="--", label=f"noise floor ({noise_floor_source})")
         else:
-            axis.plot([], [], color="tab:red", lw=0.9, ls="--", label=f"noise floor 0 ({source}: exact forces)")
+            axis.plot([], [], color="tab:red", lw=0.9, ls="--", label=f"noise floor 0 ({noise_floor_source})")
     axis.set_yscale("log")
     axis.set_xlabel("epoch")
     axis.set_ylabel("force MSE ((kJ/mol/nm)$^2$)")

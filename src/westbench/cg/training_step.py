@@ -75,7 +75,9 @@ def train_preset(
         summary["force_noise_floor_source"] = "known"
     summary["force_noise_floor"] = floor
     # The loss of a model that predicts no force: the scale a loss and its floor are read against.
-    summary["force_mean_square"] = float(np.mean(np.concatenate([np.ravel(d.forces) for d in datasets]) ** 2))
+    summary["force_mean_square"] = float(
+        sum(np.sum(np.square(d.forces, dtype=np.float64)) for d in datasets) / sum(np.size(d.forces) for d in datasets)
+    )
     save_model(
         model,
         model_path,
@@ -97,7 +99,7 @@ def train_preset(
         history,
         figure_path,
         noise_floor=floor,
-        noise_floor_known=known_noise_floor is not None,
+        noise_floor_source=summary["force_noise_floor_source"],
         title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
         f"{summary['training']['lr_schedule']} LR)"
         + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"),
