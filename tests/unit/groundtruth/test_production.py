@@ -217,17 +217,23 @@ def test_disk_full_keeps_the_previous_checkpoint_and_the_rerun_continues(start_p
         folder = mount / "run"
         process = start_run_process(start_pdb, folder)
         deadline = time.monotonic() + 240
-        while not (folder / "checkpoints" / "chunk_000000.npz").exists():
+        chunk, checkpoint = folder / "checkpoints" / "chunk_000000.npz", folder / "checkpoints" / "production.chk"
+        while not (chunk.exists() and checkpoint.exists() and checkpoint.stat().st_mtime_ns >= chunk.stat().st_mtime_ns):
             assert process.poll() is None, process.stderr.read()[-2000:]
             assert time.monotonic() < deadline, "the run produced no chunk in time"
             time.sleep(0.01)
-        # Fill the disk: the next chunk or checkpoint cannot be written.
-        subprocess.run(["dd", "if=/dev/zero", f"of={mount / 'filler'}", "bs=1M"], capture_output=True)
+        # Stop the run while the disk fills: on a fast CPU the remaining chunks could otherwise be written
+        # before dd has taken the space, and the run would end well (a race the CI run of 74e9cc2 lost).
+        os.killpg(process.pid, signal.SIGSTOP)
+        try:
+            subprocess.run(["dd", "if=/dev/zero", f"of={mount / 'filler'}", "bs=1M"], capture_output=True)
+            assert os.statvfs(mount).f_bavail == 0, "the tmpfs still has space after dd"
+        finally:
+            os.killpg(process.pid, signal.SIGCONT)
         _, stderr = process.communicate(timeout=240)
         assert process.returncode != 0
         assert "No space left on device" in stderr and "free space and rerun" in stderr, stderr[-2000:]
         assert re.search(r"could not write \S+(chunk_\d+\.npz|production\.chk)", stderr), stderr[-2000:]
-        checkpoint = folder / "checkpoints" / "production.chk"
         assert checkpoint.exists() and not (folder / "frames.h5").exists()
 
         (mount / "filler").unlink()
