@@ -10,7 +10,7 @@ CALIBRATION_WEIGHTING = "we"
 
 
 rule calibration_models:
-    """The native structure's C-alpha atoms (the beads' topology, the WE basis state), the reference potential
+    """The native structure's C-alpha atoms (the beads' topology), the reference potential
     (engine reference) and its perturbed copies (calibration.perturbations), in one short job."""
     input:
         calibration_native_input,
@@ -126,6 +126,25 @@ use rule cg_train as calibration_cg_train with:
         cg=calibration_training_settings,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
         known_noise_floor=wb_calibration.REFERENCE_FORCE_NOISE_FLOOR,
+
+
+rule calibration_basis_states:
+    """The study's WE basis states: frames of the reference's ground truth (westbench.calibration.basis)."""
+    input:
+        frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
+    output:
+        states="results/calibration/{protein}/we/basis_states.npz",
+    log:
+        "results/calibration/{protein}/logs/calibration_basis_states.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/calibration_basis_states.tsv"
+    conda:
+        "../envs/westpa.yaml"
+    params:
+        states=CALIBRATION["we"]["basis_states"],  # how many
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_basis_states"),
+    script:
+        "../scripts/calibration_basis_states.py"
 
 
 use rule we_run as calibration_we_run with:

@@ -850,14 +850,17 @@ def calibration_we_input(wildcards):
     folder = calibration_dir()
     return {
         "model": calibration_model_path(wildcards.engine),
-        "basis": f"{folder}/native.pdb",
+        "basis": f"{folder}/native.pdb",  # the beads' topology
+        "basis_states": f"{folder}/we/basis_states.npz",  # where the walkers start
         "tica": f"{folder}/tica/model.json",
         "groundtruth": f"{folder}/tica/groundtruth_frames.h5",
     }
 
 
 def calibration_we_settings(wildcards):
-    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **CALIBRATION["we"]}
+    # basis_states: the count rule calibration_basis_states draws; the WE job reads its file (an input).
+    study = {key: value for key, value in CALIBRATION["we"].items() if key != "basis_states"}
+    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **study}
 
 
 def calibration_engine_cg(wildcards):

@@ -31,7 +31,8 @@ import numpy as np
 #: start selection); ``groundtruth_run`` (start id); ``cg_train`` (preset; protein ``all`` for a
 #: model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
 #: (protein ``all``); the calibration study's ``calibration_groundtruth``, ``calibration_cg_train`` (preset),
-#: ``calibration_we`` (engine), ``calibration_macrostates`` and ``calibration_metrics`` (engine), protein = the study's.
+#: ``calibration_basis_states``, ``calibration_we`` (engine), ``calibration_macrostates`` and ``calibration_metrics``
+#: (engine), protein = the study's.
 STAGES = (
     "fix_structure",
     "build_system",
@@ -44,6 +45,7 @@ STAGES = (
     "agents_leaderboard",
     "calibration_groundtruth",
     "calibration_cg_train",
+    "calibration_basis_states",
     "calibration_we",
     "calibration_macrostates",
     "calibration_metrics",

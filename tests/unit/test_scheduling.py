@@ -42,6 +42,22 @@ def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
+def test_the_deeptime_jobs_import_no_torch_and_torch_still_imports_after():
+    """Metric suites, macrostates and TICA fits use deeptime, whose init imports torch only for kernels westbench
+    never uses (westbench.deeptime_without_torch): seconds of CPU per job. A later import of torch still works."""
+    code = (
+        "import sys\n"
+        "import westbench.metrics.msm, westbench.tica.fitting\n"
+        "from deeptime.markov.msm import MaximumLikelihoodMSM\n"
+        "print('torch' in sys.modules, hasattr(__import__('deeptime').kernels, 'TorchGaussianKernel'))\n"
+        "import torch\n"
+        "print(torch.ones(2).sum().item())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert result.stdout.split() == ["False", "False", "2.0"], result.stdout + result.stderr
+
+
 def test_fitting_still_loads_from_the_package():
     from westbench.tica import fit_groundtruth, fit_tica
     from westbench.tica.fitting import fit_groundtruth as fitted

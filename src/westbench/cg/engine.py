@@ -90,6 +90,25 @@ def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(positions, dtype=np.float64), np.asarray(masses, dtype=np.float64)
 
 
+def load_basis_states(path: str | Path, n_beads: int) -> list[np.ndarray]:
+    """The basis states of a ``basis_states`` file: ``positions`` (n_states, n_beads, 3) nm, finite."""
+    try:
+        with np.load(path) as data:
+            positions = np.asarray(data["positions"], dtype=np.float64)
+    except (OSError, KeyError, ValueError) as error:
+        raise WestbenchError(
+            f"{path}: not a basis-states file with positions (n_states, n_beads, 3): {error}"
+        ) from error
+    if positions.ndim != 3 or positions.shape[1:] != (n_beads, 3) or not len(positions):
+        raise WestbenchError(
+            f"{path}: positions have shape {positions.shape}; the basis structure has {n_beads} beads, so "
+            f"(n_states, {n_beads}, 3) is needed"
+        )
+    if not np.isfinite(positions).all():
+        raise WestbenchError(f"{path}: non-finite positions; redraw the basis states")
+    return list(positions)
+
+
 class CGEngine(Engine):
     """Langevin dynamics of C-alpha beads under a CG energy model (see the module docstring).
 
@@ -123,6 +142,10 @@ class CGEngine(Engine):
     model_spec : mapping, optional
         A user's model (``cg.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
         (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
+    basis_states : path, optional
+        An ``.npz`` whose ``positions`` (n_states, n_beads, 3) nm are the WE run's basis states, equally likely
+        (e.g. frames drawn from an equilibrium ground truth, :func:`westbench.calibration.basis.draw_basis_states`);
+        without it the basis structure alone.
     """
 
     def __init__(
@@ -140,6 +163,7 @@ class CGEngine(Engine):
         deterministic: bool = _CGML["deterministic"],
         capture: bool | None = None,
         model_spec: Mapping | None = None,
+        basis_states: str | Path | None = None,
     ):
         langevin = {**section_defaults("cg.langevin"), "bead_mass_amu": bead_mass_amu, **dict(langevin or {})}
         explosion = {**section_defaults("cg.explosion"), **dict(explosion or {})}
@@ -160,6 +184,7 @@ class CGEngine(Engine):
             masses = np.full(len(self.basis), 110.0)
         else:
             raise ValueError("CGEngine needs basis_pdb or basis_positions")
+        self.starts = [self.basis] if basis_states is None else load_basis_states(basis_states, len(self.basis))
         if langevin["bead_mass_amu"] is not None:
             masses = np.full(len(self.basis), float(langevin["bead_mass_amu"]))
         self.bead_masses = masses
@@ -246,6 +271,9 @@ class CGEngine(Engine):
 
     def basis_state(self) -> WalkerState:
         return WalkerState(self.basis.copy())
+
+    def basis_states(self) -> list[WalkerState]:
+        return [WalkerState(positions.copy()) for positions in self.starts]
 
     def beads(self, state: WalkerState) -> np.ndarray:
         return np.asarray(state.positions)

@@ -6,7 +6,9 @@ engine is built once per worker process and reused for every segment.
 
 Contract
 --------
-- :meth:`Engine.basis_state` returns the state every new trajectory starts from.
+- :meth:`Engine.basis_state` returns the state every new trajectory starts from; an engine given an
+  ensemble of starts returns them all, equally likely, from :meth:`Engine.basis_states` (WESTPA's basis
+  states, ``auxref`` = their index).
 - :meth:`Engine.beads` returns the C-alpha (bead) positions of a state, shape (n_beads, 3), nm.
 - :meth:`Engine.propagate` advances each start by ``n_steps``, saving the beads
   every ``save_every`` steps, with the given per-segment seeds, and returns one
@@ -70,6 +72,10 @@ class Engine(ABC):
     @abstractmethod
     def basis_state(self) -> WalkerState:
         """The state new trajectories start from."""
+
+    def basis_states(self) -> Sequence[WalkerState]:
+        """The states new trajectories start from, equally likely: :meth:`basis_state` alone by default."""
+        return [self.basis_state()]
 
     @abstractmethod
     def beads(self, state: WalkerState) -> np.ndarray:

@@ -26,6 +26,10 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse
+
+import westbench.deeptime_without_torch  # noqa: F401  (before deeptime: loads it without torch)
+
+# isort: split
 from deeptime.clustering import KMeans, KMeansModel
 from deeptime.markov import TransitionCountModel
 from deeptime.markov.msm import MaximumLikelihoodMSM

@@ -24,6 +24,10 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+
+import westbench.deeptime_without_torch  # noqa: F401  (before deeptime: loads it without torch)
+
+# isort: split
 from deeptime.decomposition import TICA
 
 from westbench.errors import WestbenchError

@@ -79,12 +79,19 @@ def openmm_engine_spec(
 
 
 def cg_engine_spec(
-    model, protein: str, basis_pdb, cg: Mapping, threads: int | None = None, block_size: int = BATCHED
+    model,
+    protein: str,
+    basis_pdb,
+    cg: Mapping,
+    threads: int | None = None,
+    block_size: int = BATCHED,
+    basis_states=None,
 ) -> dict:
     """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
 
     ``block_size``: the whole iteration in one call (one worker), or with several workers (one per
-    GPU) their share of it (:func:`max_walkers_per_worker`).
+    GPU) their share of it (:func:`max_walkers_per_worker`). ``basis_states``: a file of starts that
+    replace the basis structure as WESTPA's basis states (the structure still gives the beads).
 
     Examples
     --------
@@ -107,6 +114,7 @@ def cg_engine_spec(
             "cuda_graphs": cg.get("cuda_graphs", defaults["cuda_graphs"]),
             "deterministic": cg.get("deterministic", defaults["deterministic"]),
             **({"model_spec": user_model_options(cg["user_model"])} if cg.get("user_model") else {}),
+            **({"basis_states": os.path.abspath(basis_states)} if basis_states else {}),
         },
     }
 
@@ -148,7 +156,8 @@ def engine_spec(
     kind : {"openmm", "cg", "user"}
         The engine's kind.
     inputs : mapping
-        OpenMM: ``system``, ``state``, ``topology``; CG: ``model``, ``basis`` (the rule's inputs).
+        OpenMM: ``system``, ``state``, ``topology``; CG: ``model``, ``basis`` and optionally ``basis_states``
+        (the rule's inputs).
     protein : str
         The protein (a CG model over several proteins picks its embedding by it).
     settings : mapping
@@ -196,6 +205,7 @@ def engine_spec(
             cg,
             threads=threads,
             **({"block_size": share} if workers > 1 else {}),
+            basis_states=given.get("basis_states"),
         )
     if kind == OPENMM:
         return openmm_engine_spec(

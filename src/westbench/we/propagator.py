@@ -14,7 +14,7 @@ import time
 import numpy as np
 from westpa.core.propagators import WESTPropagator
 from westpa.core.segment import Segment
-from westpa.core.states import InitialState
+from westpa.core.states import BasisState, InitialState
 
 from westbench.console import declare_chatty
 from westbench.engines.base import load_engine
@@ -69,6 +69,7 @@ class WestbenchPropagator(WESTPropagator):
         self.seed = int(self.options["seed"])
         self._engine = None
         self._pcoord = None
+        self._starts = None
         self._recorded = None
 
     @property
@@ -98,9 +99,22 @@ class WestbenchPropagator(WESTPropagator):
             record_runtime(record)
             self._recorded = record
 
+    def starts(self) -> list:
+        """The engine's basis states (WESTPA's basis state ``auxref`` is the index into this list)."""
+        if self._starts is None:
+            own = getattr(self.engine, "basis_states", None)  # a user engine need not derive from Engine
+            self._starts = list(own()) if callable(own) else [self.engine.basis_state()]
+        return self._starts
+
+    def start_of(self, basis_state):
+        """The engine state a WESTPA basis state stands for: ``auxref`` an index, or the one basis state."""
+        auxref = str(basis_state.auxref or "")
+        return self.starts()[int(auxref) if auxref.isdigit() else 0]
+
     def get_pcoord(self, state):
-        """Progress coordinate of a basis or initial state: that of the engine's basis structure."""
-        state.pcoord = self.pcoord(self.engine.beads(self.engine.basis_state())[None])[0]
+        """Progress coordinate of a basis or initial state: that of the engine state it stands for."""
+        basis = state if isinstance(state, BasisState) else self.basis_states[state.basis_state_id]
+        state.pcoord = self.pcoord(self.engine.beads(self.start_of(basis))[None])[0]
 
     def gen_istate(self, basis_state, initial_state):
         initial_state.pcoord = basis_state.pcoord
@@ -113,7 +127,8 @@ class WestbenchPropagator(WESTPropagator):
             if segment.initpoint_type == Segment.SEG_INITPOINT_CONTINUES:
                 starts.append(self.store.restart(segment.n_iter - 1, segment.parent_id))
             else:
-                starts.append(self.engine.basis_state())
+                initial = self.initial_states[segment.initial_state_id]
+                starts.append(self.start_of(self.basis_states[initial.basis_state_id]))
             seeds.append(derive_seed(self.seed, "segment", segment.n_iter, segment.seg_id))
         wall, cpu = time.perf_counter(), time.process_time()
         results = [None] * len(segments)

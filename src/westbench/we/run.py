@@ -48,6 +48,22 @@ __all__ = ["WERunError", "completed_iterations", "run_we"]
 log = logging.getLogger(__name__)
 
 
+def basis_state_entries(count: int) -> list[str]:
+    """WESTPA's ``label,probability,auxref`` basis states for an engine's ``count`` starts, equally likely;
+    ``auxref`` is the start's index (:meth:`westbench.we.propagator.WestbenchPropagator.start_of`).
+
+    Examples
+    --------
+    >>> basis_state_entries(1)
+    ['basis,1.0,basis']
+    >>> basis_state_entries(4)[:2]
+    ['basis_0,0.25,0', 'basis_1,0.25,1']
+    """
+    if count == 1:
+        return ["basis,1.0,basis"]
+    return [f"basis_{i},{1.0 / count!r},{i}" for i in range(count)]
+
+
 def run_we(
     run_dir: str | Path,
     *,
@@ -119,14 +135,19 @@ def _run_we(
             # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
             make_segment_order_deterministic()
             rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
+            count = len(rc.get_propagator().starts())
+            # An ensemble of basis states starts one walker each: copies add nothing the ensemble lacks, and
+            # every initial state the first split/merge leaves unused is formatted by WESTPA's driver on each
+            # iteration (768 of them from 256 states x 3 cost 11 % of a calibration WE run).
+            per_state = segs_per_state if count == 1 else 1
             w_init.initialize(
                 tstates=None,
                 tstate_file=None,
-                bstates=["basis,1.0,basis"],
+                bstates=basis_state_entries(count),
                 bstate_file=None,
-                segs_per_state=segs_per_state,
+                segs_per_state=per_state,
             )
-        log.info("initialized %s with %d walkers", west_h5, segs_per_state)
+        log.info("initialized %s with %d walkers from %d basis states", west_h5, per_state * count, count)
     reason = "max_iterations"
     while True:
         done = completed_iterations(west_h5)

@@ -6,9 +6,11 @@ import pandas as pd
 import pytest
 import torch
 
-from westbench.cg.engine import CGEngine
+from westbench.atomic import savez
+from westbench.cg.engine import CGEngine, load_basis_states
 from westbench.cg.model import CGModel, save_model
 from westbench.cg.prior import fit_prior
+from westbench.errors import WestbenchError
 from westbench.frames import ok_frames, read_frames
 from westbench.we.export import export_run
 from westbench.we.launch import BATCHED
@@ -167,3 +169,31 @@ def test_an_ended_walker_keeps_its_last_valid_frame_and_the_others_go_on(chain, 
         assert np.all(result.frames[last:] == result.frames[max(last, 0)])
         if last > 0:  # up to there, the same trajectory as without the bound
             assert np.allclose(result.frames[:last], reference.frames[:last], atol=1e-5)
+
+
+def test_the_cg_engine_starts_from_the_files_states(tmp_path):
+    chain = harmonic_chain(n_beads=8, n_frames=20, seed=3)
+    model = write_model(chain, tmp_path / "model.pt")
+    states = np.asarray(chain[0][:3], dtype=np.float64)
+    savez(tmp_path / "basis_states.npz", positions=states)
+    engine = CGEngine(model, "toy", basis_positions=chain[0][0], basis_states=tmp_path / "basis_states.npz")
+    assert [np.array_equal(s.positions, x) for s, x in zip(engine.basis_states(), states)] == [True] * 3
+    assert np.array_equal(engine.basis_state().positions, chain[0][0])  # the structure stays the beads' basis
+    assert len(CGEngine(model, "toy", basis_positions=chain[0][0]).basis_states()) == 1
+
+
+@pytest.mark.parametrize(
+    "positions, message",
+    [
+        (np.zeros((2, 7, 3)), r"shape \(2, 7, 3\); the basis structure has 8 beads"),
+        (np.zeros((0, 8, 3)), r"shape \(0, 8, 3\)"),
+        (np.full((1, 8, 3), np.nan), "non-finite positions"),
+    ],
+)
+def test_a_bad_basis_states_file_is_named(tmp_path, positions, message):
+    savez(tmp_path / "states.npz", positions=positions)
+    with pytest.raises(WestbenchError, match=r"states\.npz: .*" + message):
+        load_basis_states(tmp_path / "states.npz", 8)
+    savez(tmp_path / "other.npz", coordinates=np.zeros((1, 8, 3)))
+    with pytest.raises(WestbenchError, match=r"other\.npz: not a basis-states file"):
+        load_basis_states(tmp_path / "other.npz", 8)

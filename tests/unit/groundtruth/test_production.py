@@ -218,7 +218,9 @@ def test_disk_full_keeps_the_previous_checkpoint_and_the_rerun_continues(start_p
         process = start_run_process(start_pdb, folder)
         deadline = time.monotonic() + 240
         chunk, checkpoint = folder / "checkpoints" / "chunk_000000.npz", folder / "checkpoints" / "production.chk"
-        while not (chunk.exists() and checkpoint.exists() and checkpoint.stat().st_mtime_ns >= chunk.stat().st_mtime_ns):
+        while not (
+            chunk.exists() and checkpoint.exists() and checkpoint.stat().st_mtime_ns >= chunk.stat().st_mtime_ns
+        ):
             assert process.poll() is None, process.stderr.read()[-2000:]
             assert time.monotonic() < deadline, "the run produced no chunk in time"
             time.sleep(0.01)

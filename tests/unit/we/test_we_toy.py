@@ -210,3 +210,24 @@ def test_zmq_master_with_a_node_process_gives_the_serial_run(toy_run, tmp_path, 
     assert summary["iterations"] == 5
     reference = pcoords_and_weights(toy_run[0] / "west.h5")[:5]
     assert_same_run(pcoords_and_weights(tmp_path / "zmq" / "west.h5"), reference)
+
+
+def test_basis_states_of_the_engine_are_westpas_equally_likely_and_each_starts_its_walkers(tmp_path):
+    """An engine with one basis state per well (the symmetric well's equilibrium, half each): WESTPA gets both, at
+    probability 1/2, each with its own pcoord, and the first iteration already holds half the weight on each side,
+    where a run from the left well alone holds none on the right (the barrier is crossed far later)."""
+    spread = {**CFG, "engine": {"class": "tests.unit.we.toy:SpreadDoubleWell", "options": TOY["options"]}}
+    run_we(tmp_path / "spread", cfg=spread, segs_per_state=3, max_iterations=2)
+    run_we(tmp_path / "left", cfg=CFG, segs_per_state=3, max_iterations=2)
+    with h5py.File(tmp_path / "spread" / "west.h5", "r") as handle:
+        group = handle["ibstates/0"]
+        assert [row["auxref"].decode() for row in group["bstate_index"]] == ["0", "1"]
+        assert group["bstate_index"]["probability"] == pytest.approx([0.5, 0.5])
+        assert group["bstate_pcoord"][:, 0] == pytest.approx([-1.0, 1.0])
+        starts = handle["iterations/iter_00000001/pcoord"][:, 0, 0]
+        assert set(np.round(starts, 6)) == {-1.0, 1.0}  # every walker starts at one of the two states
+    for name, right in (("spread", 0.5), ("left", 0.0)):
+        with h5py.File(tmp_path / name / "west.h5", "r") as handle:
+            first = handle["iterations/iter_00000001"]
+            x, w = first["pcoord"][:, -1, 0], first["seg_index"]["weight"]
+        assert w[x > 0].sum() == pytest.approx(right, abs=0.05), name

@@ -5,7 +5,26 @@ import numpy as np
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.engines.double_well import DoubleWell
 
-__all__ = ["DoubleWell", "SlowDoubleWell", "DeviceDoubleWell", "Chain", "RaisingDoubleWell", "ExplodingDoubleWell"]
+__all__ = [
+    "DoubleWell",
+    "SpreadDoubleWell",
+    "SlowDoubleWell",
+    "DeviceDoubleWell",
+    "Chain",
+    "RaisingDoubleWell",
+    "ExplodingDoubleWell",
+]
+
+
+class SpreadDoubleWell(DoubleWell):
+    """The same dynamics from several basis states, equally likely (e.g. one in each well: the equilibrium)."""
+
+    def __init__(self, starts=(-1.0, 1.0), **options):
+        super().__init__(**options)
+        self.starts = [float(x) for x in starts]
+
+    def basis_states(self):
+        return [WalkerState(np.array([[x, 0.0, 0.0]])) for x in self.starts]
 
 
 class SlowDoubleWell(DoubleWell):

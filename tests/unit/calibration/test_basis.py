@@ -1,0 +1,64 @@
+"""The study's WE basis states: frames of distinct ground-truth runs, seeded."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from westbench.calibration.basis import draw_basis_states
+from westbench.errors import WestbenchError
+from westbench.frames import write_frames
+
+
+def write_runs(folder, n_runs, n_frames, n_beads=3):
+    """Runs whose frames are told apart by their coordinates: bead 0's x = run, y = frame."""
+    paths = []
+    for run in range(n_runs):
+        ca = np.zeros((n_frames, n_beads, 3), dtype=np.float32)
+        ca[:, 0, 0], ca[:, 0, 1] = run, np.arange(n_frames)
+        path = folder / f"r{run:04d}.h5"
+        write_frames(
+            path,
+            ca=ca,
+            weight=np.full(n_frames, 1.0 / n_frames),
+            traj=np.zeros(n_frames),
+            time_ps=np.arange(n_frames, dtype=float),
+            iteration=np.zeros(n_frames),
+        )
+        paths.append(path)
+    return paths
+
+
+@settings(max_examples=25, deadline=None)
+@given(n_runs=st.integers(1, 8), n_frames=st.integers(1, 6), data=st.data())
+def test_each_state_is_a_frame_of_its_own_run_and_the_seed_repeats_the_draw(tmp_path_factory, n_runs, n_frames, data):
+    paths = write_runs(tmp_path_factory.mktemp("runs"), n_runs, n_frames)
+    count, seed = data.draw(st.integers(1, n_runs)), data.draw(st.integers(1, 2**31 - 1))
+    drawn = draw_basis_states(paths, count, seed)
+    assert drawn["positions"].shape == (count, 3, 3) and drawn["positions"].dtype == np.float64
+    assert len(set(drawn["run"].tolist())) == count  # distinct runs: independent starts
+    assert np.array_equal(drawn["positions"][:, 0, 0], drawn["run"])
+    assert np.array_equal(drawn["positions"][:, 0, 1], drawn["frame"])
+    assert ((0 <= drawn["frame"]) & (drawn["frame"] < n_frames)).all()
+    again = draw_basis_states(paths, count, seed)
+    assert all(np.array_equal(drawn[key], again[key]) for key in drawn)
+
+
+def test_every_run_and_frame_can_be_drawn(tmp_path):
+    paths = write_runs(tmp_path, 4, 3)
+    runs, frames = set(), set()
+    for seed in range(1, 60):
+        drawn = draw_basis_states(paths, 2, seed)
+        runs.update(drawn["run"].tolist())
+        frames.update(drawn["frame"].tolist())
+    assert runs == {0, 1, 2, 3} and frames == {0, 1, 2}
+
+
+def test_none_draws_one_state_from_every_run(tmp_path):
+    drawn = draw_basis_states(write_runs(tmp_path, 5, 3), None, seed=2)
+    assert drawn["run"].tolist() == [0, 1, 2, 3, 4]
+
+
+def test_more_states_than_runs_is_refused_with_the_setting_to_change(tmp_path):
+    with pytest.raises(WestbenchError, match=r"calibration.we.basis_states is 5.*4 runs"):
+        draw_basis_states(write_runs(tmp_path, 4, 2), 5, seed=1)
