@@ -1,14 +1,21 @@
 """Compare with the exact answer, (3/2) ln(k1/k0), within the statistical error of the data, recompute MBAR, and
 redo the decorrelation with alchemlyb's own preprocessing: the per-window sample counts and both standard errors
-must be those of a real decorrelation of these windows, not numbers in the right range."""
+must be those of a real decorrelation of these windows, not numbers in the right range.
+
+That decorrelation depends on the image alone (its windows and alchemlyb/pymbar), not on the agent: it is read from
+reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools' versions and
+the windows' sha256 are the ones it was made from, else computed again. ``python3 verify.py --reference`` writes a
+new reference.json."""
 
 import glob
+import json
 import math
+import os
 import sys
 
 import numpy as np
 import pandas as pd
-from verifykit import load_json, main
+from verifykit import load_json, main, sha256_of, stored_reference, versions, write_reference
 
 WINDOWS = "/app/inputs/windows/lambda_*.csv.gz"
 EXACT = 1.5 * math.log(16.0)  # the windows are a 3-D harmonic oscillator whose spring constant goes 1 -> 16 (kT units)
@@ -76,8 +83,25 @@ def decorrelations():
     return found
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What the decorrelations depend on: the tools' versions and the windows' files."""
+    return {
+        "versions": versions("alchemlyb", "pymbar", "pandas", "numpy", "scipy"),
+        "sha256": sha256_of(*sorted(glob.glob(WINDOWS))),
+    }
+
+
+def plain(found):
+    """decorrelations() as plain JSON (its tuples as lists), the form the stored reference has."""
+    return json.loads(json.dumps(found))
+
+
 def verify_decorrelation(checks, result, number):
-    found = decorrelations()  # the verifier's own computation on the fixed inputs (a crash scores 0 with its reason)
+    # the verifier's own computation on the fixed inputs, stored (a crash scores 0 with its reason)
+    found = stored_reference(REFERENCE, provenance(), lambda: plain(decorrelations()))
     with checks.check("samples_per_window is what alchemlyb's decorrelation keeps in each window (within 10 %)"):
         kept = [int(k) for k in result["samples_per_window"]]
         assert found and len(kept) == len(next(iter(found.values()))["kept"]), f"{len(kept)} windows reported"
@@ -151,4 +175,7 @@ def verify(checks):
     verify_decorrelation(checks, result, number)
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), plain(decorrelations()))
+else:
+    sys.exit(main(verify))

@@ -3,14 +3,20 @@
 Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.005, the PC1 projection correlated
 with MDAnalysis's at r >= 0.999 (either sign accepted in the correlations' check only through the contract: the
 last frame's projection above the first's), correlations 0.01; frames exact.
+
+The reference analysis depends on the image alone (MDAnalysisTests' AdK trajectory and MDAnalysis), not on the agent:
+it is read from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools'
+versions and the trajectory's files are the ones it was made from, else computed again. ``python3 verify.py
+--reference`` writes a new reference.json.
 """
 
 import csv
+import os
 import sys
 import warnings
 
 import numpy as np
-from verifykit import load_json, main
+from verifykit import load_json, main, sha256_of, stored_reference, versions, write_reference
 
 warnings.filterwarnings("ignore")
 HEADER = ["frame", "rmsd_closed_A", "rmsd_open_A", "theta_nmp_deg", "theta_lid_deg", "rg_A", "pc1"]
@@ -46,6 +52,30 @@ def reference():
     return ref
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What the reference depends on: the tools' versions and the AdK files it reads."""
+    from MDAnalysisTests.datafiles import DCD, PSF, PDB_closed, PDB_small
+
+    return {
+        "versions": versions("MDAnalysis", "MDAnalysisTests", "numpy"),
+        "sha256": sha256_of(PSF, DCD, PDB_closed, PDB_small),
+    }
+
+
+def plain(ref):
+    """reference() as plain JSON (arrays as lists)."""
+    return {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in ref.items()}
+
+
+def stored():
+    """reference(), stored: its arrays back as arrays."""
+    ref = stored_reference(REFERENCE, provenance(), lambda: plain(reference()))
+    return {key: np.array(value) if isinstance(value, list) else value for key, value in ref.items()}
+
+
 def halfway(x):
     mid = (x[0] + x[-1]) / 2
     return int(np.argmax(x >= mid)) if x[-1] > x[0] else int(np.argmax(x <= mid))
@@ -61,7 +91,7 @@ def verify(checks):
         assert [int(r["frame"]) for r in rows] == list(range(98)), f"{len(rows)} rows, 98 frames"
     with checks.check("summary.json readable"):
         summary = load_json("/app/output/summary.json")
-    ref = reference()
+    ref = stored()
     got = {k: np.array([float(r[k]) for r in rows]) for k in HEADER[1:]} if rows else {}
     for key, tol, what in (
         ("rmsd_closed_A", 0.01, "CA RMSD to closed 1AKE after superposition (0.01 A)"),
@@ -103,4 +133,7 @@ def verify(checks):
     )
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), plain(reference()))
+else:
+    sys.exit(main(verify))

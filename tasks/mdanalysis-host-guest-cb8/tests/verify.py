@@ -1,14 +1,20 @@
 """Recompute the host-guest analysis of CB8-G3 with MDAnalysis and compare.
 
 Tolerances: distances and RMSD 0.01 A, contact counts exact (4.5 A cut-off, minimum image).
+
+The reference analysis (of MDRestraintsGenerator's CB8-G3 trajectory) depends on the image alone, not on the
+agent: it is read from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the
+tools' versions and the files it reads are the ones it was made from, else computed again. ``python3 verify.py
+--reference`` writes a new reference.json.
 """
 
 import csv
+import os
 import sys
 import warnings
 
 import numpy as np
-from verifykit import close, load_json, main
+from verifykit import close, load_json, main, sha256_of, stored_reference, versions, write_reference
 
 warnings.filterwarnings("ignore")
 HEADER = ["frame", "com_distance_A", "guest_atoms_in_contact", "guest_rmsd_A"]
@@ -33,6 +39,29 @@ def reference():
     return np.array(com), np.array(contacts), r.results.rmsd[:, 3], len(hh), len(gh)
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What the reference depends on: the tools' versions and the files it reads."""
+    from MDRestraintsGenerator.tests.datafiles import CB8_TPR, CB8_XTC
+
+    return {"versions": versions("MDAnalysis", "MDRestraintsGenerator", "numpy"), "sha256": sha256_of(CB8_TPR, CB8_XTC)}
+
+
+def plain(ref):
+    """The reference as plain JSON (arrays as lists)."""
+    com, contacts, rmsd, n_host, n_guest = ref
+    return [com.tolist(), [int(c) for c in contacts], rmsd.tolist(), int(n_host), int(n_guest)]
+
+
+def stored():
+    """The reference, stored: its arrays back as arrays."""
+    ref = stored_reference(REFERENCE, provenance(), lambda: plain(reference()))
+    com, contacts, rmsd, n_host, n_guest = ref
+    return np.array(com), np.array(contacts), np.array(rmsd), n_host, n_guest
+
+
 def verify(checks):
     rows, summary = [], {}
     with checks.check("host_guest.csv has the contracted header and one row per frame"):
@@ -43,7 +72,7 @@ def verify(checks):
         assert [int(r["frame"]) for r in rows] == list(range(21)), f"{len(rows)} rows, 21 frames"
     with checks.check("summary.json readable"):
         summary = load_json("/app/output/summary.json")
-    com, contacts, rmsd, n_host, n_guest = reference()
+    com, contacts, rmsd, n_host, n_guest = stored()
     with checks.check("host-guest centre-of-mass distance per frame (0.01 A)"):
         got = np.array([float(r["com_distance_A"]) for r in rows])
         assert np.abs(got - com).max() <= 0.01, f"max difference {np.abs(got - com).max():.3g} A"
@@ -62,4 +91,7 @@ def verify(checks):
         assert summary["bound_throughout"] is bool(com.max() < 5.0), f"bound_throughout {summary['bound_throughout']}"
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), plain(reference()))
+else:
+    sys.exit(main(verify))

@@ -1,10 +1,16 @@
-"""Recompute RMSF (aligned on C-alpha) and Q (hard cut 4.5 A) with MDAnalysis and compare."""
+"""Recompute RMSF (aligned on C-alpha) and Q (hard cut 4.5 A) with MDAnalysis and compare.
+
+The reference analysis depends on the image alone, not on the agent: it is read from reference.json beside this
+file (the verifier's /tests, which no agent sees or writes) when the tools' versions and the files it reads are the
+ones it was made from, else computed again. ``python3 verify.py --reference`` writes a new reference.json.
+"""
 
 import csv
+import os
 import sys
 
 import numpy as np
-from verifykit import close, load_json, main
+from verifykit import close, load_json, main, sha256_of, stored_reference, versions, write_reference
 
 
 def reference():
@@ -35,8 +41,30 @@ def read(path, header):
         return list(reader)
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What the reference depends on: the tools' versions and the files it reads."""
+    inputs = ("/app/inputs/native.pdb", "/app/inputs/topology.pdb", "/app/inputs/trajectory.dcd")
+    return {"versions": versions("MDAnalysis", "numpy"), "sha256": sha256_of(*inputs)}
+
+
+def plain(ref):
+    """The reference as plain JSON (arrays as lists)."""
+    resids, fluctuation, q, n_native = ref
+    return [[int(r) for r in resids], fluctuation.tolist(), q.tolist(), int(n_native)]
+
+
+def stored():
+    """The reference, stored: its arrays back as arrays."""
+    ref = stored_reference(REFERENCE, provenance(), lambda: plain(reference()))
+    resids, fluctuation, q, n_native = ref
+    return resids, np.array(fluctuation), np.array(q), n_native
+
+
 def verify(checks):
-    resids, fluctuation, q, n_native = reference()
+    resids, fluctuation, q, n_native = stored()
     rows = []
     with checks.check("rmsf.csv has the contracted header and one row per residue"):
         rows = read("/app/output/rmsf.csv", ["resid", "resname", "rmsf_nm"])
@@ -66,4 +94,7 @@ def verify(checks):
         assert summary["n_native_contacts"] == n_native, f"{summary['n_native_contacts']} vs {n_native}"
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), plain(reference()))
+else:
+    sys.exit(main(verify))

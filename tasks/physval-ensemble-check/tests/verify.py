@@ -1,10 +1,18 @@
-"""Recompute physical-validation's ensemble check on the inputs and compare with the agent's report."""
+"""Recompute physical-validation's ensemble check on the inputs and compare with the agent's report.
 
+The check's deviations depend on the image alone (its runs and physical-validation), not on the agent: they are read
+from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools' versions
+and the runs' files are the ones they were computed from, else computed again. ``python3 verify.py --reference``
+writes a new reference.json.
+"""
+
+import glob
 import json
+import os
 import sys
 
 import numpy as np
-from verifykit import load_json, main
+from verifykit import load_json, main, sha256_of, stored_reference, versions, write_reference
 
 
 def deviations():
@@ -28,8 +36,19 @@ def deviations():
     return {p: float(pv.ensemble.check(data(p, 110), data(p, 120), verbosity=0)[0]) for p in ("A", "B")}
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What the deviations depend on: the tools' versions, the system and the runs."""
+    inputs = ["/app/inputs/system.json", *sorted(glob.glob("/app/inputs/run_*K.csv"))]
+    return {"versions": versions("physical_validation", "numpy", "scipy"), "sha256": sha256_of(*inputs)}
+
+
 def verify(checks):
-    reference = deviations()  # A is canonical (Langevin), B is not (NVE): about 0.2 and 12 sigma
+    reference = stored_reference(
+        REFERENCE, provenance(), deviations
+    )  # A is canonical (Langevin), B is not (NVE): about 0.2 and 12 sigma
     report = {}
     with checks.check("validation.json readable"):
         report = load_json("/app/output/validation.json")
@@ -58,4 +77,7 @@ def verify(checks):
     )
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), deviations())
+else:
+    sys.exit(main(verify))

@@ -250,6 +250,77 @@ def close(value, expected, rel: float = 1e-3, abs_: float = 1e-6) -> bool:
     return abs(value - expected) <= max(rel * abs(expected), abs_)
 
 
+def sha256_of(*paths: str) -> dict:
+    """The sha256 of each file, by its path: what a stored reference was computed from.
+
+    >>> import tempfile
+    >>> path = tempfile.mkstemp()[1]
+    >>> _ = open(path, "w").write("abc")
+    >>> sha256_of(path)[path][:12]
+    'ba7816bf8f01'
+    """
+    import hashlib
+
+    digests = {}
+    for path in paths:
+        with open(path, "rb") as handle:
+            digests[path] = hashlib.sha256(handle.read()).hexdigest()
+    return digests
+
+
+def versions(*packages: str) -> dict:
+    """The installed version of each Python package, by name: its distribution's (``importlib.metadata``), else
+    the module's ``__version__`` (a Debian package may ship no distribution metadata, as h5py's does not).
+
+    >>> versions("json")["json"] == __import__("json").__version__
+    True
+    """
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in packages:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = str(importlib.import_module(name).__version__)
+    return found
+
+
+def stored_reference(path: str, provenance: dict, compute):
+    """A reference that depends on the image alone (the task's inputs and tools), not on the agent.
+
+    Read from the JSON file ``path`` (kept beside the verifier in ``tests/``, which no agent sees) when it
+    was made from the same ``provenance`` (tool versions, the inputs' sha256), else ``compute()`` again, so a
+    changed input or tool can never leave a stale reference in use. The value must be plain JSON (lists, not
+    arrays): the caller converts. ``python3 verify.py --reference`` of a task rewrites the file with
+    :func:`write_reference`.
+
+    >>> import tempfile
+    >>> path = tempfile.mkstemp(suffix=".json")[1]
+    >>> write_reference(path, {"tool": "1.0"}, [1.5, 2])
+    >>> stored_reference(path, {"tool": "1.0"}, lambda: "recomputed")
+    [1.5, 2]
+    >>> stored_reference(path, {"tool": "1.1"}, lambda: "recomputed")
+    'recomputed'
+    """
+    try:
+        with open(path) as handle:
+            stored = json.load(handle)
+        if stored.get("provenance") == json.loads(json.dumps(provenance)):
+            return stored["value"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return compute()
+
+
+def write_reference(path: str, provenance: dict, value) -> None:
+    """Store ``value`` (plain JSON) with what it was computed from, for :func:`stored_reference`."""
+    with open(path, "w") as handle:
+        json.dump({"provenance": provenance, "value": value}, handle, indent=1)
+        handle.write("\n")
+
+
 GROMACS_TOP_DIRS = ("/usr/share/gromacs/top", "/usr/local/gromacs/share/gromacs/top")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]')
 _CONDITIONAL = re.compile(r"^\s*#\s*(?:ifdef|ifndef)\s+(\w+)|^\s*#\s*if\s+.*?defined\s*\(?\s*(\w+)")

@@ -1,6 +1,12 @@
-"""Rerun WESTPA's w_pdist on the run and compare the agent's histogram file, profile and summary with it."""
+"""Rerun WESTPA's w_pdist on the run and compare the agent's histogram file, profile and summary with it.
+
+What it gives depends on the image alone (its west.h5 and WESTPA), not on the agent: it is read from reference.json
+beside this file (the verifier's /tests, which no agent sees or writes) when the tools' versions and west.h5 are the
+ones it was made from, else made again. ``python3 verify.py --reference`` writes a new reference.json.
+"""
 
 import csv
+import os
 import shutil
 import subprocess
 import sys
@@ -8,7 +14,7 @@ import tempfile
 
 import h5py
 import numpy as np
-from verifykit import close, load_json, main
+from verifykit import close, load_json, main, sha256_of, stored_reference, versions, write_reference
 
 OUT = "/app/output"
 BINS = "[[-2.05 + 0.1*i for i in range(42)]]"
@@ -40,9 +46,22 @@ def reference(workdir):
         return pdist["histograms"][...], pdist["midpoints_0"][...], pdist["n_iter"][...]
 
 
-def verify(checks):
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
+
+
+def provenance():
+    """What w_pdist's histograms depend on: the tools' versions and west.h5."""
+    return {"versions": versions("westpa", "h5py", "numpy"), "sha256": sha256_of("/app/inputs/west.h5")}
+
+
+def computed():
+    """reference() in a scratch folder, as plain JSON (arrays as lists)."""
     with tempfile.TemporaryDirectory() as workdir:
-        histograms, x, n_iter = reference(workdir)
+        return [array.tolist() for array in reference(workdir)]
+
+
+def verify(checks):
+    histograms, x, n_iter = (np.array(v) for v in stored_reference(REFERENCE, provenance(), computed))
     p = histograms.mean(axis=0)
     p = p / p.sum()
     with np.errstate(divide="ignore"):
@@ -96,4 +115,7 @@ def verify(checks):
     checks.require("iterations [41, 80]", summary.get("iterations") == [41, 80], f"{summary.get('iterations')}")
 
 
-sys.exit(main(verify))
+if sys.argv[1:] == ["--reference"]:
+    write_reference(REFERENCE, provenance(), computed())
+else:
+    sys.exit(main(verify))

@@ -4,6 +4,7 @@ House rules apply to westbench's own tasks (``[task].name`` in the ``westbench/`
 written elsewhere and dropped into tasks/ has to be a valid Harbor task, nothing more.
 """
 
+import json
 import os
 import tomllib
 
@@ -191,3 +192,32 @@ def test_a_near_miss_is_not_part_of_its_task_and_a_malformed_one_names_the_fix(t
     (tmp_path / "near_misses" / "empty").mkdir()
     with pytest.raises(TaskError, match="solve.sh not found"):
         near_misses(tmp_path)
+
+
+# Near misses whose mistake is in the analysis may reuse a recorded run of the reference protocol (run/ beside their
+# solve.sh, with provenance.json) instead of repeating its MD; the run must still be the reference solution's own.
+RECORDED_RUN = ("# model 1 only, with the deposited hydrogens removed", "del simulation\n")
+
+
+def test_a_near_miss_reusing_a_recorded_run_reuses_the_reference_protocol_unchanged():
+    import hashlib
+
+    task = TASKS / "long-horizon-trpcage-nmr"
+    reference = (task / "solution" / "solve.sh").read_text()
+    start, end = RECORDED_RUN
+    block = reference[reference.index(start) : reference.index(end) + len(end)]
+    folders = [f for f in sorted((task / "near_misses").iterdir()) if (f / "run" / "provenance.json").is_file()]
+    assert len(folders) == 2
+    for folder in folders:
+        provenance = json.loads((folder / "run" / "provenance.json").read_text())
+        assert provenance["protocol"] == hashlib.sha256(block.encode()).hexdigest(), (
+            f"{folder}/run was recorded from another protocol than solution/solve.sh's: record it again"
+        )
+        assert {p.name for p in (folder / "run").iterdir()} == {"provenance.json", "minimized.pdb", "trajectory.dcd"}
+        for name in ("minimized.pdb", "trajectory.dcd"):
+            assert (folder / "run" / name).read_bytes() == (folders[0] / "run" / name).read_bytes()
+        # the fallback (a changed input or OpenMM) runs the reference's own lines
+        script = (folder / "solve.sh").read_text()
+        fallback = script[script.index("    " + start) : script.index("    " + end) + len(end) + 4]
+        dedented = "".join(line[4:] if line.strip() else line for line in fallback.splitlines(True))
+        assert dedented == block.replace('forcefield_files = ["amber14-all.xml", "implicit/gbn2.xml"]\n', ""), folder

@@ -4,8 +4,11 @@
 set -euo pipefail
 mkdir -p /app/output
 python3 - <<'PY'
+import hashlib
 import io
 import json
+import os
+import shutil
 
 import mdtraj
 import numpy as np
@@ -13,35 +16,44 @@ import openmm
 from openmm import app, unit
 from pdbfixer import PDBFixer
 
-# model 1 only, with the deposited hydrogens removed (their names differ from Amber's) and rebuilt for pH 7
-text, model = [], 0
-for line in open("/app/inputs/1L2Y.pdb"):
-    if line.startswith("MODEL"):
-        model += 1
-        continue
-    if line.startswith("ENDMDL") and model == 1:
-        break
-    if line.startswith("ATOM") and model == 1 and line[76:78].strip() != "H":
-        text.append(line)
-fixer = PDBFixer(pdbfile=io.StringIO("".join(text) + "END\n"))
-fixer.findMissingResidues()
-fixer.findMissingAtoms()
-fixer.addMissingAtoms()
-fixer.addMissingHydrogens(7.0)
 forcefield_files = ["amber14-all.xml", "implicit/gbn2.xml"]
-forcefield = app.ForceField(*forcefield_files)
-system = forcefield.createSystem(fixer.topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds)
-integrator = openmm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosecond, 2 * unit.femtoseconds)
-integrator.setRandomNumberSeed(7)
-simulation = app.Simulation(fixer.topology, system, integrator, openmm.Platform.getPlatformByName("CPU"))
-simulation.context.setPositions(fixer.positions)
-simulation.minimizeEnergy(tolerance=100 * unit.kilojoule_per_mole / unit.nanometer)  # to a max force of 100 kJ/mol/nm
-with open("/app/output/minimized.pdb", "w") as handle:
-    app.PDBFile.writeFile(fixer.topology, simulation.context.getState(getPositions=True).getPositions(), handle)
-simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
-simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
-simulation.step(1000)
-del simulation
+# The run is the reference solution's own (the same lines, seed 7): the mistake is in the analysis below. It was
+# recorded once (run/, its provenance.json: the input's sha256 and OpenMM's version) and is reused while those match,
+# so this near miss does not repeat 2 ps of GBn2 MD the oracle already runs; otherwise it runs it as below.
+stored = json.load(open("/solution/run/provenance.json")) if os.path.isfile("/solution/run/provenance.json") else {}
+current = {"1L2Y.pdb": hashlib.sha256(open("/app/inputs/1L2Y.pdb", "rb").read()).hexdigest(), "openmm": openmm.__version__}
+if {key: stored.get(key) for key in current} == current:
+    for deliverable in ("minimized.pdb", "trajectory.dcd"):
+        shutil.copyfile(f"/solution/run/{deliverable}", f"/app/output/{deliverable}")
+else:
+    # model 1 only, with the deposited hydrogens removed (their names differ from Amber's) and rebuilt for pH 7
+    text, model = [], 0
+    for line in open("/app/inputs/1L2Y.pdb"):
+        if line.startswith("MODEL"):
+            model += 1
+            continue
+        if line.startswith("ENDMDL") and model == 1:
+            break
+        if line.startswith("ATOM") and model == 1 and line[76:78].strip() != "H":
+            text.append(line)
+    fixer = PDBFixer(pdbfile=io.StringIO("".join(text) + "END\n"))
+    fixer.findMissingResidues()
+    fixer.findMissingAtoms()
+    fixer.addMissingAtoms()
+    fixer.addMissingHydrogens(7.0)
+    forcefield = app.ForceField(*forcefield_files)
+    system = forcefield.createSystem(fixer.topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds)
+    integrator = openmm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosecond, 2 * unit.femtoseconds)
+    integrator.setRandomNumberSeed(7)
+    simulation = app.Simulation(fixer.topology, system, integrator, openmm.Platform.getPlatformByName("CPU"))
+    simulation.context.setPositions(fixer.positions)
+    simulation.minimizeEnergy(tolerance=100 * unit.kilojoule_per_mole / unit.nanometer)  # to a max force of 100 kJ/mol/nm
+    with open("/app/output/minimized.pdb", "w") as handle:
+        app.PDBFile.writeFile(fixer.topology, simulation.context.getState(getPositions=True).getPositions(), handle)
+    simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
+    simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
+    simulation.step(1000)
+    del simulation
 
 trajectory = mdtraj.load("/app/output/trajectory.dcd", top="/app/output/minimized.pdb")
 nmr = mdtraj.load("/app/output/minimized.pdb")  # the run's own start as the reference structure
