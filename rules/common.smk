@@ -808,6 +808,8 @@ for _preset in CALIBRATION["presets"] if CALIBRATION["enabled"] else []:
         )
 # What the study's WE runs read of `we` besides calibration.we (the study sets iterations and segment length).
 CALIBRATION_WE_KEYS = job_keys("calibration_we")
+# ... and what they read of calibration.we itself.
+CALIBRATION_WE_STUDY_KEYS = job_keys("calibration_we_study")
 # What building the reference potential reads of `calibration.reference`.
 CALIBRATION_REFERENCE_KEYS = job_keys("calibration_reference")
 # What the study's ground-truth runs read of `calibration.groundtruth` (not the run count, not the TICA lag).
@@ -858,9 +860,11 @@ def calibration_we_input(wildcards):
 
 
 def calibration_we_settings(wildcards):
-    # basis_states: the count rule calibration_basis_states draws; the WE job reads its file (an input).
-    study = {key: value for key, value in CALIBRATION["we"].items() if key != "basis_states"}
-    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **study}
+    """The main study's WE keys under the study's own (calibration.we), this engine's walkers per bin."""
+    study = CALIBRATION["we"]
+    own = {key: study[key] for key in CALIBRATION_WE_STUDY_KEYS}
+    walkers = study["walkers_per_bin_by_engine"].get(wildcards.engine, study["walkers_per_bin"])
+    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **own, "walkers_per_bin": walkers}
 
 
 def calibration_engine_cg(wildcards):

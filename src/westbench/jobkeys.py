@@ -122,6 +122,15 @@ JOBS: dict[str, Job] = {
             "max_iterations": "calibration.we sets it",
             "steps_per_segment": "calibration.we sets it",
             "save_every": "calibration.we sets it",
+            "walkers_per_bin": "calibration.we sets it (walkers_per_bin, walkers_per_bin_by_engine)",
+        },
+    ),
+    # rule calibration_we: the study's own WE keys (calibration.we), besides the we section's above.
+    "calibration_we_study": Job(
+        "calibration.we",
+        exclude={
+            "basis_states": "how many rule calibration_basis_states draws; the WE job reads its file (an input)",
+            "walkers_per_bin_by_engine": "resolved per engine into walkers_per_bin (calibration_we_settings)",
         },
     ),
     # rule calibration_groundtruth (the rule keeps the config's key order).

@@ -107,7 +107,6 @@ def test_the_jobs_get_what_the_rules_passed_before_the_table():
     assert job_keys("platform") == ("name", "precision", "fallback", "deterministic")
     assert job_keys("calibration_we") == (
         "bins_per_tic",
-        "walkers_per_bin",
         "initial_walkers",
         "max_wallclock_s",
         "coverage_target",

@@ -62,3 +62,23 @@ def test_none_draws_one_state_from_every_run(tmp_path):
 def test_more_states_than_runs_is_refused_with_the_setting_to_change(tmp_path):
     with pytest.raises(WestbenchError, match=r"calibration.we.basis_states is 5.*4 runs"):
         draw_basis_states(write_runs(tmp_path, 4, 2), 5, seed=1)
+
+
+def test_the_study_engines_start_from_the_drawn_states_with_their_own_walkers(workflow):
+    """Every study WE job reads the basis-states file; the reference's engines run the study's walkers per bin,
+    the trained CG models the embedded default's per-engine value, and neither count leaks into the main study."""
+    from types import SimpleNamespace
+
+    rule = workflow.get_rule("calibration_we_run")
+    study = workflow.config["calibration"]["we"]
+    settings = rule.params.settings
+    for engine in ("reference", "temperature_120", "cg_undertrained", "cg_fulltrained"):
+        wildcards = SimpleNamespace(protein="chignolin", engine=engine)
+        expected = study["walkers_per_bin_by_engine"].get(engine, study["walkers_per_bin"])
+        resolved = settings(wildcards)
+        assert resolved["walkers_per_bin"] == expected, engine
+        assert "basis_states" not in resolved and "walkers_per_bin_by_engine" not in resolved
+    assert study["walkers_per_bin"] == 6 and study["walkers_per_bin_by_engine"]["cg_fulltrained"] == 3
+    assert workflow.config["we"]["walkers_per_bin"] == 3  # the main study's own
+    inputs = workflow.globals["calibration_we_input"](SimpleNamespace(protein="chignolin", engine="reference"))
+    assert inputs["basis_states"].endswith("we/basis_states.npz")
