@@ -8,7 +8,7 @@ ground truth's noise floor and the suite's verdict) is set beside the verdict it
   reference energy ``U`` and the perturbed ``U'`` at temperature ``T'`` are known at every ground-truth
   frame: ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` (:mod:`westbench.calibration.reweighting`); its W1 against the ground
   truth is the divergence an engine with infinite sampling would show (the null's is 0);
-- *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` (2) times the floor's upper
+- *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` (3) times the floor's upper
   bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
   ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);
 - trained engines (``cg_<preset>``) have no exact prediction: the checks ask that both presets learned
@@ -40,11 +40,12 @@ log = logging.getLogger(__name__)
 
 #: The distributions the study's verdicts are read on (the issue's known-answer tests).
 DISTRIBUTIONS = ("tic0", "tic1", "rg")
-#: A prediction this many times the floor's upper bound must come out separated. Twice, not 1.5 times: the
-#: prediction is itself an estimate (the ground truth reweighted, its effective size smaller than the ground
-#: truth's), and the WE runs measured below it on 5 of the 6 temperature cells of the default run (0.53 to 0.89 of
-#: it); a prediction 1.7 times the floor (+10 % temperature, TIC 1) came out within noise there.
-CLEAR = 2.0
+#: A prediction this many times the floor's upper bound must come out separated. Derived from three seeds of the
+#: study (7, 2024 and 11 with four held-out perturbations; 48 cells with a prediction): one WE run measured up to
+#: 1.8 floor bounds below its prediction (-10 % contacts, seed 11: 0.03 against 0.18 on TIC 0), so a prediction
+#: must clear the floor by that shortfall and once more for the interval. Twice the floor (the rule before) called
+#: that cell separated and it was not.
+CLEAR = 3.0
 #: A prediction below this share of the floor's upper bound must come out within noise.
 NEGLIGIBLE = 0.5
 #: "Near the force-matching noise floor": the fully-trained model's validation loss has closed at least this
