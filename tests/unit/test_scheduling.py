@@ -28,6 +28,12 @@ def test_the_study_scores_the_one_weighting_its_table_reads(workflow):
     assert main["weightings"] == workflow.config["metrics"]["weightings"]  # the main study keeps every one
 
 
+def fresh_python(code: str) -> subprocess.CompletedProcess:
+    """``code`` in a new interpreter with the package on its path (what a job's imports cost starts from zero)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+
+
 def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
     """WE runs (progress coordinates) and exports load a TicaModel: deeptime (and with it torch and
     scikit-learn) is seconds of start-up per job, and only fitting needs it."""
@@ -37,8 +43,7 @@ def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
         "import westbench.we.pcoord, westbench.we.replicas, westbench.we.propagator\n"
         "print(sorted(m for m in ('deeptime', 'torch', 'sklearn') if m in sys.modules))\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    result = fresh_python(code)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
@@ -53,8 +58,7 @@ def test_the_deeptime_jobs_import_no_torch_and_torch_still_imports_after():
         "import torch\n"
         "print(torch.ones(2).sum().item())\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    result = fresh_python(code)
     assert result.stdout.split() == ["False", "False", "2.0"], result.stdout + result.stderr
 
 
