@@ -228,8 +228,10 @@ class MacrostateEstimator:
                 raise ValueError(f"the largest connected set of the cluster MSM has {largest.n_states} state")
             msm = MaximumLikelihoodMSM(reversible=True).fit(largest).fetch_model()
             pcca = msm.pcca(n_metastable_sets=min(self.n_macrostates, largest.n_states))
-        except (ValueError, RuntimeError) as exc:  # deeptime: no connected set to fit, or too few states for PCCA+
-            why = f"no MSM over {n_clusters} clusters of {len(data)} frames ({exc})"
+        # deeptime: no connected set to fit, too few states for PCCA+, or (an AssertionError of its PCCA+) a
+        # transition matrix whose second eigenvector is constant, as a few frames' deterministic hops give.
+        except (ValueError, RuntimeError, AssertionError) as exc:
+            why = f"no MSM over {n_clusters} clusters of {len(data)} frames ({exc or type(exc).__name__})"
             log.warning("macrostates: %s; every frame gets -1", why)
             return MacrostateModel(centres, cluster_macrostate, self.dim, why)
         cluster_macrostate[largest.state_symbols] = pcca.assignments

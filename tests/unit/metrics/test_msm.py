@@ -103,3 +103,14 @@ def test_too_little_data_for_an_msm_gives_unassigned_frames_not_a_crash():
     tics = np.random.default_rng(0).normal(size=(12, 2))
     model = MacrostateEstimator(n_clusters=100, dim=2).fit(tics, np.arange(12))  # every frame its own piece
     assert model.n_macrostates == 0 and set(model.assign(tics).tolist()) == {-1}
+
+
+def test_a_degenerate_msm_that_fails_pcca_gives_unassigned_frames_with_the_reason():
+    """Five frames of one run hop A, B, A, C, D over two clusters: the MSM's second eigenvector is constant and
+    deeptime's PCCA+ asserts (hypothesis found it through the metric suite); the frames get -1 with the reason."""
+    from westbench.metrics.msm import MacrostateEstimator
+
+    tics = np.array([[-0.154, 1.768], [-0.443, -1.487], [-0.107, 1.502], [0.757, -0.375], [-1.096, 0.700]])
+    model = MacrostateEstimator(n_clusters=100, n_macrostates=5, dim=2, seed=0).fit(tics, np.zeros(5, int))
+    assert model.n_macrostates == 0 and set(model.assign(tics).tolist()) == {-1}
+    assert model.why.startswith("no MSM over 2 clusters of 5 frames")
