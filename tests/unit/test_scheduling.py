@@ -47,19 +47,24 @@ def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
-def test_the_deeptime_jobs_import_no_torch_and_torch_still_imports_after():
-    """Metric suites, macrostates and TICA fits use deeptime, whose init imports torch only for kernels westbench
-    never uses (westbench.deeptime_without_torch): seconds of CPU per job. A later import of torch still works."""
+def test_the_deeptime_and_transport_jobs_import_no_torch_and_torch_still_imports_after():
+    """Metric suites, macrostates and TICA fits use deeptime and POT, whose inits import torch only for kernels and
+    a backend westbench never uses (westbench.without_torch): seconds of CPU per job. A later import of torch still
+    works."""
     code = (
         "import sys\n"
+        "import numpy as np\n"
         "import westbench.metrics.msm, westbench.tica.fitting\n"
+        "from westbench.metrics.divergences import wasserstein_2d\n"
         "from deeptime.markov.msm import MaximumLikelihoodMSM\n"
-        "print('torch' in sys.modules, hasattr(__import__('deeptime').kernels, 'TorchGaussianKernel'))\n"
+        "a = np.zeros((10, 2)); b = np.column_stack([np.ones(10), np.zeros(10)])\n"
+        "w = wasserstein_2d(np.vstack([a, b]), np.vstack([a, b]) + [0.0, 2.0], bins=100)\n"
+        "print('torch' in sys.modules, hasattr(__import__('deeptime').kernels, 'TorchGaussianKernel'), round(w, 1))\n"
         "import torch\n"
         "print(torch.ones(2).sum().item())\n"
     )
     result = fresh_python(code)
-    assert result.stdout.split() == ["False", "False", "2.0"], result.stdout + result.stderr
+    assert result.stdout.split() == ["False", "False", "2.0", "2.0"], result.stdout + result.stderr
 
 
 def test_fitting_still_loads_from_the_package():

@@ -21,6 +21,7 @@ from scipy.stats import wasserstein_distance
 
 from westbench.config import default
 from westbench.metrics.weighted import histogram, histogram2d, normalized
+from westbench.without_torch import import_without_torch
 
 
 def wasserstein_1d(reference, model, reference_weights=None, model_weights=None) -> float:
@@ -218,7 +219,7 @@ def wasserstein_2d(reference, model, reference_weights=None, model_weights=None,
     >>> round(wasserstein_2d(np.vstack([a, b]), np.vstack([a, b]) + [0.0, 2.0], bins=100), 1)  # shifted by 2
     2.0
     """
-    import ot
+    ot = import_without_torch("ot")
 
     reference, model = np.asarray(reference, dtype=np.float64), np.asarray(model, dtype=np.float64)
     edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))

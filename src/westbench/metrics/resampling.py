@@ -30,6 +30,7 @@ import numpy as np
 
 from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D, TransportGrid
 from westbench.metrics.divergences import common_edges, kl_batch, w1_from_histograms
+from westbench.without_torch import import_without_torch
 
 TRANSPORT_CELLS = 1024  # cells of the fine grid on which replicates compute 1-D W1
 MAX_UNITS = 100  # more independent units are pooled into this many groups
@@ -184,7 +185,7 @@ class BinnedDivergences:
         return np.vstack(rows)
 
     def _w1_2d(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        import ot
+        ot = import_without_torch("ot")
 
         out = np.full(len(p), np.nan)
         for i, (a, b) in enumerate(zip(p, q)):
