@@ -2,8 +2,6 @@
 # A reference potential of the study protein, a ground truth made by it, and engines with known verdicts, each
 # through the same rules as the main study's (use rule ... with: the study's files and settings).
 
-import westbench.metrics.figure_list as figure_list  # the figure registry
-
 #: The one model weighting the study reads (its table, checks and figures): its metric jobs score only this one
 #: (the main study's carry every metrics.weightings); the msm and counts weightings cost seconds per engine.
 CALIBRATION_WEIGHTING = "we"
@@ -199,10 +197,10 @@ use rule metric_suite as calibration_metrics with:
             else [calibration_model_path(wildcards.engine).replace("model.pt", "model.json")]
         ),
     output:
-        **{entry.name: entry.path("results/calibration") for entry in figure_list.figures(figure_list.ENGINE)},
+        # No per-engine figures: no report shows them, and drawing them was a third of each job (the study's table
+        # and its two figures read metrics.json).
         json="results/calibration/{protein}/metrics/{engine}/metrics.json",
         csv="results/calibration/{protein}/metrics/{engine}/metrics.csv",
-        # The registry's per-engine figures (westbench.metrics.figure_list), under the study's folder.
     log:
         "results/calibration/{protein}/logs/metrics_{engine}.log",
     benchmark:

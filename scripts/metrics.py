@@ -1,4 +1,4 @@
-"""Snakemake entry point: the metric suite and figures of one engine against the ground truth."""
+"""Snakemake entry point: the metric suite of one engine against the ground truth, and its figures where named."""
 
 from pathlib import Path
 
@@ -18,10 +18,16 @@ def main(snakemake):
         engine=snakemake.wildcards.engine,
         json_path=snakemake.output.json,
         csv_path=snakemake.output.csv,
-        figures_dir=Path(snakemake.output[figures(ENGINE)[0].name]).parent,  # the registry's folder
+        figures_dir=_figures_dir(snakemake.output),
         macrostates=snakemake.input.macrostates,
         training_record=_one(snakemake.input.get("training")),
     )
+
+
+def _figures_dir(output):
+    """The registry's folder where the rule names its figures as outputs, else None (draw none)."""
+    first = figures(ENGINE)[0].name
+    return Path(output[first]).parent if first in output.keys() else None
 
 
 def _one(files):

@@ -53,7 +53,6 @@ import pandas as pd
 from westbench.frames import DROPPED_ATTR, ok_frames, read_frames
 from westbench.metrics.divergences import kl_2d
 from westbench.metrics.estimability import NotEstimable
-from westbench.metrics.figures import write_metric_figures
 from westbench.metrics.msm import MacrostateEstimator, MacrostateModel
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
 from westbench.workflow import write_json
@@ -155,12 +154,12 @@ def score_engine(
     engine: str,
     json_path: str | Path,
     csv_path: str | Path,
-    figures_dir: str | Path,
+    figures_dir: str | Path | None,
     macrostates: str | Path | None = None,
     training_record: str | Path | None = None,
 ) -> dict:
     """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
-    and the per-engine figures (into ``figures_dir``).
+    and the per-engine figures (into ``figures_dir``; none where it is None).
 
     Parameters
     ----------
@@ -171,6 +170,11 @@ def score_engine(
         weighting is the figures' and the KL-sensitivity's.
     protein, engine : str
         Written into both files (the caller's identity of the job, not parsed from paths).
+    json_path, csv_path : path
+        Where ``metrics.json`` and ``metrics.csv`` go.
+    figures_dir : path or None
+        The folder of the registry's per-engine figures (:mod:`westbench.metrics.figure_list`); None draws none
+        (the calibration study's engines: no report shows them, and drawing is a third of a suite's time).
     macrostates : path, optional
         The protein's macrostate model (:func:`fit_macrostate_model`); fitted here when not given.
     training_record : path, optional
@@ -193,7 +197,7 @@ def score_engine(
     dropped = int(getattr(exported, "attrs", {}).get(NONFINITE_DROPPED, 0) or 0)
     if not len(model["ca"]):
         return _nothing_to_score(
-            protein, engine, weightings, settings, len(exported["ca"]), dropped, json_path, csv_path, Path(figures_dir)
+            protein, engine, weightings, settings, len(exported["ca"]), dropped, json_path, csv_path, figures_dir
         )
     shared = MacrostateModel.load(macrostates) if macrostates is not None else None
     suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
@@ -264,19 +268,23 @@ def score_engine(
     figure_weighting = next((w for w in weightings if w not in suite.caveats.reasons), weightings[0])
     s = suite.settings  # the given settings over the suite's defaults
     figure_weights = suite.weights(figure_weighting) if figure_weighting not in suite.caveats.reasons else None
-    paths = write_metric_figures(
-        Path(figures_dir),
-        suite.groundtruth,
-        suite.model,
-        figure_weights,
-        results[figure_weighting],
-        labels,
-        s,
-        label=engine,
-        distributions=(suite.reference, suite.sample),
-        caveats=suite.caveats,
-        msm_weights=lambda: suite.weights("msm"),
-    )  # the suite's MSM, estimated once
+    paths = {}
+    if figures_dir is not None:
+        from westbench.metrics.figures import write_metric_figures  # matplotlib: only a job that draws loads it
+
+        paths = write_metric_figures(
+            Path(figures_dir),
+            suite.groundtruth,
+            suite.model,
+            figure_weights,
+            results[figure_weighting],
+            labels,
+            s,
+            label=engine,
+            distributions=(suite.reference, suite.sample),
+            caveats=suite.caveats,
+            msm_weights=lambda: suite.weights("msm"),
+        )  # the suite's MSM, estimated once
     kl_by_bins = {}
     if figure_weights is not None:
         gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
@@ -334,21 +342,24 @@ def _nothing_to_score(
     dropped: int,
     json_path,
     csv_path,
-    figures_dir: Path,
+    figures_dir: str | Path | None,
 ) -> dict:
     """The record of an engine with no frame left to score (every walker ended): every value null, the reason
-    recorded, every figure a placeholder that says why."""
-    from westbench.metrics.figures import FIGURES, placeholder
-
+    recorded, every figure (where it draws them) a placeholder that says why."""
     reason = (
         f"no frame to score: all {exported} exported frames belong to walkers the engine ended (exploded or imploded)"
         if exported
         else "no frame to score: the engine exported none"
     )
     log.warning("%s %s: %s", protein, engine, reason)
-    figures_dir.mkdir(parents=True, exist_ok=True)
-    for name, title in FIGURES.items():
-        placeholder(figures_dir / f"{name}.png", title, reason)
+    drawn = []
+    if figures_dir is not None:
+        from westbench.metrics.figures import FIGURES, placeholder
+
+        Path(figures_dir).mkdir(parents=True, exist_ok=True)
+        for name, title in FIGURES.items():
+            placeholder(Path(figures_dir) / f"{name}.png", title, reason)
+            drawn.append(f"{name}.png")
     rows = [
         {
             "protein": protein,
@@ -384,7 +395,7 @@ def _nothing_to_score(
         "noise_floor": {},
         "not_estimable": {"frames": reason},
         "settings": settings,
-        "figures": {"weighting": weightings[0], "files": sorted(f"{name}.png" for name in FIGURES)},
+        "figures": {"weighting": weightings[0], "files": sorted(drawn)},
         "metrics": {
             weighting: {
                 "weighting": weighting,

@@ -88,3 +88,22 @@ def test_the_tidy_table_carries_the_identity_and_the_coverage_column(scored):
         assert row["value"].item() == pytest.approx(record["metrics"][weighting]["coverage"])
     time = table.query("distribution == 'time'").set_index("metric")["value"]
     assert time["longest_simulated_ps"] == record["simulated_ps"]["longest"]
+
+
+def test_without_a_figures_folder_the_same_numbers_and_no_figure(scored, tmp_path):
+    """The calibration study scores its engines with ``figures_dir=None``: the same record, no figure drawn."""
+    folder, record, settings = scored
+    bare = score_engine(
+        folder / "groundtruth.h5",
+        folder / "model.h5",
+        settings,
+        protein="chignolin",
+        engine="implicit",
+        json_path=tmp_path / "metrics.json",
+        csv_path=tmp_path / "metrics.csv",
+        figures_dir=None,
+    )
+    assert bare["figures"] == {"weighting": "we", "files": []} and record["figures"]["files"]
+    assert bare["metrics"] == record["metrics"] and bare["kl_tic01_by_bins"] == record["kl_tic01_by_bins"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["metrics.csv", "metrics.json"]
+    assert (tmp_path / "metrics.csv").read_text() == (folder / "metrics.csv").read_text()

@@ -95,10 +95,7 @@ def test_the_rules_declare_the_new_figures_with_their_captions(toy):
         assert Path(report.caption.get_path_or_uri(secret_free=True)).resolve() == caption.resolve()
         assert report.labels["figure"] == name.replace("_", " ")
     calibration = dict(workflow.get_rule("calibration_metrics").output.items())
-    assert (
-        unconstrained(calibration["toy_spread"])
-        == "results/calibration/{protein}/metrics/{engine}/figures/toy_spread.png"
-    )
+    assert sorted(calibration) == ["csv", "json"]  # the study's engines draw none: no report shows them
     # The report's records and inputs: the new across-engine figure of every protein, after the registered ones.
     records = workflow.globals["protein_figure_records"]()
     proteins = workflow.globals["PROTEINS"]
