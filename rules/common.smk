@@ -860,11 +860,15 @@ def calibration_we_input(wildcards):
 
 
 def calibration_we_settings(wildcards):
-    """The main study's WE keys under the study's own (calibration.we), this engine's walkers per bin."""
+    """The main study's WE keys under the study's own (calibration.we), this engine's walkers per bin and iterations."""
     study = CALIBRATION["we"]
     own = {key: study[key] for key in CALIBRATION_WE_STUDY_KEYS}
-    walkers = study["walkers_per_bin_by_engine"].get(wildcards.engine, study["walkers_per_bin"])
-    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **own, "walkers_per_bin": walkers}
+    per_engine = {  # each <key>_by_engine of the study's section over its <key>
+        key.removesuffix("_by_engine"): value.get(wildcards.engine, study[key.removesuffix("_by_engine")])
+        for key, value in study.items()
+        if key.endswith("_by_engine")
+    }
+    return {**{key: config["we"][key] for key in CALIBRATION_WE_KEYS}, **own, **per_engine}
 
 
 def calibration_engine_cg(wildcards):

@@ -131,6 +131,7 @@ JOBS: dict[str, Job] = {
         exclude={
             "basis_states": "how many rule calibration_basis_states draws; the WE job reads its file (an input)",
             "walkers_per_bin_by_engine": "resolved per engine into walkers_per_bin (calibration_we_settings)",
+            "max_iterations_by_engine": "resolved per engine into max_iterations (calibration_we_settings)",
         },
     ),
     # rule calibration_groundtruth (the rule keeps the config's key order).

@@ -74,11 +74,13 @@ def test_the_study_engines_start_from_the_drawn_states_with_their_own_walkers(wo
     settings = rule.params.settings
     for engine in ("reference", "temperature_120", "cg_undertrained", "cg_fulltrained"):
         wildcards = SimpleNamespace(protein="chignolin", engine=engine)
-        expected = study["walkers_per_bin_by_engine"].get(engine, study["walkers_per_bin"])
         resolved = settings(wildcards)
-        assert resolved["walkers_per_bin"] == expected, engine
-        assert "basis_states" not in resolved and "walkers_per_bin_by_engine" not in resolved
+        for key in ("walkers_per_bin", "max_iterations"):
+            assert resolved[key] == study[f"{key}_by_engine"].get(engine, study[key]), (engine, key)
+            assert f"{key}_by_engine" not in resolved
+        assert "basis_states" not in resolved
     assert study["walkers_per_bin"] == 6 and study["walkers_per_bin_by_engine"]["cg_fulltrained"] == 3
+    assert study["max_iterations"] == 50 and study["max_iterations_by_engine"]["cg_undertrained"] == 25
     assert workflow.config["we"]["walkers_per_bin"] == 3  # the main study's own
     inputs = workflow.globals["calibration_we_input"](SimpleNamespace(protein="chignolin", engine="reference"))
     assert inputs["basis_states"].endswith("we/basis_states.npz")
