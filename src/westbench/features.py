@@ -12,6 +12,8 @@ Examples
 
 from __future__ import annotations
 
+import functools
+
 import mdtraj
 import numpy as np
 
@@ -52,14 +54,24 @@ def pairwise_distances(ca: np.ndarray) -> np.ndarray:
 
 
 def ca_trajectory(ca: np.ndarray) -> mdtraj.Trajectory:
-    """An mdtraj trajectory of C-alpha beads (one chain, one bead per residue), for mdtraj's geometry functions."""
+    """An mdtraj trajectory of C-alpha beads (one chain, one bead per residue), for mdtraj's geometry functions.
+
+    Trajectories of the same bead count share one topology (read it, do not edit it): a WE run computes its
+    progress coordinate segment by segment, and building the topology cost more than the distances.
+    """
+    ca = np.asarray(ca, dtype=np.float32)
+    return mdtraj.Trajectory(ca, _ca_topology(ca.shape[1]))
+
+
+@functools.lru_cache(maxsize=8)
+def _ca_topology(n_beads: int) -> mdtraj.Topology:
     topology = mdtraj.Topology()
     chain = topology.add_chain()
     previous = None
-    for index in range(ca.shape[1]):
+    for index in range(n_beads):
         residue = topology.add_residue("ALA", chain, resSeq=index + 1)
         atom = topology.add_atom("CA", mdtraj.element.carbon, residue)
         if previous is not None:
             topology.add_bond(previous, atom)
         previous = atom
-    return mdtraj.Trajectory(np.asarray(ca, dtype=np.float32), topology)
+    return topology
