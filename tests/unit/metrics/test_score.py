@@ -107,3 +107,38 @@ def test_without_a_figures_folder_the_same_numbers_and_no_figure(scored, tmp_pat
     assert bare["metrics"] == record["metrics"] and bare["kl_tic01_by_bins"] == record["kl_tic01_by_bins"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["metrics.csv", "metrics.json"]
     assert (tmp_path / "metrics.csv").read_text() == (folder / "metrics.csv").read_text()
+
+
+@pytest.mark.parametrize("draws", [True, False])
+def test_an_engine_whose_walkers_all_ended_gets_null_values_and_the_reason(scored, tmp_path, draws):
+    """Every exported frame belongs to a walker the engine ended: every value null with the reason, and each figure
+    a placeholder saying why where the rule draws them (none where it does not)."""
+    folder, _, settings = scored
+    rng = np.random.default_rng(9)
+    write_frames(
+        tmp_path / "ended.h5",
+        ca=rng.normal(0, 1, (20, 6, 3)),
+        weight=np.full(20, 1 / 20),
+        traj=np.zeros(20, int),
+        time_ps=np.arange(20.0),
+        iteration=np.ones(20, int),
+        tics=rng.normal(0, 1, (20, 4)),
+        ok=np.zeros(20, np.int8),
+    )
+    figures_dir = tmp_path / "figures" if draws else None
+    record = score_engine(
+        folder / "groundtruth.h5",
+        tmp_path / "ended.h5",
+        settings,
+        protein="chignolin",
+        engine="cg_undertrained",
+        json_path=tmp_path / "metrics.json",
+        csv_path=tmp_path / "metrics.csv",
+        figures_dir=figures_dir,
+    )
+    assert "all 20 exported frames belong to walkers the engine ended" in json.dumps(record)
+    table = pd.read_csv(tmp_path / "metrics.csv")
+    assert table["value"].isna().all() and (table["verdict"] == "undetermined").all()
+    drawn = sorted(p.name for p in (tmp_path / "figures").glob("*.png")) if draws else []
+    assert record["figures"]["files"] == drawn and (bool(drawn) == draws)
+    assert (tmp_path / "figures").exists() == draws
