@@ -250,7 +250,10 @@ def choose_platform(wanted: str | None) -> tuple[str, dict]:
     names = [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]
     info = {
         "platforms": names,
-        "plugin_load_failures": list(openmm.Platform.getPluginLoadFailures()),
+        # under <sys.prefix>, not this machine's path: the record is committed
+        "plugin_load_failures": [
+            f.replace(sys.prefix, "<sys.prefix>") for f in openmm.Platform.getPluginLoadFailures()
+        ],
         "gpus_visible": visible_gpus(),
     }
     if wanted in (None, "auto"):
