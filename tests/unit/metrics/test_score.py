@@ -29,6 +29,20 @@ KEYS = {
 }
 
 
+def score_into(folder, groundtruth, model, settings, figures_dir, engine="implicit"):
+    """score_engine writing metrics.json and metrics.csv into ``folder``."""
+    return score_engine(
+        groundtruth,
+        model,
+        settings,
+        protein="chignolin",
+        engine=engine,
+        json_path=folder / "metrics.json",
+        csv_path=folder / "metrics.csv",
+        figures_dir=figures_dir,
+    )
+
+
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory):
     folder = tmp_path_factory.mktemp("score")
@@ -55,16 +69,7 @@ def scored(tmp_path_factory):
         "bootstrap": 0,
         "seed": 3,
     }
-    record = score_engine(
-        folder / "groundtruth.h5",
-        folder / "model.h5",
-        settings,
-        protein="chignolin",
-        engine="implicit",
-        json_path=folder / "metrics.json",
-        csv_path=folder / "metrics.csv",
-        figures_dir=folder / "figures",
-    )
+    record = score_into(folder, folder / "groundtruth.h5", folder / "model.h5", settings, folder / "figures")
     return folder, record, settings
 
 
@@ -93,16 +98,7 @@ def test_the_tidy_table_carries_the_identity_and_the_coverage_column(scored):
 def test_without_a_figures_folder_the_same_numbers_and_no_figure(scored, tmp_path):
     """The calibration study scores its engines with ``figures_dir=None``: the same record, no figure drawn."""
     folder, record, settings = scored
-    bare = score_engine(
-        folder / "groundtruth.h5",
-        folder / "model.h5",
-        settings,
-        protein="chignolin",
-        engine="implicit",
-        json_path=tmp_path / "metrics.json",
-        csv_path=tmp_path / "metrics.csv",
-        figures_dir=None,
-    )
+    bare = score_into(tmp_path, folder / "groundtruth.h5", folder / "model.h5", settings, None)
     assert bare["figures"] == {"weighting": "we", "files": []} and record["figures"]["files"]
     assert bare["metrics"] == record["metrics"] and bare["kl_tic01_by_bins"] == record["kl_tic01_by_bins"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["metrics.csv", "metrics.json"]
@@ -126,15 +122,8 @@ def test_an_engine_whose_walkers_all_ended_gets_null_values_and_the_reason(score
         ok=np.zeros(20, np.int8),
     )
     figures_dir = tmp_path / "figures" if draws else None
-    record = score_engine(
-        folder / "groundtruth.h5",
-        tmp_path / "ended.h5",
-        settings,
-        protein="chignolin",
-        engine="cg_undertrained",
-        json_path=tmp_path / "metrics.json",
-        csv_path=tmp_path / "metrics.csv",
-        figures_dir=figures_dir,
+    record = score_into(
+        tmp_path, folder / "groundtruth.h5", tmp_path / "ended.h5", settings, figures_dir, "cg_undertrained"
     )
     assert "all 20 exported frames belong to walkers the engine ended" in json.dumps(record)
     table = pd.read_csv(tmp_path / "metrics.csv")
