@@ -47,15 +47,15 @@ from typing import Callable, Iterator
 ENGINE = "engine"
 #: Drawn per protein across its engines by rule ``protein_figures``: ``draw(ProteinFigureData, path)``.
 PROTEIN = "protein"
-#: Per scope: where the file goes (under a results root), and the Snakemake report's category and labels.
+#: Per scope: where the file goes, and the Snakemake report's category and labels.
 SCOPES = {
     ENGINE: {
-        "path": "{root}/{{protein}}/metrics/{{engine}}/figures/{name}.png",
+        "path": "results/{{protein}}/metrics/{{engine}}/figures/{name}.png",
         "category": "Metrics",
         "labels": {"protein": "{protein}", "engine": "{engine}"},
     },
     PROTEIN: {
-        "path": "{root}/{{protein}}/figures/{name}.png",
+        "path": "results/{{protein}}/figures/{name}.png",
         "category": "Engines compared",
         "labels": {"protein": "{protein}"},
     },
@@ -84,9 +84,9 @@ class Figure:
         """The caption file, relative to the repository root (or absolute)."""
         return self.caption or f"report/figures/{self.name}.rst"
 
-    def path(self, root: str = "results") -> str:
-        """The output pattern (wildcards ``{protein}``, and ``{engine}`` for :data:`ENGINE`) under ``root``."""
-        return SCOPES[self.scope]["path"].format(root=root, name=self.name)
+    def path(self) -> str:
+        """The output pattern (wildcards ``{protein}``, and ``{engine}`` for :data:`ENGINE`)."""
+        return SCOPES[self.scope]["path"].format(name=self.name)
 
     def report(self) -> dict:
         """The keyword arguments of Snakemake's ``report()`` for this figure, as a rule file (``rules/``) gives them."""
