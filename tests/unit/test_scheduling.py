@@ -67,6 +67,25 @@ def test_the_deeptime_and_transport_jobs_import_no_torch_and_torch_still_imports
     assert result.stdout.split() == ["False", "False", "2.0", "2.0"], result.stdout + result.stderr
 
 
+def test_a_torchmdnet_network_builds_without_torch_compiler_and_the_compiler_still_loads_after():
+    """TorchMD-Net's kernels mark functions for torch.compile, which imports Dynamo and Inductor (1.4 s of each CG
+    job; westbench.without_torch): a network builds and runs without them, the marker is torch's own again after,
+    and Dynamo still imports."""
+    code = (
+        "import sys, torch\n"
+        "marking = torch.compiler.allow_in_graph\n"
+        "from westbench.cg.torchmdnet import TorchMDNet\n"
+        "net = TorchMDNet()\n"
+        "energy = net(torch.randn(2, 10, 3), torch.arange(10))\n"
+        "print('torch._dynamo' in sys.modules, torch.compiler.allow_in_graph is marking, tuple(energy.shape))\n"
+        "import torch._dynamo\n"
+        "print(callable(torch._dynamo.allow_in_graph))\n"
+    )
+    result = fresh_python(code)
+    lines = [line for line in result.stdout.splitlines() if line.startswith(("True", "False"))]
+    assert lines == ["False True (2,)", "True"], result.stdout + result.stderr
+
+
 def test_fitting_still_loads_from_the_package():
     from westbench.tica import fit_groundtruth, fit_tica
     from westbench.tica.fitting import fit_groundtruth as fitted

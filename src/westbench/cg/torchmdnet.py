@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from westbench.cg.schnet import _MODEL, AMINO_ACIDS
+from westbench.without_torch import import_without_dynamo
 
 #: ``cg.model.architecture`` -> TorchMD-Net's ``model`` argument (its ``create_model``); "schnet" is
 #: westbench's own re-implementation of the graph network above (no TorchMD-Net needed).
@@ -174,7 +175,7 @@ class TorchMDNet(nn.Module):
             import warp  # TorchMD-Net's kernels: keep its start banner and per-kernel compile lines out of the logs
 
             warp.config.log_level = max(warp.config.log_level, warp.LOG_WARNING)
-            from torchmdnet.models.model import create_model
+            create_model = import_without_dynamo("torchmdnet.models.model").create_model
         except ImportError as error:
             raise ImportError(
                 f"cg.model.architecture {options.get('architecture')!r} needs TorchMD-Net ({error}). {INSTALL_HINT}"
