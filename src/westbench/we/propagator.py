@@ -122,10 +122,21 @@ class WestbenchPropagator(WESTPropagator):
         return initial_state
 
     def propagate(self, segments):
+        if not segments:
+            return segments
+        parents = {}  # the walkers continued from each earlier iteration, read from its file at once
+        for segment in segments:
+            if segment.initpoint_type == Segment.SEG_INITPOINT_CONTINUES:
+                parents.setdefault(segment.n_iter - 1, []).append(segment.parent_id)
+        restarts = {
+            (n_iter, parent): state
+            for n_iter, ids in parents.items()
+            for parent, state in zip(ids, self.store.restarts(n_iter, ids))
+        }
         starts, seeds = [], []
         for segment in segments:
             if segment.initpoint_type == Segment.SEG_INITPOINT_CONTINUES:
-                starts.append(self.store.restart(segment.n_iter - 1, segment.parent_id))
+                starts.append(restarts[segment.n_iter - 1, segment.parent_id])
             else:
                 initial = self.initial_states[segment.initial_state_id]
                 starts.append(self.start_of(self.basis_states[initial.basis_state_id]))
@@ -145,11 +156,16 @@ class WestbenchPropagator(WESTPropagator):
         self._record_runtime()
         wall = (time.perf_counter() - wall) / len(segments)
         cpu = (time.process_time() - cpu) / len(segments)
-        for segment, start, result in zip(segments, starts, results):
-            first = self.engine.beads(start)[None].astype(np.float32)
-            if result.status == "ok":
-                pcoord = self.pcoord(np.concatenate([first, result.frames]))
-            else:
+        # One progress-coordinate call for every segment (its start, then its frames, or only its start if it ended).
+        paths = [
+            np.concatenate(
+                [self.engine.beads(start)[None].astype(np.float32)] + ([r.frames] if r.status == "ok" else [])
+            )
+            for start, r in zip(starts, results)
+        ]
+        pcoords = np.split(self.pcoord(np.concatenate(paths)), np.cumsum([len(path) for path in paths])[:-1])
+        for segment, result, pcoord in zip(segments, results, pcoords):
+            if result.status != "ok":
                 # The walker ends where it started: its weight stays, its frames are marked in the store.
                 log.warning(
                     "segment %d of iteration %d ended: %s (%s)",
@@ -158,7 +174,7 @@ class WestbenchPropagator(WESTPropagator):
                     result.status,
                     result.message,
                 )
-                pcoord = np.repeat(self.pcoord(first), len(result.frames) + 1, axis=0)
+                pcoord = np.repeat(pcoord, len(result.frames) + 1, axis=0)
             segment.pcoord = pcoord.astype(np.float32)
             segment.walltime, segment.cputime = wall, cpu
             segment.status = Segment.SEG_STATUS_COMPLETE

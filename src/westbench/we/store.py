@@ -120,10 +120,14 @@ class SegmentStore:
         return counts
 
     def restart(self, n_iter: int, seg_id: int) -> WalkerState:
-        """The final state of a segment (from the iteration file, or its block's file before consolidation).
+        """The final state of a segment (from the iteration file, or its block's file before consolidation)."""
+        return self.restarts(n_iter, [seg_id])[0]
+
+    def restarts(self, n_iter: int, seg_ids) -> list[WalkerState]:
+        """The final states of segments of one iteration, in the order of ``seg_ids`` (see :meth:`restart`).
 
         An iteration file is read once and kept (until it changes on disk): a worker continues every
-        walker of an iteration from the same file.
+        walker of an iteration from the same file, and looks it up once per call, not once per walker.
         """
         path = self.restart_path(n_iter)
         if path.exists():
@@ -133,19 +137,26 @@ class SegmentStore:
                 data = self._read(path)
                 self._cached = (key, data, {int(s): i for i, s in enumerate(data["seg_id"])})
             _, data, rows = self._cached
-            row = rows[int(seg_id)]
+            where = {seg_id: (data, row) for seg_id, row in rows.items()}
         else:
-            data = next(
-                d
-                for d in map(self._read, sorted(self._segment_dir(n_iter).glob("seg_*.npz")))
-                if int(seg_id) in d["seg_id"].tolist()
+            where = {}
+            for block in map(self._read, sorted(self._segment_dir(n_iter).glob("seg_*.npz"))):
+                where.update({int(s): (block, i) for i, s in enumerate(block["seg_id"].tolist())})
+        missing = sorted({int(seg_id) for seg_id in seg_ids} - set(where))
+        if missing:
+            raise KeyError(
+                f"segments {missing} of iteration {n_iter} are in neither {path} nor {self._segment_dir(n_iter)}: "
+                "the run's segment files are incomplete; rerun the job (it resumes from west.h5)"
             )
-            row = int(np.flatnonzero(data["seg_id"] == seg_id)[0])
-        return WalkerState(
-            data["positions"][row],
-            data["velocities"][row] if "velocities" in data else None,
-            data["box"][row] if "box" in data else None,
-        )
+        found = [where[int(seg_id)] for seg_id in seg_ids]
+        return [
+            WalkerState(
+                data["positions"][row],
+                data["velocities"][row] if "velocities" in data else None,
+                data["box"][row] if "box" in data else None,
+            )
+            for data, row in found
+        ]
 
     def prune_restarts(self, keep_from: int) -> None:
         """Delete restart files of iterations before ``keep_from`` (frames are kept)."""
