@@ -189,3 +189,20 @@ def test_the_gap_left_is_the_share_of_the_way_to_the_floor_still_to_go(start, fl
     best = floor + share * (start - floor)
     gap = floor_distance({"initial_validation_loss": start, "best_validation_loss": best, "force_noise_floor": floor})
     assert gap["gap_left"] == pytest.approx(share, abs=1e-4)
+
+
+def test_a_strongest_perturbation_predicted_only_either_must_still_be_separated_somewhere():
+    """Where no prediction of the strongest step clears the separated bar (seen for contacts 20 % weaker: W1 of TIC 1
+    within noise, TIC 0 and Rg separated, every expectation "either"), the check asks one separated distribution."""
+    rows = [_row("reference", "null", value=0.05)]
+    for name, verdict in (("tic0", "separated"), ("tic1", "within noise"), ("rg", "separated")):
+        rows.append(
+            _row("c0.8", "perturbation", contacts=0.8, distribution=name, value=0.3, verdict=verdict, expected="either")
+        )
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["strongest_contact_separated"]
+    for row in rows[1:]:
+        row["verdict"] = "within noise"
+    assert not checks(pd.DataFrame(rows, columns=COLUMNS), {})["strongest_contact_separated"]
+    rows[1]["verdict"], rows[1]["expected"] = "separated", "separated"
+    rows[2]["expected"] = "separated"  # expected separated but within noise: fails whatever the others say
+    assert not checks(pd.DataFrame(rows, columns=COLUMNS), {})["strongest_contact_separated"]
