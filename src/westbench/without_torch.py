@@ -1,4 +1,4 @@
-"""Import deeptime and POT without torch, and TorchMD-Net without torch's compiler.
+"""Import deeptime and POT without torch.
 
 deeptime's package init imports torch whenever it is installed, only to offer torch kernels
 (``deeptime.kernels.TorchGaussianKernel``), and POT's backend module imports it to offer a torch backend:
@@ -8,12 +8,6 @@ imports them through :func:`import_without_torch`: the library loads while ``imp
 were not installed, then ``import torch`` works again, so a later import of torch in the same process works
 as usual. Where torch is already loaded (a CG job) the library sees it and nothing changes.
 
-TorchMD-Net's kernels mark their functions with ``torch.compiler.allow_in_graph``, which imports torch's whole
-compiler stack (Dynamo, Inductor, sympy: 1.4 s of each CG training and CG WE job) only to tell ``torch.compile``
-not to trace into them; westbench never compiles them (its GPU speed-up is CUDA graphs, which need no Dynamo).
-:func:`import_without_dynamo` loads such a module while that decorator returns its function unchanged. Where
-Dynamo is loaded already, the module is imported as it is.
-
 Examples
 --------
 >>> import sys
@@ -21,9 +15,6 @@ Examples
 >>> ot = import_without_torch("ot")
 >>> ot is sys.modules["ot"]
 True
->>> from westbench.without_torch import import_without_dynamo
->>> import_without_dynamo("westbench.cg.reference").__name__
-'westbench.cg.reference'
 """
 
 from __future__ import annotations
@@ -68,29 +59,3 @@ def import_without_torch(name: str) -> ModuleType:
         return importlib.import_module(name)
     finally:
         sys.meta_path.remove(finder)
-
-
-def import_without_dynamo(name: str) -> ModuleType:
-    """The module ``name`` (``"torchmdnet.models.model"``), imported while ``torch.compiler.allow_in_graph`` is
-    the identity, unless Dynamo is loaded already.
-
-    Parameters
-    ----------
-    name : str
-        A module whose import marks functions for ``torch.compile`` only.
-
-    Returns
-    -------
-    module
-        The imported module.
-    """
-    import torch.compiler
-
-    if "torch._dynamo" in sys.modules:
-        return importlib.import_module(name)
-    marking = torch.compiler.allow_in_graph
-    torch.compiler.allow_in_graph = lambda fn: fn
-    try:
-        return importlib.import_module(name)
-    finally:
-        torch.compiler.allow_in_graph = marking

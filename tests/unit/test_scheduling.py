@@ -69,7 +69,7 @@ def test_the_deeptime_and_transport_jobs_import_no_torch_and_torch_still_imports
 
 def test_a_torchmdnet_network_builds_without_torch_compiler_and_the_compiler_still_loads_after():
     """TorchMD-Net's kernels mark functions for torch.compile, which imports Dynamo and Inductor (1.4 s of each CG
-    job; westbench.without_torch): a network builds and runs without them, the marker is torch's own again after,
+    job; westbench.cg.without_dynamo): a network builds and runs without them, the marker is torch's own again after,
     and Dynamo still imports."""
     code = (
         "import sys, torch\n"

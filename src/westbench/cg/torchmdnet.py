@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 from westbench.cg.schnet import _MODEL, AMINO_ACIDS
-from westbench.without_torch import import_without_dynamo
+from westbench.cg.without_dynamo import import_without_dynamo
 
 #: ``cg.model.architecture`` -> TorchMD-Net's ``model`` argument (its ``create_model``); "schnet" is
 #: westbench's own re-implementation of the graph network above (no TorchMD-Net needed).
