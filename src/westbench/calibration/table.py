@@ -221,11 +221,8 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
         # Separated wherever the exact prediction says a perturbation of that size must be; where it says so on no
         # distribution (every prediction in the "either" band: that depends on the ground truth's realization and
         # the CPU's trajectories), separated on one at least.
-        must = strongest[strongest["expected"] == SEPARATED]
-        separated = strongest["verdict"] == SEPARATED
-        result[f"strongest_{change}_separated"] = bool(
-            (must["verdict"] == SEPARATED).all() if len(must) else len(strongest) and separated.any()
-        )
+        separated, must = strongest["verdict"] == SEPARATED, strongest["expected"] == SEPARATED
+        result[f"strongest_{change}_separated"] = bool(separated[must].all() if must.any() else separated.any())
         result[f"{change}_monotone"] = _monotone(table, change)
         result[f"{change}_ordered"] = _ordered(table, change)
     judged = table[table["expected"].astype(str).ne("")]
