@@ -80,8 +80,8 @@ def test_copy_batches_repeat_and_continue(chignolin_files, caplog):
 
     The fixture's structure is minimized for 20 iterations only (forces ~1500 kJ/mol/nm): at the default
     4 fs one of the copies blows up within 20 steps on some CPUs, and all three then rerun alone, which
-    is another path (``test_a_stretched_walker_runs_alone_with_its_own_seed``). A 1 fs step keeps this
-    test on the copy path on every CPU, and the log check says so when it is not.
+    is another path (``test_a_stretched_walker_runs_alone_with_its_own_seed``). At 1 fs the copies stay far
+    from that limit, and the log check names the cause should a batch still leave the copy path.
     """
     engine = OpenMMEngine(
         *chignolin_files, integrator={"timestep_fs": 1.0}, platform={"name": "Reference"}, batch_walkers=3
