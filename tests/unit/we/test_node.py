@@ -45,7 +45,12 @@ def wait_for_work(master, run_dir, timeout_s=120):
     deadline = time.monotonic() + timeout_s
     while not any((run_dir / "segments").glob("iter_000002/seg_*.npz")):
         assert master.poll() is None, master.stderr.read()[-3000:]
-        assert time.monotonic() < deadline, "the ZeroMQ run did not get going"
+        if time.monotonic() >= deadline:
+            # what the master, its node and the workers said (they share its stderr) and who was still running
+            running, files = node_and_workers(run_dir), sorted(p.name for p in run_dir.glob("*"))
+            master.kill()
+            said = master.communicate()[1][-3000:]
+            raise AssertionError(f"the ZeroMQ run did not get going: nodes {running}, run folder {files}, said: {said}")
         time.sleep(0.1)
     nodes, everyone = node_and_workers(run_dir)
     assert len(nodes) == 1 and len(everyone) >= 3  # the node and its two workers (and their executors)
