@@ -33,22 +33,39 @@ from westbench.interrupt import STOP_SIGNALS, children_exit_with_parent
 log = logging.getLogger(__name__)
 
 
+#: Seconds between the master's announcements. WESTPA's default (20 s) is also how often it repeats "tasks
+#: available": workers that connect after the master queued a round's tasks (every round: the nodes start
+#: after the master) sat idle for up to 20 s, and any announcement they miss costs another 20 s.
+MASTER_HEARTBEAT_S = 1.0
+#: Heartbeats a peer may miss before it counts as gone. Times the master heartbeat, it is how long a worker
+#: waits on a silent master and on each reply (100 s, WESTPA's default); times WESTPA's worker heartbeat
+#: (20 s) it is how long the master waits on a worker: a worker identifies itself once and is then silent
+#: while it propagates, so this bounds one segment's wall time (2000 s instead of WESTPA's 100 s).
+TIMEOUT_FACTOR = 100.0
+
+
 def zmq_environment(run_dir: Path, mode: str, n_workers: int) -> dict[str, str]:
     """WESTPA work-manager settings (its WM_* variables) of a master or a node of one run.
+
+    Master and nodes get the same heartbeat and timeouts (:data:`MASTER_HEARTBEAT_S`, :data:`TIMEOUT_FACTOR`).
 
     Examples
     --------
     >>> env = zmq_environment(Path("/runs/we"), "node", 4)
     >>> env["WM_ZMQ_MODE"], env["WM_N_WORKERS"], env["WM_ZMQ_READ_HOST_INFO"]
     ('node', '4', '/runs/we/zmq_host_info.json')
+    >>> env["WM_ZMQ_MASTER_HEARTBEAT"], env["WM_ZMQ_TIMEOUT_FACTOR"]
+    ('1.0', '100.0')
     """
     host_info = str(Path(run_dir) / "zmq_host_info.json")
     env = {
         "WM_WORK_MANAGER": "zmq",
         "WM_ZMQ_MODE": mode,
         "WM_N_WORKERS": str(n_workers),
-        "WM_ZMQ_COMM_MODE": "tcp",
-    }  # tcp: nodes do not share the master's /tmp for ipc sockets
+        "WM_ZMQ_COMM_MODE": "tcp",  # nodes do not share the master's /tmp for ipc sockets
+        "WM_ZMQ_MASTER_HEARTBEAT": str(MASTER_HEARTBEAT_S),
+        "WM_ZMQ_TIMEOUT_FACTOR": str(TIMEOUT_FACTOR),
+    }
     env["WM_ZMQ_WRITE_HOST_INFO" if mode == "master" else "WM_ZMQ_READ_HOST_INFO"] = host_info
     return env
 

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,9 @@ from .conftest import processes
 from .test_we_toy import CFG
 
 pytestmark = pytest.mark.slow
+
+#: Holds a sitecustomize that logs WESTPA's work-manager records of every process of a run to files.
+DEBUG_LOG = Path(__file__).parent / "zmq_debug_log"
 
 SLOW = {**CFG, "engine": {"class": "tests.unit.we.toy:SlowDoubleWell", "options": CFG["engine"]["options"]}}
 
@@ -26,7 +30,13 @@ def start_master(run_dir):
         f"run_we({str(run_dir)!r}, cfg={SLOW!r}, segs_per_state=3, max_iterations=500, work_manager='zmq', "
         "n_workers=2)\n"
     )
-    env = {**source_env(), "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    logs = run_dir.parent / "wm-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    env = {
+        **source_env(),
+        "PYTHONPATH": os.pathsep.join([str(DEBUG_LOG), str(REPO / "src"), str(REPO)]),
+        "ZMQ_DEBUG_LOG_DIR": str(logs),
+    }
     return subprocess.Popen(
         [sys.executable, "-c", script], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -47,10 +57,16 @@ def wait_for_work(master, run_dir, timeout_s=120):
         assert master.poll() is None, master.stderr.read()[-3000:]
         if time.monotonic() >= deadline:
             # what the master, its node and the workers said (they share its stderr) and who was still running
-            running, files = node_and_workers(run_dir), sorted(p.name for p in run_dir.glob("*"))
+            running, files = node_and_workers(run_dir), sorted(str(p.relative_to(run_dir)) for p in run_dir.rglob("*"))
             master.kill()
             said = master.communicate()[1][-3000:]
-            raise AssertionError(f"the ZeroMQ run did not get going: nodes {running}, run folder {files}, said: {said}")
+            logs = {
+                p.name: p.read_text().splitlines()[-25:] for p in sorted((run_dir.parent / "wm-logs").glob("*.log"))
+            }
+            raise AssertionError(
+                f"the ZeroMQ run did not get going: nodes {running}, run folder {files[:40]}, said: {said}, "
+                f"work-manager logs (last lines): {logs}"
+            )
         time.sleep(0.1)
     nodes, everyone = node_and_workers(run_dir)
     assert len(nodes) == 1 and len(everyone) >= 3  # the node and its two workers (and their executors)
