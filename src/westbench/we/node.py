@@ -37,9 +37,11 @@ log = logging.getLogger(__name__)
 #: available": workers that connect after the master queued a round's tasks (every round: the nodes start
 #: after the master) sat idle for up to 20 s, and any announcement they miss costs another 20 s.
 MASTER_HEARTBEAT_S = 1.0
+#: Seconds between a worker's heartbeats: WESTPA's default, set here since the master's wait below follows from it.
+WORKER_HEARTBEAT_S = 20.0
 #: Heartbeats a peer may miss before it counts as gone. Times the master heartbeat, it is how long a worker
-#: waits on a silent master and on each reply (100 s, WESTPA's default); times WESTPA's worker heartbeat
-#: (20 s) it is how long the master waits on a worker: a worker identifies itself once and is then silent
+#: waits on a silent master and on each reply (100 s, WESTPA's default); times the worker heartbeat
+#: it is how long the master waits on a worker: a worker identifies itself once and is then silent
 #: while it propagates, so this bounds one segment's wall time (2000 s instead of WESTPA's 100 s).
 TIMEOUT_FACTOR = 100.0
 
@@ -64,6 +66,7 @@ def zmq_environment(run_dir: Path, mode: str, n_workers: int) -> dict[str, str]:
         "WM_N_WORKERS": str(n_workers),
         "WM_ZMQ_COMM_MODE": "tcp",  # nodes do not share the master's /tmp for ipc sockets
         "WM_ZMQ_MASTER_HEARTBEAT": str(MASTER_HEARTBEAT_S),
+        "WM_ZMQ_WORKER_HEARTBEAT": str(WORKER_HEARTBEAT_S),
         "WM_ZMQ_TIMEOUT_FACTOR": str(TIMEOUT_FACTOR),
     }
     env["WM_ZMQ_WRITE_HOST_INFO" if mode == "master" else "WM_ZMQ_READ_HOST_INFO"] = host_info
