@@ -64,6 +64,13 @@ from westbench_changes import (
 )
 
 MAIN = "main"
+# Harbor's own bookkeeping in a container (folders, permissions, removals, copies) takes well under a second, and
+# Harbor gives those calls no timeout: a `docker exec` or `docker cp` that never returns after its process ended
+# (docker/cli#4553, Docker 20.10) held a trial until the trial's whole budget ran out. They get this limit and one
+# more try (each is idempotent); engine queries (ps, inspect, diff, rm) get the limit.
+BOOKKEEPING_TIMEOUT_S = 60
+BOOKKEEPING_TRIES = 2
+_BOOKKEEPING_COMMANDS = ("mkdir ", "chmod ", "test ", "rm ", "if [ -L ", "find ")
 # compose-exec flags taking a value and their docker-exec spelling (the same).
 _EXEC_VALUE_FLAGS = {"-w", "--workdir", "-e", "--env", "-u", "--user"}
 _CP_FLAGS = {"-a", "--archive", "-L", "--follow-link"}
@@ -121,6 +128,21 @@ def engine_cp_args(command: list[str], container: str) -> list[str] | None:
         return None
     paths = [f"{container}:{path[len(MAIN) + 1 :]}" if inside else path for path, inside in zip(paths, in_main)]
     return ["cp", *flags, *paths]
+
+
+def is_bookkeeping(args: list[str]) -> bool:
+    """True for an engine ``cp``, or an ``exec`` of one of Harbor's bookkeeping shell commands (idempotent, short).
+
+    >>> is_bookkeeping(["exec", "-u", "root", "c1", "bash", "-c", "mkdir -p /logs/verifier && chmod 777 /logs/x"])
+    True
+    >>> is_bookkeeping(["cp", "c1:/app/output/.", "/tmp/out"])
+    True
+    >>> is_bookkeeping(["exec", "c1", "bash", "-c", "(/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1"])
+    False
+    """
+    if args[:1] == ["cp"]:
+        return True
+    return args[:1] == ["exec"] and args[-3:-1] == ["bash", "-c"] and args[-1].startswith(_BOOKKEEPING_COMMANDS)
 
 
 def dockerfile_base(dockerfile: Path) -> str | None:
@@ -188,10 +210,17 @@ class WestbenchComposeMixin:
         return _sanitize_docker_compose_project_name(self.session_id)
 
     async def _engine(self, *args: str) -> str:
+        """The engine's answer to a query, or "" when it fails or does not answer within the bookkeeping limit."""
         process = await asyncio.create_subprocess_exec(
             *type(self)._engine_cmd(*args), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
         )
-        stdout, _ = await process.communicate()
+        try:
+            stdout, _ = await asyncio.wait_for(process.communicate(), BOOKKEEPING_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            process.kill()
+            await process.wait()
+            self.logger.warning(f"`{' '.join(args)}` did not answer within {BOOKKEEPING_TIMEOUT_S} s")
+            return ""
         return stdout.decode(errors="replace") if process.returncode == 0 else ""
 
     async def _resolve_main_container(self) -> str | None:
@@ -321,19 +350,30 @@ class WestbenchComposeMixin:
         self, args: list[str], check: bool, timeout_sec: int | None, stdin_data: bytes | None, on_output
     ) -> ExecResult:
         full_command = type(self)._engine_cmd(*args)
-        process = await asyncio.create_subprocess_exec(
-            *full_command,
-            env=self._compose_env_vars(include_os_env=True),
-            stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        if on_output is not None:
-            result = await self._collect_streamed_output(
-                process, timeout_sec=timeout_sec, stdin_data=stdin_data, on_output=on_output
+        bookkeeping = timeout_sec is None and is_bookkeeping(args)
+        for attempt in range(1, (BOOKKEEPING_TRIES if bookkeeping else 1) + 1):
+            process = await asyncio.create_subprocess_exec(
+                *full_command,
+                env=self._compose_env_vars(include_os_env=True),
+                stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
             )
-        else:
-            result = await self._collect_buffered_output(process, timeout_sec=timeout_sec, stdin_data=stdin_data)
+            limit = BOOKKEEPING_TIMEOUT_S if bookkeeping else timeout_sec
+            try:
+                if on_output is not None:
+                    result = await self._collect_streamed_output(
+                        process, timeout_sec=limit, stdin_data=stdin_data, on_output=on_output
+                    )
+                else:
+                    result = await self._collect_buffered_output(process, timeout_sec=limit, stdin_data=stdin_data)
+                break
+            except RuntimeError:  # Harbor's "Command timed out" (it has stopped the process)
+                if not bookkeeping or attempt == BOOKKEEPING_TRIES:
+                    raise
+                self.logger.warning(
+                    f"`{' '.join(full_command)}` did not return within {limit} s (try {attempt}); trying again"
+                )
         if check and result.return_code != 0:
             raise RuntimeError(
                 f"Docker command failed for environment {self.environment_name}. "

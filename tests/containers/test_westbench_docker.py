@@ -203,3 +203,74 @@ def test_task_image_is_reused_until_its_base_image_changes(agents_machine, tmp_p
         assert trial("rebuilt") == "2"
     finally:
         subprocess.run(["docker", "rmi", "-f", base], capture_output=True)
+
+
+HANGING_ENGINE = """
+import asyncio, logging, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import westbench_docker as plugin
+from harbor.environments.docker.docker import DockerEnvironment
+
+calls = Path(sys.argv[2])
+# A stand-in engine: the first `hangs` calls never return (docker/cli#4553's exec), later ones answer at once.
+engine = [sys.executable, "-c", "import pathlib, sys, time; p = pathlib.Path(sys.argv[1]); "
+          "n = len(p.read_text()) if p.exists() else 0; p.write_text('x' * (n + 1)); "
+          "time.sleep(3600) if n < int(sys.argv[2]) else print('ok')"]
+plugin.BOOKKEEPING_TIMEOUT_S = 1
+
+
+def stand_in(hangs):
+    class StandIn:  # what _run_engine_command asks of its environment
+        _engine_cmd = classmethod(lambda cls, *args: [*engine, str(calls), str(hangs)])
+        _compose_env_vars = staticmethod(lambda include_os_env: None)
+        _collect_buffered_output = staticmethod(DockerEnvironment._collect_buffered_output)
+        logger = logging.getLogger("test")
+        environment_name = "test"
+
+    return StandIn()
+
+
+async def run(args, hangs, timeout_sec=None):
+    calls.unlink(missing_ok=True)
+    try:
+        mixin = plugin.WestbenchComposeMixin
+        result = await mixin._run_engine_command(stand_in(hangs), args, True, timeout_sec, None, None)
+        outcome = result.stdout.strip()
+    except RuntimeError as exc:
+        outcome = "timed out" if "timed out" in str(exc) else str(exc)
+    return outcome, len(calls.read_text())
+
+
+mkdir = ["exec", "-u", "root", "c1", "bash", "-c", "mkdir -p /logs/verifier && chmod 777 /logs/verifier"]
+print(asyncio.run(run(mkdir, hangs=1)))  # hangs once, answers on the second try
+print(asyncio.run(run(["cp", "c1:/logs/verifier/.", "/tmp/x"], hangs=2)))  # hangs on both tries: an error
+print(asyncio.run(run(["exec", "c1", "bash", "-c", "/tests/test.sh"], hangs=1, timeout_sec=2)))  # its own limit, once
+"""
+
+
+def test_a_bookkeeping_call_that_never_returns_is_stopped_and_tried_again(agents_machine, tmp_path):  # noqa: F811
+    """A `docker exec`/`docker cp` of Harbor's bookkeeping that hangs is stopped after its limit and run once more;
+    one that hangs again is an error, not a trial held until its budget ends; other calls keep their own timeout."""
+    script = tmp_path / "hanging_engine.py"
+    script.write_text(HANGING_ENGINE)
+    result = subprocess.run(
+        [str(REPO / ".venv-harbor" / "bin" / "python"), str(script), str(REPO / "harbor_plugins"), str(tmp_path / "n")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["('ok', 2)", "('timed out', 2)", "('timed out', 1)"], result.stdout
+
+
+def test_the_plugins_docstring_examples_hold_under_harbors_python(agents_machine):  # noqa: F811
+    """The plugin imports Harbor, which lives in .venv-harbor only, so the fast lane cannot run its doctests."""
+    result = subprocess.run(
+        [str(REPO / ".venv-harbor" / "bin" / "python"), "-m", "doctest", "-v", "westbench_docker.py"],
+        cwd=REPO / "harbor_plugins",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0 and "0 failed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
