@@ -7,6 +7,7 @@ well as the agent's, and that trials leave no per-trial image tags behind; with 
 Podman (``agents.environment: podman``, set up by ``tools/setup-agents.sh --podman``).
 """
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -208,11 +209,10 @@ def test_task_image_is_reused_until_its_base_image_changes(agents_machine, tmp_p
 HANGING_ENGINE = """
 import asyncio, logging, sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-import westbench_docker as plugin
+import westbench_docker as plugin  # from harbor_plugins/ (PYTHONPATH), as Harbor loads it
 from harbor.environments.docker.docker import DockerEnvironment
 
-calls = Path(sys.argv[2])
+calls = Path(sys.argv[1])
 # A stand-in engine: the first `hangs` calls never return (docker/cli#4553's exec), later ones answer at once.
 engine = [sys.executable, "-c", "import pathlib, sys, time; p = pathlib.Path(sys.argv[1]); "
           "n = len(p.read_text()) if p.exists() else 0; p.write_text('x' * (n + 1)); "
@@ -255,7 +255,8 @@ def test_a_bookkeeping_call_that_never_returns_is_stopped_and_tried_again(agents
     script = tmp_path / "hanging_engine.py"
     script.write_text(HANGING_ENGINE)
     result = subprocess.run(
-        [str(REPO / ".venv-harbor" / "bin" / "python"), str(script), str(REPO / "harbor_plugins"), str(tmp_path / "n")],
+        [str(REPO / ".venv-harbor" / "bin" / "python"), str(script), str(tmp_path / "n")],
+        env={**os.environ, "PYTHONPATH": str(REPO / "harbor_plugins")},
         capture_output=True,
         text=True,
         timeout=120,
