@@ -66,9 +66,11 @@ from westbench_changes import (
 MAIN = "main"
 # Harbor's own bookkeeping in a container (folders, permissions, removals, copies) takes well under a second, and
 # Harbor gives those calls no timeout: a `docker exec` or `docker cp` that never returns after its process ended
-# (docker/cli#4553, Docker 20.10) held a trial until the trial's whole budget ran out. They get this limit and one
-# more try (each is idempotent); engine queries (ps, inspect, diff, rm) get the limit.
+# (docker/cli#4553, Docker 20.10) held a trial until the trial's whole budget ran out. They get these limits and one
+# more try (each is idempotent); engine queries (ps, inspect, diff, rm) get the first. Copies get longer: an agent's
+# artifacts may be gigabytes of trajectory.
 BOOKKEEPING_TIMEOUT_S = 60
+COPY_TIMEOUT_S = 600
 BOOKKEEPING_TRIES = 2
 _BOOKKEEPING_COMMANDS = ("mkdir ", "chmod ", "test ", "rm ", "if [ -L ", "find ")
 # compose-exec flags taking a value and their docker-exec spelling (the same).
@@ -359,7 +361,7 @@ class WestbenchComposeMixin:
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
             )
-            limit = BOOKKEEPING_TIMEOUT_S if bookkeeping else timeout_sec
+            limit = (COPY_TIMEOUT_S if args[0] == "cp" else BOOKKEEPING_TIMEOUT_S) if bookkeeping else timeout_sec
             try:
                 if on_output is not None:
                     result = await self._collect_streamed_output(

@@ -217,7 +217,7 @@ calls = Path(sys.argv[1])
 engine = [sys.executable, "-c", "import pathlib, sys, time; p = pathlib.Path(sys.argv[1]); "
           "n = len(p.read_text()) if p.exists() else 0; p.write_text('x' * (n + 1)); "
           "time.sleep(3600) if n < int(sys.argv[2]) else print('ok')"]
-plugin.BOOKKEEPING_TIMEOUT_S = 1
+plugin.BOOKKEEPING_TIMEOUT_S = plugin.COPY_TIMEOUT_S = 1
 
 
 def stand_in(hangs):
