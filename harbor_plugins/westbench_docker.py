@@ -219,8 +219,7 @@ class WestbenchComposeMixin:
         try:
             stdout, _ = await asyncio.wait_for(process.communicate(), BOOKKEEPING_TIMEOUT_S)
         except asyncio.TimeoutError:
-            process.kill()
-            await process.wait()
+            await self._terminate_process(process)  # Harbor's: SIGTERM, then SIGKILL after 5 s
             self.logger.warning(f"`{' '.join(args)}` did not answer within {BOOKKEEPING_TIMEOUT_S} s")
             return ""
         return stdout.decode(errors="replace") if process.returncode == 0 else ""
@@ -353,6 +352,7 @@ class WestbenchComposeMixin:
     ) -> ExecResult:
         full_command = type(self)._engine_cmd(*args)
         bookkeeping = timeout_sec is None and is_bookkeeping(args)
+        limit = (COPY_TIMEOUT_S if args[0] == "cp" else BOOKKEEPING_TIMEOUT_S) if bookkeeping else timeout_sec
         for attempt in range(1, (BOOKKEEPING_TRIES if bookkeeping else 1) + 1):
             process = await asyncio.create_subprocess_exec(
                 *full_command,
@@ -361,7 +361,6 @@ class WestbenchComposeMixin:
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
             )
-            limit = (COPY_TIMEOUT_S if args[0] == "cp" else BOOKKEEPING_TIMEOUT_S) if bookkeeping else timeout_sec
             try:
                 if on_output is not None:
                     result = await self._collect_streamed_output(
