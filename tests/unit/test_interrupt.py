@@ -16,10 +16,18 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pr
 
 
 def run(code, timeout=30):
-    """Run ``code`` in a fresh interpreter; it signals itself. Returns (exit code, stdout, seconds)."""
+    """Run ``code`` in a fresh interpreter; it signals itself. Returns (exit code, stdout, seconds).
+
+    SIGINT starts at its default, as from a terminal: a suite started as a background job of a non-interactive
+    shell hands its children SIGINT ignored, which ``stop_on_signals`` rightly leaves ignored.
+    """
     started = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
+        [
+            sys.executable,
+            "-c",
+            "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + textwrap.dedent(code),
+        ],
         capture_output=True,
         text=True,
         timeout=timeout,
