@@ -42,4 +42,4 @@ onstart:
 rule all:
     default_target: True
     input:
-        all_outputs(),
+        PLAN.targets.all_outputs(),

@@ -93,7 +93,7 @@ def stand_in(target: Path, protein: str = PROTEIN, frames: int = 200, every: int
     from westbench.cg.model import CGModel, save_model
     from westbench.cg.prior import fit_prior
     from westbench.config import ProteinSpec
-    from westbench.features import ca_atom_indices, pairwise_distances
+    from westbench.geometry.features import ca_atom_indices, pairwise_distances
     from westbench.prepare import fix_structure
     from westbench.simulation.integration import make_integrator, minimize
     from westbench.simulation.systems import build_system, write_system

@@ -33,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from westbench.config import section_defaults  # noqa: E402
-from westbench.frames import write_frames  # noqa: E402
+from westbench.io.frames import write_frames  # noqa: E402
 from westbench.metrics.score import fit_macrostate_model, score_engine  # noqa: E402
 
 

@@ -245,7 +245,7 @@ STAGES = ("null", "implicit", "explicit", "cg", "cg_we", "processes")
 
 def choose_platform(wanted: str | None) -> tuple[str, dict]:
     """The OpenMM platform to measure and what OpenMM says about its plugins; never a quiet CPU run on a GPU machine."""
-    from westbench.devices import visible_gpus
+    from westbench.runtime.devices import visible_gpus
 
     names = [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]
     info = {

@@ -18,6 +18,12 @@ never do. The same name rules apply
 to every upload into a verifier container (declared artifacts too), /tests excepted (it comes from the
 task folder on the host).
 
+The task's inputs are the image's: a file the task image already holds never reaches the verifier in
+the agent's version (:func:`is_input`), whatever the task's format, unless the task names it editable
+(``[metadata] editable = ["/app/src", ...]`` in task.toml, or an ``artifacts`` entry naming that very
+file). So an agent that rewrites its input files (sets every value equal and answers accordingly) is
+graded against the inputs the task shipped.
+
 Examples
 --------
 >>> refused("/app/output/result.csv") is None, refused("/root/answer.txt") is None
@@ -31,6 +37,10 @@ Examples
 >>> lines = ["C /app", "A /app/out.txt", "A /usr/local/bin/python3", "D /app/old", "A /logs/verifier/reward.txt"]
 >>> sorted(changed_files(lines))
 ['/app/out.txt']
+>>> is_input("/app/inputs/data.csv", {"/app/inputs/data.csv"}, editable=("/app/src",))
+True
+>>> is_input("/app/src/main.py", {"/app/src/main.py"}, editable=("/app/src",)), is_input("/app/out.txt", set())
+(False, False)
 """
 
 from __future__ import annotations
@@ -89,6 +99,35 @@ def refused(path: str, check_roots: bool = True) -> str | None:
     if BINARY_NAMES.match(name):
         return "shared library or compiled bytecode"
     return None
+
+
+def under(path: str, roots) -> bool:
+    """Whether ``path`` is one of ``roots`` or lies inside one of them.
+
+    >>> under("/app/src/a.py", ["/app/src"]), under("/app/srcs/a.py", ["/app/src"])
+    (True, False)
+    """
+    path = posixpath.normpath("/" + path.lstrip("/"))
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in map(posixpath.normpath, roots))
+
+
+def is_input(path: str, image_files, editable=()) -> bool:
+    """Whether ``path`` is one of the task's inputs: a file its image holds that the task does not name editable."""
+    path = posixpath.normpath("/" + path.lstrip("/"))
+    return path in image_files and not under(path, editable)
+
+
+# Run with the image's own find in a fresh container of the task image: every file and link it holds outside the
+# trees no upload reaches (the image provides them; the verifier's tools live there).
+IMAGE_FILES_PRUNED = (
+    "/proc", "/sys", "/dev", "/run", "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/boot", "/snap",
+    "/logs", "/tests",
+)  # fmt: skip
+IMAGE_FILES_SCRIPT = (
+    "find / -xdev \\( "
+    + " -o ".join(f"-path {root}" for root in IMAGE_FILES_PRUNED)
+    + " \\) -prune -o \\( -type f -o -type l \\) -print0"
+)
 
 
 def changed_files(diff_lines, check_roots: bool = True) -> set[str]:

@@ -28,6 +28,10 @@ build, resources, mounts, the separate verifier container) except:
   them through the engine (``docker diff`` and ``docker cp``, never the container's own tools), and
   the verifier's container receives them back at their own paths. Every upload into a verifier
   container except /tests (the task's) drops Python/shell start-up files, libraries and links.
+* The verifier reads the task's inputs from the image, never from the agent's container: a file the task
+  image holds is not overwritten by the agent's version (changed files and declared artifacts alike) unless
+  the task names it editable (``[metadata] editable`` or an artifact naming that file), and Harbor's
+  emptying of an artifact folder in the verifier's container leaves the image's own files there.
 * Options ``network`` and ``init`` (``--ek network=false --ek init=true``) apply to the agent's
   and the verifier's container alike, while Harbor passes ``--extra-docker-compose`` overlays to
   the agent's container only: without network a verifier cannot send a trial's files anywhere
@@ -42,6 +46,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import ClassVar
 
@@ -54,12 +59,16 @@ from harbor.environments.docker.docker import (
 from harbor.environments.podman import PodmanEnvironment, PodmanOptions
 from westbench_changes import (
     CHANGES_ARTIFACT,
+    IMAGE_FILES_PRUNED,
+    IMAGE_FILES_SCRIPT,
     MODULES_SCRIPT,
     changed_files,
+    is_input,
     is_program,
     refused,
     shadows,
     top_level,
+    under,
     wanted,
 )
 
@@ -407,6 +416,8 @@ class WestbenchComposeMixin:
             raise RuntimeError(f"no running main container to export the agent's changes from ({self._project})")
         diff = await self._engine("diff", container)
         files = changed_files(diff.splitlines())
+        kinds = {line[2:].strip(): line[:1] for line in diff.splitlines() if line[:2] in ("A ", "C ")}
+        editable = self._editable()
         modules, path_dirs = await self._image_tools()
         target.mkdir(parents=True, exist_ok=True)
         engine = type(self)._engine_cmd
@@ -423,6 +434,8 @@ class WestbenchComposeMixin:
                         if not wanted(path, files) or not (member.isreg() or member.isdir()):
                             continue
                         reason = refused(path) or (shadows(path, modules, path_dirs) if member.isreg() else None)
+                        if not reason and member.isreg() and kinds.get(path) == "C" and not under(path, editable):
+                            reason = "a file of the task image (its input): the verifier reads the image's copy"
                         if reason:
                             skipped.append(f"{path}: {reason}")
                             continue
@@ -482,9 +495,86 @@ class WestbenchComposeMixin:
                 partial.replace(stored)
         return self._image_tool_cache[image]
 
+    # --- the task's inputs stay the image's in the verifier's container ---
+
+    _image_files_cache: ClassVar[dict[str, frozenset]] = {}
+
+    def _task_config(self) -> dict:
+        try:
+            return tomllib.loads((self.environment_dir.parent / "task.toml").read_text())
+        except (OSError, tomllib.TOMLDecodeError):
+            return {}
+
+    def _editable(self) -> list[str]:
+        """Paths the task lets the agent change for the verifier: ``[metadata] editable`` and file artifacts."""
+        config = self._task_config()
+        editable = [p for p in (config.get("metadata") or {}).get("editable", []) if isinstance(p, str)]
+        artifacts = [a if isinstance(a, str) else (a or {}).get("source", "") for a in config.get("artifacts", [])]
+        files = self._image_files_cache.get(self._image_key or "", frozenset())
+        return editable + [a for a in artifacts if a and a.rstrip("/") in files]
+
+    @property
+    def _image_key(self) -> str | None:
+        return self.task_env_config.docker_image if self._use_prebuilt else self._main_image_name
+
+    async def _image_files(self) -> frozenset:
+        """Every file and link the task image holds (outside the system trees), listed in a fresh verifier container.
+
+        Listed before any of the agent's files arrive, by the image's own ``find`` (cached per image id); an image
+        without ``find`` is listed from the engine's export of the container instead.
+        """
+        image = self._image_key or ""
+        if image in self._image_files_cache:
+            return self._image_files_cache[image]
+        image_id = (await self._engine("image", "inspect", "-f", "{{.Id}}", image)).strip().replace(":", "-")
+        stored = Path(tempfile.gettempdir()) / "westbench-image-files" / f"{image_id or 'unknown'}.json"
+        if image_id and stored.is_file():
+            files = frozenset(json.loads(stored.read_text()))
+            self._image_files_cache[image] = files
+            return files
+        container = await self._resolve_main_container()
+        listing = await self._engine("exec", container, "sh", "-c", IMAGE_FILES_SCRIPT) if container else ""
+        if listing:
+            files = frozenset(p for p in listing.split("\0") if p.startswith("/"))
+        elif container:
+            files = await asyncio.to_thread(self._exported_files, container)
+        else:
+            raise RuntimeError(f"no verifier container to list the task image's files in ({self._project})")
+        self._image_files_cache[image] = files
+        if image_id and files:
+            stored.parent.mkdir(parents=True, exist_ok=True)
+            partial = stored.with_suffix(f".{self.session_id}.tmp")
+            partial.write_text(json.dumps(sorted(files)))
+            partial.replace(stored)
+        return files
+
+    def _exported_files(self, container: str) -> frozenset:
+        process = subprocess.Popen(
+            [*type(self)._engine_cmd("export", container)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        names = set()
+        with tarfile.open(fileobj=process.stdout, mode="r|") as tar:
+            for member in tar:
+                path = "/" + member.name.removeprefix("./").lstrip("/")
+                if (member.isreg() or member.issym()) and not under(path, IMAGE_FILES_PRUNED):
+                    names.add(path)
+        process.wait()
+        return frozenset(names)
+
+    async def empty_dirs(self, dirs, *, chmod: bool = True):
+        if not self._is_verifier:
+            return await super().empty_dirs(dirs, chmod=chmod)
+        await self._image_files()  # the image's own files, listed before anything of the agent's arrives
+        logs = [d for d in dirs if str(d).rstrip("/") == "/logs" or str(d).startswith("/logs/")]
+        kept = [d for d in dirs if d not in logs]
+        if kept:  # an artifact folder: the image's files there are the task's inputs; they stay
+            await self.ensure_dirs(kept, chmod=chmod)
+        return await super().empty_dirs(logs, chmod=chmod) if logs else None
+
     async def upload_dir(self, source_dir, target_dir: str):
         if not self._is_verifier or target_dir.rstrip("/") in ("/tests", ""):
             return await super().upload_dir(source_dir, target_dir)
+        image_files, editable = await self._image_files(), self._editable()
         with tempfile.TemporaryDirectory(prefix="westbench-verifier-upload-") as clean:
             changes = target_dir.rstrip("/") == CHANGES_ARTIFACT
             for path in sorted(Path(source_dir).rglob("*")):
@@ -492,6 +582,9 @@ class WestbenchComposeMixin:
                 inside = ("/" + relative) if changes else f"{target_dir.rstrip('/')}/{relative}"
                 if path.is_symlink() or not (path.is_file() or path.is_dir()) or refused(inside, check_roots=changes):
                     self.logger.warning(f"not copied into the verifier's container: {inside}")
+                    continue
+                if path.is_file() and is_input(inside, image_files, editable):
+                    self.logger.warning(f"not copied into the verifier's container: {inside} (an input of the task)")
                     continue
                 if path.is_dir():
                     (Path(clean) / relative).mkdir(parents=True, exist_ok=True)
@@ -507,9 +600,13 @@ class WestbenchComposeMixin:
                     await super().upload_file(child, "/" + child.name)
 
     async def upload_file(self, source_path, target_path: str):
-        if self._is_verifier and not target_path.startswith("/tests/") and refused(target_path, check_roots=False):
-            self.logger.warning(f"not copied into the verifier's container: {target_path}")
-            return None
+        if self._is_verifier and not target_path.startswith("/tests/"):
+            if refused(target_path, check_roots=False):
+                self.logger.warning(f"not copied into the verifier's container: {target_path}")
+                return None
+            if is_input(target_path, await self._image_files(), self._editable()):
+                self.logger.warning(f"not copied into the verifier's container: {target_path} (an input of the task)")
+                return None
         return await super().upload_file(source_path, target_path)
 
     async def stop(self, delete: bool):

@@ -2,10 +2,15 @@
 
 from westbench.agents import plan as agents_plan  # noqa: E402
 from westbench.agents.tasks import TaskError as AgentsTaskError, select_tasks as agents_select_tasks  # noqa: E402
-from westbench.agents.tasks import task_files as agents_task_files, task_names as agents_task_names  # noqa: E402
+from westbench.agents.tasks import (  # noqa: E402
+    mutation_files as agents_mutation_files,
+    task_files as agents_task_files,
+    task_names as agents_task_names,
+)
 from westbench.agents.tasks import near_misses as agents_near_misses  # noqa: E402
 from westbench.agents.tasks import load_task as agents_load_task  # noqa: E402
-from westbench.agents.leaderboard import LEADERBOARD_KEYS  # noqa: E402
+from westbench.plan.jobkeys import job_keys  # noqa: E402
+from westbench.agents.process import SHARED_RUBRIC as PROCESS_RUBRIC  # noqa: E402
 from westbench.errors import ConfigError as AgentsConfigError  # noqa: E402
 
 AGENTS = config["agents"]
@@ -50,6 +55,9 @@ AGENT_WILDCARDS = {
 
 # What one trial reads of `agents` (with its own agent entry and model: see agent_trial_run).
 AGENT_TRIAL_KEYS = job_keys("agent_trial")
+# What the leaderboard reads of `agents`.
+LEADERBOARD_KEYS = job_keys("agent_leaderboard")
+AGENT_MUTATION_KEYS = job_keys("agent_mutation")
 
 
 def agent_trial_run(wildcards):
@@ -93,6 +101,15 @@ def agent_near_miss_trials(wildcards=None):
     return [agents_plan.near_miss_path(task, name) for task in AGENT_TASKS for name in AGENT_NEAR_MISSES[task]]
 
 
+def agent_mutation_results(wildcards=None):
+    return [f"results/agents/mutation/{task}.json" for task in AGENT_TASKS]
+
+
+def agent_mutation_scores(wildcards=None):
+    """The gate's mutation scores (none when agents.gate.mutation is off)."""
+    return ["results/agents/mutation_score.csv"] if AGENTS["gate"]["mutation"] else []
+
+
 def agent_near_miss_dir(wildcards):
     return str(AGENT_TASKS_DIR / wildcards.task / "near_misses" / wildcards.near_miss)
 
@@ -110,3 +127,42 @@ def agents_leaderboard_seed():
     from westbench.seeds import stage_seed
 
     return stage_seed(config["seed"], "all", "agents_leaderboard")
+
+
+def agent_page_optional_inputs(wildcards=None):
+    """The files of later agent stages (mutation testing) the page shows when a rule of this workflow writes them."""
+    from westbench.report.agents_page import FILES, OPTIONAL
+
+    written = {str(path) for rule in workflow.rules for path in rule.output}
+    paths = {role: f"results/agents/{FILES[role]}" for role in OPTIONAL if role in ("mutation", "mutation_score")}
+    return {role: path for role, path in paths.items() if path in written}
+
+
+def agent_process_runs():
+    """The (agent, model) runs whose trials get a process scorecard: the agents under test, and the gate's own
+    when agents.process.assess_gate_agents."""
+    gate = {AGENTS["gate"]["reference"], AGENTS["gate"]["null"]}
+    return [run for run in AGENT_RUNS if AGENTS["process"]["assess_gate_agents"] or run[0] not in gate]
+
+
+def agent_process_trials(wildcards=None):
+    """Every process.json the failure analysis reads (beside its trial.json)."""
+    return [
+        agents_plan.trial_path(t, a, m, k).replace("trial.json", "process.json")
+        for t in AGENT_TASKS
+        for a, m in agent_process_runs()
+        for k in AGENT_ATTEMPTS
+    ]
+
+
+def agent_process_matrix(wildcards):
+    """The task's opportunity matrix (process.toml) when it has one: editing it rescores its trials."""
+    path = AGENT_TASKS_DIR / wildcards.task / "process.toml"
+    return [str(path)] if path.is_file() else []
+
+
+def agents_failures_seed():
+    """Seed of the failure analysis's bootstrap intervals, derived from the config's base seed."""
+    from westbench.seeds import stage_seed
+
+    return stage_seed(config["seed"], "all", "agents_failures")

@@ -2,22 +2,23 @@
 # A reference potential of the study protein, a ground truth made by it, and engines with known verdicts, each
 # through the same rules as the main study's (use rule ... with: the study's files and settings).
 
-#: The one model weighting the study reads (its table, checks and figures): its metric jobs score only this one
-#: (the main study's carry every metrics.weightings); the msm and counts weightings cost seconds per engine.
-CALIBRATION_WEIGHTING = "we"
+from westbench.calibration.study import REFERENCE, REFERENCE_FORCE_NOISE_FLOOR
+from westbench.engines.kinds import CG
+from westbench.plan.calibration import CALIBRATION_WEIGHTING  # the one model weighting the study reads
+
+# westbench.plan.calibration lays the study out (PLAN.calibration: its engines, files and what each job reads).
+STUDY = PLAN.calibration
 
 
 rule calibration_models:
     """The native structure's C-alpha atoms (the beads' topology), the reference potential
     (engine reference) and its perturbed copies (calibration.perturbations), in one short job."""
     input:
-        calibration_native_input,
+        STUDY.native_input(),
     output:
-        native="results/calibration/{protein}/native.pdb",
+        native=PLAN.layout.study_file("{protein}", "native.pdb"),
         models=[
-            f"results/calibration/{{protein}}/models/{engine}/model.pt"
-            for engine in CALIBRATION_ENGINES
-            if wb_calibration.is_reference_model(CALIBRATION, engine)
+            PLAN.layout.study_file("{protein}", f"models/{engine}/model.pt") for engine in STUDY.reference_engines()
         ],
     log:
         "results/calibration/{protein}/logs/calibration_models.log",
@@ -26,14 +27,9 @@ rule calibration_models:
     conda:
         "../envs/torch.yaml"
     params:
-        native=CALIBRATION["native"],
-        reference={key: CALIBRATION["reference"][key] for key in CALIBRATION_REFERENCE_KEYS},
-        # in the order of output.models
-        perturbations=[
-            wb_calibration.perturbation(CALIBRATION, engine)
-            for engine in CALIBRATION_ENGINES
-            if wb_calibration.is_reference_model(CALIBRATION, engine)
-        ],
+        native=config["calibration"]["native"],
+        reference=STUDY.reference_settings(),
+        perturbations=STUDY.perturbations(),  # in the order of output.models
     script:
         "../scripts/calibration_models.py"
 
@@ -41,11 +37,11 @@ rule calibration_models:
 rule calibration_groundtruth:
     """Unbiased runs of the reference, with its forces (westbench.calibration.groundtruth)."""
     input:
-        model="results/calibration/{protein}/models/reference/model.pt",
-        native="results/calibration/{protein}/native.pdb",
+        model=PLAN.layout.study_file("{protein}", "models/reference/model.pt"),
+        native=PLAN.layout.study_file("{protein}", "native.pdb"),
     output:
-        frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
-        summary="results/calibration/{protein}/groundtruth/summary.json",
+        frames=[PLAN.layout.study_file("{protein}", f"groundtruth/runs/{run}/frames.h5") for run in STUDY.runs()],
+        summary=PLAN.layout.study_file("{protein}", "groundtruth/summary.json"),
     log:
         "results/calibration/{protein}/logs/calibration_groundtruth.log",
     benchmark:
@@ -54,10 +50,8 @@ rule calibration_groundtruth:
         "../envs/torch.yaml"
     threads: 1  # ten beads: a second torch thread only adds synchronisation
     params:
-        langevin=lambda wildcards: wb_calibration.engine_langevin(CALIBRATION, wb_calibration.REFERENCE),
-        settings={
-            key: value for key, value in CALIBRATION["groundtruth"].items() if key in CALIBRATION_GROUNDTRUTH_KEYS
-        },
+        langevin=lambda wildcards: STUDY.langevin(REFERENCE),
+        settings=STUDY.groundtruth_settings(),
         explosion=config["cg"]["explosion"],
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
     script:
@@ -66,13 +60,13 @@ rule calibration_groundtruth:
 
 use rule fit_tica as calibration_fit_tica with:
     input:
-        frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
+        frames=[PLAN.layout.study_file("{protein}", f"groundtruth/runs/{run}/frames.h5") for run in STUDY.runs()],
     output:
-        model="results/calibration/{protein}/tica/model.npz",
-        description="results/calibration/{protein}/tica/model.json",
-        frames="results/calibration/{protein}/tica/groundtruth_frames.h5",
+        model=PLAN.layout.study_file("{protein}", "tica/model.npz"),
+        description=PLAN.layout.study_file("{protein}", "tica/model.json"),
+        frames=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
         figure=report(
-            "results/calibration/{protein}/tica/tic01_density.png",
+            PLAN.layout.study_file("{protein}", "tica/tic01_density.png"),
             caption="../report/tic01_density.rst",
             category="Calibration",
             labels={"study": "{protein}", "figure": "reference ground truth, TIC 0/1 density"},
@@ -83,14 +77,14 @@ use rule fit_tica as calibration_fit_tica with:
         "results/calibration/{protein}/benchmarks/fit_tica.tsv"
     priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
     params:
-        lag_frames=CALIBRATION["groundtruth"]["tica_lag_frames"],
+        lag_frames=config["calibration"]["groundtruth"]["tica_lag_frames"],
 
 
 use rule macrostates as calibration_macrostates with:
     input:
-        groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
+        groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
     output:
-        "results/calibration/{protein}/tica/macrostates.npz",
+        PLAN.layout.study_file("{protein}", "tica/macrostates.npz"),
     log:
         "results/calibration/{protein}/logs/macrostates.log",
     benchmark:
@@ -101,14 +95,14 @@ use rule macrostates as calibration_macrostates with:
 
 use rule cg_train as calibration_cg_train with:
     input:
-        frames=calibration_training_frames,
-        topologies="results/calibration/{protein}/native.pdb",
+        frames=STUDY.training_frames(),
+        topologies=PLAN.layout.study_file("{protein}", "native.pdb"),
     output:
-        model="results/calibration/{protein}/cg/{preset}/model.pt",
-        record="results/calibration/{protein}/cg/{preset}/model.json",
-        history="results/calibration/{protein}/cg/{preset}/training.csv",
+        model=PLAN.layout.study_file("{protein}", "cg/{preset}/model.pt"),
+        record=PLAN.layout.study_file("{protein}", "cg/{preset}/model.json"),
+        history=PLAN.layout.study_file("{protein}", "cg/{preset}/training.csv"),
         figure=report(
-            "results/calibration/{protein}/cg/{preset}/training_curve.png",
+            PLAN.layout.study_file("{protein}", "cg/{preset}/training_curve.png"),
             caption="../report/cg_training_curve.rst",
             category="Calibration",
             labels={"study": "{protein}", "preset": "{preset}", "figure": "training curve (reference forces)"},
@@ -123,15 +117,15 @@ use rule cg_train as calibration_cg_train with:
         proteins=calibration_training_params,
         cg=calibration_training_settings,
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
-        known_noise_floor=wb_calibration.REFERENCE_FORCE_NOISE_FLOOR,
+        known_noise_floor=REFERENCE_FORCE_NOISE_FLOOR,
 
 
 rule calibration_basis_states:
     """The study's WE basis states: frames of the reference's ground truth (westbench.calibration.basis)."""
     input:
-        frames=[f"results/calibration/{{protein}}/groundtruth/runs/{run}/frames.h5" for run in calibration_runs()],
+        frames=[PLAN.layout.study_file("{protein}", f"groundtruth/runs/{run}/frames.h5") for run in STUDY.runs()],
     output:
-        states="results/calibration/{protein}/we/basis_states.npz",
+        states=PLAN.layout.study_file("{protein}", "we/basis_states.npz"),
     log:
         "results/calibration/{protein}/logs/calibration_basis_states.log",
     benchmark:
@@ -139,7 +133,7 @@ rule calibration_basis_states:
     conda:
         "../envs/westpa.yaml"
     params:
-        states=CALIBRATION["we"]["basis_states"],  # how many
+        states=config["calibration"]["we"]["basis_states"],  # how many
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_basis_states"),
     script:
         "../scripts/calibration_basis_states.py"
@@ -149,7 +143,7 @@ use rule we_run as calibration_we_run with:
     input:
         unpack(calibration_we_input),
     output:
-        summary="results/calibration/{protein}/we/{engine}/run.json",
+        summary=PLAN.layout.study_file("{protein}", "we/{engine}/run.json"),
     log:
         "results/calibration/{protein}/logs/we_run_{engine}.log",
     benchmark:
@@ -159,7 +153,7 @@ use rule we_run as calibration_we_run with:
     resources:
         gpu=torch_gpus,
     params:
-        run_dir=lambda wildcards: f"results/calibration/{wildcards.protein}/we/{wildcards.engine}",
+        run_dir=lambda wildcards: PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}"),
         kind=CG,
         settings=calibration_we_settings,
         preparation={},
@@ -170,69 +164,59 @@ use rule we_run as calibration_we_run with:
 
 use rule we_export as calibration_we_export with:
     input:
-        summaries=["results/calibration/{protein}/we/{engine}/run.json"],  # a list, as we_export pools replicas
-        tica="results/calibration/{protein}/tica/model.json",
-        groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
+        summaries=[PLAN.layout.study_file("{protein}", "we/{engine}/run.json")],  # a list, as we_export pools replicas
+        tica=PLAN.layout.study_file("{protein}", "tica/model.json"),
+        groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
     output:
-        frames="results/calibration/{protein}/we/{engine}/frames.h5",
-        cost="results/calibration/{protein}/we/{engine}/cost.csv",
+        frames=PLAN.layout.study_file("{protein}", "we/{engine}/frames.h5"),
+        cost=PLAN.layout.study_file("{protein}", "we/{engine}/cost.csv"),
     log:
         "results/calibration/{protein}/logs/we_export_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
     params:
-        run_dirs=lambda wildcards: [f"results/calibration/{wildcards.protein}/we/{wildcards.engine}"],
-        save_every=CALIBRATION["we"]["save_every"],
-        timestep_fs=CALIBRATION["langevin"]["timestep_fs"],
+        run_dirs=lambda wildcards: [PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}")],
+        save_every=config["calibration"]["we"]["save_every"],
+        timestep_fs=lambda wildcards: STUDY.langevin(wildcards.engine)["timestep_fs"],
 
 
 use rule metric_suite as calibration_metrics with:
     input:
-        groundtruth="results/calibration/{protein}/tica/groundtruth_frames.h5",
-        model="results/calibration/{protein}/we/{engine}/frames.h5",
-        macrostates="results/calibration/{protein}/tica/macrostates.npz",
-        training=lambda wildcards: (
-            []
-            if wb_calibration.is_reference_model(CALIBRATION, wildcards.engine)
-            else [calibration_model_path(wildcards.engine).replace("model.pt", "model.json")]
-        ),
+        groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
+        model=PLAN.layout.study_file("{protein}", "we/{engine}/frames.h5"),
+        macrostates=PLAN.layout.study_file("{protein}", "tica/macrostates.npz"),
+        training=lambda wildcards: STUDY.training_record(wildcards.engine),
     output:
         # No per-engine figures: no report shows them, and drawing them was a third of each job (the study's table
         # and its two figures read metrics.json).
-        json="results/calibration/{protein}/metrics/{engine}/metrics.json",
-        csv="results/calibration/{protein}/metrics/{engine}/metrics.csv",
+        json=PLAN.layout.study_file("{protein}", "metrics/{engine}/metrics.json"),
+        csv=PLAN.layout.study_file("{protein}", "metrics/{engine}/metrics.csv"),
     log:
         "results/calibration/{protein}/logs/metrics_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/metrics_{engine}.tsv"
     params:
-        settings={
-            **{key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
-            "weightings": [CALIBRATION_WEIGHTING],
-            "discard_iterations": CALIBRATION["discard_iterations"],
-        },
+        settings=STUDY.metric_settings(PLAN.params.metric_suite()),
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
 
 
 rule calibration_reweighting:
     """The ground truth reweighted exactly to each reference-model engine's equilibrium: the known answers."""
     input:
-        groundtruth=f"{calibration_dir()}/tica/groundtruth_frames.h5",
-        models=[
-            calibration_model_path(e) for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)
-        ],
+        groundtruth=f"{STUDY.dir()}/tica/groundtruth_frames.h5",
+        models=[STUDY.model_path(e) for e in STUDY.reference_engines()],
     output:
-        f"{calibration_dir()}/reweighting.npz",
+        f"{STUDY.dir()}/reweighting.npz",
     log:
-        f"{calibration_dir()}/logs/calibration_reweighting.log",
+        f"{STUDY.dir()}/logs/calibration_reweighting.log",
     benchmark:
-        f"{calibration_dir()}/benchmarks/calibration_reweighting.tsv"
+        f"{STUDY.dir()}/benchmarks/calibration_reweighting.tsv"
     conda:
         "../envs/torch.yaml"
     params:
-        engines=[e for e in CALIBRATION_ENGINES if wb_calibration.is_reference_model(CALIBRATION, e)],  # input.models order
-        temperatures={e: wb_calibration.engine_langevin(CALIBRATION, e)["temperature_k"] for e in CALIBRATION_ENGINES},
-        reference=wb_calibration.REFERENCE,
+        engines=STUDY.reference_engines(),  # input.models order
+        temperatures=STUDY.temperatures(),
+        reference=REFERENCE,
     script:
         "../scripts/calibration_reweighting.py"
 
@@ -240,49 +224,48 @@ rule calibration_reweighting:
 rule calibration_table:
     """The study's verdicts against the known answers: results/tables/calibration.csv, resolution and convergence."""
     input:
-        metrics=calibration_metrics_json,
-        groundtruth=f"{calibration_dir()}/tica/groundtruth_frames.h5",
-        reweighting=f"{calibration_dir()}/reweighting.npz",
-        trained=[
-            calibration_model_path(e).replace("model.pt", "model.json")
-            for e in CALIBRATION_ENGINES
-            if not wb_calibration.is_reference_model(CALIBRATION, e)
-        ],
-        null=f"{calibration_dir()}/we/{wb_calibration.REFERENCE}/frames.h5",
+        metrics=STUDY.metrics_json(),
+        groundtruth=f"{STUDY.dir()}/tica/groundtruth_frames.h5",
+        reweighting=f"{STUDY.dir()}/reweighting.npz",
+        trained=[path for e in STUDY.trained_engines() for path in STUDY.training_record(e)],
+        null=f"{STUDY.dir()}/we/{REFERENCE}/frames.h5",
+        runs=STUDY.run_frames(),
     output:
         table=report(
-            "results/tables/calibration.csv",
+            PLAN.layout.table("calibration.csv"),
             caption="../report/tables/calibration.rst",
             category="Tables",
             labels={"table": "calibration: verdicts against known answers"},
         ),
-        summary=f"{calibration_dir()}/calibration.json",
+        summary=f"{STUDY.dir()}/calibration.json",
         resolution=report(
-            f"{calibration_dir()}/figures/resolution.png",
+            f"{STUDY.dir()}/figures/resolution.png",
             caption="../report/figures/calibration_resolution.rst",
             category="Calibration",
             labels={"figure": "resolution"},
         ),
         convergence=report(
-            f"{calibration_dir()}/figures/convergence.png",
+            f"{STUDY.dir()}/figures/convergence.png",
             caption="../report/figures/calibration_convergence.rst",
             category="Calibration",
             labels={"figure": "convergence"},
         ),
     log:
-        f"{calibration_dir()}/logs/calibration_table.log",
+        f"{STUDY.dir()}/logs/calibration_table.log",
     benchmark:
-        f"{calibration_dir()}/benchmarks/calibration_table.tsv"
+        f"{STUDY.dir()}/benchmarks/calibration_table.tsv"
     conda:
         "../envs/analysis.yaml"
     params:
-        study=CALIBRATION["protein"],
-        engines=CALIBRATION_ENGINES,  # in the order of input.metrics
-        reference=wb_calibration.REFERENCE,
-        trained_models=[e for e in CALIBRATION_ENGINES if not wb_calibration.is_reference_model(CALIBRATION, e)],
-        perturbations={e: wb_calibration.perturbation(CALIBRATION, e) for e in CALIBRATION_ENGINES},
+        study=config["calibration"]["protein"],
+        engines=STUDY.engines,  # in the order of input.metrics
+        reference=REFERENCE,
+        trained_models=STUDY.trained_engines(),
+        perturbations=STUDY.table_perturbations(),
+        dynamics_only=STUDY.dynamics_only(),
+        segment_ps=STUDY.segment_ps(),
         weighting=CALIBRATION_WEIGHTING,
-        discard_iterations=CALIBRATION["discard_iterations"],  # the convergence figure's window, as the metrics
+        discard_iterations=config["calibration"]["discard_iterations"],  # the convergence figure's window, as the metrics
     script:
         "../scripts/calibration_table.py"
 
@@ -290,4 +273,4 @@ rule calibration_table:
 rule calibration:
     """Target: the calibration study (its table and figures)."""
     input:
-        calibration_outputs(),
+        STUDY.outputs(),

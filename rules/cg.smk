@@ -12,11 +12,11 @@ rule cg_train:
     input:
         unpack(cg_training_input),
     output:
-        model="results/{protein}/cg/{preset}/model.pt",
-        record="results/{protein}/cg/{preset}/model.json",
-        history="results/{protein}/cg/{preset}/training.csv",
+        model=f"{PLAN.layout.cg_protein_model_dir('{protein}', '{preset}')}/model.pt",
+        record=f"{PLAN.layout.cg_protein_model_dir('{protein}', '{preset}')}/model.json",
+        history=f"{PLAN.layout.cg_protein_model_dir('{protein}', '{preset}')}/training.csv",
         figure=report(
-            "results/{protein}/cg/{preset}/training_curve.png",
+            f"{PLAN.layout.cg_protein_model_dir('{protein}', '{preset}')}/training_curve.png",
             caption="../report/cg_training_curve.rst",
             category="CG models",
             subcategory="{protein}",
@@ -29,7 +29,7 @@ rule cg_train:
     priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/torch.yaml"
-    threads: torch_threads()
+    threads: PLAN.params.threads("torch")
     resources:
         gpu=torch_gpus,
     params:
@@ -44,11 +44,11 @@ rule cg_train:
 # One model over every protein (cg.scope: all): the same job, its files under results/cg/.
 use rule cg_train as cg_train_all with:
     output:
-        model="results/cg/{preset}/model.pt",
-        record="results/cg/{preset}/model.json",
-        history="results/cg/{preset}/training.csv",
+        model=f"{PLAN.layout.cg_shared_model_dir('{preset}')}/model.pt",
+        record=f"{PLAN.layout.cg_shared_model_dir('{preset}')}/model.json",
+        history=f"{PLAN.layout.cg_shared_model_dir('{preset}')}/training.csv",
         figure=report(
-            "results/cg/{preset}/training_curve.png",
+            f"{PLAN.layout.cg_shared_model_dir('{preset}')}/training_curve.png",
             caption="../report/cg_training_curve.rst",
             category="CG models",
             subcategory="all proteins",
@@ -66,7 +66,7 @@ rule cg_model_check:
     input:
         unpack(cg_model_check_input),
     output:
-        check="results/{protein}/cg/model_{name}/check.json",
+        check=f"{PLAN.layout.cg_user_model_dir('{protein}', '{name}')}/check.json",
     log:
         "results/{protein}/logs/cg_model_check_{name}.log",
     benchmark:
@@ -85,8 +85,8 @@ rule cg_prior:
     input:
         unpack(cg_training_input),
     output:
-        prior="results/{protein}/cg/model_{name}/prior.pt",
-        record="results/{protein}/cg/model_{name}/prior.json",
+        prior=f"{PLAN.layout.cg_user_model_dir('{protein}', '{name}')}/prior.pt",
+        record=f"{PLAN.layout.cg_user_model_dir('{protein}', '{name}')}/prior.json",
     log:
         "results/{protein}/logs/cg_prior_{name}.log",
     benchmark:
@@ -96,7 +96,7 @@ rule cg_prior:
     threads: 1
     params:
         proteins=cg_training_params,
-        cg=cg_prior_settings,
+        cg=PLAN.params.cg_prior(),
         seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
     script:
         "../scripts/cg_prior.py"
@@ -105,4 +105,4 @@ rule cg_prior:
 rule cg:
     """Target: every configured CG preset trained (the models the cg_<preset> engines use)."""
     input:
-        cg_outputs(),
+        PLAN.targets.cg_outputs(),

@@ -7,9 +7,9 @@ rule external_import:
     input:
         unpack(external_input),
     output:
-        frames="results/{protein}/external/{engine}/frames.h5",
+        frames=PLAN.layout.external_export("{protein}", "{engine}", "frames.h5"),
         cost=report(
-            "results/{protein}/external/{engine}/cost.csv",
+            PLAN.layout.external_export("{protein}", "{engine}", "cost.csv"),
             caption="../report/we_cost.rst",
             category="Weighted ensemble",
             subcategory="{protein}",

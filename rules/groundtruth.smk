@@ -5,8 +5,8 @@ rule groundtruth_starts:
     input:
         unpack(starts_input),
     output:
-        starts=directory("results/{protein}/groundtruth/starts"),
-        table="results/{protein}/groundtruth/starts.csv",
+        starts=directory(PLAN.layout.groundtruth("{protein}", "starts")),
+        table=PLAN.layout.groundtruth("{protein}", "starts.csv"),
     log:
         "results/{protein}/logs/groundtruth_starts.log",
     benchmark:
@@ -14,27 +14,27 @@ rule groundtruth_starts:
     priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
-    threads: openmm_threads()
+    threads: PLAN.params.threads("openmm")
     resources:
         gpu=openmm_gpus,
     params:
-        settings={key: config["groundtruth"]["starts"][key] for key in STARTS_KEYS},
-        preparation=integrator_settings(),
-        platform=platform_settings(),
-        n_starts=lambda wildcards: n_starts(wildcards.protein),
-        seed=starts_seed,
+        settings=PLAN.params.starts(),
+        preparation=PLAN.params.integrator(),
+        platform=PLAN.params.platform(),
+        n_starts=n_starts,
+        seed=lambda wildcards: job_seed(wildcards, "groundtruth_starts"),
     script:
         "../scripts/groundtruth_starts.py"
 
 
 rule groundtruth_run:
     input:
-        starts="results/{protein}/groundtruth/starts",
+        starts=PLAN.layout.groundtruth("{protein}", "starts"),
     output:
-        trajectory=f"results/{{protein}}/groundtruth/runs/{{start}}/{TRAJECTORY}",
-        topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
-        frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
-        summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+        trajectory=PLAN.layout.groundtruth_run("{protein}", "{start}", TRAJECTORY),
+        topology=PLAN.layout.groundtruth_run("{protein}", "{start}", "topology.pdb"),
+        frames=PLAN.layout.groundtruth_run("{protein}", "{start}", "frames.h5"),
+        summary=PLAN.layout.groundtruth_run("{protein}", "{start}", "summary.json"),
     log:
         "results/{protein}/logs/groundtruth_run_{start}.log",
     benchmark:
@@ -42,16 +42,16 @@ rule groundtruth_run:
     priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
-    threads: openmm_threads()
+    threads: PLAN.params.threads("openmm")
     resources:
         gpu=openmm_gpus,
     params:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
         # failed job resumes from its last checkpoint instead of restarting.
-        workdir=lambda wildcards: f"results/{wildcards.protein}/groundtruth/runs/{wildcards.start}/checkpoints",
-        groundtruth={key: config["groundtruth"][key] for key in GROUNDTRUTH_RUN_KEYS},
-        preparation=system_settings(solvent=config["groundtruth"]["solvent"]),  # the start in the ground truth's solvent
-        platform=platform_settings(),
+        workdir=lambda wildcards: PLAN.layout.groundtruth_run(wildcards.protein, wildcards.start, "checkpoints"),
+        groundtruth=PLAN.params.groundtruth_run(),
+        preparation=PLAN.params.groundtruth_solvent(),  # the start in the ground truth's solvent
+        platform=PLAN.params.platform(),
         seed=run_seed,
     script:
         "../scripts/groundtruth_run.py"
@@ -59,16 +59,16 @@ rule groundtruth_run:
 
 rule groundtruth_throughput:
     input:
-        summaries=groundtruth_summaries(),
+        summaries=PLAN.targets.groundtruth_summaries(),
     output:
         csv=report(
-            "results/tables/groundtruth_throughput.csv",
+            PLAN.layout.table("groundtruth_throughput.csv"),
             caption="../report/groundtruth_throughput.rst",
             category="Ground truth",
             labels={"table": "throughput per run (ns/day)"},
         ),
         by_protein=report(
-            "results/tables/groundtruth_throughput_by_protein.csv",
+            PLAN.layout.table("groundtruth_throughput_by_protein.csv"),
             caption="../report/groundtruth_throughput.rst",
             category="Ground truth",
             labels={"table": "throughput per protein (ns/day)"},
@@ -86,8 +86,8 @@ rule groundtruth_throughput:
 rule groundtruth:
     """Target: every ground-truth run of every configured protein."""
     input:
-        groundtruth_summaries(),
-        "results/tables/groundtruth_throughput.csv",
+        PLAN.targets.groundtruth_summaries(),
+        PLAN.layout.table("groundtruth_throughput.csv"),
 
 
 # groundtruth.source import: the rule exists only then, and wins over groundtruth_run.
@@ -100,10 +100,10 @@ if GROUNDTRUTH_IMPORT:
         input:
             unpack(import_input),
         output:
-            trajectory=f"results/{{protein}}/groundtruth/runs/{{start}}/{TRAJECTORY}",
-            topology="results/{protein}/groundtruth/runs/{start}/topology.pdb",
-            frames="results/{protein}/groundtruth/runs/{start}/frames.h5",
-            summary="results/{protein}/groundtruth/runs/{start}/summary.json",
+            trajectory=PLAN.layout.groundtruth_run("{protein}", "{start}", TRAJECTORY),
+            topology=PLAN.layout.groundtruth_run("{protein}", "{start}", "topology.pdb"),
+            frames=PLAN.layout.groundtruth_run("{protein}", "{start}", "frames.h5"),
+            summary=PLAN.layout.groundtruth_run("{protein}", "{start}", "summary.json"),
         log:
             "results/{protein}/logs/groundtruth_import_{start}.log",
         benchmark:
@@ -112,7 +112,7 @@ if GROUNDTRUTH_IMPORT:
             "../envs/analysis.yaml"
         params:
             # The files (trajectories, topology, forces) are inputs; these are the settings the import reads.
-            settings={key: config["groundtruth"]["import"][key] for key in GROUNDTRUTH_IMPORT_KEYS},
+            settings=PLAN.params.groundtruth_import(),
             on_nonfinite=config["on_nonfinite"],
         script:
             "../scripts/groundtruth_import.py"

@@ -8,9 +8,9 @@ rule macrostates:
     """One ground-truth macrostate model per protein (KMeans on the leading TICs, MSM, PCCA+), fitted once and
     used by every engine's metrics job, so macrostate populations compare across engines."""
     input:
-        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+        groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
     output:
-        "results/{protein}/tica/macrostates.npz",
+        PLAN.layout.tica("{protein}", "macrostates.npz"),
     log:
         "results/{protein}/logs/macrostates.log",
     benchmark:
@@ -18,7 +18,7 @@ rule macrostates:
     conda:
         "../envs/analysis.yaml"
     params:
-        settings={key: config["metrics"][key] for key in MACROSTATE_KEYS},
+        settings=PLAN.params.macrostates(),
         seed=lambda wildcards: job_seed(wildcards, "macrostates"),
     script:
         "../scripts/macrostates.py"
@@ -26,15 +26,15 @@ rule macrostates:
 
 rule metric_suite:
     input:
-        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+        groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
         model=metrics_model_frames,
-        macrostates="results/{protein}/tica/macrostates.npz",
+        macrostates=PLAN.layout.tica("{protein}", "macrostates.npz"),
         training=metrics_training_record,  # trained CG engines: their model.json (failure to learn is reported)
     output:
         **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.ENGINE)},
-        json="results/{protein}/metrics/{engine}/metrics.json",
+        json=PLAN.layout.metrics("{protein}", "{engine}", "metrics.json"),
         csv=report(
-            "results/{protein}/metrics/{engine}/metrics.csv",
+            PLAN.layout.metrics("{protein}", "{engine}", "metrics.csv"),
             caption="../report/metrics.rst",
             category="Metrics",
             subcategory="{protein}",
@@ -50,7 +50,7 @@ rule metric_suite:
         "../envs/analysis.yaml"
     params:
         # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
-        settings={key: config["metrics"][key] for key in METRIC_SUITE_KEYS},
+        settings=PLAN.params.metric_suite(),
         seed=metrics_seed,
     script:
         "../scripts/metrics.py"
@@ -59,4 +59,31 @@ rule metric_suite:
 rule metrics:
     """Target: the metric suite of every engine (and the ground-truth sanity check) of every protein."""
     input:
-        [path for protein in PROTEINS for path in metrics_outputs(protein)],
+        PLAN.targets.all_metrics_json(),
+
+
+rule scoring_contract:
+    """The scoring contract (westbench.metrics.contract) on one engine's real frames: every number its metrics.json
+    reports rescored with the rows permuted, every frame written twice, mass moved far away, and the ground truth
+    against itself. Not part of `all`: run `snakemake scoring_contracts` (the target below)."""
+    input:
+        groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
+        model=metrics_model_frames,
+        macrostates=PLAN.layout.tica("{protein}", "macrostates.npz"),
+        record=PLAN.layout.metrics("{protein}", "{engine}", "metrics.json"),
+    output:
+        PLAN.layout.metrics("{protein}", "{engine}", "contract.json"),
+    log:
+        "results/{protein}/logs/scoring_contract_{engine}.log",
+    benchmark:
+        "results/{protein}/benchmarks/scoring_contract_{engine}.tsv"
+    conda:
+        "../envs/analysis.yaml"
+    script:
+        "../scripts/scoring_contract.py"
+
+
+rule scoring_contracts:
+    """Target: the scoring contract of every scored engine of every protein."""
+    input:
+        PLAN.targets.all_contracts(),

@@ -5,8 +5,8 @@ rule acquire_structure:
     input:
         unpack(structure_input),
     output:
-        pdb="results/{protein}/prepare/structure.pdb",
-        json="results/{protein}/prepare/structure.json",
+        pdb=PLAN.layout.prepare("{protein}", "structure.pdb"),
+        json=PLAN.layout.prepare("{protein}", "structure.json"),
     log:
         "results/{protein}/logs/acquire_structure.log",
     benchmark:
@@ -23,10 +23,10 @@ rule acquire_structure:
 
 rule fix_structure:
     input:
-        pdb="results/{protein}/prepare/structure.pdb",
+        pdb=PLAN.layout.prepare("{protein}", "structure.pdb"),
     output:
-        pdb="results/{protein}/prepare/prepared.pdb",
-        json="results/{protein}/prepare/fix.json",
+        pdb=PLAN.layout.prepare("{protein}", "prepared.pdb"),
+        json=PLAN.layout.prepare("{protein}", "fix.json"),
     log:
         "results/{protein}/logs/fix_structure.log",
     benchmark:
@@ -34,7 +34,7 @@ rule fix_structure:
     conda:
         "../envs/openmm.yaml"
     params:
-        settings={key: config["preparation"][key] for key in FIX_KEYS},
+        settings=PLAN.params.fix(),
         seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
     script:
         "../scripts/fix_structure.py"
@@ -42,12 +42,12 @@ rule fix_structure:
 
 rule build_system:
     input:
-        pdb="results/{protein}/prepare/prepared.pdb",
+        pdb=PLAN.layout.prepare("{protein}", "prepared.pdb"),
     output:
-        system="results/{protein}/prepare/{solvent}.xml",
-        state="results/{protein}/prepare/{solvent}_state.xml",
-        pdb="results/{protein}/prepare/{solvent}.pdb",
-        json="results/{protein}/prepare/{solvent}.json",
+        system=PLAN.layout.prepare("{protein}", "{solvent}.xml"),
+        state=PLAN.layout.prepare("{protein}", "{solvent}_state.xml"),
+        pdb=PLAN.layout.prepare("{protein}", "{solvent}.pdb"),
+        json=PLAN.layout.prepare("{protein}", "{solvent}.json"),
     log:
         "results/{protein}/logs/build_system_{solvent}.log",
     benchmark:
@@ -55,12 +55,12 @@ rule build_system:
     priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/openmm.yaml"
-    threads: openmm_threads()
+    threads: PLAN.params.threads("openmm")
     resources:
         gpu=openmm_gpus,
     params:
         settings=system_settings,
-        platform=platform_settings(),
+        platform=PLAN.params.platform(),
         seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
     script:
         "../scripts/build_system.py"
@@ -68,11 +68,11 @@ rule build_system:
 
 rule summarize_preparation:
     input:
-        structure="results/{protein}/prepare/structure.json",
-        fix="results/{protein}/prepare/fix.json",
-        systems=expand("results/{{protein}}/prepare/{solvent}.json", solvent=SOLVENTS),
+        structure=PLAN.layout.prepare("{protein}", "structure.json"),
+        fix=PLAN.layout.prepare("{protein}", "fix.json"),
+        systems=[PLAN.layout.prepare("{protein}", f"{solvent}.json") for solvent in SOLVENTS],
     output:
-        json="results/{protein}/prepare/summary.json",
+        json=PLAN.layout.prepare("{protein}", "summary.json"),
     log:
         "results/{protein}/logs/summarize_preparation.log",
     benchmark:
@@ -85,10 +85,10 @@ rule summarize_preparation:
 
 rule preparation_table:
     input:
-        summaries=expand("results/{protein}/prepare/summary.json", protein=PROTEINS),
+        summaries=[PLAN.layout.prepare(p, "summary.json") for p in PROTEINS],
     output:
         csv=report(
-            "results/tables/preparation.csv",
+            PLAN.layout.table("preparation.csv"),
             caption="../report/preparation.rst",
             category="Preparation",
             labels={"table": "prepared systems"},
@@ -106,5 +106,5 @@ rule preparation_table:
 rule prepare:
     """Target: every configured protein prepared."""
     input:
-        expand("results/{protein}/prepare/summary.json", protein=PROTEINS),
-        "results/tables/preparation.csv",
+        [PLAN.layout.prepare(p, "summary.json") for p in PROTEINS],
+        PLAN.layout.table("preparation.csv"),

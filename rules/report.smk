@@ -6,23 +6,23 @@ import westbench.metrics.figure_list as figure_list  # the figure registry
 
 rule metric_tables:
     input:
-        metrics=all_metrics_csv,
-        costs=all_we_costs,
+        metrics=PLAN.targets.all_metrics_csv(),
+        costs=PLAN.targets.all_we_costs(),
     output:
         w1=report(
-            "results/tables/w1.csv",
+            PLAN.layout.table("w1.csv"),
             caption="../report/tables/w1.rst",
             category="Tables",
             labels={"table": "Wasserstein-1"},
         ),
         kl=report(
-            "results/tables/kl.csv",
+            PLAN.layout.table("kl.csv"),
             caption="../report/tables/kl.rst",
             category="Tables",
             labels={"table": "KL(ground truth || model)"},
         ),
         coverage=report(
-            "results/tables/coverage.csv",
+            PLAN.layout.table("coverage.csv"),
             caption="../report/tables/coverage.rst",
             category="Tables",
             labels={"table": "coverage and compute to reach it"},
@@ -37,7 +37,7 @@ rule metric_tables:
         thresholds=config["metrics"]["coverage_thresholds"],
         platform=config["platform"]["name"],
         reference_engine=config["metrics"]["reference_engine"],
-        cost_ids=lambda wildcards: scored_engine_records(),  # [protein, engine] of each input.costs file, in order
+        cost_ids=PLAN.targets.scored_engine_records(),  # [protein, engine] of each input.costs file, in order
     script:
         "../scripts/metric_tables.py"
 
@@ -46,9 +46,9 @@ rule protein_figures:
     """Per protein, across engines: the registry's figures of scope PROTEIN (TIC 0/1 contours side by side,
     coverage against compute)."""
     input:
-        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
-        frames=lambda wildcards: engine_frames(wildcards.protein),
-        costs=lambda wildcards: engine_frames(wildcards.protein, "cost.csv"),
+        groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
+        frames=lambda wildcards: PLAN.targets.engine_frames(wildcards.protein),
+        costs=lambda wildcards: PLAN.targets.engine_frames(wildcards.protein, "cost.csv"),
     output:
         # One report output per across-engine figure of the registry (westbench.metrics.figure_list).
         **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.PROTEIN)},
@@ -61,25 +61,25 @@ rule protein_figures:
     params:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],
-        gpu=bool(openmm_gpus()),
-        engines=lambda wildcards: [engine for _, engine in scored_engine_records([wildcards.protein])],
+        gpu=bool(PLAN.params.gpus("openmm")),
+        engines=PLAN.roster.scored_engines,
     script:
         "../scripts/protein_figures.py"
 
 
 rule html_report:
     input:
-        w1="results/tables/w1.csv",
-        kl="results/tables/kl.csv",
-        coverage="results/tables/coverage.csv",
-        metrics=all_metrics_json,
-        densities=expand("results/{protein}/tica/tic01_density.png", protein=PROTEINS),
-        throughput="results/tables/groundtruth_throughput_by_protein.csv",
-        training_curves=training_curves,
-        protein_figures=protein_figures,
-        calibration=lambda wildcards: list(calibration_report_inputs().values()),  # the study, shown first
+        w1=PLAN.layout.table("w1.csv"),
+        kl=PLAN.layout.table("kl.csv"),
+        coverage=PLAN.layout.table("coverage.csv"),
+        metrics=PLAN.targets.all_metrics_json(),
+        densities=[PLAN.layout.tica(p, "tic01_density.png") for p in PROTEINS],
+        throughput=PLAN.layout.table("groundtruth_throughput_by_protein.csv"),
+        training_curves=PLAN.targets.training_curves(),
+        protein_figures=PLAN.targets.protein_figures(),
+        calibration=list(PLAN.calibration.report_inputs().values()),  # the study, shown first
     output:
-        "results/report/westbench.html",
+        PLAN.layout.REPORT,
     log:
         "results/logs/html_report.log",
     benchmark:
@@ -88,9 +88,9 @@ rule html_report:
         "../envs/analysis.yaml"
     params:
         title=config["report"]["title"],
-        metrics={key: config["metrics"][key] for key in REPORT_METRIC_KEYS},
-        summary=report_summary,
-        records=report_records,
+        metrics=PLAN.params.report_metrics(),
+        summary=PLAN.params.report_summary(),
+        records=PLAN.targets.report_records(),
         # The caption texts and only the config keys they read: editing a caption reruns the report.
         captions=declared_captions,
         caption_config=html_report_caption_config,
@@ -107,16 +107,16 @@ rule report:
 rule compute_tables:
     """Last: what each rule asks the SLURM scheduler for, and what every job measured (benchmark: files)."""
     input:
-        report="results/report/westbench.html",
+        report=PLAN.layout.REPORT,
     output:
         resources=report(
-            "results/tables/resource_requests.csv",
+            PLAN.layout.table("resource_requests.csv"),
             caption="../report/tables/resource_requests.rst",
             category="Compute",
             labels={"table": "resources per rule (SLURM profile)"},
         ),
         benchmarks=report(
-            "results/tables/benchmarks_by_rule.csv",
+            PLAN.layout.table("benchmarks_by_rule.csv"),
             caption="../report/tables/benchmarks_by_rule.rst",
             category="Compute",
             labels={"table": "measured per rule (benchmark files)"},

@@ -4,12 +4,13 @@
 rule fit_tica:
     input:
         frames=groundtruth_frames,
+        reference=PLAN.layout.prepare("{protein}", "prepared.pdb"),  # the native structure: contact features
     output:
-        model="results/{protein}/tica/model.npz",
-        description="results/{protein}/tica/model.json",
-        frames="results/{protein}/tica/groundtruth_frames.h5",
+        model=PLAN.layout.tica("{protein}", "model.npz"),
+        description=PLAN.layout.tica("{protein}", "model.json"),
+        frames=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
         figure=report(
-            "results/{protein}/tica/tic01_density.png",
+            PLAN.layout.tica("{protein}", "tic01_density.png"),
             caption="../report/tic01_density.rst",
             category="Ground truth",
             subcategory="{protein}",
@@ -26,6 +27,10 @@ rule fit_tica:
         lag_frames=config["tica"]["lag_frames"],
         dim=config["tica"]["dim"],
         density_bins=config["tica"]["density_bins"],
+        features=config["tica"]["features"],
+        memory_gb=config["tica"]["memory_gb"],
+        min_pairs_per_feature=config["tica"]["min_pairs_per_feature"],
+        seed=lambda wildcards: job_seed(wildcards, "tica"),
     script:
         "../scripts/fit_tica.py"
 
@@ -33,4 +38,4 @@ rule fit_tica:
 rule tica:
     """Target: the TICA model and ground-truth projection of every configured protein."""
     input:
-        expand("results/{protein}/tica/model.json", protein=PROTEINS),
+        [PLAN.layout.tica(p, "model.json") for p in PROTEINS],

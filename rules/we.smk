@@ -2,14 +2,15 @@
 # west.h5 and the segment files are not declared outputs: a failed or killed run keeps them
 # and the rerun resumes from the last complete iteration.
 # One run per engine (we.replicas 1) lives in the engine's folder (rule we_run); with several replicas,
-# replica k runs in its replica_<k>/ subfolder (rule we_run_replica); we_run_dir() owns both paths.
+# replica k runs in its replica_<k>/ subfolder (rule we_run_replica); westbench.plan.layout.Layout.we_run_dir owns both
+# paths.
 
 
 rule we_run:
     input:
         unpack(we_run_input),
     output:
-        summary=f"{we_run_dir('{protein}', '{engine}')}/run.json",
+        summary=f"{PLAN.layout.we_run_dir('{protein}', '{engine}')}/run.json",
     log:
         "results/{protein}/logs/we_run_{engine}.log",
     benchmark:
@@ -22,8 +23,8 @@ rule we_run:
         gpu=we_gpus,
     params:
         run_dir=we_job_run_dir,
-        kind=lambda wildcards: kind_of(wildcards.engine),  # westbench.engines.kinds decides, once
-        # Only this engine's values (rules/common.smk): editing another engine or the engine list reruns nothing here.
+        kind=kind_of,  # westbench.engines.kinds decides, once
+        # Only this engine's values (westbench.plan.params): editing another engine or the engine list reruns nothing here.
         settings=we_settings,
         preparation=we_engine_preparation,
         platform=we_engine_platform,
@@ -35,7 +36,7 @@ rule we_run:
 
 use rule we_run as we_run_replica with:
     output:
-        summary=f"{we_run_dir('{protein}', '{engine}', '{replica}')}/run.json",
+        summary=f"{PLAN.layout.we_run_dir('{protein}', '{engine}', '{replica}')}/run.json",
     log:
         "results/{protein}/logs/we_run_{engine}_replica_{replica}.log",
     benchmark:
@@ -45,12 +46,12 @@ use rule we_run as we_run_replica with:
 rule we_export:
     input:
         summaries=we_run_summaries,  # one run.json per replica (one for a single run)
-        tica="results/{protein}/tica/model.json",
-        groundtruth="results/{protein}/tica/groundtruth_frames.h5",
+        tica=PLAN.layout.tica("{protein}", "model.json"),
+        groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
     output:
-        frames="results/{protein}/we/{engine}/frames.h5",
+        frames=PLAN.layout.we_export("{protein}", "{engine}", "frames.h5"),
         cost=report(
-            "results/{protein}/we/{engine}/cost.csv",
+            PLAN.layout.we_export("{protein}", "{engine}", "cost.csv"),
             caption="../report/we_cost.rst",
             category="Weighted ensemble",
             subcategory="{protein}",
@@ -75,4 +76,4 @@ rule we_export:
 rule we:
     """Target: every WE run of every configured protein, exported."""
     input:
-        [path for protein in PROTEINS for path in we_outputs(protein)],
+        PLAN.targets.all_we_outputs(),

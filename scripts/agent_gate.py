@@ -5,8 +5,10 @@ import logging
 from pathlib import Path
 
 import _library  # noqa: F401  (puts src/ on sys.path)
+import pandas as pd
 
-from westbench.agents.gate import catch_rate, oracle_gate
+from westbench.agents.gate import add_mutation_scores, catch_rate, oracle_gate
+from westbench.agents.mutation import suite_score
 from westbench.workflow import run_script, write_json
 
 
@@ -32,6 +34,11 @@ def main(snakemake):
         extra,
         near_misses=near_misses,
     )
+    mutation = {}
+    if snakemake.input.mutation:
+        scores = pd.read_csv(snakemake.input.mutation[0])
+        table = add_mutation_scores(table, scores)
+        mutation = suite_score(scores.to_dict("records"))
     rate = catch_rate(table)
     logging.getLogger("westbench.agents").info(
         "near misses: %d of %d caught (catch rate %s) over %d tasks",
@@ -57,6 +64,7 @@ def main(snakemake):
             "passed": table.loc[table["passed"], "task"].tolist(),
             "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"])),
             "near_miss_catch_rate": rate,
+            "mutation_score": mutation or None,
         },
         snakemake.output.json,
     )

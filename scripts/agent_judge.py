@@ -11,17 +11,7 @@ from westbench.workflow import run_script, write_json
 
 
 def main(snakemake):
-    judge = snakemake.params.judge
-    settings = JudgeSettings.from_env(
-        os.environ,
-        judge["env"],
-        repeats=judge["repeats"],
-        temperature=judge["temperature"],
-        timeout_s=judge["timeout_s"],
-        max_chars=judge["max_chars"],
-        aggregate=judge["aggregate"],
-        likert_threshold=judge["likert_threshold"],
-    )
+    settings = JudgeSettings.from_section(os.environ, snakemake.params.judge)
     trial = json.loads(Path(snakemake.input.trial).read_text())
     task_dir = Path(snakemake.params.task_dir)
     rubric = load_rubric(task_dir / "rubric.toml")
@@ -30,8 +20,8 @@ def main(snakemake):
     result = judge_trial(
         rubric,
         instruction,
-        trajectory_parts(trial_dir),
-        deliverable_texts(trial_dir, rubric["files"]),
+        trajectory_parts(trial_dir, settings.file_limit_bytes),
+        deliverable_texts(trial_dir, rubric["files"], limit_bytes=settings.file_limit_bytes),
         settings,
         snakemake.params.cache_dir,
     )

@@ -24,6 +24,9 @@ def main(snakemake):
         snakemake.output.convergence,
         weighting=params.weighting,
         discard_iterations=params.discard_iterations,
+        dynamics_only=params.dynamics_only,
+        segment_ps=params.segment_ps,
+        run_paths=inputs.runs,
     )
 
 

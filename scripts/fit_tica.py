@@ -4,6 +4,7 @@ from pathlib import Path
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
+from westbench.features import ca_positions
 from westbench.frames import write_frames
 from westbench.report.plots import tic_density
 from westbench.tica import fit_groundtruth
@@ -12,9 +13,21 @@ from westbench.workflow import run_script
 
 def main(snakemake):
     protein, params = snakemake.wildcards.protein, snakemake.params
-    model, frames = fit_groundtruth(snakemake.input.frames, protein, params.lag_frames, params.dim)
+    reference = snakemake.input.get("reference")
+    model, frames = fit_groundtruth(
+        snakemake.input.frames,
+        protein,
+        params.lag_frames,
+        params.dim,
+        features=params.features,
+        reference=ca_positions(reference) if reference else None,
+        seed=params.seed,
+        memory_gb=params.memory_gb,
+        min_pairs_per_feature=params.min_pairs_per_feature,
+    )
     model.save(Path(snakemake.output.model).with_suffix(""))
-    write_frames(snakemake.output.frames, attrs={"protein": protein, "source": "groundtruth"}, **frames)
+    attrs = {"protein": protein, "source": "groundtruth", **model.frames_attrs()}
+    write_frames(snakemake.output.frames, attrs=attrs, **frames)
     # The start of each run is its first saved frame's neighbour; mark the first frame of each run.
     first = frames["tics"][[list(frames["traj"]).index(t) for t in sorted(set(frames["traj"]))]]
     tic_density(

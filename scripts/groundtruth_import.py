@@ -18,6 +18,7 @@ def main(snakemake):
         stride=settings["stride"],
         forces=snakemake.input.get("forces"),
         interval_ps=settings["interval_ps"],
+        residues=settings["residues"],
         on_nonfinite=snakemake.params.on_nonfinite,
     )
     write_json(summary, snakemake.output.summary)

@@ -5,8 +5,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from westbench.config import ProteinSpec
+
+# Property tests assert properties, not speed: CI's shared 2-core machines stall a single example past hypothesis's
+# 200 ms deadline now and then (a FlakyFailure, seen in the fast lane under load), so no example has a deadline.
+hypothesis_settings.register_profile("westbench", deadline=None)
+hypothesis_settings.load_profile("westbench")
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -143,7 +149,7 @@ def start_snakemake(workdir, *args, configfile=REPO / "config" / "config.yaml") 
 
 
 def demo_we_run_dirs(root, engine, protein="chignolin"):
-    """The WE run folders of an engine in a run of the embedded demo, as rules/common.smk we_run_dir lays
+    """The WE run folders of an engine in a run of the embedded demo, as westbench.plan.layout.we_run_dir lays
     them out: the engine's folder for one replica, its replica_<k>/ folders for several (we.replicas)."""
     import yaml
 

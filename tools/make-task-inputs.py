@@ -24,7 +24,7 @@ from pdbfixer import PDBFixer
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from westbench.features import pairwise_distances  # noqa: E402  (the installed westbench: run it with .venv/bin/python)
+from westbench.geometry.features import pairwise_distances  # noqa: E402  (the installed westbench: run it with .venv/bin/python)
 from westbench.structures.peptide import write_extended_peptide  # noqa: E402
 
 TASKS = ROOT / "tasks"

@@ -38,13 +38,13 @@ fi
 
 services=
 if [ -z "$only_fast" ]; then
-    # The machine services (SLURM daemons, Docker engine, the task base images, Harbor, Podman with the
-    # images copied into its storage) install in the background while the unit and workflow tiers run
-    # (pyproject's testpaths order: cluster and containers last). Their fixtures run the same scripts
+    # The machine services (Chromium for the report's browser test, SLURM daemons, Docker engine, the task base
+    # images, Harbor, Podman with the images copied into its storage) install in the background while the unit and
+    # workflow tiers run (pyproject's testpaths order: cluster and containers last). Their fixtures run the same scripts
     # again, which wait on the scripts' lock and find it done (Podman's part cost the container tier 129 s).
     log=${WESTBENCH_SERVICES_LOG:-/tmp/westbench-services-setup.log}
-    echo "[test] setting up SLURM and the agent machine (Docker and Podman) in the background (log: $log)"
-    ( bash tools/slurm/setup-slurm.sh && bash tools/setup-agents.sh --podman ) >"$log" 2>&1 &
+    echo "[test] setting up Chromium, SLURM and the agent machine (Docker and Podman) in the background (log: $log)"
+    ( bash tools/setup-browser.sh; bash tools/slurm/setup-slurm.sh && bash tools/setup-agents.sh --podman ) >"$log" 2>&1 &
     services=$!
 fi
 status=0

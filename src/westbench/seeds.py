@@ -28,21 +28,23 @@ import numpy as np
 
 #: The stages that draw a seed from the config's base seed, with the keys after the stage:
 #: ``fix_structure``; ``build_system`` (solvent); ``groundtruth_starts`` (its hot runs and the
-#: start selection); ``groundtruth_run`` (start id); ``cg_train`` (preset; protein ``all`` for a
-#: model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
-#: (protein ``all``); the calibration study's ``calibration_groundtruth``, ``calibration_cg_train`` (preset),
-#: ``calibration_basis_states``, ``calibration_we`` (engine), ``calibration_macrostates`` and ``calibration_metrics``
-#: (engine), protein = the study's.
+#: start selection); ``groundtruth_run`` (start id); ``tica`` (its random feature pairs); ``cg_train``
+#: (preset; protein ``all`` for a model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
+#: and ``agents_failures`` (the failure analysis's bootstrap; protein ``all``); the calibration study's
+#: ``calibration_groundtruth``, ``calibration_cg_train`` (preset), ``calibration_basis_states``, ``calibration_we``
+#: (engine), ``calibration_macrostates`` and ``calibration_metrics`` (engine), protein = the study's.
 STAGES = (
     "fix_structure",
     "build_system",
     "groundtruth_starts",
     "groundtruth_run",
+    "tica",
     "cg_train",
     "we",
     "macrostates",
     "metrics",
     "agents_leaderboard",
+    "agents_failures",
     "calibration_groundtruth",
     "calibration_cg_train",
     "calibration_basis_states",

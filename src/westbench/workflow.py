@@ -4,12 +4,15 @@ A script calls :func:`run_script` with its ``snakemake`` object and a main
 function; logging goes to the rule's ``log:`` file and to stderr, and a
 :class:`~westbench.errors.WestbenchError` ends the job with its message alone
 (no traceback), so the Snakemake error names the cause and the fix. An interrupt (Ctrl-C, SIGTERM)
-stops the job within seconds and keeps its resumable state (:mod:`westbench.interrupt`).
+stops the job within seconds and keeps its resumable state (:mod:`westbench.runtime.interrupt`).
+
+This is the scripts' glue: the library never imports it. Scripts also take
+:func:`~westbench.io.records.write_json` from here (their import line stays as it is: editing a script reruns
+its rule on every finished run).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import signal
 import sys
@@ -17,7 +20,8 @@ from pathlib import Path
 from typing import Callable
 
 from westbench.errors import WestbenchError
-from westbench.interrupt import STOP_DEADLINE_S, Interrupted, stop_on_signals
+from westbench.io.records import write_json  # noqa: F401  (the scripts import it from here)
+from westbench.runtime.interrupt import STOP_DEADLINE_S, Interrupted, stop_on_signals
 
 
 def setup_logging(log_file: str | Path | None = None, level: int = logging.INFO) -> None:
@@ -34,10 +38,10 @@ def setup_logging(log_file: str | Path | None = None, level: int = logging.INFO)
 def run_script(snakemake, main: Callable[[object], None]) -> None:
     """Run ``main(snakemake)`` with logging set up and user errors reported cleanly.
 
-    SIGINT, SIGTERM and SIGHUP raise :class:`~westbench.interrupt.Interrupted` inside ``main``, so its
+    SIGINT, SIGTERM and SIGHUP raise :class:`~westbench.runtime.interrupt.Interrupted` inside ``main``, so its
     context managers close their files and stop their worker processes; the job then exits with status
     128 + the signal number, leaving what a rerun resumes from (MD checkpoints, ``west.h5``), at the
-    latest :data:`~westbench.interrupt.STOP_DEADLINE_S` seconds after the signal.
+    latest :data:`~westbench.runtime.interrupt.STOP_DEADLINE_S` seconds after the signal.
     """
     setup_logging(snakemake.log[0] if len(snakemake.log) else None)
     try:
@@ -73,9 +77,3 @@ def sigterm_stops_like_ctrl_c() -> None:
 
     if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
         signal.signal(signal.SIGTERM, handler)
-
-
-def write_json(data: object, path: str | Path) -> None:
-    """Write ``data`` as indented JSON (the format of every westbench summary)."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")

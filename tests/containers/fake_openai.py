@@ -2,8 +2,10 @@
 
 Requests for the judge's model answer ``{"value": 1}``; all others are answered as a Terminus-2
 agent would: the first turn sends the scripted commands, every later turn declares the task
-complete (Terminus asks twice). Each answer reports token usage, so Harbor's token and cost
-accounting runs as with a real provider.
+complete (Terminus asks twice). Given ``turns`` instead, turn ``k`` (counted by the assistant messages
+the request holds) answers the ``k``-th scripted turn, and every turn after them declares the task
+complete with the last turn's analysis (tests/fixtures/trajectories/record.py records trajectories so).
+Each answer reports token usage, so Harbor's token and cost accounting runs as with a real provider.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class FakeOpenAI:
     """Serve ``/v1/chat/completions`` on 127.0.0.1 in a thread; ``url`` is the base URL to give clients."""
 
-    def __init__(self, commands: list[str], judge_model: str):
-        self.commands, self.judge_model = commands, judge_model
+    def __init__(self, commands: list[str], judge_model: str, turns: list[dict] | None = None):
+        self.commands, self.judge_model, self.turns = commands, judge_model, turns
         self.requests: list[dict] = []
         fake = self
 
@@ -59,6 +61,23 @@ class FakeOpenAI:
     def answer(self, body: dict) -> str:
         if body.get("model") == self.judge_model:
             return '{"value": 1}'
+        if self.turns is not None:
+            turn = sum(message.get("role") == "assistant" for message in body.get("messages", []))
+            if turn < len(self.turns):
+                step = self.turns[turn]
+                return json.dumps(
+                    {
+                        "analysis": step["analysis"],
+                        "plan": step.get("plan", ""),
+                        "commands": [
+                            {"keystrokes": c, "duration": step.get("duration", 1.0)} for c in step["commands"]
+                        ],
+                        "task_complete": False,
+                    }
+                )
+            return json.dumps(
+                {"analysis": self.turns[-1]["final"], "plan": "Finish.", "commands": [], "task_complete": True}
+            )
         first_turn = not any(message.get("role") == "assistant" for message in body.get("messages", []))
         if first_turn:
             return json.dumps(

@@ -29,6 +29,9 @@ def agents_machine():
 
 def run_agents(workdir, agents_section, *targets, cores=2, env=None):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    # The mutation testing of the verifiers (hours over the suite) has tests of its own (test_mutation.py,
+    # test_pristine_inputs.py): a pipeline test runs it only when its section asks.
+    agents_section = {**agents_section, "gate": {"mutation": False, **agents_section.get("gate", {})}}
     config["agents"] = agents_section
     (workdir / "config.yaml").write_text(yaml.safe_dump(config))
     command = [
@@ -119,6 +122,21 @@ def test_leaderboard_tables_and_figure(suite_run):
     assert board.loc["oracle", "pass_rate_lo"] > 0.7 and board.loc["nop", "pass_rate_hi"] < 0.3  # Wilson, 12+ tasks
     judges = list((out / "trials").glob("*/*/*/*/judge.json"))
     assert judges and all(json.loads(p.read_text())["judged"] is False for p in judges)
+
+
+def test_the_failure_analysis_finds_every_tasks_deliverables_missing_for_nop(suite_run):
+    """The missing-deliverable rule over every task's contract: the null agent delivers nothing and a failed check names
+    a contracted file on every task; the reference solution breaches nothing. Neither writes Harbor's trajectory, and
+    the gate's agents get no process scorecard (agents.process.assess_gate_agents is false)."""
+    out = suite_run / "results" / "agents"
+    failures = pd.read_csv(out / "failures.csv")
+    nop, oracle = failures[failures["agent"] == "nop"], failures[failures["agent"] == "oracle"]
+    assert len(nop) == len(oracle) == len(list((REPO / "tasks").glob("*/task.toml")))
+    missed = nop[nop["signature"] != "missing deliverable"]
+    assert missed.empty, missed[["task", "signature", "checks_failed"]].to_string()
+    assert (oracle["signature"] == "none").all() and (failures["trajectory"] == "absent").all()
+    assert pd.read_csv(out / "process.csv").empty and not list((out / "trials").glob("*/*/*/*/process.json"))
+    assert "No trial has a scorecard" in (suite_run / "results" / "report" / "agents.html").read_text()
 
 
 def test_rerun_is_a_no_op(suite_run):

@@ -3,9 +3,10 @@
 No provider is reachable here, so a local OpenAI-compatible server plays the model
 (tests/containers/fake_openai.py). Everything else is real: Harbor's Terminus-2 drives a tmux
 session in the task container, LiteLLM talks to the endpoint and prices the tokens, the verifier
-grades in its own container, the judge scores the rubric, and the leaderboard reports
-Strict-Pass@1, tokens and cost. This is also how a cluster runs the suite against a model it serves
-itself (vLLM and the like speak the same API).
+grades in its own container, the judge scores the rubric and the process scorecard, the leaderboard
+reports Strict-Pass@1, tokens and cost, and the failure analysis reads Terminus-2's own trajectory
+(agent/trajectory.json). This is also how a cluster runs the suite against a model it serves itself
+(vLLM and the like speak the same API).
 """
 
 import json
@@ -31,6 +32,9 @@ TASK = {
     "printf '{\"correctness\": %s}\\n' $v > /logs/verifier/reward.json\n",
     "rubric.toml": 'files = ["hello.txt"]\n\n[[criteria]]\nid = "direct"\ntype = "binary"\n'
     'question = "Did the agent write the file directly, without detours?"\n',
+    "process.toml": '[opportunities]\nevidence_fidelity = "it says what it wrote"\ntool_state = "it writes a file"\n\n'
+    '[[items]]\nid = "file-checked"\ncapability = "tool_state"\nquestion = "Did it check the file it wrote?"\n'
+    'anchors = ["no", "partly", "yes, with its content shown"]\n',
 }
 AGENT_KEY, JUDGE_KEY = "sk-agent-fake-key-7731", "sk-judge-fake-key-4410"
 
@@ -92,6 +96,28 @@ def test_the_judge_scores_the_process_and_strict_pass_counts_it(model_run):
     assert row["strict_pass_at_1"] == 1.0 and row["mean_process"] == 1.0 and row["judged_share"] == 1.0
     assert row["tokens_in"] > 0 and row["cost_usd"] > 0
     assert board.loc["nop", "strict_pass_at_1"] == 0.0
+
+
+def test_the_process_scorecard_and_the_failure_analysis_read_terminus_2s_trajectory(model_run):
+    """Three items (two shared, one the task's) of two covered capabilities, each judged 3 times at the stand-in's
+    anchor 1 (0.5); the gate's agents get no scorecard; the failure analysis reads Harbor's ATIF trajectory."""
+    workdir, requests = model_run
+    trials_dir = workdir / "results" / "agents" / "trials" / "hello-model"
+    card = json.loads(next((trials_dir / "terminus-2").glob("*/*/process.json")).read_text())
+    assert card["judged"] and card["covered"] == ["evidence_fidelity", "tool_state"], card
+    assert card["coverage"] == round(2 / 6, 6) and card["process"] == 0.5 and len(card["items"]) == 3
+    assert all(item["raw_values"] == [1.0, 1.0, 1.0] for item in card["items"])
+    facts = card["facts"]
+    assert facts["trajectory"] == "read" and facts["tool_results"] >= 1 and facts["completion_call"] is True, facts
+    assert not list(trials_dir.glob("oracle/*/*/process.json")) and not list(trials_dir.glob("nop/*/*/process.json"))
+    failures = pd.read_csv(workdir / "results" / "agents" / "failures.csv").set_index("agent")
+    assert failures.loc["terminus-2", "outcome"] == "passed" and failures.loc["terminus-2", "signature"] == "none"
+    assert failures.loc["terminus-2", "trajectory"] == "read" and failures.loc["oracle", "trajectory"] == "absent"
+    assert failures.loc["nop", "outcome"] == "not passed" and failures.loc["nop", "signature"] == "failed check"
+    tools = pd.read_csv(workdir / "results" / "agents" / "tool_errors.csv").set_index("agent")
+    assert tools.loc["terminus-2", "tool_results"] == facts["tool_results"]
+    html = (workdir / "results" / "report" / "agents.html").read_text()
+    assert '<h2 id="process">' in html and "1 of 1 scorecards judged" in html and '<h2 id="failures">' in html
 
 
 def test_no_key_is_written_anywhere(model_run):

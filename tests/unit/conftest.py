@@ -1,4 +1,4 @@
-"""Unit-tier fixtures: machines described by fake environments for the device tests (westbench.devices and the
+"""Unit-tier fixtures: machines described by fake environments for the device tests (westbench.runtime.devices and the
 engines on it), and the parsed workflow of the embedded default config."""
 
 import os

@@ -1,6 +1,8 @@
-"""The layering the folders promise: sampling code never imports training or analysis code."""
+"""The layering the folders promise: the base and the shared rooms below the stages, the plan above them, sampling
+code never importing training or analysis code, and every folder a package with a curated ``__init__``."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -76,7 +78,7 @@ def test_sampling_never_imports_training_or_analysis(path):
 
 def test_the_closure_sees_an_import_of_training():
     assert "westbench.cg.train" in imported_closure(PACKAGE / "cg" / "training_step.py")
-    assert {"westbench.devices", "westbench.cg.capture"} <= imported_closure(PACKAGE / "cg" / "engine.py")
+    assert {"westbench.runtime.devices", "westbench.cg.capture"} <= imported_closure(PACKAGE / "cg" / "engine.py")
 
 
 @pytest.mark.parametrize("layer", SAMPLING)
@@ -95,7 +97,7 @@ def test_the_stage_check_sees_a_stage_import():
 
 def test_the_check_sees_an_import_of_analysis():
     probe = PACKAGE / "we" / "live_coverage.py"
-    assert "westbench.coverage_grid.CoverageGrid" in westbench_imports(probe)
+    assert "westbench.geometry.coverage_grid.CoverageGrid" in westbench_imports(probe)
     assert any(name.startswith("westbench.metrics") for name in westbench_imports(PACKAGE / "metrics" / "suite.py"))
 
 
@@ -126,12 +128,18 @@ def test_only_scripts_library_edits_sys_path():
 # The stages (one rule file each) and what they may import of each other: the report presents the metric
 # stage's outputs, asks it which figures exist (westbench.metrics.figure_list, the figure registry) and draws free
 # energy with its one helper (westbench.metrics.figures.free_energy). Everything else a stage
-# needs is in the shared layer (simulation, engines, ca_geometry, coverage_grid, tica, frames, trajectories, ...).
+# needs is in the shared layer (SHARED below, and simulation, engines, tica).
 STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report", "agents", "calibration"]
 # The calibration study composes the CG stage (reference potential, engine, models) and the metric stage (its
 # distributions and W1), as its rules reuse theirs.
 ALLOWED = {
     ("report", "westbench.metrics.figure_list"),
+    # The agent page links each trial's record where the agent stage's plan puts it (the one owner of that path).
+    ("report", "westbench.agents.plan"),
+    # The agent page's process and failure sections name the capabilities and breach signatures the agent stage
+    # owns (their vocabulary, in its order), and read its tables through its readers.
+    ("report", "westbench.agents.failures"),
+    ("report", "westbench.agents.process"),
     ("report", "westbench.metrics.figures.free_energy"),
     ("calibration", "westbench.cg"),
     ("calibration", "westbench.metrics"),
@@ -153,12 +161,131 @@ def test_no_stage_imports_another_stage(stage):
     assert offending == {}
 
 
+def test_the_plan_is_imported_by_no_library_module():
+    """westbench.plan sits above the stages (it composes them for the workflow): no stage or shared module
+    imports it; rules/common.smk and the tests do."""
+    importing = {
+        str(path.relative_to(PACKAGE)): sorted(
+            name for name in westbench_imports(path) if name.startswith("westbench.plan")
+        )
+        for path in PACKAGE.rglob("*.py")
+        if PACKAGE / "plan" not in path.parents
+    }
+    assert {path: names for path, names in importing.items() if names} == {}
+
+
+#: The base layer, the only modules at the package's root: every other layer may import them, they import only each
+#: other. (westbench.workflow, the scripts' Snakemake glue, and the private _exports and _moved sit beside them.)
+BASE = ("config", "errors", "seeds", "constants")
+#: The shared rooms below the stages, each with what of westbench it may import besides the base: no room imports a
+#: stage, the plan or the glue.
+SHARED = {"runtime": (), "geometry": (), "presentation": (), "io": ("geometry",)}
+#: The root's other modules: the scripts' glue and the private helpers of the package's __init__.
+ROOT_EXTRA = ("workflow", "_exports", "_moved")
+
+
+def top(name: str) -> str:
+    """westbench.<top>.<...> -> <top> (the room, stage or base module a name belongs to)."""
+    return name.split(".")[1] if name.count(".") else ""
+
+
+def test_the_root_holds_the_base_layer_and_every_folder_is_a_curated_package():
+    loose = sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__")
+    assert loose == sorted((*BASE, *ROOT_EXTRA)), "a module at the root: put it in the room of its job"
+    for folder in sorted(path for path in PACKAGE.iterdir() if path.is_dir() and any(path.glob("*.py"))):
+        init = folder / "__init__.py"
+        assert init.is_file(), folder.name
+        tree = ast.parse(init.read_text())
+        assert ast.get_docstring(tree), f"{folder.name}/__init__.py says what the room is for"
+        assert "__all__" in init.read_text(), f"{folder.name}/__init__.py lists its public names"
+
+
+@pytest.mark.parametrize("module", BASE)
+def test_the_base_imports_only_the_base(module):
+    names = {top(name) for name in westbench_imports(PACKAGE / f"{module}.py")}
+    assert names <= set(BASE), names
+
+
+@pytest.mark.parametrize("room", SHARED)
+def test_a_shared_room_imports_only_the_base_and_the_rooms_below_it(room):
+    allowed = {*BASE, room, *SHARED[room], "_exports"}
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(name for name in westbench_imports(path) if top(name) not in allowed)
+        for path in (PACKAGE / room).rglob("*.py")
+    }
+    assert {path: names for path, names in offending.items() if names} == {}
+
+
+def test_the_library_never_imports_the_scripts_glue():
+    """westbench.workflow is the scripts' Snakemake glue (run_script): library code takes its JSON writer from
+    westbench.io.records."""
+    importing = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "workflow.py" and any(top(name) == "workflow" for name in westbench_imports(path))
+    )
+    assert importing == []
+
+
+def test_the_layer_checks_see_the_imports_they_judge():
+    """The checks above judge what westbench_imports finds: it does find a room's, the glue's and the base's."""
+    assert "geometry" in {top(name) for name in westbench_imports(PACKAGE / "io" / "costs.py")}
+    assert "runtime" in {top(name) for name in westbench_imports(PACKAGE / "workflow.py")}
+    assert "errors" in {top(name) for name in westbench_imports(PACKAGE / "config.py")}
+
+
+def test_old_names_of_moved_modules_are_the_modules_and_only_scripts_use_them():
+    """westbench._moved keeps a moved module's old name while a script imports it (editing the script would rerun
+    its rule on every finished run); nothing else uses an old name, and a name no script uses is dropped."""
+    import importlib
+
+    from westbench._moved import MOVED
+
+    root = PACKAGE.parents[1]
+    for old, new in MOVED.items():
+        assert importlib.import_module(old) is importlib.import_module(new), old
+    scripts = "\n".join(path.read_text() for path in (root / "scripts").glob("*.py"))
+    assert all(re.search(rf"\b{re.escape(old)}\b", scripts) for old in MOVED), "a name no script imports: drop it"
+    others = [
+        root / "Snakefile",
+        *(root / "rules").glob("*.smk"),
+        *PACKAGE.rglob("*.py"),
+        *(root / "tools").rglob("*.py"),
+        *(root / "tests").rglob("*.py"),
+        *(root / "benchmarks").rglob("*.py"),
+    ]
+    using = {
+        str(path.relative_to(root)): old
+        for path in others
+        if path.name != "_moved.py" and path != Path(__file__)
+        for old in MOVED
+        if re.search(rf"\b{re.escape(old)}\b(?!\.py)", path.read_text())
+    }
+    assert using == {}
+
+
+def test_every_import_of_the_scripts_resolves():
+    """Each `from westbench... import name` of scripts/ finds its name (old names included)."""
+    import importlib
+
+    missing = []
+    for path in sorted((PACKAGE.parents[1] / "scripts").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("westbench"):
+                module = importlib.import_module(node.module)
+                missing += [
+                    f"{path.name}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if not hasattr(module, alias.name)
+                    and importlib.util.find_spec(f"{node.module}.{alias.name}") is None
+                ]
+    assert missing == []
+
+
 #: A module longer than this has one job too many, unless it says why here (issue 26: one room per job).
 MAX_MODULE_LINES = 300
 #: Modules over :data:`MAX_MODULE_LINES`, each with why it stays one file (or what splitting it waits for).
 LONG_MODULES = {
-    "agents/judge.py": "one judge: the prompt with its untrusted-evidence framing, the reply's last verdict and "
-    "the cache key over all three are one contract; next to split: the prompt template",
     "metrics/suite.py": "the metric suite is one estimator (deeptime's pattern): histograms, estimates, "
     "intervals and floor share its cached grids; its parts already live in binning, resampling, intervals",
     "metrics/score.py": "the metric_suite job: reads, scores every weighting, writes metrics.json/csv; each "

@@ -49,8 +49,8 @@ def test_projecting_with_a_stored_tica_model_imports_no_deeptime():
 
 def test_the_deeptime_and_transport_jobs_import_no_torch_and_torch_still_imports_after():
     """Metric suites, macrostates and TICA fits use deeptime and POT, whose inits import torch only for kernels and
-    a backend westbench never uses (westbench.without_torch): seconds of CPU per job. A later import of torch still
-    works."""
+    a backend westbench never uses (westbench.runtime.without_torch): seconds of CPU per job. A later import of torch
+    still works."""
     code = (
         "import sys\n"
         "import numpy as np\n"

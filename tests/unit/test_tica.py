@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from westbench.errors import WestbenchError
-from westbench.frames import write_frames
-from westbench.tica import FEATURE_CA_DISTANCES, TicaModel, fit_groundtruth, fit_tica
+from westbench.io.frames import write_frames
+from westbench.tica import FEATURE_CA_DISTANCES, FORMAT_VERSION, TicaModel, fit_groundtruth, fit_tica
+
+from .tica.synthetic import synthetic_protein
 
 
 @pytest.fixture
@@ -39,9 +41,8 @@ def test_portable_model_matches_deeptime_and_roundtrips(synthetic, tmp_path):
     assert np.allclose(model.transform(trajectories[1]), fitted.transform(trajectories[1]), atol=1e-10)
     model.save(tmp_path / "model")
     description = json.loads((tmp_path / "model.json").read_text())
-    assert (
-        description["version"] == 1 and description["lag_ps"] == 0.5 and description["feature"] == FEATURE_CA_DISTANCES
-    )
+    assert description["version"] == FORMAT_VERSION and description["lag_ps"] == 0.5
+    assert description["feature"] == FEATURE_CA_DISTANCES
     with np.load(tmp_path / "model.npz", allow_pickle=False) as arrays:  # plain arrays, no pickle
         assert set(arrays.files) == {"projection", "offset", "timescales_frames"}
     loaded = TicaModel.load(tmp_path / "model", protein="toy", feature=FEATURE_CA_DISTANCES, n_features=8)
@@ -78,10 +79,9 @@ def test_lagged_pairs_do_not_cross_trajectory_boundaries():
 
 
 def test_fit_groundtruth_projects_every_frame(tmp_path):
-    rng = np.random.default_rng(3)
+    runs, _, _ = synthetic_protein(n_residues=6, n_frames=30, n_runs=3, seed=3, switch_probabilities=(0.1,))
     paths = []
-    for run in range(3):
-        ca = rng.normal(scale=0.5, size=(30, 6, 3)).astype(np.float32)
+    for run, ca in enumerate(runs):
         path = tmp_path / f"run{run}.h5"
         write_frames(path, ca=ca, time_ps=np.arange(1, 31) * 0.1)
         paths.append(path)

@@ -47,7 +47,7 @@ def recipes():
 
 def sample_data(default_run, clone):
     """Recipe 3's files, made from the demo's own runs: ground-truth trajectories and WE frames as plain MD."""
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
 
     runs = default_run / "results" / "chignolin" / "groundtruth" / "runs"
     gt, samples = clone / "data" / "gt" / "chignolin", clone / "data" / "samples" / "chignolin"

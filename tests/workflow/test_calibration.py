@@ -77,6 +77,7 @@ def test_both_cg_presets_learn_and_the_fully_trained_learns_more(study):
 def test_the_report_shows_the_study_first(study, default_run):
     html = (default_run / "results" / "report" / "westbench.html").read_text()
     assert "Calibration: does the benchmark tell a correct engine from wrong ones?" in html
-    assert html.index("Calibration:") < html.index("Caveats")
+    # first after the bottom line: before the caveats box and every table
+    assert html.index("Calibration:") < html.index('<div class="caveats">')
     for name in ("resolution.png", "convergence.png"):
         assert (study[2] / "figures" / name).stat().st_size > 10_000

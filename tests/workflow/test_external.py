@@ -92,7 +92,7 @@ def test_external_engine_from_a_we_run_scores_like_the_builtin_engine(default_ru
 
 
 def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default_run, tmp_path):
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
 
     runs = default_run / "results" / "chignolin" / "groundtruth" / "runs"
     gt = tmp_path / "gt"
@@ -136,6 +136,13 @@ def test_imported_ground_truth_and_plain_trajectories_flow_to_the_report(default
     original = read_frames(runs / "s0001" / "frames.h5")
     assert frames.attrs["source"] == "import" and np.allclose(frames["ca"], original["ca"], atol=6e-4)
     assert not (protein / "groundtruth" / "starts.csv").exists()  # no starts were generated
+    # TICA knows its runs were imported (the fix messages name imported trajectories, not starts), and keeps all
+    # 45 pairs of the small protein, as the generated ground truth's model does.
+    tica = json.loads((protein / "tica" / "model.json").read_text())
+    generated = json.loads((default_run / "results" / "chignolin" / "tica" / "model.json").read_text())
+    assert tica["runs_from"] == "import" and generated["runs_from"] == "generate"
+    assert tica["features"]["selection"] == generated["features"]["selection"] == "all"
+    assert read_frames(protein / "tica" / "groundtruth_frames.h5").attrs["runs_from"] == "import"
     metrics = json.loads((protein / "metrics" / "plain" / "metrics.json").read_text())
     assert metrics["frames"] == len(exported["ca"])
     report = (workdir / "results" / "report" / "westbench.html").read_text()

@@ -21,7 +21,7 @@ from ..conftest import REPO, start_snakemake
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
-STOP_WITHIN_S = 6.0  # a job process stops within 5 s at the latest (westbench.interrupt), Snakemake just after
+STOP_WITHIN_S = 6.0  # a job process stops within 5 s at the latest (westbench.runtime.interrupt), Snakemake just after
 
 
 def living_members(pgid):

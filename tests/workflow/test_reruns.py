@@ -76,6 +76,17 @@ def test_unchanged_config_plans_nothing(finished, tmp_path):
 
 
 @pytest.mark.slow
+def test_the_finished_run_plans_nothing_as_tools_run_sh_invokes_it(finished):
+    """`snakemake --profile profiles/local -n` (the embedded default, no --configfile, as tools/run.sh runs it):
+    nothing to be done. With tests/unit/plan/test_dag_snapshot.py (params, inputs, outputs and scripts as
+    committed) it guards that a change of the plan reruns nobody's finished results."""
+    result = snakemake(finished, "--profile", REPO / "profiles" / "local", "-n", configfile=None)
+    assert result.returncode == 0, result.output[-3000:]
+    assert "Nothing to be done" in result.output, result.output[-3000:]
+    assert not re.search(r"^(?:local)?rule \w+:$", result.output, re.MULTILINE), result.output[-3000:]
+
+
+@pytest.mark.slow
 def test_removing_an_engine_reruns_only_the_aggregates(finished, tmp_path):
     def drop(raw, effective):
         assert "cg_undertrained" in effective["we"]["engines"]

@@ -67,7 +67,7 @@ def test_default_config_runs_the_ground_truth_and_tica(default_run):
     import mdtraj
     import pandas as pd
 
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
     from westbench.tica import TicaModel
 
     protein = default_run / "results" / "chignolin"
@@ -100,7 +100,7 @@ def test_default_config_runs_weighted_ensemble_with_both_engines(default_run, tm
     import h5py
     import pandas as pd
 
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
 
     caps = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["we"]["max_iterations_by_engine"]
     for engine in ("implicit", "explicit"):
@@ -146,7 +146,7 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
     """metrics.json agrees with values recomputed independently from the exported frames (scipy, numpy)."""
     from scipy.stats import wasserstein_distance
 
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
 
     protein = default_run / "results" / "chignolin"
     itself = json.loads((protein / "metrics" / "groundtruth" / "metrics.json").read_text())["metrics"]["we"]
@@ -167,7 +167,7 @@ def test_default_config_scores_each_engine_and_the_ground_truth_itself(default_r
 def test_every_engine_is_scored_and_every_missing_number_has_a_reason(default_run):
     """Whatever trajectories this CPU produced: every engine's metrics.json exists, a null value or interval is
     explained in not_estimable, every interval holds its estimate, and every verdict is one of the three."""
-    from westbench.verdicts import VERDICTS
+    from westbench.presentation.verdicts import VERDICTS
 
     protein = default_run / "results" / "chignolin"
     for engine in ("implicit", "explicit", "cg_undertrained", "cg_fulltrained", "groundtruth"):
@@ -196,7 +196,7 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
     """Combined tables agree with each run's metrics and with coverage recomputed from the exported frames."""
     import pandas as pd
 
-    from westbench.frames import ok_frames, read_frames
+    from westbench.io.frames import ok_frames, read_frames
 
     results = default_run / "results"
     w1, kl = pd.read_csv(results / "tables" / "w1.csv"), pd.read_csv(results / "tables" / "kl.csv")
@@ -238,8 +238,8 @@ def test_default_config_writes_tables_figures_and_the_html_report(default_run):
     html = (results / "report" / "westbench.html").read_text()
     # seven figures per WE engine, six for the ground truth itself (no all-zero contact map), the
     # ground-truth density, the training curves of the two CG presets, the two figures across engines and the
-    # calibration study's two (resolution, convergence)
-    assert html.count("data:image/png;base64,") == 4 * 7 + 6 + 1 + 2 + 2 + 2
+    # calibration study's two (resolution, convergence), and the bottom line's forest plot
+    assert html.count("data:image/png;base64,") == 4 * 7 + 6 + 1 + 2 + 2 + 2 + 1
     assert "Wasserstein-1" in html and "KL(ground truth || model)" in html
 
 
@@ -250,7 +250,7 @@ def test_default_config_trains_both_cg_presets_and_runs_we_with_them(default_run
     import torch
 
     from westbench.cg.model import load_energy_model
-    from westbench.frames import ok_frames, read_frames
+    from westbench.io.frames import ok_frames, read_frames
 
     protein = default_run / "results" / "chignolin"
     for preset, frames_used in (("undertrained", 6), ("fulltrained", 60)):  # 10 % / all of 3 runs x 20 frames

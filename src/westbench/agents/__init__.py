@@ -1,4 +1,5 @@
-"""The agent benchmark: Harbor tasks, trials, grading, the LLM judge, the oracle gate and the leaderboard.
+"""The agent benchmark: Harbor tasks, trials, grading, the LLM judge, the oracle gate, the leaderboard, the process
+scorecards and the failure analysis.
 
 One module per job: :mod:`~westbench.agents.tasks` (load and validate Harbor task folders),
 :mod:`~westbench.agents.harbor` (run one trial through the Harbor CLI), :mod:`~westbench.agents.grading`
@@ -7,7 +8,10 @@ OpenAI-compatible endpoint), :mod:`~westbench.agents.gate` (oracle/nop gate),
 :mod:`~westbench.agents.statistics` (the leaderboard's counts and intervals),
 :mod:`~westbench.agents.trials` (trial records), :mod:`~westbench.agents.figures` (its figures),
 :mod:`~westbench.agents.leaderboard` (the step writing its tables and figures), :mod:`~westbench.agents.verifykit`
-(the verifier helper copied into every task).
+(the verifier helper copied into every task), :mod:`~westbench.agents.atif` (Harbor's trajectory read
+deterministically: tool results, tool errors, the final message), :mod:`~westbench.agents.completion` (completion
+language), :mod:`~westbench.agents.process` (the six capabilities' scorecards through the judge) and
+:mod:`~westbench.agents.failures` (completion claims, tool errors, breach signatures, process against score).
 """
 
 from westbench._exports import lazy_exports
@@ -39,6 +43,10 @@ _NAMES = {
     "plot_outcomes": "westbench.agents.figures",
     "plot_cost_vs_success": "westbench.agents.figures",
     "score_agents": "westbench.agents.leaderboard",
+    "trajectory_facts": "westbench.agents.atif",
+    "score_trial": "westbench.agents.process",
+    "agent_profile": "westbench.agents.process",
+    "analyse_failures": "westbench.agents.failures",
 }
 __all__ = list(_NAMES)
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES)

@@ -169,6 +169,9 @@ def composition_figure(suite: pd.DataFrame, path: str | Path) -> None:
         ax.set_title(f"{tag} ({len(part)})")
         ax.set_ylabel("tasks" if tag == panels[0] else "")
     fig.suptitle(f"Agent task suite: {len(suite)} tasks")
+    from westbench.presentation.figure_layout import fit_titles
+
+    fit_titles(fig)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from westbench.agents.statistics import OUTCOMES, outcome_counts
+from westbench.presentation.figure_layout import fit_titles
 
 OUTCOME_COLORS = {
     "passed": "#2ca02c",
@@ -23,7 +24,12 @@ OUTCOME_COLORS = {
 
 
 def _labels(board: pd.DataFrame) -> list[str]:
-    return [f"{a}\n{m}" for a, m in zip(board["agent"], board["model"])]
+    return [_label(a, m) for a, m in zip(board["agent"], board["model"])]
+
+
+def _label(agent: str, model) -> str:
+    """An agent and its model on two lines; the agent alone when it runs no model (the gate's agents: "none")."""
+    return agent if model in (None, "", "none") or model != model else f"{agent}\n{model}"
 
 
 def _empty_figure(path: str, text: str) -> None:
@@ -71,10 +77,11 @@ def plot_leaderboard(board: pd.DataFrame, grid: pd.DataFrame, path: str) -> None
     image = axes[1].imshow(pivot.to_numpy(dtype=float), vmin=0, vmax=100, cmap="viridis", aspect="auto")
     axes[1].set_yticks(range(len(pivot)), pivot.index)
     axes[1].set_xticks(
-        range(pivot.shape[1]), [f"{a}\n{m}" for a, m in pivot.columns], rotation=35, ha="right", fontsize=8
+        range(pivot.shape[1]), [_label(a, m) for a, m in pivot.columns], rotation=35, ha="right", fontsize=8
     )
     axes[1].set_title("FrontierChallenge score per task (mean over attempts)")
     fig.colorbar(image, ax=axes[1], label="score")
+    fit_titles(fig)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -94,7 +101,7 @@ def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
     counts = outcome_counts(grid)
     fig, axis = plt.subplots(figsize=(max(5, 1.2 * len(counts) + 2), 4))
     bottom = np.zeros(len(counts))
-    labels = [f"{a}\n{m}" for a, m in counts.index]
+    labels = [_label(a, m) for a, m in counts.index]
     for outcome in OUTCOMES:
         values = counts[outcome].to_numpy(dtype=float)
         if values.any():
@@ -106,13 +113,15 @@ def plot_outcomes(grid: pd.DataFrame, path: str) -> None:
         label.set_horizontalalignment("right")
     axis.set_title("Trial outcomes per agent and model")
     axis.legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
+    fit_titles(fig)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
 def plot_cost_vs_success(board: pd.DataFrame, path: str) -> None:
-    """Pass Rate (Wilson 95 %) against cost per task, one point per agent/model (cost 0 when not reported)."""
+    """Pass Rate (Wilson 95 %) against cost per task, one point per agent/model (cost 0 when not reported); a
+    figure that says so when no agent reported a cost."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -120,6 +129,10 @@ def plot_cost_vs_success(board: pd.DataFrame, path: str) -> None:
 
     if board.empty:
         _empty_figure(path, "no agents")
+        return
+    if not (board["cost_usd_per_task"].astype(float).fillna(0.0) > 0).any():
+        # every point would sit at 0 with its label on the others': say so instead of drawing it
+        _empty_figure(path, "no agent reported a cost (agents without a model, such as the gate's, have none)")
         return
     fig, axis = plt.subplots(figsize=(6, 4))
     cost = board["cost_usd_per_task"].astype(float).fillna(0.0)
@@ -136,6 +149,7 @@ def plot_cost_vs_success(board: pd.DataFrame, path: str) -> None:
     axis.set_ylabel("Pass Rate (%)")
     axis.set_ylim(-5, 105)
     axis.set_title("Cost versus success")
+    fit_titles(fig)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

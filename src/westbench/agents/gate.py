@@ -118,3 +118,22 @@ def catch_rate(table: pd.DataFrame) -> dict:
         "catch_rate": round(caught / shipped, 6) if shipped else None,
         "tasks_with_near_misses": int((table["near_misses"] > 0).sum()) if shipped else 0,
     }
+
+
+def add_mutation_scores(table: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """The gate table with each task's mutation testing (``mutation_killed``, ``mutation_total``, ``mutation_score``).
+
+    ``scores`` is ``mutation_score.csv`` (:func:`westbench.agents.mutation.score_table`); a task without mutants
+    gets empty cells. The score does not decide whether a task passes.
+
+    >>> gate = pd.DataFrame({"task": ["a", "b"], "passed": [True, True]})
+    >>> scores = pd.DataFrame({"task": ["a"], "mutants": [20], "killed": [19], "score": [0.95]})
+    >>> columns = ["task", "mutation_killed", "mutation_total", "mutation_score"]
+    >>> add_mutation_scores(gate, scores)[columns].values.tolist()
+    [['a', 19.0, 20.0, 0.95], ['b', nan, nan, nan]]
+    """
+    mutation = scores.rename(
+        columns={"killed": "mutation_killed", "mutants": "mutation_total", "score": "mutation_score"}
+    )
+    mutation = mutation[["task", "mutation_killed", "mutation_total", "mutation_score"]]
+    return table.merge(mutation, on="task", how="left")

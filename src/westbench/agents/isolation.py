@@ -39,7 +39,7 @@ import tomllib
 from pathlib import Path
 from typing import Sequence
 
-from westbench.agents.tasks import TaskError, TaskInfo
+from westbench.agents.tasks import NOT_IN_TRIAL, TaskError, TaskInfo
 
 # Kept equal to harbor_plugins/westbench_changes.py (a unit test compares them).
 CHANGES_ARTIFACT = "/.westbench-changes"
@@ -96,8 +96,9 @@ def stage_task(
 ) -> tuple[Path, list[str]]:
     """Copy ``task`` to ``destination/<task name>`` with its verifier forced into a fresh container.
 
-    The task's near misses are not copied; ``solution`` (a near miss's folder) replaces ``solution/`` in
-    the copy, so the oracle agent runs it as the reference solution (its ``why.md`` left out).
+    The task's near misses and opportunity matrix (:data:`~westbench.agents.tasks.NOT_IN_TRIAL`) are not copied;
+    ``solution`` (a near miss's folder) replaces ``solution/`` in the copy, so the oracle agent runs it as the
+    reference solution (its ``why.md`` left out).
     Returns the staged folder and the artifacts westbench added (empty when the task declares its own).
     """
     staged = Path(destination) / task.path.name
@@ -108,7 +109,7 @@ def stage_task(
         staged,
         symlinks=False,
         ignore=lambda folder, names: [
-            n for n in names if n == "__pycache__" or (Path(folder) == task.path and n == "near_misses")
+            n for n in names if n == "__pycache__" or (Path(folder) == task.path and n in NOT_IN_TRIAL)
         ],
     )
     if solution is not None:

@@ -35,10 +35,7 @@ from westbench.agents.composition import suite_composition, tagged_grid
 from westbench.agents.figures import plot_cost_vs_success, plot_leaderboard, plot_outcomes
 from westbench.agents.statistics import complete_grid, leaderboard
 from westbench.agents.trials import read_trials
-from westbench.jobkeys import job_keys
 
-#: The ``agents`` keys the leaderboard reads (westbench.jobkeys owns the list).
-LEADERBOARD_KEYS = job_keys("agent_leaderboard")
 #: What :func:`score_agents` writes: three tables and three figures.
 LEADERBOARD_OUTPUTS = ("leaderboard", "by_tag", "trials", "figure", "outcomes", "cost")
 
@@ -68,7 +65,8 @@ def score_agents(
     tasks_dir : path
         The task folders (their ``task.toml`` tags give the breakdown).
     settings : mapping
-        ``attempts``, ``pass_at_k``, ``bootstrap_resamples`` (:data:`LEADERBOARD_KEYS`).
+        ``attempts``, ``pass_at_k``, ``bootstrap_resamples`` (the plan's job ``agent_leaderboard``,
+        :mod:`westbench.plan.jobkeys`).
     seed : int
         Seed of the bootstrap intervals.
     outputs : mapping

@@ -126,17 +126,41 @@ def dockerfile_bases(dockerfile: Path) -> tuple[str, ...]:
 
 
 NEAR_MISSES = "near_misses"
+#: Entries of a task folder that are not part of the task a trial runs: its near misses (:func:`near_misses`:
+#: graded by their own trials, never in a container of the task's) and its process opportunity matrix
+#: (``process.toml``, read by the process scorecards after the trial, :mod:`westbench.agents.process`), its
+#: verifier contract (``contract.toml``, :mod:`westbench.agents.contract`) and its justified equivalent mutants
+#: (``mutants.toml``, :mod:`westbench.agents.mutation`): both read by mutation testing, never by a trial, so editing
+#: them reruns no trial (:data:`MUTATION_ONLY`).
+MUTATION_ONLY = ("contract.toml", "mutants.toml")
+NOT_IN_TRIAL = (NEAR_MISSES, "process.toml", *MUTATION_ONLY)
+
+
+def mutation_files(path: Path) -> tuple[str, ...]:
+    """What a task's mutation testing reads: the task's files (:func:`task_files`) and those of
+    :data:`MUTATION_ONLY` it has."""
+    extra = tuple(str(Path(path) / name) for name in MUTATION_ONLY if (Path(path) / name).is_file())
+    return tuple(sorted(task_files(path) + extra))
 
 
 def task_files(path: Path) -> tuple[str, ...]:
-    """Every file of a task, sorted (a change to any of them reruns its trials); its near misses are not part
-    of it (:func:`near_misses`: they are graded by their own trials and never enter a container of the task's)."""
+    """Every file of a task, sorted (a change to any of them reruns its trials); what :data:`NOT_IN_TRIAL` names
+    is not part of it (editing a near miss or the opportunity matrix reruns no trial).
+
+    >>> import tempfile, pathlib
+    >>> task = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("task.toml", "process.toml", "near_misses/x/solve.sh"):
+    ...     (task / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (task / name).write_text("")
+    >>> [pathlib.Path(name).name for name in task_files(task)]
+    ['task.toml']
+    """
     path = Path(path)
     return tuple(
         sorted(
             str(p)
             for p in path.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.relative_to(path).parts[0] != NEAR_MISSES
+            if p.is_file() and "__pycache__" not in p.parts and p.relative_to(path).parts[0] not in NOT_IN_TRIAL
         )
     )
 

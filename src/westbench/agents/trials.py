@@ -58,7 +58,9 @@ def read_trials(trial_paths: Iterable[str | Path], judge_paths: Iterable[str | P
                 "process_mean": judge.get("process_mean"),
                 "all_criteria_passed": judge.get("all_passed"),
                 "judged": bool(judge.get("judged", False)),
-                "judge_cuts": len(judge.get("cuts") or []),
+                "judge_windows": judge.get("windows"),
+                "judge_not_shown": sum(len(names) for names in (judge.get("not_shown") or {}).values()),
+                "judge_incomplete": bool(judge.get("incomplete")),
                 # the plain fraction of all checks (format checks included), beside correctness (science only)
                 "checks_fraction": (trial.get("rewards") or {}).get("checks_fraction"),
             }

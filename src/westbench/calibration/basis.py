@@ -15,7 +15,7 @@ Examples
 --------
 >>> import os, tempfile
 >>> import numpy as np
->>> from westbench.frames import write_frames
+>>> from westbench.io.frames import write_frames
 >>> folder = tempfile.mkdtemp(); paths = [os.path.join(folder, f"run{i}.h5") for i in range(3)]
 >>> for i, path in enumerate(paths):
 ...     ca = np.full((4, 2, 3), float(i), dtype=np.float32)
@@ -36,7 +36,7 @@ from typing import Sequence
 import numpy as np
 
 from westbench.errors import WestbenchError
-from westbench.frames import read_frames
+from westbench.io.frames import read_frames
 
 
 def draw_basis_states(frames_paths: Sequence[str | Path], count: int | None, seed: int) -> dict:
@@ -45,7 +45,7 @@ def draw_basis_states(frames_paths: Sequence[str | Path], count: int | None, see
     Parameters
     ----------
     frames_paths : sequence of paths
-        The ground truth's runs, one frames file each (:mod:`westbench.frames`).
+        The ground truth's runs, one frames file each (:mod:`westbench.io.frames`).
     count : int or None
         Basis states to draw; at most the number of runs (None: one from every run).
     seed : int

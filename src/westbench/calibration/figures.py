@@ -8,6 +8,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.presentation.figure_layout import fit_titles
+
 LABELS = {"tic0": "W1(TIC 0)", "tic1": "W1(TIC 1)", "rg": "W1(Rg) / Å"}
 
 
@@ -72,17 +74,30 @@ def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
         axis.set_xlabel("perturbation size (%)")
         axis.set_ylabel(LABELS.get(name, name))
     axes[0].legend(fontsize=7)
+    fit_titles(figure)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
 
 
 def convergence_figure(
-    groundtruth: Mapping, null: Mapping, floors: Mapping[str, float], path, title: str = "", discard: float = 0.0
+    groundtruth: Mapping,
+    null: Mapping,
+    floors: Mapping[str, float],
+    path,
+    title: str = "",
+    discard: float = 0.0,
+    final: Mapping[str, Mapping] | None = None,
 ) -> None:
     """Per distribution: the null engine's W1 from its frames up to each WE iteration (WE weights) with the
     leading ``discard`` left out as the metrics leave it out (a share < 1 of those iterations, or a count), against
-    the iteration (bottom axis) and the segments run (top axis), with the ground truth's floor (upper bound)."""
+    the iteration (bottom axis) and the segments run (top axis), with the ground truth's floor (upper bound).
+
+    ``final``: per distribution the study table's ``value``, ``ci_low``, ``ci_high`` and ``verdict`` of the whole
+    run, drawn at the last iteration: the verdict compares that interval with the floor, so an estimate above the
+    floor line is within noise when its interval reaches below it, and the figure shows why."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
+
     from westbench.calibration.table import DISTRIBUTIONS
     from westbench.metrics.divergences import Wasserstein1D
     from westbench.metrics.suite import distributions
@@ -107,13 +122,35 @@ def convergence_figure(
         axis.plot(steps, values, marker="o", ms=3, label=f"null engine ({window})")
         if name in floors and np.isfinite(floors[name]):
             axis.axhline(floors[name], color="tab:red", ls="--", lw=1, label="noise floor (upper bound)")
+        whole = (final or {}).get(name)
+        if whole and all(np.isfinite(float(whole[k])) for k in ("value", "ci_low", "ci_high")):
+            value = float(whole["value"])
+            axis.errorbar(
+                [steps[-1]],
+                [value],
+                yerr=[[max(value - float(whole["ci_low"]), 0)], [max(float(whole["ci_high"]) - value, 0)]],
+                fmt="s",
+                ms=5,
+                color="k",
+                capsize=4,
+                zorder=3,
+                label="the whole run: estimate, 95 % interval and verdict",
+            )
+            axis.set_title(f"whole run: {whole.get('verdict', '')}", fontsize=8, loc="right")
         axis.set_xlabel("WE iteration")
         axis.set_ylabel(LABELS.get(name, name))
         top = axis.secondary_xaxis(
             "top", functions=(lambda x: np.interp(x, steps, segments), lambda s: np.interp(s, segments, steps))
         )
+        # A few ticks in thousands, none past the last segment (the axis maps beyond it onto the last iteration):
+        # five-digit counts at every default tick ran into each other.
+        ticks = MaxNLocator(4, integer=True).tick_values(0, segments[-1])
+        top.xaxis.set_major_locator(FixedLocator([t for t in ticks if 0 <= t <= segments[-1]]))
+        top.xaxis.set_major_formatter(FuncFormatter(lambda s, _: f"{s / 1000:g}k" if s >= 1000 else f"{s:g}"))
+        top.tick_params(labelsize=8)
         top.set_xlabel("segments", fontsize=8)
     axes[0].legend(fontsize=7)
+    fit_titles(figure)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

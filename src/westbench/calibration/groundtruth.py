@@ -73,7 +73,7 @@ def run_reference_groundtruth(
 
     from westbench.cg.engine import CGEngine
     from westbench.engines.base import WalkerState
-    from westbench.frames import write_frames
+    from westbench.io.frames import write_frames
 
     settings = {
         key: value

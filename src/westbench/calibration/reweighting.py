@@ -47,7 +47,7 @@ def write_reweighting(
 ) -> None:
     """One weight vector per engine in ``models`` (the null's is uniform) over the ground-truth frames, as ``.npz``."""
     from westbench.cg.model import load_energy_model
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
 
     positions = read_frames(groundtruth_frames)["ca"]
     base = load_energy_model(models[reference])

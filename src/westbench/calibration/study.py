@@ -1,17 +1,26 @@
 """The calibration study's engines and what each one runs: the one owner of the study's engine list.
 
 Engines: ``reference`` (the null: the reference potential at the study temperature), one per entry of
-``calibration.perturbations`` (the reference with a known change of temperature and/or native-contact
-strength) and ``cg_<preset>`` per entry of ``calibration.presets`` (a CG model trained by force matching
-on the reference's own forces).
+``calibration.perturbations`` (the reference with a known change of its equilibrium: temperature and/or
+native-contact strength, :func:`perturbation`; and/or of its dynamics alone: friction, timestep, steps per
+segment, :func:`dynamics`) and ``cg_<preset>`` per entry of ``calibration.presets`` (a CG model trained by
+force matching on the reference's own forces).
+
+A change of dynamics alone leaves the equilibrium where it was (the Langevin thermostat samples the same
+Boltzmann distribution at any friction; BAOAB's configurational error at the study's timestep is small), so
+such an engine must come out *within noise*: it may sample more slowly, which the study reports apart
+(:mod:`westbench.calibration.table`, sampling speed).
 
 Examples
 --------
 >>> study = {"temperature_k": 300.0, "langevin": {"timestep_fs": 10.0, "friction_per_ps": 1.0, "bead_mass_amu": 110.0},
-...          "perturbations": {"temperature_110": {"temperature_scale": 1.1}, "contacts_80": {"contact_scale": 0.8}},
-...          "presets": ["fulltrained"]}
+...          "perturbations": {"temperature_110": {"temperature_scale": 1.1}, "contacts_80": {"contact_scale": 0.8},
+...                            "friction_x10": {"friction_scale": 10.0}},
+...          "presets": ["fulltrained"], "we": {"steps_per_segment": 100}}
 >>> engines(study)
-['reference', 'temperature_110', 'contacts_80', 'cg_fulltrained']
+['reference', 'temperature_110', 'contacts_80', 'friction_x10', 'cg_fulltrained']
+>>> engine_langevin(study, "friction_x10")["friction_per_ps"], is_dynamics_only(study, "friction_x10")
+(10.0, True)
 >>> round(engine_langevin(study, "temperature_110")["temperature_k"], 6), contact_scale(study, "contacts_80")
 (330.0, 0.8)
 >>> is_reference_model(study, "cg_fulltrained"), trained_preset("cg_fulltrained")
@@ -72,11 +81,56 @@ def perturbation(study: Mapping, engine: str) -> dict:
     }
 
 
+#: The keys of a perturbation that change the dynamics only, and their "no change".
+DYNAMICS = {"friction_scale": 1.0, "timestep_scale": 1.0, "steps_per_segment": None}
+
+
+def dynamics(study: Mapping, engine: str) -> dict:
+    """The engine's change of dynamics alone: ``friction_scale``, ``timestep_scale`` (1 = unchanged) and
+    ``steps_per_segment`` (the study's ``calibration.we.steps_per_segment`` when not set)."""
+    perturbation(study, engine)  # the engine's name checked
+    change = study.get("perturbations", {}).get(engine, {})
+    we = study.get("we") or {}
+    steps = change.get("steps_per_segment", we.get("steps_per_segment"))
+    every = we.get("save_every")
+    if steps is not None and every and int(steps) % int(every):
+        raise ConfigError(
+            f"calibration.perturbations.{engine}.steps_per_segment {steps} is not a multiple of "
+            f"calibration.we.save_every {every}: every segment must end on a saved frame; use a multiple of {every}"
+        )
+    return {
+        "friction_scale": float(change.get("friction_scale", 1.0)),
+        "timestep_scale": float(change.get("timestep_scale", 1.0)),
+        "steps_per_segment": None if steps is None else int(steps),
+    }
+
+
+def is_dynamics_only(study: Mapping, engine: str) -> bool:
+    """Whether the engine is the reference with its dynamics changed and its equilibrium not (expected *within
+    noise*)."""
+    change = study.get("perturbations", {}).get(engine, {})
+    same_equilibrium = perturbation(study, engine) == {"temperature_scale": 1.0, "contact_scale": 1.0}
+    return same_equilibrium and any(key in change for key in DYNAMICS)
+
+
+def segment_ps(study: Mapping, engine: str) -> float:
+    """How long one of the engine's WE segments is, in ps (its steps per segment times its timestep)."""
+    steps = dynamics(study, engine)["steps_per_segment"]
+    return float(steps or 0) * engine_langevin(study, engine)["timestep_fs"] / 1000.0
+
+
 def contact_scale(study: Mapping, engine: str) -> float:
     return perturbation(study, engine)["contact_scale"]
 
 
 def engine_langevin(study: Mapping, engine: str) -> dict:
-    """The CG engine's ``langevin`` settings of one study engine: the study's dynamics at its temperature."""
+    """The CG engine's ``langevin`` settings of one study engine: the study's dynamics at its temperature, with
+    its friction and timestep scaled where it changes them."""
     temperature = float(study["temperature_k"]) * perturbation(study, engine)["temperature_scale"]
-    return {**dict(study["langevin"]), "temperature_k": temperature}
+    change, langevin = dynamics(study, engine), dict(study["langevin"])
+    return {
+        **langevin,
+        "temperature_k": temperature,
+        "friction_per_ps": float(langevin["friction_per_ps"]) * change["friction_scale"],
+        "timestep_fs": float(langevin["timestep_fs"]) * change["timestep_scale"],
+    }

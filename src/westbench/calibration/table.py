@@ -35,10 +35,12 @@ import numpy as np
 import pandas as pd
 
 from westbench.metrics.noise_floor import SEPARATED, UNDETERMINED, WITHIN_NOISE
+from westbench.metrics.weighted import effective_sample_size
 
 log = logging.getLogger(__name__)
 
-#: The distributions the study's verdicts are read on (the issue's known-answer tests).
+#: The headline distributions (their W1): the study's figures and the short tables of the report and README.
+#: Every other distribution and metric the suite reports is in the table too, and checked.
 DISTRIBUTIONS = ("tic0", "tic1", "rg")
 #: A prediction this many times the floor's upper bound must come out separated. Derived from three seeds of the
 #: study (7, 2024 and 11 with four held-out perturbations; 48 cells with a prediction): one WE run measured up to
@@ -54,12 +56,23 @@ NEGLIGIBLE = 0.5
 #: error, which a network this small keeps (the default's plateaus near a sixth of its start after 40 epochs).
 NEAR_FLOOR_SHARE = 0.5
 EITHER = "either"
+#: An engine's changes from the reference, and their "no change" (``steps_per_segment``: the study's own).
+CHANGE_DEFAULTS = {
+    "temperature_scale": 1.0,
+    "contact_scale": 1.0,
+    "friction_scale": 1.0,
+    "timestep_scale": 1.0,
+    "steps_per_segment": None,
+}
 COLUMNS = [
     "study",
     "engine",
     "kind",
     "temperature_scale",
     "contact_scale",
+    "friction_scale",
+    "timestep_scale",
+    "steps_per_segment",
     "distribution",
     "metric",
     "value",
@@ -72,6 +85,9 @@ COLUMNS = [
     "predicted",
     "expected",
     "agrees",
+    "covers",
+    "headline",
+    "note",
 ]
 
 
@@ -96,64 +112,76 @@ def agrees(verdict: str, expected: str) -> bool:
     return expected == EITHER or verdict == expected
 
 
-def kish_ess(weights: np.ndarray) -> float:
-    """Kish's effective sample size of weights: (sum w)^2 / sum w^2."""
-    w = np.asarray(weights, dtype=np.float64)
-    return float(w.sum() ** 2 / np.sum(w**2))
+def predicted_divergences(groundtruth: Mapping, weights: np.ndarray, settings: Mapping | None = None) -> dict:
+    """Every divergence the metric suite reports, {(metric, distribution): value}, between the ground truth and the
+    ground truth reweighted by ``weights`` (aligned with its frames): the suite itself computes them, on its grids,
+    so a prediction and an engine's score are the same number of the same distributions."""
+    from westbench.metrics.suite import MetricSuite
 
-
-def predicted_divergences(groundtruth: Mapping, weights: np.ndarray) -> dict[str, float]:
-    """W1 of each :data:`DISTRIBUTIONS` between the ground truth and the ground truth reweighted by ``weights``,
-    computed as the metric suite computes W1 (its distributions, its exact 1-D W1)."""
-    from westbench.metrics.divergences import Wasserstein1D
-    from westbench.metrics.suite import distributions
-
-    values = distributions(groundtruth)
-    uniform = np.full(len(groundtruth["ca"]), 1.0 / len(groundtruth["ca"]))
-    out = {}
-    for name in DISTRIBUTIONS:
-        v = values[name]
-        out[name] = float(Wasserstein1D(v, v)(np.repeat(uniform, v.shape[1]), np.repeat(weights, v.shape[1])))
-    return out
+    reweighted = dict(groundtruth)
+    reweighted["weight"] = np.asarray(weights, dtype=np.float64)
+    suite = MetricSuite(groundtruth, reweighted, {**dict(settings or {}), "discard_iterations": 0})
+    values = suite.divergences(suite.weights("we"))
+    return {(metric, name): float(value) for metric, by_name in values.items() for name, value in by_name.items()}
 
 
 def engine_rows(
     study: str, engine: str, kind: str, change: Mapping, record: Mapping, weighting: str, predicted: Mapping | None
 ) -> list[dict]:
-    """One table row per distribution of one engine's metrics.json (W1)."""
+    """One table row per metric and distribution the engine's metrics.json reports (every W1 and KL).
+
+    ``predicted``: {(metric, distribution): value} of :func:`predicted_divergences` (None for trained engines);
+    ``covers``: whether the engine's interval holds the prediction (None without either).
+    """
     values = record.get("metrics", {}).get(weighting) or {}
-    floor = (record.get("noise_floor") or {}).get("w1", {})
+    floor = values.get("noise_floor") or record.get("noise_floor") or {}
+    notes = values.get("verdict_notes") or {}
     rows = []
-    for name in DISTRIBUTIONS:
-        interval = (values.get("intervals") or {}).get("w1", {}).get(name) or {}
-        bound = floor.get(name) or {}
-        verdict = (values.get("verdicts") or {}).get("w1", {}).get(name, UNDETERMINED)
-        floor_high = bound.get("high", np.nan)
-        guess = np.nan if predicted is None else predicted.get(name, np.nan)
-        expected = (
-            "" if predicted is None else expected_verdict(guess, floor_high if floor_high is not None else np.nan)
-        )
-        rows.append(
-            {
-                "study": study,
-                "engine": engine,
-                "kind": kind,
-                **change,
-                "distribution": name,
-                "metric": "w1",
-                "value": (values.get("w1") or {}).get(name),
-                "ci_low": interval.get("low"),
-                "ci_high": interval.get("high"),
-                "floor": bound.get("value"),
-                "floor_low": bound.get("low"),
-                "floor_high": floor_high,
-                "verdict": verdict,
-                "predicted": guess,
-                "expected": expected,
-                "agrees": agrees(verdict, expected) if expected else None,
-            }
-        )
+    for metric in ("w1", "kl"):
+        for name in values.get(metric) or {}:
+            interval = (values.get("intervals") or {}).get(metric, {}).get(name) or {}
+            bound = (floor.get(metric) or {}).get(name) or {}
+            verdict = (values.get("verdicts") or {}).get(metric, {}).get(name, UNDETERMINED)
+            floor_high = bound.get("high")
+            guess = np.nan if predicted is None else predicted.get((metric, name), np.nan)
+            expected = (
+                "" if predicted is None else expected_verdict(guess, np.nan if floor_high is None else floor_high)
+            )
+            low, high = interval.get("low"), interval.get("high")
+            covers = (
+                bool(low <= guess <= high)
+                if predicted is not None and low is not None and high is not None and np.isfinite(guess)
+                else None
+            )
+            rows.append(
+                {
+                    "study": study,
+                    "engine": engine,
+                    "kind": kind,
+                    **change,
+                    "distribution": name,
+                    "metric": metric,
+                    "value": (values.get(metric) or {}).get(name),
+                    "ci_low": low,
+                    "ci_high": high,
+                    "floor": bound.get("value"),
+                    "floor_low": bound.get("low"),
+                    "floor_high": floor_high,
+                    "verdict": verdict,
+                    "predicted": guess,
+                    "expected": expected,
+                    "agrees": agrees(verdict, expected) if expected else None,
+                    "covers": covers,
+                    "headline": metric == "w1" and name in DISTRIBUTIONS,
+                    "note": (notes.get(metric) or {}).get(name, ""),
+                }
+            )
     return rows
+
+
+def headline_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The W1 rows of the headline distributions (:data:`DISTRIBUTIONS`), as the figures and short tables show."""
+    return table[(table["metric"] == "w1") & table["distribution"].isin(DISTRIBUTIONS)]
 
 
 def _family(table: pd.DataFrame, change: str) -> pd.DataFrame:
@@ -162,6 +190,7 @@ def _family(table: pd.DataFrame, change: str) -> pd.DataFrame:
     column = f"{change}_scale"
     other = "contact_scale" if change == "temperature" else "temperature_scale"
     rows = table[(table["kind"].isin(["null", "perturbation"])) & (table[other] == 1.0)]
+    rows = rows.assign(cell=rows["metric"] + " " + rows["distribution"])
     return rows.assign(size=(rows[column] - 1.0).abs(), direction=np.sign(rows[column] - 1.0))
 
 
@@ -172,7 +201,7 @@ def _directions(table: pd.DataFrame, change: str):
     for direction in (1.0, -1.0):
         rows = family[family["direction"].isin([0.0, direction])]
         if (rows["direction"] == direction).any():
-            for name, group in rows.groupby("distribution"):
+            for name, group in rows.groupby("cell"):
                 yield name, group.sort_values("size")
 
 
@@ -194,9 +223,15 @@ def _monotone(table: pd.DataFrame, change: str) -> dict:
 
 def _ordered(table: pd.DataFrame, change: str) -> dict:
     """Per distribution, whether no larger perturbation scores significantly below a smaller one of its direction
-    (its interval's upper bound under the smaller's lower bound): the ordering the intervals can vouch for."""
+    (its interval's upper bound under the smaller's lower bound): the ordering the intervals can vouch for.
+
+    A perturbation whose prediction is expected *within noise* on that distribution (every step of it below half
+    the floor: the bonds' KL of a contact change) predicts no ordering there and is left out as the larger side,
+    as :func:`_monotone` leaves out what it does not resolve.
+    """
     out: dict = {}
     for name, group in _directions(table, change):
+        group = group[(group["kind"] == "null") | (group["expected"].astype(str) != WITHIN_NOISE)]
         if group["size"].nunique() < 2:
             continue
         low, high = group["ci_low"].astype(float).to_numpy(), group["ci_high"].astype(float).to_numpy()
@@ -208,8 +243,22 @@ def _ordered(table: pd.DataFrame, change: str) -> dict:
 def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
     """The study's pass/fail checks (what the README states the study proves)."""
     result: dict = {}
-    null = table[table["kind"] == "null"]
-    result["null_within_noise"] = bool(len(null) and (null["verdict"] == WITHIN_NOISE).all())
+    for kind, key in (("null", "null"), ("dynamics", "dynamics")):
+        rows = table[table["kind"] == kind]
+        if rows.empty:
+            continue
+        determined = rows[rows["verdict"].isin([SEPARATED, WITHIN_NOISE])]
+        result[f"{key}_verdicts"] = {
+            "cells": int(len(rows)),
+            "determined": int(len(determined)),
+            "within_noise": int((determined["verdict"] == WITHIN_NOISE).sum()),
+            "separated": sorted(
+                f"{r['engine']}: {r['metric']} {r['distribution']}"
+                for _, r in determined[determined["verdict"] == SEPARATED].iterrows()
+            ),
+        }
+        # Within noise on every distribution and metric it can be decided on (undetermined cells are counted apart).
+        result[f"{key}_within_noise"] = bool(len(determined) and (determined["verdict"] == WITHIN_NOISE).all())
     for change in ("temperature", "contact"):
         column = f"{change}_scale"
         other = "contact_scale" if change == "temperature" else "temperature_scale"
@@ -217,7 +266,9 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
         if rows.empty:
             continue
         strongest = rows.loc[(rows[column] - 1.0).abs() == (rows[column] - 1.0).abs().max()]
-        result[f"strongest_{change}"] = {row["distribution"]: row["verdict"] for _, row in strongest.iterrows()}
+        result[f"strongest_{change}"] = {
+            f"{row['metric']} {row['distribution']}": row["verdict"] for _, row in strongest.iterrows()
+        }
         # Separated wherever the exact prediction says a perturbation of that size must be; where it says so on no
         # distribution (every prediction in the "either" band: that depends on the ground truth's realization and
         # the CPU's trajectories), separated on one at least.
@@ -226,7 +277,14 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
         result[f"{change}_monotone"] = _monotone(table, change)
         result[f"{change}_ordered"] = _ordered(table, change)
     judged = table[table["expected"].astype(str).ne("")]
-    result["agreement"] = {"rows": int(len(judged)), "agree": int(judged["agrees"].fillna(False).astype(bool).sum())}
+    could = judged[judged["expected"].isin([SEPARATED, WITHIN_NOISE])]  # an "either" cell cannot disagree
+    result["agreement"] = {
+        "rows": int(len(judged)),
+        "agree": int(judged["agrees"].fillna(False).astype(bool).sum()),
+        "could_disagree": int(len(could)),
+        "agree_of_those": int(could["agrees"].fillna(False).astype(bool).sum()),
+    }
+    result["interval_coverage"] = interval_coverage(table)
     if training:
         result["training"] = {
             engine: {
@@ -255,6 +313,36 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
                 "near": bool(gap is not None and gap <= NEAR_FLOOR_SHARE),
             }
     return result
+
+
+def interval_coverage(table: pd.DataFrame) -> dict:
+    """How often the engines' 95 % intervals hold the known answer (the exact prediction).
+
+    Over the cells whose prediction is resolved (expected *separated*: clear of the noise, so the divergence the
+    interval estimates is the prediction's, not the upward bias every finite sample adds to a divergence near 0,
+    which no interval of an estimate can hold): ``cells``, ``covered`` and the ``rate`` (about 0.95 when the
+    intervals are honest; well below, they are too narrow). ``all_cells``: the same over every cell with a
+    prediction, the null's included (near 0 the bias dominates, and the floor, not the interval, decides).
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"covers": [True, True, False, None, False],
+    ...                       "expected": ["separated"] * 3 + ["", "either"]})
+    >>> interval_coverage(table)
+    {'cells': 3, 'covered': 2, 'rate': 0.667, 'all_cells': {'cells': 4, 'covered': 2, 'rate': 0.5}}
+    """
+    if "covers" not in table:
+        return {"cells": 0, "covered": 0, "rate": None, "all_cells": {"cells": 0, "covered": 0, "rate": None}}
+
+    def rate(rows):
+        known = rows["covers"].dropna().astype(bool)
+        return {
+            "cells": int(len(known)),
+            "covered": int(known.sum()),
+            "rate": round(float(known.mean()), 3) if len(known) else None,
+        }
+
+    return {**rate(table[table["expected"].astype(str) == SEPARATED]), "all_cells": rate(table)}
 
 
 def floor_distance(summary: Mapping) -> dict:
@@ -288,8 +376,9 @@ def floor_distance(summary: Mapping) -> dict:
 
 def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:
     """On how many distributions ``better`` has the smaller W1 than ``worse`` (and whether that is most)."""
-    a = table[table["engine"] == better].set_index("distribution")["value"].astype(float)
-    b = table[table["engine"] == worse].set_index("distribution")["value"].astype(float)
+    w1 = table[table["metric"] == "w1"]
+    a = w1[w1["engine"] == better].set_index("distribution")["value"].astype(float)
+    b = w1[w1["engine"] == worse].set_index("distribution")["value"].astype(float)
     closer = int((a < b).sum())
     return {"closer_on": closer, "of": int(len(a)), "most": bool(closer > len(a) / 2)}
 
@@ -311,30 +400,43 @@ def calibration_table(
     weighting: str = "we",
     *,
     discard_iterations: float,
+    dynamics_only: Sequence[str] = (),
+    segment_ps: Mapping[str, float] | None = None,
+    run_paths: Sequence[str | Path] = (),
 ) -> dict:
     """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
 
     ``reweighting_path``: the ground truth's weights per reference-model engine
-    (:func:`westbench.calibration.reweighting.write_reweighting`)."""
-    from westbench.frames import read_frames
+    (:func:`westbench.calibration.reweighting.write_reweighting`). ``perturbations``: per engine its changes
+    (``temperature_scale``, ``contact_scale``, ``friction_scale``, ``timestep_scale``, ``steps_per_segment``);
+    ``dynamics_only``: the engines that change only their dynamics (kind ``dynamics``, expected within noise);
+    ``segment_ps``: each engine's WE segment in ps (its sampling speed in ps); ``run_paths``: the ground truth's
+    run files in the order of its ``traj`` (their ``start`` attribute: the equilibration check)."""
+    from westbench.io.frames import read_frames
 
     groundtruth = read_frames(groundtruth_path)
     predictions = dict(np.load(reweighting_path))
-    rows, ess = [], {}
+    rows, ess, memory = [], {}, {}
+    suite_settings = None
     for engine, path in zip(engines, metrics_paths):
         record = json.loads(Path(path).read_text())
-        change = {
-            "temperature_scale": float(perturbations[engine]["temperature_scale"]),
-            "contact_scale": float(perturbations[engine]["contact_scale"]),
-        }
+        suite_settings = suite_settings or record.get("settings", {})
+        change = {key: perturbations[engine].get(key, CHANGE_DEFAULTS[key]) for key in CHANGE_DEFAULTS}
         if engine in predictions:
             weights = predictions[engine]
-            ess[engine] = kish_ess(weights)
-            predicted = predicted_divergences(groundtruth, weights)
-            kind = "null" if engine == reference_engine else "perturbation"
+            ess[engine] = effective_sample_size(weights)
+            predicted = predicted_divergences(groundtruth, weights, record.get("settings", {}))
+            kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:
             predicted, kind = None, "trained"
         rows += engine_rows(study, engine, kind, change, record, weighting, predicted)
+        tau = (record.get("resampling") or {}).get("model_memory_iterations")
+        memory[engine] = {
+            "iterations": tau,
+            "ps": None
+            if tau is None or not segment_ps or engine not in segment_ps
+            else round(tau * segment_ps[engine], 3),
+        }
     table = pd.DataFrame(rows, columns=COLUMNS)
     Path(table_path).parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(table_path, index=False)
@@ -345,16 +447,21 @@ def calibration_table(
     result = checks(table, training)
     result["reweighting_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
     result["groundtruth_frames"] = int(len(groundtruth["ca"]))
+    # Sampling speed, apart from accuracy: how many iterations (and ps) each engine's WE run needs to forget itself.
+    result["sampling_memory"] = memory
+    if run_paths:
+        from westbench.calibration.equilibration import equilibration_check
+
+        starts = [str(read_frames(p).attrs.get("start", "")) for p in run_paths]
+        result["groundtruth_equilibrated"] = equilibration_check(groundtruth, starts, suite_settings or {})
     Path(summary_path).parent.mkdir(parents=True, exist_ok=True)
     Path(summary_path).write_text(json.dumps(result, indent=2, sort_keys=True, default=float) + "\n")
     from westbench.calibration.figures import convergence_figure, resolution_figure
 
-    resolution_figure(table, resolution_path, title=f"{study}: resolution of the metric suite")
-    floors = {
-        name: float(table[(table["kind"] == "null") & (table["distribution"] == name)]["floor_high"].iloc[0])
-        for name in DISTRIBUTIONS
-        if not table[(table["kind"] == "null") & (table["distribution"] == name)].empty
-    }
+    headline = headline_rows(table)
+    resolution_figure(headline, resolution_path, title=f"{study}: resolution of the metric suite")
+    null_rows = headline[headline["kind"] == "null"].set_index("distribution")
+    floors = {name: float(null_rows.loc[name, "floor_high"]) for name in DISTRIBUTIONS if name in null_rows.index}
     convergence_figure(
         groundtruth,
         read_frames(null_frames_path),
@@ -362,6 +469,7 @@ def calibration_table(
         convergence_path,
         title=f"{study}: the null engine ({reference_engine}) against WE iterations",
         discard=discard_iterations,
+        final={name: null_rows.loc[name].to_dict() for name in null_rows.index},
     )
     log.info(
         "calibration %s: %s", study, json.dumps({k: v for k, v in result.items() if k != "training"}, default=float)

@@ -10,8 +10,8 @@ import logging
 
 import torch
 
-from westbench.console import declare_chatty
 from westbench.errors import WestbenchError
+from westbench.runtime.console import declare_chatty
 
 log = logging.getLogger(__name__)
 declare_chatty(__name__)  # one line per captured bucket: the job's log file only

@@ -21,8 +21,8 @@ from typing import Sequence
 import numpy as np
 
 from westbench.errors import WestbenchError
-from westbench.features import ca_atom_indices
-from westbench.frames import read_frames
+from westbench.geometry.features import ca_atom_indices
+from westbench.io.frames import read_frames
 
 
 @dataclass

@@ -17,9 +17,9 @@ engine logs the whole message and goes on eagerly, and :meth:`CGEngine.runtime` 
 ``run.json``) records it with the buckets captured.
 
 Devices: ``device: cuda`` in a numbered WESTPA worker means that worker's GPU
-(:func:`westbench.devices.worker_device`); the engine makes it the current device
+(:func:`westbench.runtime.devices.worker_device`); the engine makes it the current device
 (``torch.cuda.set_device``) before anything touches CUDA, and captures on a stream of that device.
-A GPU that is not there is an error (:class:`westbench.devices.DeviceError`), never a quiet
+A GPU that is not there is an error (:class:`westbench.runtime.devices.DeviceError`), never a quiet
 CPU run. With ``deterministic`` (on CUDA) the worker calls ``torch.use_deterministic_algorithms(True)``
 with ``CUBLAS_WORKSPACE_CONFIG=:4096:8``; see docs/engines.md for what that does and does not make
 repeatable.
@@ -65,10 +65,10 @@ from westbench.cg.model import load_energy_model
 from westbench.cg.noise import gaussian
 from westbench.cg.torch_device import worker_torch_device
 from westbench.config import section_defaults
-from westbench.console import declare_chatty
 from westbench.constants import BOLTZMANN_KJ_MOL_K
 from westbench.engines.base import Engine, SegmentResult, WalkerState
 from westbench.errors import WestbenchError
+from westbench.runtime.console import declare_chatty
 
 log = logging.getLogger(__name__)
 declare_chatty(__name__)  # set-up lines: the job's log file only
@@ -80,7 +80,7 @@ def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """C-alpha positions (n, 3) nm and residue masses (n,) amu of a structure."""
     from openmm import app, unit
 
-    from westbench.features import ca_atom_indices
+    from westbench.geometry.features import ca_atom_indices
 
     pdb = app.PDBFile(str(pdb_path))
     atoms = list(pdb.topology.atoms())
@@ -128,7 +128,7 @@ class CGEngine(Engine):
     explosion : mapping, optional
         ``bond_min_angstrom`` (2.5), ``bond_max_angstrom`` (6.0).
     device : {"auto", "cpu", "cuda"}
-        ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.devices.worker_device`).
+        ``cuda`` in a numbered WESTPA worker means that worker's GPU (:func:`westbench.runtime.devices.worker_device`).
     threads : int, optional
         torch CPU threads.
     cuda_graphs : {True, False, "auto"}
@@ -225,7 +225,7 @@ class CGEngine(Engine):
 
     def _choose_device(self) -> torch.device:
         """The torch device of this worker; CUDA set up for it (current device, determinism) before first use."""
-        device = worker_torch_device(self.device_setting)  # this worker's GPU, checked (westbench.devices)
+        device = worker_torch_device(self.device_setting)  # this worker's GPU, checked (westbench.runtime.devices)
         if device.type != "cuda":
             return device
         if self.deterministic:

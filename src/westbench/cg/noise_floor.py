@@ -27,7 +27,7 @@ def force_noise_floor(positions: np.ndarray, forces: np.ndarray, max_frames: int
     """Half the mean squared force difference between nearest-neighbour frames (pairwise-distance space)."""
     from scipy.spatial import cKDTree
 
-    from westbench.features import pairwise_distances
+    from westbench.geometry.features import pairwise_distances
 
     positions, forces = np.asarray(positions), np.asarray(forces, dtype=np.float64)
     if len(positions) < 2:

@@ -37,9 +37,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals
 from westbench.cg import internal_coordinates
 from westbench.config import section_defaults
+from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals
 
 TERMS = ("bonds", "angles", "dihedrals", "repulsion")
 _PRIOR = section_defaults("cg.prior")  # the schema owns the prior's defaults

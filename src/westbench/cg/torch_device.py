@@ -1,4 +1,4 @@
-"""torch's device for the CG engine and CG training, by the device policy of :mod:`westbench.devices`.
+"""torch's device for the CG engine and CG training, by the device policy of :mod:`westbench.runtime.devices`.
 
 Only torch's rules (CG training, CG WE engines) import this module: the policy itself imports neither
 OpenMM nor torch, so the OpenMM rules' environments need no torch.
@@ -15,7 +15,7 @@ import os
 
 import torch
 
-from westbench.devices import DeviceError, worker_device
+from westbench.runtime.devices import DeviceError, worker_device
 
 
 def torch_device(name: str = "auto") -> torch.device:
@@ -52,6 +52,6 @@ def worker_torch_device(name: str = "auto") -> torch.device:
         raise DeviceError(
             f"CG engine asked for cuda:{device.index} but this process sees {count} GPU(s) "
             f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')!r}). Fix: run one "
-            "WE worker per GPU present (westbench.resources.we_job_workers)."
+            "WE worker per GPU present (westbench.runtime.resources.we_job_workers)."
         )
     return device

@@ -37,7 +37,7 @@ from westbench.cg.data import ProteinData, data_hash, load_protein_data, split, 
 from westbench.cg.model import CGModel, energy_and_forces, save_model
 from westbench.cg.prior import fit_prior, prior_options
 from westbench.cg.torch_device import torch_device
-from westbench.config import section_defaults
+from westbench.config import default, section_defaults
 from westbench.errors import ConfigError
 from westbench.seeds import derive_seed
 
@@ -269,27 +269,39 @@ def train_model(
         "training": settings,
         "parameters": sum(p.numel() for p in parameters),
     }
-    summary["learned"] = learned(summary)
+    summary["relative_drop"] = round(relative_drop(summary), 6)
+    summary["min_relative_drop"] = float(settings.get("min_relative_drop", default("cg.training.min_relative_drop")))
+    summary["learned"] = learned(summary, summary["min_relative_drop"])
     log.info(
         "trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch, stopped
     )
     if not summary["learned"]:
         log.error(
-            "failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g); it is the "
-            "untrained network on its prior. Fix: more frames, more epochs or another learning rate "
-            "(cg.training, cg.presets)",
+            "failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g: %.3g %% lower, "
+            "%.3g %% needed, cg.training.min_relative_drop); it is the network on its prior. Fix: more frames, "
+            "more epochs or another learning rate (cg.training, cg.presets)",
             best_epoch,
             best,
             rows[0]["validation_loss"],
+            100 * summary["relative_drop"],
+            100 * summary["min_relative_drop"],
         )
     return model, history, summary
 
 
-def learned(summary: Mapping) -> bool:
-    """Whether a training run learned: it kept an epoch after 0, with a validation loss below the start's.
+def relative_drop(summary: Mapping) -> float:
+    """The share of the start's validation loss that training removed: 1 - best / initial (0 when it rose)."""
+    start, best = float(summary["initial_validation_loss"]), float(summary["best_validation_loss"])
+    return max(0.0, 1.0 - best / start) if start > 0 else 0.0
 
-    A run that keeps epoch 0 is the untrained network on its prior: reported as a failure to learn (log, the
-    model's record, ``metrics.json`` and the report), not scored as a trained model.
+
+def learned(summary: Mapping, min_relative_drop: float = default("cg.training.min_relative_drop")) -> bool:
+    """Whether a training run learned: it kept an epoch after 0 and its validation loss fell by at least
+    ``min_relative_drop`` of the start's (``cg.training.min_relative_drop``).
+
+    A run that keeps epoch 0, or one whose loss moved by less (the untrained network on its prior, give or take
+    round-off and noise), is reported as a failure to learn (log, the model's record, ``metrics.json`` and the
+    report), not scored as a trained model.
 
     Examples
     --------
@@ -297,11 +309,10 @@ def learned(summary: Mapping) -> bool:
     False
     >>> learned({"best_epoch": 12, "best_validation_loss": 2.0, "initial_validation_loss": 5.0})
     True
+    >>> learned({"best_epoch": 3, "best_validation_loss": 4.99992, "initial_validation_loss": 5.0})  # 0.0016 %
+    False
     """
-    return bool(
-        int(summary.get("best_epoch", 0)) > 0
-        and float(summary["best_validation_loss"]) < float(summary["initial_validation_loss"])
-    )
+    return bool(int(summary.get("best_epoch", 0)) > 0 and relative_drop(summary) >= float(min_relative_drop))
 
 
 def plot_training_curve(
@@ -319,7 +330,9 @@ def plot_training_curve(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axis = plt.subplots(figsize=(6, 4))
+    from westbench.presentation.figure_layout import fit_titles
+
+    figure, axis = plt.subplots(figsize=(6, 4.8))
     axis.plot(history["epoch"], history["train_loss"], label="train")
     axis.plot(history["epoch"], history["validation_loss"], label="validation")
     best = history.loc[history["validation_loss"].idxmin()]
@@ -340,8 +353,10 @@ def plot_training_curve(
     rate.set_ylabel("learning rate", color="0.4")
     lines = axis.get_legend_handles_labels()[0] + rate.get_legend_handles_labels()[0]
     labels = axis.get_legend_handles_labels()[1] + rate.get_legend_handles_labels()[1]
-    axis.legend(lines, labels, fontsize=8)
+    # Below the axes, in columns: inside them it covered the curves it explains.
+    axis.legend(lines, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
     axis.set_title(title)
+    fit_titles(figure)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

@@ -47,7 +47,7 @@ def train_preset(
     seed : int
         Seed of subsampling, splitting, initialization and batching.
     threads : int
-        torch CPU threads (the job's threads: :mod:`westbench.resources`).
+        torch CPU threads (the job's threads: :mod:`westbench.runtime.resources`).
     model_path, history_path, figure_path : path
         ``model.pt`` (its record beside it, ``model.json``), the loss history CSV and the training-curve PNG.
     known_noise_floor : float, optional

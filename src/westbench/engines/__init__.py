@@ -7,9 +7,9 @@ as ``{name: mine, class: "package.module:Class", python_path: folder, options: {
 Every engine module's INFO records (``westbench.engines.*``) go to the job's log file only during a WE run.
 """
 
-from westbench.console import declare_chatty
 from westbench.engines.base import Engine, SegmentResult, WalkerState, load_engine
+from westbench.runtime.console import declare_chatty
 
-declare_chatty(__name__)  # the engines' set-up lines go to the job's log file only (westbench.console)
+declare_chatty(__name__)  # the engines' set-up lines go to the job's log file only (westbench.runtime.console)
 
 __all__ = ["Engine", "SegmentResult", "WalkerState", "load_engine"]

@@ -5,7 +5,7 @@ that name), ``cg_<name>`` (a coarse-grained model: trained with ``cg.presets.<na
 model ``cg.models.<name>``) or the ``name`` of an entry naming a user's class (kind ``user``,
 :mod:`westbench.engines.user`); names under ``external`` are samples made elsewhere; ``groundtruth`` is
 the ground truth scored against itself. Rules, scripts and the report ask :func:`engine_kind` instead of
-testing names.
+testing names, and :func:`engine_work` what a WE engine of a kind computes with.
 
 Examples
 --------
@@ -13,11 +13,13 @@ Examples
 ('openmm', 'cg', 'external')
 >>> cg_preset_of("cg_fulltrained"), engine_kind(GROUNDTRUTH), engine_kind("mine", user=["mine"])
 ('fulltrained', 'groundtruth', 'user')
+>>> engine_work(CG), engine_work(OPENMM), engine_work(USER, {"name": "mine", "work": "torch"})
+('torch', 'openmm', 'torch')
 """
 
 from __future__ import annotations
 
-from typing import Collection
+from typing import Collection, Mapping
 
 from westbench.errors import ConfigError
 
@@ -67,3 +69,26 @@ def cg_preset_of(engine: str) -> str:
     if engine_kind(engine) != CG:
         raise ConfigError(f"engine {engine!r} is not a CG engine ({CG_PREFIX}<preset>)")
     return engine[len(CG_PREFIX) :]
+
+
+def engine_work(kind: str, user: Mapping | None = None) -> str:
+    """What a WE engine of ``kind`` computes with: ``"torch"`` for CG models, ``"openmm"`` for the OpenMM engines,
+    a user engine's own ``work`` (its ``we.engines`` entry, ``user``).
+
+    The work decides a WE job's threads, GPU request and workers (:mod:`westbench.runtime.resources`): the plan, the WE
+    launcher and the job's script ask here. External engines and the ground truth run no WE job.
+
+    Raises
+    ------
+    ConfigError
+        For kind user without its entry, or a kind that runs no WE job.
+    """
+    if kind == USER:
+        if user is None:
+            raise ConfigError("a user engine's work is its we.engines entry's `work`: give the entry")
+        return user["work"]
+    if kind == CG:
+        return "torch"
+    if kind == OPENMM:
+        return "openmm"
+    raise ConfigError(f"engine kind {kind!r} runs no WE job (openmm, cg or user engines do)")

@@ -16,7 +16,7 @@ A batch is a fixed group of an iteration's segments (segment ids ``k*B .. k*B+B-
   batch amortizes).
 
 ``batch_walkers``: ``auto`` (1 on CPU/Reference, up to ``max_walkers`` on a GPU, see
-:func:`westbench.devices.resolve_batch_walkers`) or an integer.
+:func:`westbench.runtime.devices.resolve_batch_walkers`) or an integer.
 
 Examples
 --------
@@ -53,10 +53,10 @@ from openmm import app, unit
 
 from westbench.config import default, section_defaults
 from westbench.constants import BOLTZMANN_KJ_MOL_K
-from westbench.devices import is_gpu_platform, resolve_batch_walkers, worker_device
 from westbench.engines import copies as copy_scheme
 from westbench.engines.base import Engine, SegmentResult, WalkerState
-from westbench.features import ca_atom_indices
+from westbench.geometry.features import ca_atom_indices
+from westbench.runtime.devices import is_gpu_platform, resolve_batch_walkers, worker_device
 from westbench.simulation.integration import make_integrator
 from westbench.simulation.platforms import context_record, create_context
 

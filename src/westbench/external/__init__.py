@@ -16,13 +16,16 @@ Two layouts (config ``external.<engine>``, ``{protein}`` replaced in every path)
     counts equally; with them, each file's weights are used as given and the whole set
     is normalized. Each file is one "iteration" of the cost table.
 
+Every layout takes ``residues`` (a residue-number range or an mdtraj selection) to keep the prepared protein's
+residues of files that hold more (:func:`westbench.io.trajectories.select_residues`).
+
 Samples are checked at the door: a C-alpha sequence (or count) other than the prepared protein's,
 a frame with a non-finite coordinate (or beyond 1e4 nm), a weight that is negative, NaN or all
 zero is an error naming the file, the frame and the atom and the fix; with the config's
 ``on_nonfinite: drop`` bad frames are left out instead and counted in the frames file's attribute
 ``nonfinite_frames_dropped`` (a piece is split at the gap).
 
-Both write the frames contract (:mod:`westbench.frames`, TICs filled) and a
+Both write the frames contract (:mod:`westbench.io.frames`, TICs filled) and a
 ``cost.csv`` with the columns of a WE export, so tables, figures and the report
 treat the engine like any other.
 

@@ -13,9 +13,9 @@ import mdtraj
 import numpy as np
 
 from westbench.errors import WestbenchError
-from westbench.features import ca_atom_indices
-from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps
-from westbench.trajectories import ca_sequence
+from westbench.geometry.features import ca_atom_indices
+from westbench.io.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps
+from westbench.io.trajectories import TrajectoryError, ca_sequence, range_hint, select_residues
 
 
 class ExternalSamplesError(WestbenchError):
@@ -23,10 +23,14 @@ class ExternalSamplesError(WestbenchError):
 
 
 class CAReader:
-    """Reads C-alpha positions (nm) of trajectory files with one topology, checking the sequence once."""
+    """Reads C-alpha positions (nm) of trajectory files with one topology, checking the sequence once.
 
-    def __init__(self, topology: str | Path | None, expected_sequence: str, engine: str):
-        self.topology, self.expected, self.engine = topology, expected_sequence, engine
+    ``residues`` (``external.<engine>.residues``) keeps the protein residues it selects (a residue-number
+    range or an mdtraj selection, :func:`westbench.io.trajectories.select_residues`) before the C-alphas are taken.
+    """
+
+    def __init__(self, topology: str | Path | None, expected_sequence: str, engine: str, residues: str | None = None):
+        self.topology, self.expected, self.engine, self.residues = topology, expected_sequence, engine, residues
         self.top = None
         if topology is not None:
             try:
@@ -38,13 +42,22 @@ class CAReader:
             self._check(self.top, topology)
 
     def _check(self, top, where) -> None:
+        key = f"external.{self.engine}.residues"
         ca = ca_atom_indices(top)
+        if self.residues:
+            try:
+                kept = set(select_residues(top, self.residues, key, str(where)).tolist())
+            except TrajectoryError as exc:
+                raise ExternalSamplesError(f"external engine '{self.engine}': {exc}") from None
+            ca = [i for i in ca if i in kept]
         found = ca_sequence(top, ca)
         if found != self.expected:
+            hint = range_hint(top, ca, self.expected)
             raise ExternalSamplesError(
                 f"external engine '{self.engine}': {where} has C-alpha sequence {found} ({len(found)} C-alpha "
                 f"atoms); the protein was prepared as {self.expected} ({len(self.expected)}): give samples of the "
                 f"configured protein, with a topology (external.{self.engine}.topology) of their atoms"
+                + (f", or keep its residues with {key}: {hint}" if hint else "")
             )
         self.ca = ca
 

@@ -13,8 +13,8 @@ import numpy as np
 
 from westbench.config import default
 from westbench.external.ca_reader import CAReader, ExternalSamplesError, keep_frames
-from westbench.frames import BadFramesError, check_weights
-from westbench.trajectories import import_names, trajectory_files
+from westbench.io.frames import BadFramesError, check_weights
+from westbench.io.trajectories import import_names, trajectory_files
 
 
 def _weights_file(path: Path) -> np.ndarray:

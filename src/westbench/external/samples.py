@@ -13,13 +13,13 @@ import mdtraj
 import numpy as np
 
 from westbench.config import default
-from westbench.costs import cost_table, coverage_by_iteration
 from westbench.external.ca_reader import CAReader, ExternalSamplesError
 from westbench.external.plain_trajectories import read_trajectories
 from westbench.external.westpa_run import read_westpa
-from westbench.features import ca_atom_indices, pairwise_distances
-from westbench.frames import DROPPED_ATTR, write_frames
-from westbench.trajectories import ca_sequence
+from westbench.geometry.features import ca_atom_indices
+from westbench.io.costs import cost_table, coverage_by_iteration
+from westbench.io.frames import DROPPED_ATTR, write_frames
+from westbench.io.trajectories import ca_sequence
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +48,14 @@ def import_samples(
         Projects every frame onto its TICs.
     coverage_grid : CoverageGrid, optional
         With ``tica``: adds the cumulative coverage after each iteration (file) to ``cost.csv``
-        (:mod:`westbench.costs`: frames of weight above zero, as the metric suite's coverage counts).
+        (:mod:`westbench.io.costs`: frames of weight above zero, as the metric suite's coverage counts).
     on_nonfinite : {"error", "drop"}
         Frames with non-finite coordinates: refused (default) or left out and counted.
     """
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
     topology = spec.get("topology")
-    reader = CAReader(topology.format(protein=protein) if topology else None, expected, engine)
+    reader = CAReader(topology.format(protein=protein) if topology else None, expected, engine, spec.get("residues"))
     if spec["kind"] == "westpa":
         data, costs = read_westpa(spec, reader, protein, on_nonfinite)
     else:
@@ -72,7 +72,7 @@ def import_samples(
         )
     extra = {}
     if tica is not None:
-        extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
+        extra["tics"] = tica.project(data["ca"]).astype(np.float32)
     write_frames(
         frames_path,
         ca=data["ca"],

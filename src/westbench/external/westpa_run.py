@@ -15,7 +15,7 @@ import numpy as np
 
 from westbench.config import default
 from westbench.external.ca_reader import CAReader, ExternalSamplesError, keep_frames
-from westbench.westh5 import WestH5Error, iterations
+from westbench.io.westh5 import WestH5Error, iterations
 
 
 def segment_path(template: str, iteration: int, segment: int, protein: str = "") -> str:

@@ -3,12 +3,14 @@
 Each trajectory file (any format mdtraj reads: xtc, dcd, h5, nc, pdb, ...) becomes
 one run with the outputs of a generated run (:mod:`westbench.groundtruth.production`):
 the protein's solute trajectory, a topology PDB, the frames file and a summary.
-C-alpha atoms are selected through the topology and their sequence is checked
+The protein residues are kept (all, or those ``groundtruth.import.residues`` selects: a
+residue-number range or an mdtraj selection, :func:`westbench.io.trajectories.select_residues`),
+their C-alpha atoms are taken through the topology and their sequence is checked
 against the protein's prepared structure; mdtraj converts lengths to nm. Forces
 (optional, kJ/mol/nm) come from one ``.npz`` (array ``forces``) or ``.h5``
-(dataset ``forces``) file per trajectory, shaped (frames, C-alpha atoms, 3) or
-(frames, topology atoms, 3) (the C-alpha rows are then taken); without them the
-frames serve everything except CG training.
+(dataset ``forces``) file per trajectory, shaped (frames, C-alpha atoms kept, 3),
+(frames, protein atoms, 3) or (frames, topology atoms, 3) (the C-alpha rows are then
+taken); without them the frames serve everything except CG training.
 
 Bad samples are refused at the door: a frame with a non-finite C-alpha coordinate (or one beyond
 1e4 nm) is an error naming the file, the frame and the atom, unless the config's
@@ -32,9 +34,9 @@ import mdtraj
 import numpy as np
 
 from westbench.config import default
-from westbench.features import ca_atom_indices
-from westbench.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
-from westbench.trajectories import TrajectoryError, ca_sequence
+from westbench.geometry.features import ca_atom_indices
+from westbench.io.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
+from westbench.io.trajectories import TrajectoryError, ca_sequence, range_hint, select_residues
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +53,14 @@ def forces_path(template: str | None, protein: str, name: str) -> str | None:
     return template.format(protein=protein, name=name) if template else None
 
 
-def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms: int, stride: int) -> np.ndarray:
-    """C-alpha forces (frames, residues, 3) float32 from an npz/h5 file, strided like the trajectory."""
+def read_forces(
+    path: str | Path, n_frames_full: int, ca: Sequence[int], layouts: Mapping[int, Sequence[int]], stride: int
+) -> np.ndarray:
+    """C-alpha forces (frames, residues, 3) float32 from an npz/h5 file, strided like the trajectory.
+
+    A file holds either the ``len(ca)`` C-alpha rows or all rows of one of ``layouts`` (atom count -> the rows
+    of the C-alphas among them).
+    """
     path = Path(path)
     try:
         if path.suffix == ".npz":
@@ -72,17 +80,18 @@ def read_forces(path: str | Path, n_frames_full: int, ca: Sequence[int], n_atoms
             ".h5 with dataset 'forces' (frames x atoms x 3, kJ/mol/nm)"
         ) from None
     forces = np.asarray(forces)
+    counts = " or ".join(map(str, [len(ca), *sorted(set(layouts) - {len(ca)})]))
     if forces.ndim != 3 or forces.shape[2] != 3 or forces.shape[0] != n_frames_full:
         raise GroundTruthImportError(
             f"force file {path} holds shape {forces.shape}; expected ({n_frames_full}, "
-            f"{len(ca)} or {n_atoms}, 3): one row per trajectory frame before the stride"
+            f"{counts}, 3): one row per trajectory frame before the stride"
         )
-    if forces.shape[1] == n_atoms and n_atoms != len(ca):
-        forces = forces[:, list(ca)]
+    if forces.shape[1] != len(ca) and forces.shape[1] in layouts:
+        forces = forces[:, list(layouts[forces.shape[1]])]
     elif forces.shape[1] != len(ca):
         raise GroundTruthImportError(
-            f"force file {path} has {forces.shape[1]} atoms per frame; expected {len(ca)} "
-            f"(C-alpha) or {n_atoms} (topology atoms)"
+            f"force file {path} has {forces.shape[1]} atoms per frame; expected {counts} "
+            f"(the C-alphas kept, the protein's atoms or the topology's atoms)"
         )
     return forces[::stride].astype(np.float32)
 
@@ -98,6 +107,7 @@ def import_run(
     stride: int = default("groundtruth.import.stride"),
     forces: str | Path | None = None,
     interval_ps: float | None = None,
+    residues: str | None = None,
     on_nonfinite: str = default("on_nonfinite"),
 ) -> dict:
     """Turn one trajectory into a ground-truth run (frames file, solute trajectory, topology, summary).
@@ -120,6 +130,9 @@ def import_run(
         C-alpha (or all-atom) forces in kJ/mol/nm, one row per frame before the stride.
     interval_ps : float, optional
         Time between stored frames before the stride, for files without usable times.
+    residues : str, optional
+        The residues kept (``groundtruth.import.residues``): a residue-number range (``"10-120"``) or an
+        mdtraj selection; None keeps every protein residue.
     on_nonfinite : {"error", "drop"}
         Frames with non-finite C-alpha coordinates: refused (default) or left out and counted.
 
@@ -144,9 +157,13 @@ def import_run(
             f"topology {where} cannot be read ({type(exc).__name__}: {exc}): set "
             "groundtruth.import.topology to a PDB/GRO/prmtop of the trajectory's atoms"
         ) from None
-    solute = top.select("protein")
-    if len(solute) == 0:
+    protein_atoms = top.select("protein")
+    if len(protein_atoms) == 0:
         raise GroundTruthImportError(f"topology {topology or trajectory} holds no protein atoms")
+    try:
+        solute = select_residues(top, residues, "groundtruth.import.residues", f"topology {topology or trajectory}")
+    except TrajectoryError as exc:
+        raise GroundTruthImportError(str(exc)) from None
     try:
         kwargs = {"top": top} if topology is not None else {}
         mdtraj.load_frame(str(trajectory), 0, **kwargs)  # checks the atom count against the topology
@@ -162,10 +179,13 @@ def import_run(
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
     found = ca_sequence(full.topology, ca)
     if found != expected:
+        hint = range_hint(full.topology, ca, expected)
+        selected = f" (groundtruth.import.residues {residues!r})" if residues else ""
         raise GroundTruthImportError(
-            f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence "
+            f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence{selected} "
             f"{found} ({len(found)} residues); protein '{protein}' was prepared as {expected} "
             f"({len(expected)}): import trajectories of the configured sequence"
+            + (f", or keep its residues with groundtruth.import.residues: {hint}" if hint else "")
         )
     n_full = full.n_frames
     traj = full[::stride]
@@ -180,7 +200,13 @@ def import_run(
         )
     force_array = None
     if forces is not None:
-        force_array = read_forces(forces, n_full, ca, full.n_atoms, stride)
+        ca_in_topology = solute[ca]  # the C-alphas' rows in the whole topology
+        layouts = {
+            top.n_atoms: ca_in_topology,
+            len(protein_atoms): np.searchsorted(protein_atoms, ca_in_topology),
+            full.n_atoms: ca,
+        }
+        force_array = read_forces(forces, n_full, ca, layouts, stride)
         finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
         if not finite.all():
             row = int(np.flatnonzero(~finite)[0])
@@ -227,6 +253,7 @@ def import_run(
         "start": start,
         "imported_from": str(trajectory),
         "residue_names": [r.name for r in full.topology.residues],
+        "residues_selected": str(residues) if residues else "all",
         "stride": stride,
         "force_units": "kJ/mol/nm" if force_array is not None else "none",
         DROPPED_ATTR: dropped,
@@ -240,6 +267,7 @@ def import_run(
         "topology": str(topology) if topology else None,
         "forces": str(forces) if forces else None,
         "stride": stride,
+        "residues_selected": str(residues) if residues else "all",
         "platform": "imported",
         "residues": len(ca),
         "solute_atoms": full.n_atoms,

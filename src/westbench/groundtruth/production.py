@@ -26,9 +26,9 @@ import openmm
 from openmm import app
 
 from westbench.config import default, section_defaults
-from westbench.features import ca_atom_indices, residue_atom_groups
-from westbench.frames import write_frames
-from westbench.resume import reset_if_settings_changed
+from westbench.geometry.features import ca_atom_indices, residue_atom_groups
+from westbench.io.frames import write_frames
+from westbench.runtime.resume import reset_if_settings_changed
 from westbench.simulation.md import MDRun, MDSettings, collect_frames, throughput_ns_per_day
 from westbench.simulation.systems import build_system
 

@@ -22,11 +22,11 @@ import pandas as pd
 from openmm import app, unit
 
 from westbench.errors import StructureError
-from westbench.features import ca_atom_indices, pairwise_distances
+from westbench.geometry.features import ca_atom_indices
 from westbench.seeds import derive_seed
 from westbench.simulation.integration import make_integrator
 from westbench.simulation.platforms import create_context
-from westbench.tica import fit_tica
+from westbench.tica import choose_features, fit_tica
 
 log = logging.getLogger(__name__)
 
@@ -117,9 +117,13 @@ def generate_starts(
     """
     runs = hot_runs(system, state, settings, preparation, platform, seed, threads)
     ca = ca_atom_indices(topology)
-    features = [pairwise_distances(run[:, ca]) for run in runs]
-    model = fit_tica(features, lag=settings["tica_lag_frames"], dim=2)
-    tics = np.concatenate([model.transform(f) for f in features])
+    positions = state.getPositions(asNumpy=True).value_in_unit(unit.nanometer)
+    # The schema's default features (all pairs for small proteins, native contacts plus random pairs above
+    # tica.features.all_pairs_up_to), the minimized structure as the native one.
+    features = choose_features(len(ca), reference=positions[ca], seed=derive_seed(seed, "tica_features"))
+    ca_runs = [run[:, ca] for run in runs]
+    model = fit_tica(ca_runs, lag=settings["tica_lag_frames"], dim=2, featurize=features.compute, what="starts TICA")
+    tics = np.concatenate([model.transform(features.compute(run)) for run in ca_runs])
     picked = farthest_point_selection(tics[:, :2], count, derive_seed(seed, "starts"))
     run_of = np.concatenate([np.full(len(r), i) for i, r in enumerate(runs)])
     frame_of = np.concatenate([np.arange(len(r)) for r in runs])

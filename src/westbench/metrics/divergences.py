@@ -3,7 +3,10 @@
 Conventions (pitfalls of the published code, the published WE benchmark, arXiv:2510.17187):
 - KL is always KL(ground truth || model): the reference comes first.
 - Empty model bins where the ground truth has mass get the configured ``floor``
-  probability (then the model histogram is renormalized); tables state the floor.
+  probability; tables state the floor.
+- Every grid is fixed from the ground truth's range, with overflow cells around it
+  (:mod:`westbench.metrics.binning`): a model sample far outside it can never stretch the grid
+  and so flatter itself.
 
 Examples
 --------
@@ -20,8 +23,9 @@ import numpy as np
 from scipy.stats import wasserstein_distance
 
 from westbench.config import default
-from westbench.metrics.weighted import histogram, histogram2d, normalized
-from westbench.without_torch import import_without_torch
+from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D
+from westbench.metrics.weighted import normalized
+from westbench.runtime.without_torch import import_without_torch
 
 
 def wasserstein_1d(reference, model, reference_weights=None, model_weights=None) -> float:
@@ -139,38 +143,73 @@ def kl_batch(p: np.ndarray, q: np.ndarray, floor: float) -> np.ndarray:
     return np.where(empty, np.nan, value)
 
 
-def w1_from_histograms(p: np.ndarray, q: np.ndarray, edges: np.ndarray, periodic: bool = False) -> np.ndarray:
+def w1_from_histograms(
+    p: np.ndarray, q: np.ndarray, edges: np.ndarray, periodic: bool = False, p_excess=None, q_excess=None
+) -> np.ndarray:
     """W1 of each row of two (batch, cells) histograms on a :class:`~westbench.metrics.binning.TransportGrid`.
 
-    A cell's mass sits at its lower edge. On a circle (``periodic``, equal cells) the CDF
-    difference is shifted by its median before integrating: the circular W1 of
-    :class:`CircularWasserstein1D`.
+    In range a cell's mass sits at its lower edge. Without ``periodic`` the first and last cells are the
+    grid's overflow cells, and ``p_excess``, ``q_excess`` ((batch, 2): the summed distances of the mass below
+    and above the range, :meth:`~westbench.metrics.binning.TransportGrid.excess`) give their share of W1,
+    exactly when only one side has mass out there (the ground truth never has: the grid spans its range);
+    mass far out costs its distance. On a circle (``periodic``, equal cells, no overflow) the CDF
+    difference is shifted by its median before integrating: the circular W1 of :class:`CircularWasserstein1D`.
 
     Examples
     --------
     >>> edges = np.array([0.0, 1.0, 2.0, 3.0])
-    >>> w1_from_histograms(np.array([[1.0, 0, 0]]), np.array([[0, 0, 1.0]]), edges).tolist()
+    >>> w1_from_histograms(np.array([[0, 1.0, 0, 0, 0]]), np.array([[0, 0, 0, 1.0, 0]]), edges).tolist()
     [2.0]
+    >>> far = np.array([[0.0, 0.0, 0.0, 0.0, 1.0]])  # all of the model's mass 47 above the range's top, 3
+    >>> w1_from_histograms(np.array([[0, 0, 0, 1.0, 0]]), far, edges, q_excess=np.array([[0.0, 47.0]])).tolist()
+    [48.0]
     """
     p, q = np.atleast_2d(np.asarray(p, dtype=np.float64)), np.atleast_2d(np.asarray(q, dtype=np.float64))
+    p_total, q_total = p.sum(axis=-1, keepdims=True), q.sum(axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        difference = np.cumsum(p, axis=-1) / p.sum(axis=-1, keepdims=True) - np.cumsum(q, axis=-1) / q.sum(
-            axis=-1, keepdims=True
-        )
+        difference = np.cumsum(p, axis=-1) / p_total - np.cumsum(q, axis=-1) / q_total
     widths = np.diff(np.asarray(edges, dtype=np.float64))
     if periodic:
         difference = difference - np.median(difference, axis=-1, keepdims=True)
         return np.abs(difference) @ widths
-    return np.abs(difference[..., :-1]) @ widths[:-1]
+    inside = np.abs(difference[..., 1:-1]) @ widths
+    zero = np.zeros((len(p), 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_out = (zero if p_excess is None else np.atleast_2d(p_excess)) / p_total
+        q_out = (zero if q_excess is None else np.atleast_2d(q_excess)) / q_total
+    return inside + np.abs(p_out - q_out).sum(axis=-1)
 
 
-def common_edges(reference: np.ndarray, model: np.ndarray, bins: int) -> np.ndarray:
-    """Bin edges spanning both samples."""
-    low = min(np.min(reference), np.min(model))
-    high = max(np.max(reference), np.max(model))
-    if high <= low:
-        high = low + 1e-9
-    return np.linspace(low, high, bins + 1)
+def w1_2d_from_histograms(p: np.ndarray, q: np.ndarray, p_moments: np.ndarray, q_moments: np.ndarray) -> np.ndarray:
+    """W1 (Euclidean ground cost, exact optimal transport, POT) of each row of two (batch, cells) 2-D histograms
+    whose mass in each cell sits at its centroid: ``*_moments`` (batch, cells, 2), the weighted sums of the
+    coordinates per cell.
+
+    Mass in the overflow cells of a :class:`~westbench.metrics.binning.ReferenceGrid2D` sits where it lies,
+    however far out, so it can never be cheaper than the same mass nearer. NaN where either histogram is empty.
+
+    Examples
+    --------
+    >>> p, q = np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
+    >>> w1_2d_from_histograms(p, q, np.array([[[0.0, 0.0], [0.0, 0.0]]]), np.array([[[0.0, 0.0], [3.0, 4.0]]])).tolist()
+    [5.0]
+    """
+    ot = import_without_torch("ot")
+
+    p, q = np.atleast_2d(np.asarray(p, dtype=np.float64)), np.atleast_2d(np.asarray(q, dtype=np.float64))
+    out = np.full(len(p), np.nan)
+    for i, (a, b) in enumerate(zip(p, q)):
+        if a.sum() <= 0 or b.sum() <= 0:
+            continue
+        ia, ib = a > 0, b > 0
+        xa, xb = p_moments[i][ia] / a[ia, None], q_moments[i][ib] / b[ib, None]
+        if np.array_equal(ia, ib) and np.allclose(a / a.sum(), b / b.sum(), rtol=0, atol=1e-15):
+            if np.allclose(xa, xb, rtol=0, atol=1e-12):
+                out[i] = 0.0  # the solver returns round-off (1e-17) instead
+                continue
+        cost = ot.dist(xa, xb, metric="euclidean")
+        out[i] = ot.emd2(a[ia] / a[ia].sum(), b[ib] / b[ib].sum(), cost, numItermax=10_000_000)
+    return out
 
 
 def kl_1d(
@@ -181,11 +220,12 @@ def kl_1d(
     bins: int = default("metrics.bins"),
     floor: float = default("metrics.kl_floor"),
 ) -> float:
-    """KL(ground truth || model) of two weighted 1-D samples on ``bins`` common bins."""
-    edges = common_edges(reference, model, bins)
+    """KL(ground truth || model) of two weighted 1-D samples on ``bins`` bins over the ground truth's range, with an
+    overflow bin on each side (:class:`~westbench.metrics.binning.ReferenceBins`)."""
+    grid = ReferenceBins.from_reference(reference, bins)
     return kl_from_histograms(
-        histogram(np.ravel(reference), edges, reference_weights),
-        histogram(np.ravel(model), edges, model_weights),
+        grid.histogram(reference, _weights(reference_weights, reference)),
+        grid.histogram(model, _weights(model_weights, model)),
         floor,
     )
 
@@ -198,19 +238,21 @@ def kl_2d(
     bins: int = default("metrics.bins"),
     floor: float = default("metrics.kl_floor"),
 ) -> float:
-    """KL(ground truth || model) of two weighted (n, 2) samples on a common ``bins`` x ``bins`` grid."""
-    edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
-    return kl_from_histograms(
-        histogram2d(reference, edges, reference_weights), histogram2d(model, edges, model_weights), floor
-    )
+    """KL(ground truth || model) of two weighted (n, 2) samples on a ``bins`` x ``bins`` grid over the ground truth's
+    range, with overflow cells (:class:`~westbench.metrics.binning.ReferenceGrid2D`)."""
+    reference, model = np.asarray(reference, dtype=np.float64), np.asarray(model, dtype=np.float64)
+    grid = ReferenceGrid2D.from_reference(reference[:, :2], bins)
+    p = np.bincount(grid.index(reference), _weights(reference_weights, reference[:, 0]), minlength=grid.n_cells)
+    q = np.bincount(grid.index(model), _weights(model_weights, model[:, 0]), minlength=grid.n_cells)
+    return kl_from_histograms(p, q, floor)
 
 
 def wasserstein_2d(reference, model, reference_weights=None, model_weights=None, bins: int = 50) -> float:
     """Wasserstein-1 between two weighted (n, 2) samples, exact optimal transport (POT) between their histograms.
 
-    Both samples are binned on a common ``bins`` x ``bins`` grid; mass moves between the
-    centres of occupied cells at Euclidean cost (so the value is accurate to about one
-    cell width). ``ot.emd2`` solves the transport exactly.
+    Both samples are binned on a ``bins`` x ``bins`` grid over the ground truth's range (with overflow cells);
+    each cell's mass moves from its centroid at Euclidean cost, so the value is accurate to about one cell
+    width and mass outside the range costs as far as it lies (:func:`w1_2d_from_histograms`).
 
     Examples
     --------
@@ -219,17 +261,13 @@ def wasserstein_2d(reference, model, reference_weights=None, model_weights=None,
     >>> round(wasserstein_2d(np.vstack([a, b]), np.vstack([a, b]) + [0.0, 2.0], bins=100), 1)  # shifted by 2
     2.0
     """
-    ot = import_without_torch("ot")
-
     reference, model = np.asarray(reference, dtype=np.float64), np.asarray(model, dtype=np.float64)
-    edges = tuple(common_edges(reference[:, d], model[:, d], bins) for d in range(2))
-    p, q = histogram2d(reference, edges, reference_weights), histogram2d(model, edges, model_weights)
-    centres = np.stack(np.meshgrid(*(0.5 * (e[1:] + e[:-1]) for e in edges), indexing="ij"), axis=-1).reshape(-1, 2)
-    p, q = p.ravel(), q.ravel()
-    if np.array_equal(p, q):
-        return 0.0  # the solver returns round-off (1e-17) instead
-    a, b = p > 0, q > 0
-    if not a.any() or not b.any():
-        return float("nan")
-    cost = ot.dist(centres[a], centres[b], metric="euclidean")
-    return float(ot.emd2(p[a] / p[a].sum(), q[b] / q[b].sum(), cost, numItermax=10_000_000))
+    grid = ReferenceGrid2D.from_reference(reference[:, :2], bins)
+    p, p_moments = grid.histogram_with_moments(reference, _weights(reference_weights, reference[:, 0]))
+    q, q_moments = grid.histogram_with_moments(model, _weights(model_weights, model[:, 0]))
+    return float(w1_2d_from_histograms(p, q, p_moments[None], q_moments[None])[0])
+
+
+def _weights(weights, values) -> np.ndarray:
+    """Normalized weights of a sample (uniform when None), one per row of ``values``."""
+    return np.full(len(values), 1.0 / max(len(values), 1)) if weights is None else normalized(weights)

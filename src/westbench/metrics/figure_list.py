@@ -8,7 +8,7 @@ it is shown for the ground truth scored against itself. Who asks:
 
 - ``rules/metrics.smk`` and ``rules/report.smk``: one ``report()`` output per entry of their scope
   (:meth:`Figure.path`, :meth:`Figure.report`); ``rules/calibration.smk`` the same files for the study;
-  ``rules/common.smk`` the report's records (``protein_figure_records``), in registry order.
+  the plan the report's records (``westbench.plan.targets.Targets.protein_figure_records``), in registry order.
 - :func:`westbench.metrics.figures.write_metric_figures` and :func:`~westbench.metrics.figures.write_protein_figures`:
   every entry of their scope, drawn by its function from data computed once.
 - :mod:`westbench.report.html_report`: the order of the figures and their width; :mod:`westbench.report.captions`:

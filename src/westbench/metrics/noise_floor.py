@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from westbench.metrics.estimability import NotEstimable
-from westbench.verdicts import VERDICTS
+from westbench.presentation.verdicts import VERDICTS
 
 SEPARATED, WITHIN_NOISE, UNDETERMINED = VERDICTS  # the one vocabulary, shared with the report
 
@@ -68,14 +68,24 @@ def floor_subsets(n_units: int, k: int, splits: int, seed: int) -> np.ndarray:
     return subsets
 
 
-def noise_floor(split_divergences, unit_frames: np.ndarray, model_frames: int, splits: int, seed: int) -> NoiseFloor:
+#: How to get more ground-truth runs, by where the runs came from (the ``runs_from`` frames attribute).
+MORE_RUNS = {
+    "import": "import more trajectories: each file of groundtruth.import.trajectories is one run",
+    "mixed": "more starts in groundtruth.starts.count, or more files in groundtruth.import.trajectories",
+}
+MORE_STARTS = "more starts in groundtruth.starts.count"
+
+
+def noise_floor(
+    split_divergences, unit_frames: np.ndarray, model_frames: float, splits: int, seed: int, fix: str = MORE_STARTS
+) -> NoiseFloor:
     """The floor of every statistic; ``split_divergences`` maps (n_splits, n_units) indicators to
-    (n_statistics, n_splits) values (:meth:`westbench.metrics.resampling.BinnedDivergences.split_halves`)."""
+    (n_statistics, n_splits) values (:meth:`westbench.metrics.resampling.BinnedDivergences.split_halves`);
+    ``model_frames`` is the model's (effective) sample size; ``fix`` how to get more runs (:data:`MORE_RUNS`)."""
     n = len(unit_frames)
     if n < 2:
         raise NotEstimable(
-            f"the ground truth has {n} run{'s' if n != 1 else ''}: a noise floor needs at least 2 "
-            "to split (more starts in groundtruth.starts.count)"
+            f"the ground truth has {n} run{'s' if n != 1 else ''}: a noise floor needs at least 2 to split ({fix})"
         )
     k = pseudo_model_units(unit_frames, model_frames)
     subsets = floor_subsets(n, k, splits, seed)

@@ -9,9 +9,11 @@ Units (what a bootstrap may resample as independent):
   inside a unit).
 
 :class:`BinnedDivergences` holds, per unit, the histogram of each distribution on the suite's
-fixed grids (the KL cells of :mod:`westbench.metrics.binning`, the fine transport grid of the
-1-D W1, the 2-D W1 grid). Histograms add over units, so a resample (a multiplicity per unit) is
-a matrix product and thousands of replicates cost about as much as one pass over the frames.
+grids, all fixed from the ground truth's range with overflow cells (the KL cells of
+:mod:`westbench.metrics.binning`, the fine transport grid of the 1-D W1 with how far its overflow
+mass lies, the 2-D W1 grid with each cell's centroid). Histograms add over units, so a resample (a
+multiplicity per unit) is a matrix product and thousands of replicates cost about as much as one
+pass over the frames.
 
 Examples
 --------
@@ -29,16 +31,76 @@ from typing import Mapping
 import numpy as np
 
 from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D, TransportGrid
-from westbench.metrics.divergences import common_edges, kl_batch, w1_from_histograms
-from westbench.without_torch import import_without_torch
+from westbench.metrics.divergences import kl_batch, w1_2d_from_histograms, w1_from_histograms
 
 TRANSPORT_CELLS = 1024  # cells of the fine grid on which replicates compute 1-D W1
 MAX_UNITS = 100  # more independent units are pooled into this many groups
 
 
-def resampling_units(frames: Mapping, blocks: int = 10, max_units: int = MAX_UNITS) -> tuple[np.ndarray, str]:
+def integrated_time(series: np.ndarray, window: float = 5.0) -> float:
+    """Integrated autocorrelation time of a series, in steps (1 for an uncorrelated one): 1 + 2 sum of its
+    autocorrelation up to Sokal's automatic window, the first lag M with M >= ``window`` times the time so far
+    (Sokal 1997; the estimator of emcee's ``integrated_time``). A constant or too short series gives 1.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> round(integrated_time(rng.normal(size=20_000)), 1)
+    1.0
+    >>> ar = np.zeros(20_000)
+    >>> for t in range(1, len(ar)):  # AR(1) with coefficient 0.8: 1 + 2 * 0.8 / 0.2 = 9
+    ...     ar[t] = 0.8 * ar[t - 1] + rng.normal()
+    >>> bool(7.5 < integrated_time(ar) < 10.5)
+    True
+    """
+    x = np.asarray(series, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n < 4 or np.allclose(x, x[0]):
+        return 1.0
+    x = x - x.mean()
+    size = 1 << (2 * n - 1).bit_length()
+    spectrum = np.fft.rfft(x, size)
+    acf = np.fft.irfft(spectrum * np.conjugate(spectrum), size)[:n]
+    acf = acf / acf[0]
+    times = 2.0 * np.cumsum(acf) - 1.0
+    lags = np.arange(n)
+    beyond = np.flatnonzero(lags >= window * times)
+    return float(max(1.0, times[beyond[0]] if len(beyond) else times[-1]))
+
+
+def iteration_blocks(frames: Mapping, max_blocks: int, decorrelation: float) -> tuple[np.ndarray, int, float]:
+    """Blocks of contiguous WE iterations at least ``decorrelation`` integrated autocorrelation times long.
+
+    The time is that of the run's per-iteration weighted means of TIC 0 and TIC 1 (the larger), the
+    coordinates WE resamples along: successive iterations descend from each other, so only blocks longer
+    than the run's memory are close to independent. Returns the block of every frame, the number of blocks
+    (at most ``max_blocks``; fewer when the run is short for its memory) and the time in iterations.
+    """
+    levels, rank = np.unique(np.asarray(frames["iteration"]), return_inverse=True)
+    tau = 1.0
+    if "tics" in frames and len(levels) >= 4:
+        weights = np.asarray(frames["weight"], dtype=np.float64)
+        mass = np.bincount(rank, weights, minlength=len(levels))
+        tics = np.asarray(frames["tics"], dtype=np.float64)
+        for column in range(min(2, tics.shape[1])):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means = np.bincount(rank, weights * tics[:, column], minlength=len(levels)) / mass
+            tau = max(tau, integrated_time(means))
+    length = max(1, int(np.ceil(decorrelation * tau)))
+    n_blocks = max(1, min(int(max_blocks), len(levels) // length))
+    block_of_level = (np.arange(len(levels)) * n_blocks) // len(levels)
+    return block_of_level[rank], n_blocks, tau
+
+
+def resampling_units(
+    frames: Mapping, blocks: int = 10, max_units: int = MAX_UNITS, decorrelation: float = 0.0
+) -> tuple[np.ndarray, str]:
     """The independent unit (0..n-1) of every frame and a description of what a unit is.
 
+    A single WE run is cut into at most ``blocks`` blocks of contiguous iterations, each at least
+    ``decorrelation`` integrated autocorrelation times long (:func:`iteration_blocks`; 0: ``blocks`` equal
+    blocks whatever the run's memory).
     More than ``max_units`` units are pooled into ``max_units`` groups of neighbouring units
     (a group of independent units is itself independent of the others): the per-unit
     histograms stay small for imports of thousands of trajectories.
@@ -54,11 +116,10 @@ def resampling_units(frames: Mapping, blocks: int = 10, max_units: int = MAX_UNI
             units = np.unique(np.asarray(frames["replica"]), return_inverse=True)[1]
             description = f"{units.max() + 1} WE replicas"
         else:
-            levels, rank = np.unique(np.asarray(frames["iteration"]), return_inverse=True)
-            n_blocks = max(1, min(int(blocks), len(levels)))
-            block_of_level = (np.arange(len(levels)) * n_blocks) // len(levels)
-            units = block_of_level[rank]
+            units, n_blocks, tau = iteration_blocks(frames, blocks, decorrelation)
             description = f"{n_blocks} block{'s' if n_blocks > 1 else ''} of contiguous WE iterations"
+            if decorrelation > 0:
+                description += f" (the run's memory: {tau:.1f} iterations)"
     else:
         units = np.unique(np.asarray(frames["traj"]), return_inverse=True)[1]
         count = int(units.max()) + 1 if len(units) else 0
@@ -127,13 +188,7 @@ class BinnedDivergences:
             for name in self.names
         }
         self.kl_grid = ReferenceGrid2D.from_reference(reference_tics, settings["bins"])
-        bins_2d = int(settings["w1_2d_bins"])
-        self.w1_edges = tuple(common_edges(reference_tics[:, d], sample_tics[:, d], bins_2d) for d in range(2))
-        centres = np.stack(
-            np.meshgrid(*(0.5 * (e[1:] + e[:-1]) for e in self.w1_edges), indexing="ij"), axis=-1
-        ).reshape(-1, 2)
-        self._w1_cells = bins_2d * bins_2d
-        self._centres = centres
+        self.w1_grid = ReferenceGrid2D.from_reference(reference_tics, int(settings["w1_2d_bins"]))
         self.keys = [(metric, name) for name in self.names for metric in ("w1", "kl")] + [
             ("kl", "tic01"),
             ("w1", "tic01"),
@@ -145,17 +200,15 @@ class BinnedDivergences:
             reference, self.reference_tics, reference_weights, self.reference_units, self.n_reference_units
         )
 
-    def _w1_cell(self, points: np.ndarray) -> np.ndarray:
-        index = [
-            np.clip(np.searchsorted(e, points[:, d], side="right") - 1, 0, len(e) - 2)
-            for d, e in enumerate(self.w1_edges)
-        ]
-        return index[0] * (len(self.w1_edges[1]) - 1) + index[1]
-
     def histograms(
         self, values: Mapping, tics: np.ndarray, weights: np.ndarray | None, units: np.ndarray, n_units: int
     ) -> dict:
-        """Per statistic's grid, (n_units, n_cells) histograms of one frame set (weights: per frame; None = 1)."""
+        """Per statistic's grid, (n_units, n_cells) histograms of one frame set (weights: per frame; None = 1).
+
+        Beside them, per unit, what places mass on a transport grid: ``("w1_excess", name)`` (n_units, 2), how far
+        the mass of the 1-D overflow cells lies out, and ``("w1_moments", "tic01")`` (n_units, n_cells * 2), the
+        weighted coordinate sums of the 2-D cells. All add over frames, so a resample is a matrix product.
+        """
         n = len(tics)
         weights = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
         out = {}
@@ -165,10 +218,20 @@ class BinnedDivergences:
             kl, transport = self.kl_bins[name], self.transport[name]
             out[("kl", name)] = unit_histograms(kl.index(flat), w, u, n_units, kl.n_cells)
             out[("w1", name)] = unit_histograms(transport.index(flat), w, u, n_units, transport.n_cells)
+            if not transport.periodic:
+                excess = transport.excess(flat)
+                out[("w1_excess", name)] = np.column_stack(
+                    [np.bincount(u, w * excess[:, k], minlength=n_units) for k in range(2)]
+                )
+        points = np.asarray(tics, dtype=np.float64)[:, :2]
         out[("kl", "tic01")] = unit_histograms(
-            self.kl_grid.index(tics[:, :2]), weights, units, n_units, self.kl_grid.n_cells
+            self.kl_grid.index(points), weights, units, n_units, self.kl_grid.n_cells
         )
-        out[("w1", "tic01")] = unit_histograms(self._w1_cell(tics[:, :2]), weights, units, n_units, self._w1_cells)
+        cells, n_cells = self.w1_grid.index(points), self.w1_grid.n_cells
+        out[("w1", "tic01")] = unit_histograms(cells, weights, units, n_units, n_cells)
+        out[("w1_moments", "tic01")] = np.stack(
+            [unit_histograms(cells, weights * points[:, d], units, n_units, n_cells) for d in range(2)], axis=-1
+        ).reshape(n_units, n_cells * 2)
         return out
 
     def divergences(self, p: Mapping, q: Mapping) -> np.ndarray:
@@ -176,28 +239,28 @@ class BinnedDivergences:
         rows = []
         for metric, name in self.keys:
             if (metric, name) == ("w1", "tic01"):
-                rows.append(self._w1_2d(p[(metric, name)], q[(metric, name)]))
+                moments = ("w1_moments", "tic01")
+                shape = (-1, self.w1_grid.n_cells, 2)
+                rows.append(
+                    w1_2d_from_histograms(
+                        p[(metric, name)], q[(metric, name)], p[moments].reshape(shape), q[moments].reshape(shape)
+                    )
+                )
             elif metric == "kl":
                 rows.append(kl_batch(p[(metric, name)], q[(metric, name)], self.floor))
             else:
                 grid = self.transport[name]
-                rows.append(w1_from_histograms(p[(metric, name)], q[(metric, name)], grid.edges, grid.periodic))
+                rows.append(
+                    w1_from_histograms(
+                        p[(metric, name)],
+                        q[(metric, name)],
+                        grid.edges,
+                        grid.periodic,
+                        p.get(("w1_excess", name)),
+                        q.get(("w1_excess", name)),
+                    )
+                )
         return np.vstack(rows)
-
-    def _w1_2d(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        ot = import_without_torch("ot")
-
-        out = np.full(len(p), np.nan)
-        for i, (a, b) in enumerate(zip(p, q)):
-            if a.sum() <= 0 or b.sum() <= 0:
-                continue
-            if np.allclose(a / a.sum(), b / b.sum(), rtol=0, atol=1e-15):
-                out[i] = 0.0
-                continue
-            ia, ib = a > 0, b > 0
-            cost = ot.dist(self._centres[ia], self._centres[ib], metric="euclidean")
-            out[i] = ot.emd2(a[ia] / a[ia].sum(), b[ib] / b[ib].sum(), cost, numItermax=10_000_000)
-        return out
 
     def statistic(self, model_histograms: Mapping):
         """The bootstrap statistic (:mod:`westbench.metrics.intervals`): [ground-truth, model] multiplicities ->

@@ -11,7 +11,8 @@ dropped at import, ``on_nonfinite: drop``), ``groundtruth_frames``, ``discarded_
 ``simulated_ps`` (``longest``, ``aggregate``), ``macrostates`` (``requested``, ``used``,
 ``reduced``, ``why``), ``kl_tic01_by_bins`` (KL of TIC 0/1 at each of ``kl_sensitivity_bins``:
 the sensitivity of a headline number to the binning), ``resampling`` (what the bootstrap's
-units are), ``noise_floor`` (per metric and distribution: ``value``, ``low``, ``high``),
+units are), ``noise_floor`` (the first weighting's, per metric and distribution: ``value``, ``low``, ``high``;
+each weighting's own is in ``metrics.<weighting>.noise_floor``, matched on its effective sample size),
 ``not_estimable`` ({key: reason}: what the data could not give, null where the number would
 be), ``settings``, ``figures`` (``weighting``, ``files``) and ``metrics`` (per weighting, see
 :meth:`westbench.metrics.suite.MetricSuite.score`). Every number is finite or null.
@@ -21,7 +22,7 @@ count, with ``protein`` and ``engine`` columns.
 Examples
 --------
 >>> import numpy as np, tempfile
->>> from westbench.frames import write_frames
+>>> from westbench.io.frames import write_frames
 >>> rng, folder = np.random.default_rng(0), Path(tempfile.mkdtemp())
 >>> centre = np.repeat(np.tile([0.0, 3.0], 4), 50)  # two states visited in turn
 >>> for name in ("gt", "model"):
@@ -45,17 +46,18 @@ from __future__ import annotations
 import logging
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+import numpy as np
 import pandas as pd
 
-from westbench.frames import DROPPED_ATTR, ok_frames, read_frames
+from westbench.io.frames import DROPPED_ATTR, ok_frames, read_frames
+from westbench.io.records import write_json
 from westbench.metrics.divergences import kl_2d
-from westbench.metrics.estimability import NotEstimable
-from westbench.metrics.msm import MacrostateEstimator, MacrostateModel
+from westbench.metrics.metastable import MacrostateEstimator, MacrostateModel
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
-from westbench.workflow import write_json
 
 log = logging.getLogger("westbench.metrics")
 
@@ -71,6 +73,7 @@ RECORD_KEYS = (
     "engine",
     "frames",
     "frames_left_out",
+    "weight_left_out",
     NONFINITE_DROPPED,
     "groundtruth_frames",
     "discarded_iterations",
@@ -96,7 +99,7 @@ def fit_macrostate_model(
     Examples
     --------
     >>> import numpy as np, tempfile
-    >>> from westbench.frames import write_frames
+    >>> from westbench.io.frames import write_frames
     >>> folder = Path(tempfile.mkdtemp())
     >>> centre = np.repeat(np.tile([0.0, 3.0], 5), 100)
     >>> write_frames(folder / "gt.h5", ca=np.zeros((1000, 3, 3)), time_ps=np.arange(1000.0), traj=np.zeros(1000, int),
@@ -140,73 +143,69 @@ def _training(record_path) -> dict | None:
         "best_validation_loss",
         "force_noise_floor",
         "stopped_because",
+        "relative_drop",
+        "min_relative_drop",
     )
     # Training decides whether it learned (westbench.cg.train.learned) and records it; a record without it is older.
     return {"learned": bool(summary.get("learned", False)), **{k: summary.get(k) for k in keys}}
 
 
-def score_engine(
-    groundtruth_frames: str | Path,
-    model_frames: str | Path,
+@dataclass
+class Scored:
+    """What :func:`score_frames` gives: the suite (None when no frame was left to score), the record of
+    ``metrics.json``, the tidy table of ``metrics.csv`` and the frames' macrostate labels."""
+
+    suite: MetricSuite | None
+    record: dict
+    table: pd.DataFrame | None
+    labels: Mapping | None = None
+
+
+def score_frames(
+    groundtruth: Mapping,
+    exported: Mapping,
     settings: Mapping,
     *,
     protein: str,
     engine: str,
-    json_path: str | Path,
-    csv_path: str | Path,
-    figures_dir: str | Path | None,
-    macrostates: str | Path | None = None,
-    training_record: str | Path | None = None,
-) -> dict:
-    """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
-    and the per-engine figures (into ``figures_dir``; none where it is None).
+    macrostate_model: MacrostateModel | None = None,
+    training: Mapping | None = None,
+) -> Scored:
+    """Every number of ``metrics.json`` for an engine's frames against the ground truth, in memory (no files, no
+    figures): what :func:`score_engine` writes, and what the scoring contract
+    (:mod:`westbench.metrics.contract`) checks.
 
-    Parameters
-    ----------
-    groundtruth_frames, model_frames : path
-        Frames files (:mod:`westbench.frames`) with TICs: the ground truth and the engine's export.
-    settings : mapping
-        The metric suite's ``metrics`` keys with ``weightings`` and the job's ``seed``; the first
-        weighting is the figures' and the KL-sensitivity's.
-    protein, engine : str
-        Written into both files (the caller's identity of the job, not parsed from paths).
-    json_path, csv_path : path
-        Where ``metrics.json`` and ``metrics.csv`` go.
-    figures_dir : path or None
-        The folder of the registry's per-engine figures (:mod:`westbench.metrics.figure_list`); None draws none
-        (the calibration study's engines: no report shows them, and drawing is a third of a suite's time).
-    macrostates : path, optional
-        The protein's macrostate model (:func:`fit_macrostate_model`); fitted here when not given.
-    training_record : path, optional
-        A trained CG engine's model record (``model.json``): its training summary goes into ``metrics.json``
-        (``training``), and a run that kept epoch 0 is reported as a failure to learn (``not_estimable.training``).
-
-    Returns
-    -------
-    dict
-        The record written to ``metrics.json``.
+    ``training``: a trained CG engine's training summary (:func:`_training`), reported with the scores.
     """
     settings = dict(settings)
     weightings = list(settings.pop("weightings", DEFAULTS["weightings"]))
     start = time.perf_counter()
-    exported = read_frames(model_frames)
     model = ok_frames(exported)  # segments of walkers a CG engine ended (exploded, imploded) are left out
     left_out = len(exported["ca"]) - len(model["ca"])
     if left_out:
         log.warning("%d of %d frames left out: segments of walkers the engine ended", left_out, len(exported["ca"]))
     dropped = int(getattr(exported, "attrs", {}).get(NONFINITE_DROPPED, 0) or 0)
+    exported_weight = float(np.sum(exported["weight"])) if "weight" in exported else 0.0
+    weight_left_out = (
+        max(0.0, 1.0 - float(np.sum(model["weight"])) / exported_weight) if left_out and exported_weight > 0 else 0.0
+    )
     if not len(model["ca"]):
-        return _nothing_to_score(
-            protein, engine, weightings, settings, len(exported["ca"]), dropped, json_path, csv_path, figures_dir
-        )
-    shared = MacrostateModel.load(macrostates) if macrostates is not None else None
-    suite = MetricSuite(read_frames(groundtruth_frames), model, settings, macrostate_model=shared)
-    training = _training(training_record)
+        return Scored(None, _empty_record(protein, engine, weightings, settings, len(exported["ca"]), dropped), None)
+    shared = macrostate_model
+    suite = MetricSuite(groundtruth, model, settings, macrostate_model=shared)
     if training and not training["learned"]:
         suite.caveats.add(
             "training",
-            f"failure to learn: training kept epoch {training['best_epoch']} (the untrained "
-            "network on its prior); its scores are the prior's, not a trained model's",
+            f"failure to learn: training kept epoch {training['best_epoch']}, its validation loss "
+            f"{_percent(training.get('relative_drop'))} below the start's (a model learned at "
+            f"{_percent(training.get('min_relative_drop'))} or more, cg.training.min_relative_drop): its scores "
+            "are the network on its prior's, not a trained model's",
+        )
+    if weight_left_out > 0:
+        suite.caveats.add(
+            "ended_walkers",
+            f"{100 * weight_left_out:.3g} % of the exported weight ({left_out} frames) belongs to walkers the engine "
+            "ended (exploded or imploded): the scores describe the rest, so they flatter the engine by that much",
         )
     if dropped:
         suite.caveats.add(
@@ -264,27 +263,9 @@ def score_engine(
     table = pd.concat([t for t in tables if len(t)], ignore_index=True)
     table.insert(0, "engine", engine)
     table.insert(0, "protein", protein)
-    table.to_csv(csv_path, index=False)
     figure_weighting = next((w for w in weightings if w not in suite.caveats.reasons), weightings[0])
     s = suite.settings  # the given settings over the suite's defaults
     figure_weights = suite.weights(figure_weighting) if figure_weighting not in suite.caveats.reasons else None
-    paths = {}
-    if figures_dir is not None:
-        from westbench.metrics.figures import write_metric_figures  # matplotlib: only a job that draws loads it
-
-        paths = write_metric_figures(
-            Path(figures_dir),
-            suite.groundtruth,
-            suite.model,
-            figure_weights,
-            results[figure_weighting],
-            labels,
-            s,
-            label=engine,
-            distributions=(suite.reference, suite.sample),
-            caveats=suite.caveats,
-            msm_weights=lambda: suite.weights("msm"),
-        )  # the suite's MSM, estimated once
     kl_by_bins = {}
     if figure_weights is not None:
         gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
@@ -306,26 +287,111 @@ def score_engine(
             "why": ""
             if used >= requested
             else (shared.why if shared is not None and shared.why else REDUCED_MACROSTATES),
-            "shared_model": macrostates is not None,
+            "shared_model": macrostate_model is not None,
         },
         "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
         "frames_left_out": left_out,
+        "weight_left_out": weight_left_out,
         NONFINITE_DROPPED: dropped,
         "groundtruth_frames": len(suite.groundtruth["ca"]),
         "resampling": {
             "groundtruth": suite.groundtruth_unit_kind,
             "model": suite.model_unit_kind,
             "replicates": int(s["bootstrap"]),
+            "model_memory_iterations": None if suite.model_memory is None else round(suite.model_memory, 3),
             "method": "BCa",
             "level": 0.95,
         },
-        "noise_floor": noise_floor_record(suite),
+        "noise_floor": results[weightings[0]].get("noise_floor") or {},
         **({"training": training} if training else {}),
         "not_estimable": dict(sorted(suite.caveats.reasons.items())),
         "settings": settings,
-        "figures": {"weighting": figure_weighting, "files": sorted(p.name for p in paths.values())},
+        "figures": {"weighting": figure_weighting, "files": []},
         "metrics": results,
     }
+    if suite.caveats.reasons:
+        log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
+    log.info("%s %s scored in %.1f s", protein, engine, time.perf_counter() - start)
+    return Scored(suite, record, table, labels)
+
+
+def score_engine(
+    groundtruth_frames: str | Path,
+    model_frames: str | Path,
+    settings: Mapping,
+    *,
+    protein: str,
+    engine: str,
+    json_path: str | Path,
+    csv_path: str | Path,
+    figures_dir: str | Path | None,
+    macrostates: str | Path | None = None,
+    training_record: str | Path | None = None,
+) -> dict:
+    """Score an engine's exported frames against the ground truth and write ``metrics.json``, ``metrics.csv``
+    and the per-engine figures (into ``figures_dir``; none where it is None).
+
+    Parameters
+    ----------
+    groundtruth_frames, model_frames : path
+        Frames files (:mod:`westbench.io.frames`) with TICs: the ground truth and the engine's export.
+    settings : mapping
+        The metric suite's ``metrics`` keys with ``weightings`` and the job's ``seed``; the first
+        weighting is the figures' and the KL-sensitivity's.
+    protein, engine : str
+        Written into both files (the caller's identity of the job, not parsed from paths).
+    json_path, csv_path : path
+        Where ``metrics.json`` and ``metrics.csv`` go.
+    figures_dir : path or None
+        The folder of the registry's per-engine figures (:mod:`westbench.metrics.figure_list`); None draws none
+        (the calibration study's engines: no report shows them, and drawing is a third of a suite's time).
+    macrostates : path, optional
+        The protein's macrostate model (:func:`fit_macrostate_model`); fitted here when not given.
+    training_record : path, optional
+        A trained CG engine's model record (``model.json``): its training summary goes into ``metrics.json``
+        (``training``), and a run that did not learn (:func:`westbench.cg.train.learned`) is reported as a
+        failure to learn (``not_estimable.training``).
+
+    Returns
+    -------
+    dict
+        The record written to ``metrics.json``.
+    """
+    start = time.perf_counter()
+    shared = MacrostateModel.load(macrostates) if macrostates is not None else None
+    scored = score_frames(
+        read_frames(groundtruth_frames),
+        read_frames(model_frames),
+        settings,
+        protein=protein,
+        engine=engine,
+        macrostate_model=shared,
+        training=_training(training_record),
+    )
+    if scored.suite is None:
+        return _nothing_to_score(scored, json_path, csv_path, figures_dir)
+    suite, record = scored.suite, scored.record
+    scored.table.to_csv(csv_path, index=False)
+    paths = {}
+    if figures_dir is not None:
+        from westbench.metrics.figures import write_metric_figures  # matplotlib: only a job that draws loads it
+
+        weighting = record["figures"]["weighting"]
+        paths = write_metric_figures(
+            Path(figures_dir),
+            suite.groundtruth,
+            suite.model,
+            suite.weights(weighting) if weighting not in suite.caveats.reasons else None,
+            record["metrics"][weighting],
+            scored.labels,
+            suite.settings,
+            label=engine,
+            distributions=(suite.reference, suite.sample),
+            caveats=suite.caveats,
+            msm_weights=lambda: suite.weights("msm"),
+        )  # the suite's MSM, estimated once
+    record["figures"]["files"] = sorted(p.name for p in paths.values())
+    record["not_estimable"] = dict(sorted(suite.caveats.reasons.items()))  # the figures' caveats too
     write_json(finite_or_null(record), json_path)
     if suite.caveats.reasons:
         log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
@@ -333,48 +399,16 @@ def score_engine(
     return finite_or_null(record)
 
 
-def _nothing_to_score(
-    protein: str,
-    engine: str,
-    weightings: list,
-    settings: Mapping,
-    exported: int,
-    dropped: int,
-    json_path,
-    csv_path,
-    figures_dir: str | Path | None,
-) -> dict:
+def _empty_record(protein: str, engine: str, weightings: list, settings: Mapping, exported: int, dropped: int) -> dict:
     """The record of an engine with no frame left to score (every walker ended): every value null, the reason
-    recorded, every figure (where it draws them) a placeholder that says why."""
+    recorded."""
     reason = (
         f"no frame to score: all {exported} exported frames belong to walkers the engine ended (exploded or imploded)"
         if exported
         else "no frame to score: the engine exported none"
     )
     log.warning("%s %s: %s", protein, engine, reason)
-    drawn = []
-    if figures_dir is not None:
-        from westbench.metrics.figures import FIGURES, placeholder
-
-        Path(figures_dir).mkdir(parents=True, exist_ok=True)
-        for name, title in FIGURES.items():
-            placeholder(Path(figures_dir) / f"{name}.png", title, reason)
-            drawn.append(f"{name}.png")
-    rows = [
-        {
-            "protein": protein,
-            "engine": engine,
-            "weighting": weighting,
-            "distribution": "all",
-            "metric": "all",
-            "value": None,
-            "verdict": "undetermined",
-            "note": reason,
-        }
-        for weighting in weightings
-    ]
-    pd.DataFrame(rows).to_csv(csv_path, index=False)
-    record = {
+    return {
         "protein": protein,
         "engine": engine,
         "frames": 0,
@@ -395,7 +429,7 @@ def _nothing_to_score(
         "noise_floor": {},
         "not_estimable": {"frames": reason},
         "settings": settings,
-        "figures": {"weighting": weightings[0], "files": sorted(drawn)},
+        "figures": {"weighting": weightings[0], "files": []},
         "metrics": {
             weighting: {
                 "weighting": weighting,
@@ -404,33 +438,43 @@ def _nothing_to_score(
                 "intervals": {},
                 "verdicts": {},
                 "coverage": None,
-                "contact_map_mean_abs_diff_A": None,
+                "contact_map_w1_A": None,
                 "bonds_outside_share": None,
                 "macrostate_populations": {},
             }
             for weighting in weightings
         },
     }
+
+
+def _nothing_to_score(scored: Scored, json_path, csv_path, figures_dir: str | Path | None) -> dict:
+    """Write the record of an engine with no frame left to score, its table (every verdict undetermined, with the
+    reason) and, where it draws them, every figure as a placeholder that says why."""
+    record = scored.record
+    reason = record["not_estimable"]["frames"]
+    if figures_dir is not None:
+        from westbench.metrics.figures import FIGURES, placeholder
+
+        Path(figures_dir).mkdir(parents=True, exist_ok=True)
+        for name, title in FIGURES.items():
+            placeholder(Path(figures_dir) / f"{name}.png", title, reason)
+        record["figures"]["files"] = sorted(f"{name}.png" for name in FIGURES)
+    rows = [
+        {
+            "protein": record["protein"],
+            "engine": record["engine"],
+            "weighting": weighting,
+            "distribution": "all",
+            "metric": "all",
+            "value": None,
+            "verdict": "undetermined",
+            "note": reason,
+        }
+        for weighting in record["metrics"]
+    ]
+    pd.DataFrame(rows).to_csv(csv_path, index=False)
     write_json(record, json_path)
     return record
-
-
-def noise_floor_record(suite: MetricSuite) -> dict:
-    """{metric: {distribution: {value, low, high}}, splits, units, of_units} of the suite's noise floor (empty when
-    not estimable; the reason is in the suite's caveats)."""
-    try:
-        floor = suite.noise_floor()
-    except NotEstimable as exc:
-        suite.caveats.add("noise_floor", str(exc))
-        return {}
-    out: dict = {"w1": {}, "kl": {}, "splits": floor.splits, "units": floor.units, "of_units": floor.of_units}
-    for i, (metric, name) in enumerate(suite.binned.keys):
-        out[metric][name] = {
-            "value": _finite(floor.value[i]),
-            "low": _finite(floor.low[i]),
-            "high": _finite(floor.high[i]),
-        }
-    return out
 
 
 def finite_or_null(value):
@@ -452,6 +496,10 @@ def finite_or_null(value):
 
 def _finite(value):
     return float(value) if value is not None and math.isfinite(value) else None
+
+
+def _percent(share) -> str:
+    return "an unknown share" if share is None else f"{100 * float(share):.3g} %"
 
 
 def _shown(value) -> str:

@@ -48,19 +48,28 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.config import section_defaults
-from westbench.coverage_grid import CoverageGrid
 from westbench.errors import WestbenchError
-from westbench.features import pairwise_distances
+from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.geometry.coverage_grid import CoverageGrid
+from westbench.io.canonical import MULTIPLICITY, canonical_frames
 from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
-from westbench.metrics.msm import MacrostateEstimator, MacrostateModel, grid_msm_weights
-from westbench.metrics.noise_floor import NoiseFloor, noise_floor, verdict
-from westbench.metrics.resampling import BinnedDivergences, resampling_units
-from westbench.metrics.structure import distance_map, mean_distance_map, share_of_bonds_outside
-from westbench.metrics.weighted import normalized, weighted_mean
+from westbench.metrics.metastable import OUTSIDE, UNASSIGNED, MacrostateEstimator, MacrostateModel
+from westbench.metrics.msm import MsmWeights, grid_msm, msm_grid
+from westbench.metrics.noise_floor import (
+    MORE_RUNS,
+    MORE_STARTS,
+    UNDETERMINED,
+    NoiseFloor,
+    noise_floor,
+    pseudo_model_units,
+    verdict,
+)
+from westbench.metrics.resampling import BinnedDivergences, iteration_blocks, resampling_units
+from westbench.metrics.structure import PairDistanceW1, mean_distance_map, share_of_bonds_outside
+from westbench.metrics.weighted import effective_sample_size, normalized
 from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
@@ -113,19 +122,6 @@ def discard_leading_iterations(frames: Mapping, discard: float) -> tuple[Mapping
     return kept, n
 
 
-def model_weights(frames: Mapping, weighting: str, settings: Mapping) -> np.ndarray:
-    """Frame weights of the model under a weighting scheme (raises :class:`NotEstimable` for an MSM the data
-    cannot give)."""
-    n = len(frames["ca"])
-    if weighting == "we":
-        return np.asarray(frames["weight"], dtype=np.float64)
-    if weighting == "counts":
-        return np.full(n, 1.0 / n)
-    if weighting == "msm":
-        return grid_msm_weights(frames["tics"], frames["traj"], bins=settings["msm_bins"], lag=settings["msm_lag"])
-    raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
-
-
 def distributions(frames: Mapping) -> dict[str, np.ndarray]:
     """Per distribution: values (n_frames, k), k values per frame; Rg and bonds in Angstrom, angles and
     dihedrals in degrees (:data:`UNITS`)."""
@@ -146,7 +142,7 @@ class MetricSuite:
     Parameters
     ----------
     groundtruth, model : mapping
-        Frames (contract of :mod:`westbench.frames`) with ``tics``; ``model`` carries WE
+        Frames (contract of :mod:`westbench.io.frames`) with ``tics``; ``model`` carries WE
         ``weight`` and ``traj`` (continuous pieces, for the MSM weighting).
     settings : mapping, optional
         The ``metrics`` config section (see :data:`DEFAULTS`).
@@ -163,6 +159,8 @@ class MetricSuite:
         macrostate_model: MacrostateModel | None = None,
     ):
         self.settings = {**DEFAULTS, **(settings or {})}
+        # Scores depend on the set of frames, never on the order of rows or a frame written twice.
+        groundtruth, model = canonical_frames(groundtruth), canonical_frames(model)
         model, self.discarded_iterations = discard_leading_iterations(model, self.settings["discard_iterations"])
         if not len(model["ca"]) or not len(groundtruth["ca"]):
             raise WestbenchError(
@@ -182,8 +180,14 @@ class MetricSuite:
             for name in self.names
         }
         self.groundtruth_units, self.groundtruth_unit_kind = resampling_units(groundtruth)
-        self.model_units, self.model_unit_kind = resampling_units(model, self.settings["bootstrap_blocks"])
-        gt_tics, model_tics = np.asarray(groundtruth["tics"])[:, :2], np.asarray(model["tics"])[:, :2]
+        self.model_units, self.model_unit_kind = resampling_units(
+            model, self.settings["bootstrap_blocks"], decorrelation=self.settings["block_decorrelation"]
+        )
+        # The run's memory: how many iterations its TIC 0/1 means take to decorrelate (a sampling speed, reported
+        # apart from the scores); None for frames that are not one WE run's.
+        self.model_memory = iteration_blocks(model, 1, 0.0)[2] if "seg_id" in model and "iteration" in model else None
+        gt_tics = np.asarray(groundtruth["tics"], dtype=np.float64)[:, :2]
+        model_tics = np.asarray(model["tics"], dtype=np.float64)[:, :2]
         self.binned = BinnedDivergences(
             self.reference,
             self.sample,
@@ -195,11 +199,20 @@ class MetricSuite:
             self.groundtruth_weights,
         )
         self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
-        self.model_pair_distances = pairwise_distances(model["ca"])
+        self.contact_w1 = PairDistanceW1(
+            groundtruth["ca"], model["ca"], seed=derive_seed(int(self.settings["seed"]), "contact_pairs")
+        )
         self.grid = CoverageGrid(gt_tics, self.settings["coverage_bins"])
+        self.msm_grid = msm_grid(gt_tics, self.settings["msm_bins"])
         self.macrostate_model = macrostate_model
+        self.msm: MsmWeights | None = None
+        attrs = getattr(groundtruth, "attrs", {})
+        self.tica_caveat, self.ill_posed_tics = tica_quality(attrs)
+        self.more_runs = MORE_RUNS.get(str(attrs.get("runs_from", "")), MORE_STARTS)
+        if self.tica_caveat:
+            self.caveats.add("tica", f"the TICA is not well posed: {self.tica_caveat}")
         self._weights: dict[str, np.ndarray] = {}
-        self._floor: NoiseFloor | None = None
+        self._floors: dict[int, NoiseFloor] = {}
 
     @property
     def n_model_units(self) -> int:
@@ -211,14 +224,40 @@ class MetricSuite:
 
     def weights(self, weighting: str) -> np.ndarray:
         """Model frame weights under ``weighting`` (we, msm, counts), normalized, cached; raises
-        :class:`NotEstimable` when the weighting cannot be had from these frames."""
+        :class:`NotEstimable` when the weighting cannot be had from these frames.
+
+        ``we``: the exported WE weights; ``counts``: every row of the file counts once (a frame written twice,
+        twice); ``msm``: the stationary distribution of the grid MSM over the ground truth's TIC 0/1 grid
+        (:func:`westbench.metrics.msm.grid_msm`; its diagnostics in :attr:`msm`).
+        """
         if weighting not in self._weights:
-            weights = model_weights(self.model, weighting, self.settings)
+            frames = self.model
+            if weighting == "we":
+                weights = np.asarray(frames["weight"], dtype=np.float64)
+            elif weighting == "counts":
+                weights = np.asarray(frames[MULTIPLICITY], dtype=np.float64)
+            elif weighting == "msm":
+                self.msm = grid_msm(
+                    frames["tics"],
+                    frames["traj"],
+                    self.msm_grid,
+                    self.settings["msm_lag"],
+                    time=frames.get("time_ps"),
+                    multiplicity=frames[MULTIPLICITY],
+                )
+                weights = self.msm.weights
+            else:
+                raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
             total = float(np.sum(weights))
             if not np.isfinite(total) or total <= 0 or np.any(np.asarray(weights) < 0):
                 raise NotEstimable(f"the {weighting} weights are not a distribution (sum {total:.3g})")
             self._weights[weighting] = normalized(weights)
         return self._weights[weighting]
+
+    def effective_frames(self, weighting: str) -> float:
+        """Kish's effective sample size of the model's frames under ``weighting``: how many equally weighted frames
+        carry the same information (:func:`westbench.metrics.weighted.effective_sample_size`)."""
+        return effective_sample_size(self.weights(weighting))
 
     def model_histograms(self, weights: np.ndarray) -> dict:
         """Per-unit histograms of the model under ``weights`` on the suite's grids."""
@@ -248,18 +287,33 @@ class MetricSuite:
             out[metric][name] = float(value)
         return out
 
-    def noise_floor(self) -> NoiseFloor:
-        """The noise floor of every statistic (cached); raises :class:`NotEstimable` with the reason."""
-        if self._floor is None:
-            unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
-            self._floor = noise_floor(
+    def noise_floor(self, effective_frames: float | None = None) -> NoiseFloor:
+        """The noise floor of every statistic at the model's effective sample size (the model's frame count when
+        not given), cached per pseudo-model size; raises :class:`NotEstimable` with the reason."""
+        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        size = len(self.model["ca"]) if effective_frames is None else effective_frames
+        k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
+        if k not in self._floors:
+            self._floors[k] = noise_floor(
                 self.binned.split_halves,
                 unit_frames,
-                len(self.model["ca"]),
+                size,
                 int(self.settings["floor_splits"]),
                 derive_seed(int(self.settings["seed"]), "noise_floor"),
+                self.more_runs,
             )
-        return self._floor
+        return self._floors[k]
+
+    def largest_reachable(self) -> np.ndarray:
+        """Per statistic, the largest value any model could score against this ground truth (inf for W1): the KL
+        of a model with all its mass off the ground truth's cells. A floor at or above it cannot be cleared."""
+        out = np.full(len(self.binned.keys), np.inf)
+        for i, (metric, name) in enumerate(self.binned.keys):
+            if metric == "kl":
+                p = self.binned.reference_histograms[(metric, name)].sum(axis=0)
+                p = p[p > 0] / p.sum()
+                out[i] = float(np.sum(p * np.log(p / np.minimum(self.binned.floor, p))))
+        return out
 
     def intervals(self, weights: np.ndarray, estimates: np.ndarray, histograms: dict | None = None):
         """BCa intervals of every statistic (:class:`westbench.metrics.intervals.BootstrapResult`, shifted onto the
@@ -270,7 +324,8 @@ class MetricSuite:
         if self.n_groundtruth_units < MIN_UNITS or self.n_model_units < MIN_UNITS:
             raise NotEstimable(
                 f"an interval needs at least {MIN_UNITS} independent units on each side: the ground "
-                f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind}"
+                f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind} (ground truth: "
+                f"{self.more_runs}; model: independent WE replicas, we.replicas_by_engine, or more iterations)"
             )
         histograms = self.model_histograms(weights) if histograms is None else histograms
         result = unit_bootstrap(
@@ -291,9 +346,14 @@ class MetricSuite:
         values : dict
             ``w1`` and ``kl`` per distribution (None where not estimable), ``intervals``
             {metric: {distribution: {low, high, bias, extended}}}, ``verdicts`` {metric:
-            {distribution: verdict}}, ``kl_floor``, ``contact_map_mean_abs_diff_A``,
-            ``contact_map_diff_A`` (matrix), ``bonds_outside_share``, ``coverage``,
-            ``discarded_iterations``. What could not be estimated is in :attr:`caveats`.
+            {distribution: verdict}}, ``verdict_notes`` {metric: {distribution: why undetermined}},
+            ``noise_floor`` {metric: {distribution: {value, low, high}}, splits, units, of_units}
+            (matched on ``effective_frames``), ``effective_frames`` (Kish's effective sample size of
+            the weights), ``msm`` (the msm weighting: ``outside_connected_share``, ``states``,
+            ``connected_states``), ``kl_floor``, ``contact_map_w1_A`` (mean over residue pairs of the
+            W1 of their distance distributions), ``contact_map_diff_A`` (matrix of mean distance
+            differences), ``bonds_outside_share``, ``coverage``, ``discarded_iterations``. What could
+            not be estimated is in :attr:`caveats`.
         table : DataFrame
             Tidy rows: weighting, distribution, metric, value, ci_low, ci_high, bias, floor,
             floor_low, floor_high, verdict, note.
@@ -309,18 +369,35 @@ class MetricSuite:
         except NotEstimable as exc:
             self.caveats.add(weighting, str(exc))
             return self._not_estimable(values, str(exc))
+        effective = self.effective_frames(weighting)
+        values["effective_frames"] = round(effective, 3)
+        if weighting == "msm" and self.msm is not None:
+            values["msm"] = {
+                "outside_connected_share": self.msm.outside_share,
+                "states": self.msm.states,
+                "connected_states": self.msm.connected_states,
+            }
         histograms = self.model_histograms(weights)  # once per weighting: the estimates and every replicate use them
         estimates = self.estimates(weights, histograms)
         interval, floor = None, None
         with self.caveats.guard(f"{weighting}/intervals"):
             interval = self.intervals(weights, estimates, histograms)
-        with self.caveats.guard("noise_floor"):
-            floor = self.noise_floor()
-        values.update(w1={}, kl={}, intervals={"w1": {}, "kl": {}}, verdicts={"w1": {}, "kl": {}})
+        with self.caveats.guard(f"{weighting}/noise_floor"):
+            floor = self.noise_floor(effective)
+        values["noise_floor"] = floor_record(floor, self.binned.keys)
+        few = self.too_few_effective_frames(effective)
+        reachable = self.largest_reachable()
+        values.update(
+            w1={},
+            kl={},
+            intervals={"w1": {}, "kl": {}},
+            verdicts={"w1": {}, "kl": {}},
+            verdict_notes={"w1": {}, "kl": {}},
+        )
         rows = []
         for i, (metric, name) in enumerate(self.binned.keys):
             estimate = _finite(estimates[i])
-            note = self.caveats.reasons.get(f"{weighting}/intervals", "") if interval is None else ""
+            note = ""
             if estimate is None:
                 note = "no model or ground-truth mass on this distribution's grid"
                 self.caveats.add(f"{weighting}/{metric}/{name}", note)
@@ -342,10 +419,28 @@ class MetricSuite:
                     _finite(floor.low[i]),
                     _finite(floor.high[i]),
                 )
-            elif not note:
-                note = self.caveats.reasons.get("noise_floor", "")
+            decided = verdict(low, floor_high)
+            why = ""
+            if interval is None:
+                why = self.caveats.reasons.get(f"{weighting}/intervals", "no interval")
+            elif floor is None:
+                why = self.caveats.reasons.get(f"{weighting}/noise_floor", "no noise floor")
+            elif few:
+                why = few
+            elif self.ill_posed(name):
+                why = f"the TICA is not well posed for this TIC (no positive finite timescale): {self.tica_caveat}"
+            elif floor_high is not None and floor_high >= reachable[i]:
+                why = (
+                    f"cannot be separated: no model could score above {reachable[i]:.3g} against this ground truth "
+                    f"(all its mass off the ground truth's cells), and the noise floor reaches {floor_high:.3g}; "
+                    "more ground-truth runs lower the floor"
+                )
+            if why:
+                decided = UNDETERMINED
+                note = f"{why}; {note}" if note and note != why else why
             values[metric][name] = estimate
-            values["verdicts"][metric][name] = verdict(low, floor_high)
+            values["verdicts"][metric][name] = decided
+            values["verdict_notes"][metric][name] = why
             rows.append(
                 {
                     "weighting": weighting,
@@ -358,16 +453,15 @@ class MetricSuite:
                     "floor": floor_value,
                     "floor_low": floor_low,
                     "floor_high": floor_high,
-                    "verdict": values["verdicts"][metric][name],
+                    "verdict": decided,
                     "note": note,
                 }
             )
         model_tics = np.asarray(self.model["tics"])[:, :2]
-        difference = distance_map(weighted_mean(self.model_pair_distances, weights) * 10.0) - self.reference_distances
+        difference = mean_distance_map(self.model["ca"], weights) - self.reference_distances
         values["contact_map_diff_A"] = difference.round(6).tolist()
-        values["contact_map_mean_abs_diff_A"] = (
-            float(np.abs(difference[np.triu_indices(len(difference), 1)]).mean()) if len(difference) > 1 else None
-        )
+        pair_w1 = self.contact_w1(self.groundtruth_weights, weights)
+        values["contact_map_w1_A"] = float(pair_w1.mean()) if len(pair_w1) else None
         values["bonds_outside_share"] = share_of_bonds_outside(
             self.model["ca"], weights, bonds=self.sample["bonds"] / 10.0
         )
@@ -376,8 +470,8 @@ class MetricSuite:
             {
                 "weighting": weighting,
                 "distribution": "contact_map",
-                "metric": "mean_abs_diff_A",
-                "value": values["contact_map_mean_abs_diff_A"],
+                "metric": "w1_A",
+                "value": values["contact_map_w1_A"],
             },
             {
                 "weighting": weighting,
@@ -386,8 +480,48 @@ class MetricSuite:
                 "value": values["bonds_outside_share"],
             },
             {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]},
+            {
+                "weighting": weighting,
+                "distribution": "weights",
+                "metric": "effective_frames",
+                "value": values["effective_frames"],
+            },
         ]
+        if "msm" in values:
+            rows.append(
+                {
+                    "weighting": weighting,
+                    "distribution": "weights",
+                    "metric": "outside_connected_share",
+                    "value": values["msm"]["outside_connected_share"],
+                }
+            )
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+    def ill_posed(self, name: str) -> bool:
+        """Whether a distribution rests on a TIC that the TICA fit left without a timescale."""
+        if name == "tic01":
+            return bool({0, 1} & self.ill_posed_tics)
+        return name.startswith("tic") and name[3:].isdigit() and int(name[3:]) in self.ill_posed_tics
+
+    def too_few_effective_frames(self, effective: float) -> str:
+        """Why a verdict cannot rest on weights that few frames carry, or "" when enough do.
+
+        The floor is the ground truth against itself at the model's effective sample size; its smallest
+        pseudo-model is one ground-truth unit. A model whose weight rests on fewer than half of that unit's
+        frames, or on fewer than ``min_effective_frames``, would be held to a floor measured at a sample
+        larger than its own, which is lower than its real noise.
+        """
+        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        smallest = 0.5 * float(np.median(unit_frames)) if len(unit_frames) else 0.0
+        needed = max(float(self.settings["min_effective_frames"]), smallest)
+        if effective >= needed:
+            return ""
+        return (
+            f"few frames carry the weight: {effective:.1f} effective frames (Kish), fewer than {needed:.0f} "
+            f"(metrics.min_effective_frames, or half of one ground-truth unit of {np.median(unit_frames):.0f} "
+            "frames, the smallest sample the noise floor can be measured at); sample longer or more evenly"
+        )
 
     def _not_estimable(self, values: dict, reason: str) -> tuple[dict, pd.DataFrame]:
         """The score of a weighting that could not be had: every value None, every row's note the reason."""
@@ -399,8 +533,11 @@ class MetricSuite:
             verdicts={
                 metric: {name: verdict(None, None) for m, name in keys if m == metric} for metric in ("w1", "kl")
             },
+            verdict_notes={metric: {name: reason for m, name in keys if m == metric} for metric in ("w1", "kl")},
+            noise_floor={},
+            effective_frames=None,
             contact_map_diff_A=None,
-            contact_map_mean_abs_diff_A=None,
+            contact_map_w1_A=None,
             bonds_outside_share=None,
             coverage=None,
         )
@@ -417,7 +554,7 @@ class MetricSuite:
         ]
         rows += [
             {"weighting": values["weighting"], "distribution": d, "metric": m, "value": None, "note": reason}
-            for d, m in (("contact_map", "mean_abs_diff_A"), ("bonds", "share_outside_3.5-4.5A"), ("tic01", "coverage"))
+            for d, m in (("contact_map", "w1_A"), ("bonds", "share_outside_3.5-4.5A"), ("tic01", "coverage"))
         ]
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
@@ -433,7 +570,7 @@ class MetricSuite:
         if model is None:
             model = MacrostateEstimator(
                 s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], s["seed"]
-            ).fit(self.groundtruth["tics"], self.groundtruth["traj"])
+            ).fit(self.groundtruth["tics"], self.groundtruth["traj"], self.groundtruth.get("time_ps"))
         if model.n_macrostates == 0:
             self.caveats.add("macrostates", model.why or "no MSM could be fitted over the ground truth's clusters")
         return {
@@ -443,8 +580,14 @@ class MetricSuite:
         }
 
     def macrostate_populations(self, labels: Mapping, weighting: str = "we") -> dict:
-        """Weighted population of each macrostate (ground truth and model) and their total variation distance
-        (None when there are no macrostates or the weighting is not estimable)."""
+        """Weighted population of each macrostate (ground truth and model) and their total variation distance (None
+        when there are no macrostates or the weighting is not estimable).
+
+        The distance runs over the macrostates and two more categories: ``unassigned`` (clusters outside the
+        cluster MSM's connected set) and ``outside`` (frames beyond the ground truth's range,
+        :data:`westbench.metrics.msm.OUTSIDE`), so no model mass is dropped before comparing, and mass far
+        away, where the ground truth has none, can only add to it.
+        """
         n = labels["n_macrostates"]
         try:
             weights = self.weights(weighting)
@@ -452,20 +595,22 @@ class MetricSuite:
             weights = None
         if n == 0 or weights is None:
             return {"groundtruth": [], "model": [], "total_variation": None}
-        reference = np.bincount(
-            labels["groundtruth"][labels["groundtruth"] >= 0],
-            self.groundtruth_weights[labels["groundtruth"] >= 0],
-            minlength=n,
-        )
-        inside = labels["model"] >= 0
-        model = np.bincount(labels["model"][inside], weights[inside], minlength=n)
+
+        def shares(assigned, frame_weights):
+            category = np.where(assigned == UNASSIGNED, n, np.where(assigned == OUTSIDE, n + 1, assigned))
+            mass = np.bincount(category, frame_weights, minlength=n + 2)
+            return mass / mass.sum() if mass.sum() > 0 else mass
+
+        reference, model = shares(labels["groundtruth"], self.groundtruth_weights), shares(labels["model"], weights)
         if reference.sum() <= 0 or model.sum() <= 0:
             self.caveats.add(f"{weighting}/macrostates", "no weight in any macrostate")
             return {"groundtruth": [], "model": [], "total_variation": None}
-        reference, model = reference / reference.sum(), model / model.sum()
         return {
-            "groundtruth": reference.round(6).tolist(),
-            "model": model.round(6).tolist(),
+            "groundtruth": reference[:n].round(6).tolist(),
+            "model": model[:n].round(6).tolist(),
+            "groundtruth_unassigned": round(float(reference[n]), 6),
+            "model_unassigned": round(float(model[n]), 6),
+            "model_outside": round(float(model[n + 1]), 6),
             "total_variation": float(0.5 * np.abs(reference - model).sum()),
         }
 
@@ -484,6 +629,33 @@ TABLE_COLUMNS = [
     "verdict",
     "note",
 ]
+
+
+def tica_quality(attrs: Mapping) -> tuple[str, set[int]]:
+    """The TICA's caveat and the TICs without a timescale, from a projected ground truth's frames attributes
+    (:meth:`westbench.tica.model.TicaModel.frames_attrs`; none in files written before them)."""
+    import json
+
+    from westbench.tica.model import TICA_CAVEAT_ATTR, TICS_WITHOUT_TIMESCALE_ATTR
+
+    tics = attrs.get(TICS_WITHOUT_TIMESCALE_ATTR, [])
+    if isinstance(tics, str):
+        tics = json.loads(tics)
+    return str(attrs.get(TICA_CAVEAT_ATTR, "") or ""), {int(k) for k in np.ravel(tics)}
+
+
+def floor_record(floor: NoiseFloor | None, keys) -> dict:
+    """{metric: {distribution: {value, low, high}}, splits, units, of_units} of a noise floor ({} when none)."""
+    if floor is None:
+        return {}
+    out: dict = {"w1": {}, "kl": {}, "splits": floor.splits, "units": floor.units, "of_units": floor.of_units}
+    for i, (metric, name) in enumerate(keys):
+        out[metric][name] = {
+            "value": _finite(floor.value[i]),
+            "low": _finite(floor.low[i]),
+            "high": _finite(floor.high[i]),
+        }
+    return out
 
 
 def _finite(value) -> float | None:

@@ -9,7 +9,7 @@
   median and 2.5-97.5 % range), ``<d>_verdict`` ("separated", "within noise" or "undetermined")
   and ``<d>_note`` (why a value, interval, floor or verdict is missing). Tidy rows of the older
   format, without those columns, give the same table with them empty.
-- Verdict summary (:func:`verdict_summary`, from :mod:`westbench.verdicts`): per row of a divergence
+- Verdict summary (:func:`verdict_summary`, from :mod:`westbench.presentation.verdicts`): per row of a divergence
   table, how many distributions are separated from the noise floor, within it, or undetermined.
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
   TIC 0/1 plane, the longest and aggregate simulated time (ns), and for each threshold
@@ -33,8 +33,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.devices import is_gpu_platform
-from westbench.verdicts import (
+from westbench.presentation.verdicts import (
     DISTRIBUTIONS,
     FIELDS,
     KEYS,
@@ -43,6 +42,7 @@ from westbench.verdicts import (
     distributions_of,
     verdict_summary,
 )
+from westbench.runtime.devices import is_gpu_platform
 
 __all__ = [
     "DISTRIBUTIONS",

@@ -24,7 +24,25 @@ def normalized(weights) -> np.ndarray:
     total = weights.sum()
     if not np.isfinite(total) or total <= 0:
         raise ValueError("weights must be finite, non-negative and not all zero")
+    if weights.size and np.all(weights == weights.flat[0]):
+        return np.full(weights.shape, 1.0 / weights.size)  # uniform is uniform, whatever the scale: bit for bit
     return weights / total
+
+
+def effective_sample_size(weights) -> float:
+    """Kish's effective sample size of frame weights, (sum w)^2 / sum w^2: how many equally weighted frames
+    carry as much information (n for uniform weights, 1 when one frame holds all the weight).
+
+    Examples
+    --------
+    >>> effective_sample_size([1, 1, 1, 1]), effective_sample_size([1, 0, 0, 0])
+    (4.0, 1.0)
+    >>> round(effective_sample_size([3, 1]), 2)
+    1.6
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    square = float(np.sum(w**2))
+    return float(w.sum() ** 2 / square) if square > 0 else 0.0
 
 
 def weighted_mean(values: np.ndarray, weights=None, axis: int = 0) -> np.ndarray | float:

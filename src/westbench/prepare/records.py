@@ -17,7 +17,7 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
-from westbench.workflow import write_json
+from westbench.io.records import write_json
 
 
 def _read(path: str | Path) -> dict:

@@ -28,9 +28,9 @@ from typing import Mapping
 import openmm
 from openmm import app
 
+from westbench.io.records import write_json
 from westbench.simulation.integration import minimize
 from westbench.simulation.systems import build_system, describe, write_system
-from westbench.workflow import write_json
 
 
 def prepare_system(

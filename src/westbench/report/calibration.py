@@ -2,10 +2,11 @@
 
 Examples
 --------
->>> headline({"null_within_noise": True, "strongest_temperature_separated": True, "agreement": {"rows": 4, "agree": 4}})
+>>> headline({"null_verdicts": {"cells": 18, "determined": 16, "within_noise": 16, "separated": []},
+...           "strongest_temperature_separated": True, "agreement": {"rows": 4, "agree": 4}})
 ... # doctest: +NORMALIZE_WHITESPACE
-'the null engine came out within noise on every distribution; the strongest temperature perturbation came out
-separated; 4 of 4 verdicts agree with the known answer'
+'the null engine came out within noise on 16 of the 16 W1 and KL cells that could be decided (2 undetermined);
+the strongest temperature perturbation came out separated; 4 of 4 verdicts agree with the known answer'
 """
 
 from __future__ import annotations
@@ -31,15 +32,24 @@ HEADINGS = {"tic0": "W1 TIC 0", "tic1": "W1 TIC 1", "rg": "W1 Rg (Å)"}
 def headline(result: Mapping) -> str:
     """The checks of calibration.json in words."""
     parts = []
-    if "null_within_noise" in result:
-        parts.append(
-            "the null engine came out "
-            + (
-                "within noise on every distribution"
-                if result["null_within_noise"]
-                else "separated on some distribution (a failed calibration)"
+    for key, who in (("null", "the null engine"), ("dynamics", "the engines that change only their dynamics")):
+        counts = result.get(f"{key}_verdicts")
+        if counts:
+            separated = counts["separated"]
+            parts.append(
+                f"{who} came out within noise on {counts['within_noise']} of the {counts['determined']} W1 and KL "
+                f"cells that could be decided ({counts['cells'] - counts['determined']} undetermined)"
+                + (f"; separated on {', '.join(separated)} (a failed calibration)" if separated else "")
             )
-        )
+        elif f"{key}_within_noise" in result:
+            parts.append(
+                f"{who} came out "
+                + (
+                    "within noise"
+                    if result[f"{key}_within_noise"]
+                    else "separated on some distribution (a failed calibration)"
+                )
+            )
     for change, label in (("temperature", "temperature"), ("contact", "native-contact")):
         key = f"strongest_{change}_separated"
         if key in result:
@@ -76,20 +86,42 @@ def headline(result: Mapping) -> str:
             parts.append(f"{engine} FAILED TO LEARN (epoch {training.get('best_epoch')} kept)")
     agreement = result.get("agreement")
     if agreement:
-        parts.append(f"{agreement['agree']} of {agreement['rows']} verdicts agree with the known answer")
+        text = f"{agreement['agree']} of {agreement['rows']} verdicts agree with the known answer"
+        if "could_disagree" in agreement:
+            text += (
+                f" ({agreement['could_disagree']} of them could disagree: the others are expected *either*; "
+                f"{agreement['agree_of_those']} of those agree)"
+            )
+        parts.append(text)
+    coverage = result.get("interval_coverage")
+    if coverage and coverage.get("rate") is not None:
+        parts.append(
+            f"the 95 % intervals hold the known answer in {coverage['covered']} of {coverage['cells']} cells "
+            f"({coverage['rate']:.0%})"
+        )
+    equilibrated = result.get("groundtruth_equilibrated")
+    if equilibrated and equilibrated.get("equilibrated") is not None:
+        parts.append(
+            "the ground truth's native- and hot-started runs agree (equilibrated)"
+            if equilibrated["equilibrated"]
+            else "the ground truth's native- and hot-started runs differ on "
+            + ", ".join(equilibrated["separated"])
+            + " (NOT equilibrated: longer runs)"
+        )
     return "; ".join(parts)
 
 
 def verdict_frame(table: pd.DataFrame, notes: Footnotes) -> pd.DataFrame:
     """One row per engine: each distribution's estimate cell, expected verdict and agreement."""
     rows = []
-    for engine, group in table.groupby("engine", sort=False):
+    for engine, group in headline_only(table).groupby("engine", sort=False):
         first = group.iloc[0]
         row = {
             "engine": engine,
             "kind": first["kind"],
             "temperature ×": f"{first['temperature_scale']:g}",
             "contacts ×": f"{first['contact_scale']:g}",
+            "dynamics": dynamics_text(first),
         }
         for _, item in group.iterrows():
             estimate = Estimate(
@@ -110,13 +142,56 @@ def verdict_frame(table: pd.DataFrame, notes: Footnotes) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def headline_only(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows the study marks as its headline (its ``headline`` column: W1 of TIC 0, TIC 1 and Rg); every row of a
+    table written before the study checked every metric and distribution (they were those rows).
+
+    Examples
+    --------
+    >>> headline_only(pd.DataFrame({"headline": [True, "False"], "value": [1, 2]}))["value"].tolist()
+    [1]
+    """
+    if "headline" not in table or table["headline"].isna().all():
+        return table
+    return table[table["headline"].astype(str).str.lower() == "true"]
+
+
+def dynamics_text(row) -> str:
+    """An engine's change of dynamics in words ("" for none).
+
+    Examples
+    --------
+    >>> dynamics_text({"friction_scale": 10.0, "timestep_scale": 1.0})
+    'friction ×10'
+    """
+    parts = []
+    for column, label in (("friction_scale", "friction"), ("timestep_scale", "timestep")):
+        value = row.get(column)
+        if value is not None and not pd.isna(value) and float(value) != 1.0:
+            parts.append(f"{label} ×{float(value):g}")
+    return ", ".join(parts)
+
+
 def _number(value):
     return None if pd.isna(value) else float(value)
 
 
+def read_table(path) -> pd.DataFrame:
+    """``results/tables/calibration.csv`` with its text as written: the null engine's kind is the word ``null``,
+    which pandas would otherwise read as a missing value (the blank kind the report once showed).
+
+    Examples
+    --------
+    >>> import io
+    >>> read_table(io.StringIO("engine,kind,value\\nreference,null,0.1\\nhot,perturbation,\\n"))["kind"].tolist()
+    ['null', 'perturbation']
+    """
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
 def calibration_html(table_path, summary_path, figures: Sequence, html_table, figure_html) -> Markup:
     """The section's HTML: the claim, the checks in words, the table and the figures."""
-    table = pd.read_csv(table_path)
+    table = read_table(table_path)
     result = json.loads(Path(summary_path).read_text())
     notes = Footnotes("c")
     body = Markup(

@@ -1,4 +1,6 @@
-"""The HTML report of one configuration: tables across proteins and engines, then figures per protein and engine.
+"""The HTML report of one configuration: the bottom line first (:mod:`westbench.report.overview`: which engines
+the data rank, how sure, what limits it), the calibration study, the run's settings and caveats, the tables across
+proteins and engines, then figures per protein and engine; a contents list links them.
 
 One self-contained file (figures embedded as PNG data), so it can be mailed or
 archived with the configuration that produced it. Rendered with Jinja2.
@@ -10,8 +12,9 @@ its identity (protein, engine or preset) as data, and the caption templates it d
 What a reader needs to trust a number is beside it: every W1 and KL value with its 95 % BCa
 interval as ``value [low, high]`` (never "±"), its verdict against the noise floor and the floor's
 upper bound (:mod:`westbench.report.cells`); a value that could not be estimated says so where the
-number would be, with the reason; a "Caveats" box at the top lists every ``not_estimable`` entry of
-every ``metrics.json`` and every run that dropped non-finite frames (:func:`caveats`).
+number would be, with the reason; a "Caveats" box before the tables lists every ``not_estimable`` entry of
+every ``metrics.json`` and every run that dropped non-finite frames (:func:`caveats`). Every table fits the page
+(wide ones are split: :func:`westbench.report.sections.split_columns`); the browser test checks it.
 
 Examples
 --------
@@ -20,12 +23,14 @@ Examples
 ...     path = os.path.join(folder, "report.html")
 ...     build_report(path, title="demo", summary={"seed": 1},
 ...                  tables={"W1": pd.DataFrame({"protein": ["p"], "tic0": [0.1]})}, proteins=[])
-...     "<h2>W1</h2>" in open(path).read()
+...     '<h2 id="w1">W1</h2>' in open(path).read()
 True
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -35,45 +40,29 @@ from markupsafe import Markup
 
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND
-from westbench.report.sections import EngineSection, Figure, ProteinSection, engine_section, html_table, wide  # noqa: F401 (the report's API)
-from westbench.report.summary_tables import caveats, table_sections
+from westbench.report.sections import (  # noqa: F401 (the report's API)
+    EngineSection,
+    Figure,
+    ProteinSection,
+    engine_name,
+    engine_section,
+    html_table,
+    wide,
+)
+from westbench.report.style import SCRIPT, STYLE
+from westbench.report.summary_tables import caveats, read_divergence_table, table_sections
 
 TEMPLATE = jinja2.Template(
     """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; vertical-align: top; }
-th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
-.scroll { overflow-x: auto; max-width: 100%; }
-figure { display: inline-block; margin: 0.5em; vertical-align: top; }
-figure img { max-width: 560px; cursor: zoom-in; } figcaption { font-size: 0.8em; color: #555; max-width: 560px; }
-figure.wide { display: block; } figure.wide img { max-width: 100%; } figure.wide figcaption { max-width: none; }
-figure img.enlarged { position: fixed; inset: 2vh 2vw; max-width: 96vw; max-height: 96vh; margin: auto;
-  background: white; box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.6); z-index: 10; cursor: zoom-out; }
-.note { color: #555; font-size: 0.9em; }
-.caveats { border: 2px solid #c77700; background: #fff8ec; padding: 0.25em 1em; margin: 1em 0; }
-.caveats td, .caveats th { text-align: left; }
-.estimate { white-space: nowrap; }
-.verdict { font-weight: bold; cursor: help; } .v-separated { color: #b00020; } .v-within-noise { color: #2e7d32; }
-.v-undetermined { color: #777; }
-.floor, .bias { font-size: 0.85em; color: #666; white-space: nowrap; } .bias { color: #8a4b00; }
-.not-estimable { font-style: italic; color: #8a4b00; cursor: help; }
-ol.footnotes { font-size: 0.8em; color: #555; margin-top: -1em; }
-</style>
-<script>document.addEventListener("click", e => {
-  if (e.target.tagName === "IMG") e.target.classList.toggle("enlarged"); });</script>
-</head><body>
+{{ style }}{{ script }}</head><body>
 <h1>{{ title }}</h1>
+<nav class="contents"><ol>{% for key, heading in contents %}<li><a href="#{{ key }}">{{ heading }}</a></li>
+{% endfor %}</ol></nav>
+{% if overview %}<section class="bottom-line">{{ overview }}</section><!-- end of the bottom line -->{% endif %}
+{% if calibration %}<section id="calibration">{{ calibration }}</section>{% endif %}
+<section><h2 id="run">This run</h2>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
-{% if calibration %}{{ calibration }}{% endif %}
-<div class="caveats"><h2>Caveats</h2>
-{% if caveats %}<p>What could not be estimated (shown as "not estimable" where the number would be, the reason in a
-footnote and on hover) and the frames left out, for every metrics job:</p>
-<div class="scroll">{{ caveats }}</div>
-{% else %}<p>None: every metric of every engine was estimated, and no frame was dropped.</p>
-{% endif %}</div>
 <p class="note">W1: Wasserstein-1 (circular, period 360°, for dihedrals); KL: KL(ground truth || model) in nats,
 on bins fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
 truth's TIC 0/1 grid cells the model visited. Units: TICs dimensionless; radius of gyration (Rg), C-alpha bonds and
@@ -82,12 +71,18 @@ BCa bootstrap interval over independent units, then its verdict, and under it "f
 noise floor (the ground truth against itself at the model's sample size); the bootstrap's bias where it exceeds half
 the interval's width. {{ legend }} Click a figure to enlarge it.</p>
 {% for note in notes %}<p class="note">{{ note }}</p>
-{% endfor %}
-{% for name, table in tables.items() %}<h2>{{ name }}</h2>
+{% endfor %}</section>
+<div class="caveats"><h2 id="caveats">Caveats</h2>
+{% if caveats %}<p>What could not be estimated (shown as "not estimable" where the number would be, the reason in a
+footnote and on hover) and the frames left out, for every metrics job:</p>
+<div class="scroll">{{ caveats }}</div>
+{% else %}<p>None: every metric of every engine was estimated, and no frame was dropped.</p>
+{% endif %}</div>
+{% for name, table in tables.items() %}<section><h2 id="{{ anchors[name] }}">{{ name }}</h2>
 {% if name in table_notes %}<div class="note">{{ table_notes[name] }}</div>{% endif %}
-<div class="scroll">{{ table }}</div>
+<div class="scroll">{{ table }}</div></section>
 {% endfor %}
-{% for protein in proteins %}<h2>{{ protein.name }}</h2>
+{% for protein in proteins %}<section><h2 id="{{ anchors[protein.name] }}">{{ protein.name }}</h2>
 {% for figure in protein.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
 src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
@@ -97,11 +92,22 @@ src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 {% for figure in engine.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
 src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
-{% endfor %}{% endfor %}
+{% endfor %}</section>{% endfor %}
 </body></html>
 """,
     autoescape=True,
 )
+
+
+def anchor(name: str) -> str:
+    """A heading's id: its words, lower case, joined by hyphens.
+
+    Examples
+    --------
+    >>> anchor("KL(ground truth || model)"), anchor("chignolin")
+    ('kl-ground-truth-model', 'chignolin')
+    """
+    return "-".join(re.findall(r"[a-z0-9]+", name.lower())) or "section"
 
 
 def build_report(
@@ -115,12 +121,30 @@ def build_report(
     table_notes: Mapping[str, str] | None = None,
     caveats: pd.DataFrame | None = None,
     calibration: Markup | str = "",
+    overview: Markup | str = "",
 ) -> None:
-    """Write the report: ``summary`` (key/value), the ``caveats`` box (:func:`caveats`; none when empty),
-    ``notes``, ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's section."""
+    """Write the report: the ``overview`` (the bottom line, :mod:`westbench.report.overview`), the
+    ``calibration`` study, ``summary`` (key/value) with the ``notes``, the ``caveats`` box (:func:`caveats`;
+    none when empty), ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's
+    section; a contents list links every part."""
     has_caveats = caveats is not None and len(caveats)
+    proteins = [replace(protein, name=engine_name(protein.name)) for protein in proteins]
+    anchors = {name: anchor(name) for name in [*tables, *(p.name for p in proteins)]}
+    contents = [
+        *([("bottom-line", "Bottom line")] if overview else []),
+        *([("calibration", "Calibration")] if calibration else []),
+        ("run", "This run"),
+        ("caveats", "Caveats"),
+        *((anchors[name], name) for name in tables),
+        *((anchors[p.name], p.name) for p in proteins),
+    ]
     html = TEMPLATE.render(
         title=title,
+        style=STYLE,
+        script=SCRIPT,
+        overview=overview,
+        contents=contents,
+        anchors=anchors,
         summary=summary,
         proteins=proteins,
         notes=list(notes),
@@ -155,7 +179,8 @@ def write_report(
     ----------
     path : output HTML file.
     title, summary : the heading and the key facts of the configuration.
-    settings : the ``metrics`` keys the page's own notes read (``bootstrap``, ``discard_iterations``).
+    settings : the ``metrics`` keys the page's own notes read (``bootstrap``, ``discard_iterations``; ``weightings``,
+        whose first an engine has is the one the bottom line ranks it on).
     tables : CSV files by role: ``w1``, ``kl``, ``coverage``, ``throughput``.
     metrics : (protein, engine, metrics.json) of every metrics job; the figures are beside each file.
     densities : (protein, tic01_density.png) of every protein.
@@ -198,6 +223,14 @@ def write_report(
 
         figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
         study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
+    from westbench.report.overview import overview_html
+
+    overview = overview_html(
+        read_divergence_table(tables["w1"]),
+        read_divergence_table(tables["kl"]),
+        settings.get("weightings") or ["we"],
+        floor_designs(metrics),
+    )
     build_report(
         path,
         title=title,
@@ -208,7 +241,32 @@ def write_report(
         table_notes=table_notes,
         caveats=caveats(metrics),
         calibration=study,
+        overview=overview,
     )
+
+
+def floor_designs(metrics: Sequence[tuple[str, str, object]]) -> dict[str, dict]:
+    """Per protein and engine, how its noise floor was made (:class:`westbench.report.bottom_line.FloorDesign`),
+    from its ``metrics.json`` (``noise_floor.of_units``, ``noise_floor.units``, ``frames``, ``groundtruth_frames``);
+    records without a floor are left out."""
+    import json
+
+    from westbench.report.limits import FloorDesign
+
+    designs: dict[str, dict] = {}
+    for protein, engine, path in metrics:
+        record = json.loads(Path(path).read_text())
+        floor = record.get("noise_floor") or {}
+        runs = floor.get("of_units")
+        if not runs:
+            continue
+        per_run = (record.get("groundtruth_frames") or 0) / runs
+        designs.setdefault(protein, {})[engine] = FloorDesign(
+            runs=int(runs),
+            pseudo_runs=floor.get("units"),
+            engine_runs=(record["frames"] / per_run) if per_run and record.get("frames") else None,
+        )
+    return designs
 
 
 def figure_html(figure: Figure) -> Markup:

@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 
 from westbench.config import default  # noqa: E402
 from westbench.metrics.figures.free_energy import draw_surface, grid_edges, surface  # noqa: E402
+from westbench.presentation.figure_layout import fit_titles  # noqa: E402
 
 
 def tic_density(
@@ -35,6 +36,7 @@ def tic_density(
     axes.set_xlabel("TIC 0")
     axes.set_ylabel("TIC 1")
     axes.set_title(title)
+    fit_titles(figure)
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -11,10 +11,10 @@ import pandas as pd
 from markupsafe import Markup
 
 from westbench.engines.kinds import GROUNDTRUTH
+from westbench.presentation.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, Estimate, Footnotes, estimate_cell, missing
-from westbench.report.sections import html_table
-from westbench.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
+from westbench.report.sections import html_table, split_columns
 
 #: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
 HEADINGS = {
@@ -87,9 +87,18 @@ def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tu
 
 
 def divergence_html(table: pd.DataFrame, prefix: str, units: bool = True) -> Markup:
-    """:func:`divergence_cells` as HTML, its footnotes below the table."""
+    """:func:`divergence_cells` as HTML: split into tables of a few distributions each that fit the page
+    (:func:`westbench.report.sections.split_columns`), the footnotes below the last.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"engine": ["a"], **{n: [0.1] for n in ("tic0", "tic1", "tic2", "tic3", "rg", "bonds")}})
+    >>> str(divergence_html(table, "w1")).count("<table>")
+    2
+    """
     cells, notes = divergence_cells(table, prefix, units)
-    return html_table(cells) + notes.html()
+    keys = [key for key in KEYS if key in cells]
+    return Markup("").join(html_table(part) for part in split_columns(cells, keys)) + notes.html()
 
 
 def read_divergence_table(path) -> pd.DataFrame:
@@ -134,6 +143,45 @@ def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
         merged = rows.merge(merged, on=on, how="left").merge(part, on=on, how="left")
     counts = [c for c in merged.columns if c not in KEYS]
     return merged.astype({c: "Int64" for c in counts})
+
+
+def reach_html(coverage: pd.DataFrame, per_threshold: list[str]) -> Markup:
+    """The compute-to-threshold columns of the coverage table, split to fit; rows and columns that are empty
+    everywhere are left out, and when nothing is left a sentence says why instead of an empty table.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"protein": ["p"], "engine": ["a"], "coverage": [0.12],
+    ...                       "segments_to_50%": [None], "cpu_seconds_to_50%": [None]})
+    >>> str(reach_html(table, ["segments_to_50%", "cpu_seconds_to_50%"]))  # doctest: +ELLIPSIS
+    '<p>No engine reached any coverage threshold (50 %): the highest coverage was 0.12 (p / a)...'
+    """
+    keys = [key for key in ("protein", "engine") if key in coverage]
+    values = coverage[per_threshold].apply(pd.to_numeric, errors="coerce")
+    filled = [c for c in per_threshold if (values[c].fillna(0) != 0).any()]
+    if not filled:
+        thresholds = sorted({c.rsplit("_to_", 1)[1].rstrip("%") for c in per_threshold if "_to_" in c}, key=float)
+        if not thresholds:
+            return Markup("<p>No coverage thresholds are configured (metrics.coverage_thresholds).</p>")
+        if "coverage" in coverage and coverage["coverage"].notna().any():
+            best = coverage.loc[pd.to_numeric(coverage["coverage"], errors="coerce").idxmax()]
+            where = " / ".join(str(best[k]) for k in keys)
+            highest = f": the highest coverage was {float(best['coverage']):.2g} ({where})"
+        else:
+            highest = ""
+        return Markup(
+            "<p>No engine reached any coverage threshold ({} %){}, so there is no compute to report. "
+            "Longer or more WE runs reach them (we.max_iterations, we.replicas).</p>"
+        ).format(", ".join(thresholds), highest)
+    frame = coverage[keys + filled][values[filled].notna().any(axis=1)]
+    left_out = [c for c in per_threshold if c not in filled]
+    note = Markup("")
+    if left_out:
+        note = Markup(
+            "<p>Left out, as no engine has a value there (never reached, or 0 seconds on this platform): {}. "
+            "Engines that reached no threshold are left out too.</p>"
+        ).format(", ".join(left_out))
+    return note + Markup("").join(html_table(part) for part in split_columns(frame, keys))
 
 
 def caveats(metrics: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
@@ -208,7 +256,7 @@ def table_sections(
         w1: divergence_html(w1_table, "w1"),
         kl: divergence_html(kl_table, "kl", units=False),
         coverage: full.drop(columns=per_threshold),
-        reach: full[["protein", "engine", *per_threshold]],
+        reach: reach_html(full, per_threshold),
         throughput: pd.read_csv(tables["throughput"]),
     }
     summary = verdict_table(w1_table, kl_table)

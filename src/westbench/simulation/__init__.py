@@ -3,6 +3,11 @@ the resumable MD run."""
 
 from westbench._exports import lazy_exports
 
+#: What the Langevin integrator reads of ``preparation`` (:func:`~westbench.simulation.integration.make_integrator`),
+#: importable without OpenMM: the WE launcher passes these keys to the OpenMM engines and the plan passes them to the
+#: jobs (:mod:`westbench.plan.jobkeys`, job ``integrator``). Their order is the params' text (Snakemake compares it).
+INTEGRATOR_KEYS = ("temperature_k", "friction_per_ps", "timestep_fs", "constraint_tolerance")
+
 #: Each public name and the module it is defined in (loaded on first use).
 _NAMES = {
     "build_system": "westbench.simulation.systems",
@@ -13,5 +18,5 @@ _NAMES = {
     "MDSettings": "westbench.simulation.md",
     "MDRun": "westbench.simulation.md",
 }
-__all__ = list(_NAMES)
+__all__ = ["INTEGRATOR_KEYS", *_NAMES]
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES)

@@ -26,7 +26,8 @@ DEFAULTS = section_defaults("preparation")
 
 
 def make_integrator(settings: Mapping, seed: int = 0) -> openmm.LangevinMiddleIntegrator:
-    """The published Langevin integrator (temperature, friction, time step, constraint tolerance)."""
+    """The published Langevin integrator (temperature, friction, time step, constraint tolerance: the
+    :data:`~westbench.simulation.INTEGRATOR_KEYS` of ``settings``; the schema's defaults for those it lacks)."""
     s = {**DEFAULTS, **settings}
     integrator = openmm.LangevinMiddleIntegrator(
         s["temperature_k"] * unit.kelvin, s["friction_per_ps"] / unit.picosecond, s["timestep_fs"] * unit.femtosecond

@@ -27,8 +27,8 @@ import numpy as np
 import openmm
 from openmm import unit
 
-from westbench import atomic
-from westbench.resume import reset_if_settings_changed
+from westbench.io import atomic
+from westbench.runtime.resume import reset_if_settings_changed
 from westbench.seeds import derive_seed
 from westbench.simulation.integration import DEFAULTS, make_integrator
 from westbench.simulation.platforms import create_context
@@ -99,7 +99,7 @@ def _survives(path: Path) -> str:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Write ``path`` atomically (:mod:`westbench.atomic`): a failed write never touches the old file."""
+    """Write ``path`` atomically (:mod:`westbench.io.atomic`): a failed write never touches the old file."""
     atomic.write_bytes(path, data, _survives(path))
 
 

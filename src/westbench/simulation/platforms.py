@@ -7,7 +7,7 @@ on the first one that works, with a warning in the log, and :func:`context_recor
 actually ran on (the engines put that in the WE run's ``run.json``).
 
 Which platforms are GPU ones, and which GPU a WE worker uses, is the device policy's
-(:mod:`westbench.devices`: :func:`~westbench.devices.is_gpu_platform`, the ``device_index`` an
+(:mod:`westbench.runtime.devices`: :func:`~westbench.runtime.devices.is_gpu_platform`, the ``device_index`` an
 engine puts in the ``platform`` section). Importing this module does not import OpenMM.
 
 Examples
@@ -28,8 +28,8 @@ import os
 from typing import TYPE_CHECKING, Mapping
 
 from westbench.config import section_defaults
-from westbench.devices import is_gpu_platform
 from westbench.errors import WestbenchError
+from westbench.runtime.devices import is_gpu_platform
 
 if TYPE_CHECKING:
     import openmm
@@ -61,7 +61,7 @@ def platform_properties(name: str, config: Mapping, threads: int | None = None) 
         properties = {"Precision": str(config["precision"])}
         if deterministic and name == "CUDA":
             properties["DeterministicForces"] = "true"
-        if config.get("device_index") is not None:  # one WE worker per GPU (westbench.devices.worker_device)
+        if config.get("device_index") is not None:  # one WE worker per GPU (westbench.runtime.devices.worker_device)
             properties["DeviceIndex"] = str(config["device_index"])
         return properties
     if name == "CPU":

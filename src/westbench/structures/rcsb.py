@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Callable
 
 from westbench import __version__
-from westbench.atomic import atomic_path
 from westbench.config import default
 from westbench.errors import DownloadError, StructureError
+from westbench.io.atomic import atomic_path
 
 log = logging.getLogger(__name__)
 

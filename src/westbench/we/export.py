@@ -2,7 +2,7 @@
 
 Weights are matched to frames by segment id (``seg_index`` row = segment id in
 WESTPA), never by file or directory order. west.h5 is read once, through
-:func:`westbench.westh5.iterations`.
+:func:`westbench.io.westh5.iterations`.
 
 Frames with non-finite (or beyond ±1e4 nm) coordinates: those of a walker the engine ended
 (``exploded``) are the explosion itself, never samples, and are left out (counted in the attribute
@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from westbench.config import default
-from westbench.costs import cost_table, coverage_by_iteration
-from westbench.frames import DROPPED_ATTR, invalid_frames, keep_valid_frames, split_at_gaps, write_frames
+from westbench.io.costs import cost_table, coverage_by_iteration
+from westbench.io.frames import DROPPED_ATTR, invalid_frames, keep_valid_frames, split_at_gaps, write_frames
+from westbench.io.westh5 import iterations
 from westbench.we.store import SegmentStore
-from westbench.westh5 import iterations
 
 
 def export_run(
@@ -47,12 +47,10 @@ def export_run(
         Projects every frame onto all its TICs.
     coverage_grid : CoverageGrid, optional
         With ``tica``: adds the cumulative coverage after each iteration to ``cost.csv``, from the
-        exported frames the metric suite's coverage column counts (:mod:`westbench.costs`).
+        exported frames the metric suite's coverage column counts (:mod:`westbench.io.costs`).
     on_nonfinite : {"error", "drop"}
         What to do with non-finite frames of walkers whose status is ``ok`` (the config key).
     """
-    from westbench.features import pairwise_distances
-
     run_dir = Path(run_dir)
     store = SegmentStore(run_dir / "segments")
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "frame", "status")}
@@ -113,7 +111,7 @@ def export_run(
         data["traj"] = split_at_gaps(np.concatenate(columns["traj"]), keep)
     extra = {}
     if tica is not None and len(data["ca"]):
-        extra["tics"] = tica.transform(pairwise_distances(data["ca"])).astype(np.float32)
+        extra["tics"] = tica.project(data["ca"]).astype(np.float32)
     write_frames(
         frames_path,
         ca=data["ca"],

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Mapping
 
 from westbench.config import default, section_defaults
-from westbench.coverage_grid import CoverageGrid
-from westbench.devices import resolve_batch_walkers
-from westbench.frames import read_frames
-from westbench.jobkeys import job_keys
+from westbench.geometry.coverage_grid import CoverageGrid
+from westbench.io.frames import read_frames
+from westbench.runtime.devices import resolve_batch_walkers
+from westbench.simulation import INTEGRATOR_KEYS
 from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
@@ -28,8 +28,6 @@ log = logging.getLogger(__name__)
 
 #: Segments per propagator call of a batched engine: every segment of an iteration at once.
 BATCHED = 1_000_000
-
-INTEGRATOR_KEYS = job_keys("integrator")
 
 
 def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
@@ -148,7 +146,7 @@ def engine_spec(
 ) -> dict:
     """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
 
-    The job's threads are shared as the thread policy says (:mod:`westbench.resources`): one
+    The job's threads are shared as the thread policy says (:mod:`westbench.runtime.resources`): one
     single-threaded worker per thread under a parallel work manager, else one worker on all of them.
 
     Parameters
@@ -180,12 +178,11 @@ def engine_spec(
     >>> spec["options"]["threads"], spec["block_size"]
     (1, 74)
     """
-    from westbench.engines.kinds import CG, OPENMM, USER
-    from westbench.resources import engine_threads, we_job_workers
+    from westbench.engines.kinds import CG, OPENMM, engine_work
+    from westbench.runtime.resources import engine_threads, we_job_workers
 
-    work = user["work"] if kind == USER else "torch" if kind == CG else "openmm"
     workers = we_job_workers(
-        work,
+        engine_work(kind, user),  # a ConfigError for a kind that runs no WE job
         job_threads,
         settings["work_manager"],
         platform or {},
@@ -218,11 +215,9 @@ def engine_spec(
             batch_walkers=settings["batch_walkers"],
             max_walkers=share,
         )
-    if kind == USER:
-        from westbench.engines.user import user_engine_spec
+    from westbench.engines.user import user_engine_spec  # kind user (engine_work refused any other)
 
-        return user_engine_spec(user, protein, inputs, block_size=share)
-    raise ValueError(f"a WE job runs an OpenMM, a CG or a user engine, not kind {kind!r}")
+    return user_engine_spec(user, protein, inputs, block_size=share)
 
 
 def run_protein_we(
@@ -246,8 +241,8 @@ def run_protein_we(
     (OpenMM platform and its properties, torch device, CUDA-graph buckets; see
     :func:`westbench.engines.runtime.record_runtime`).
     """
-    from westbench.devices import refuse_fork_after_cuda
     from westbench.engines.runtime import RUNTIME_DIR, collect_runtime
+    from westbench.runtime.devices import refuse_fork_after_cuda
 
     refuse_fork_after_cuda(settings["work_manager"])
     shutil.rmtree(Path(run_dir) / RUNTIME_DIR, ignore_errors=True)  # this job's workers write theirs

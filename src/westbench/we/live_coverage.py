@@ -12,9 +12,9 @@ from typing import Mapping
 import numpy as np
 
 from westbench.config import section_defaults
-from westbench.coverage_grid import CoverageGrid
-from westbench.frames import read_frames
-from westbench.westh5 import iterations
+from westbench.geometry.coverage_grid import CoverageGrid
+from westbench.io.frames import read_frames
+from westbench.io.westh5 import iterations
 
 
 class CoverageTracker:

@@ -14,7 +14,7 @@ A node holds no state (the master owns ``west.h5``), so it ends at once, with it
   is re-parented. (Not ``PR_SET_PDEATHSIG``: the kernel sends that signal when the parent *thread*
   that started the node ends, and the master starts nodes from a short-lived launcher thread.)
 - its workers and their executors, forked by WESTPA, get the parent-death signal (SIGKILL) through
-  :func:`westbench.interrupt.children_exit_with_parent`, so they die with the node.
+  :func:`westbench.runtime.interrupt.children_exit_with_parent`, so they die with the node.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import threading
 import time
 from pathlib import Path
 
-from westbench.interrupt import STOP_SIGNALS, children_exit_with_parent
+from westbench.runtime.interrupt import STOP_SIGNALS, children_exit_with_parent
 
 log = logging.getLogger(__name__)
 

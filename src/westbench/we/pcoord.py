@@ -14,19 +14,18 @@ from typing import Mapping
 
 import numpy as np
 
-from westbench.features import pairwise_distances
 from westbench.tica import FEATURE_CA_DISTANCES, TicaModel
 
 
 class TicaProgressCoordinate:
-    """The first ``ndim`` TICs of the ground-truth TICA model, from all pairwise C-alpha distances."""
+    """The first ``ndim`` TICs of the ground-truth TICA model, from the C-alpha pair distances it stores."""
 
     def __init__(self, model: str, protein: str, ndim: int = 2):
         self.model = TicaModel.load(model, protein=protein, feature=FEATURE_CA_DISTANCES)
         self.ndim = ndim
 
     def __call__(self, beads: np.ndarray) -> np.ndarray:
-        return self.model.transform(pairwise_distances(beads))[:, : self.ndim]
+        return self.model.project(beads)[:, : self.ndim]
 
 
 class PositionProgressCoordinate:

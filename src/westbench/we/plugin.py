@@ -5,7 +5,7 @@ Loaded through ``west.plugins`` in west.cfg. Hooks:
   runs, and runs resumed after a kill, repeat exactly;
 - after propagation: the iteration's segment files are joined (:class:`SegmentStore`);
 - at the end of an iteration: one log line (the console's only line per iteration, see
-  :func:`westbench.console.quiet_console`) with walkers, occupied bins, coverage, seconds per
+  :func:`westbench.runtime.console.quiet_console`) with walkers, occupied bins, coverage, seconds per
   iteration and segment, and the ETA (:func:`eta_seconds`). (Compute cost comes from west.h5 at export.)
 """
 

@@ -16,9 +16,9 @@ from westpa.core.propagators import WESTPropagator
 from westpa.core.segment import Segment
 from westpa.core.states import BasisState, InitialState
 
-from westbench.console import declare_chatty
 from westbench.engines.base import load_engine
 from westbench.engines.runtime import record_runtime
+from westbench.runtime.console import declare_chatty
 from westbench.seeds import derive_seed
 from westbench.we.pcoord import load_pcoord
 from westbench.we.store import SegmentStore

@@ -6,14 +6,14 @@ and resamples whole replicas for its intervals (:func:`westbench.metrics.resampl
 reads the ``replica`` field), so the export joins them:
 
 - frames: every replica's frames, with a ``replica`` field (int64, 0..n-1) and ``traj`` renumbered
-  so continuous pieces stay distinct (:func:`westbench.frames.concatenate`). Within a replica each
+  so continuous pieces stay distinct (:func:`westbench.io.frames.concatenate`). Within a replica each
   iteration's weights sum to one, as in a single run; replica ``r`` with ``I_r`` iterations is scaled by
   ``mean(I) / (n I_r)``, so every replica carries the same total weight and, when all replicas ran the
   same number of iterations (the usual ``max_iterations`` stop), each iteration of the pooled file
   sums to one again (each replica contributing ``1/n``).
 - cost: per iteration, segments, ended segments and seconds summed over the replicas that ran it,
   ``replicas`` = how many did, and the coverage of the union of all replicas' frames up to that
-  iteration on the one coverage grid (:func:`westbench.costs.coverage_by_iteration`).
+  iteration on the one coverage grid (:func:`westbench.io.costs.coverage_by_iteration`).
 
 One replica is exported exactly as before (:func:`westbench.we.export.export_run`, no ``replica``
 field).
@@ -54,8 +54,8 @@ import numpy as np
 import pandas as pd
 
 from westbench.config import default
-from westbench.costs import cost_table, coverage_by_iteration
-from westbench.frames import DROPPED_ATTR, Frames, concatenate, read_frames, write_frames
+from westbench.io.costs import cost_table, coverage_by_iteration
+from westbench.io.frames import DROPPED_ATTR, Frames, concatenate, read_frames, write_frames
 
 log = logging.getLogger(__name__)
 

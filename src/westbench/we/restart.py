@@ -3,7 +3,7 @@
 A run folder keeps ``west.h5`` across Snakemake reruns on purpose, to resume after a kill; a run
 whose settings or input files (e.g. a retrained CG model) changed since it began starts over
 instead: :func:`reset_if_inputs_changed` clears :data:`RUN_STATE` (the rule every run folder
-follows: :func:`westbench.resume.reset_if_settings_changed`).
+follows: :func:`westbench.runtime.resume.reset_if_settings_changed`).
 
 Examples
 --------
@@ -23,8 +23,8 @@ from typing import Mapping
 
 import h5py
 
-from westbench.resume import reset_if_settings_changed
-from westbench.westh5 import finished_iterations
+from westbench.io.westh5 import finished_iterations
+from westbench.runtime.resume import reset_if_settings_changed
 
 #: What a WE run folder holds of the run itself (cleared when the run's identity changed); the rest are outputs.
 RUN_STATE = ("west.h5", "west.cfg", "segments", "zmq_host_info.json", "inputs.sha256")
@@ -50,7 +50,7 @@ def is_initialized(west_h5: str | Path) -> bool:
 def reset_if_inputs_changed(run_dir: Path, cfg: Mapping) -> list[str]:
     """Start over when the run's settings or input files (e.g. a retrained CG model) changed since it began.
 
-    The restart rule of every run folder (:func:`westbench.resume.reset_if_settings_changed`): the
+    The restart rule of every run folder (:func:`westbench.runtime.resume.reset_if_settings_changed`): the
     settings and the content of every file they name count, not where the files are, so a moved
     run folder resumes. A run whose inputs changed would otherwise silently continue an old run
     (west.h5 is kept across Snakemake reruns on purpose, to resume after a kill).

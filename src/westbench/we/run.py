@@ -4,10 +4,10 @@ The run directory holds west.cfg, west.h5 and the segment files; rerunning after
 a kill resumes: WESTPA redoes the incomplete iteration (segments already
 propagated keep their results, the others are propagated again with the same
 seeds), and the segment files of any later iteration are discarded first. A run
-whose settings or input files changed starts over instead (:mod:`westbench.resume`: the content of the
+whose settings or input files changed starts over instead (:mod:`westbench.runtime.resume`: the content of the
 files counts, not where they are, so a moved run folder resumes). An interrupt (Ctrl-C,
 SIGTERM) ends the run within seconds with ``west.h5`` closed and no worker process left
-(:mod:`westbench.interrupt`); the rerun resumes the same way.
+(:mod:`westbench.runtime.interrupt`); the rerun resumes the same way.
 
 Stop conditions: ``max_iterations``, ``max_wallclock_s`` (WESTPA's own, so an
 iteration never starts that would overrun), and ``coverage_target`` (fraction of
@@ -21,7 +21,7 @@ round of ``w_run`` that finishes no iteration without a wallclock stop. A walker
 
 This module is the loop; the WESTPA session is :mod:`westbench.we.session`, the ZeroMQ nodes
 :mod:`westbench.we.nodes`, the resume-or-start-over rule :mod:`westbench.we.restart`, and what
-reaches the console :mod:`westbench.console`.
+reaches the console :mod:`westbench.runtime.console`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Mapping
 
 import numpy as np
 
-from westbench.console import quiet_console
+from westbench.runtime.console import quiet_console
 from westbench.seeds import derive_seed
 from westbench.we.determinism import make_segment_order_deterministic
 from westbench.we.nodes import zmq_nodes

@@ -8,7 +8,7 @@ end the run with :class:`WERunError`.
 
 WESTPA's loggers, its status prints (the ``westpa.status`` logger, :mod:`westbench.we.run`) and
 numexpr's (which WESTPA's HDF5 layer imports) are chatty: their INFO records go to the job's log
-file only (:mod:`westbench.console`).
+file only (:mod:`westbench.runtime.console`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import signal
 import threading
 from pathlib import Path
 
-from westbench.console import declare_chatty
 from westbench.errors import WestbenchError
-from westbench.interrupt import children_exit_with_parent
+from westbench.runtime.console import declare_chatty
+from westbench.runtime.interrupt import children_exit_with_parent
 from westbench.we.node import zmq_environment
 
-#: The logger WESTPA's stdout prints become records of (:func:`westbench.console.quiet_console`).
+#: The logger WESTPA's stdout prints become records of (:func:`westbench.runtime.console.quiet_console`).
 STATUS_LOGGER = "westpa.status"
 
 declare_chatty("westpa", "west", "work_managers", "westtools", "westext", STATUS_LOGGER, "numexpr")
@@ -39,7 +39,7 @@ def westpa_session(run_dir: Path, work_manager: str, n_workers: int):
     """A fresh WESTPA runtime (westpa.rc) reading run_dir/west.cfg, with the chosen work manager.
 
     With ``zmq`` this process is a dedicated master and ``n_workers`` are the workers of each node.
-    Worker processes forked here die with this process (:func:`westbench.interrupt.children_exit_with_parent`).
+    Worker processes forked here die with this process (:func:`westbench.runtime.interrupt.children_exit_with_parent`).
     The environment, the working directory and the SIGINT handler are put back afterwards.
     """
     import westpa

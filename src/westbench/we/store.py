@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from westbench import atomic
 from westbench.engines.base import SegmentResult, WalkerState
+from westbench.io import atomic
 
 
 class SegmentStore:

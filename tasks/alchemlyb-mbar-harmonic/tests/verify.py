@@ -113,6 +113,19 @@ def verify_decorrelation(checks, result, number):
             f"detection keep {low[i]}-{high[i]} of its samples (pymbar's N/g included)"
             for i in off
         )
+    # Each standard decorrelation (series, method) is one legitimate answer; a number between them or beside them
+    # (a plausible constant, 4.0 for 4.25) is none of them. Half a standard error is far wider than the
+    # last-digit differences of one decorrelation computed twice and narrower than the gaps between choices.
+    for method, key in (("MBAR", "mbar"), ("TI", "ti")):
+        with checks.check(
+            f"{method} Delta F is alchemlyb's on one of the standard decorrelations (within half a standard error)"
+        ):
+            value = number(f"{key}_delta_f_kt")
+            estimates = {name: v[key] for name, v in found.items() if name != "pymbar"}
+            assert any(abs(value - f) <= 0.5 * e for f, e in estimates.values()), (
+                f"{key}_delta_f_kt {result.get(key + '_delta_f_kt')} kT; alchemlyb's {method} on decorrelated "
+                "windows gives " + ", ".join(f"{f:.3f} +- {e:.3f} ({name})" for name, (f, e) in estimates.items())
+            )
     for method, key in (("MBAR", "mbar"), ("TI", "ti")):
         with checks.check(f"{method} error is the one alchemlyb gives on decorrelated windows (within 25 %)"):
             error = number(f"{key}_error_kt")

@@ -56,6 +56,15 @@ def verify(checks):
             )
             assert math.isfinite(state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)), "energy not finite"
             assert temperature < 500, f"temperature {temperature:.0f} K"
+    with checks.check(
+        "fix is a standard stable protocol (1 fs unconstrained, 2 fs with constraints, 4 fs with heavy hydrogens)"
+    ):
+        # the run above lasts 2 ps: a timestep past these limits can survive it and still drift in production
+        timestep, constraints, mass = float(fix["timestep_fs"]), fix["constraints"], fix["hydrogen_mass_amu"]
+        limit = 1.0 if constraints is None else (4.0 if mass is not None and float(mass) >= 2.5 else 2.0)
+        assert timestep <= limit, (
+            f"{timestep} fs with constraints {constraints} and hydrogen mass {mass}: the limit is {limit} fs"
+        )
     checks.require(
         "fix is not slower than needed (timestep >= 1 fs)",
         float(fix.get("timestep_fs") or 0) >= 1.0,

@@ -32,6 +32,35 @@ def parameters(path):
     return particles, bonded
 
 
+# What the task edits: the oxygen's epsilon and charge, the hydroxyl hydrogen's charge (NonbondedForce atoms).
+EDITED = {("Atom", "MOH-O", "epsilon"), ("Atom", "MOH-O", "charge"), ("Atom", "MOH-HO", "charge")}
+
+
+def xml_changes(before_path, after_path):
+    """Every element or attribute of the force-field XML that differs, outside the edits the task asks for."""
+    import xml.etree.ElementTree as ET
+
+    def rows(path):
+        return [(e.tag, dict(e.attrib)) for e in ET.parse(path).getroot().iter()]
+
+    before, after = rows(before_path), rows(after_path)
+    if [t for t, _ in before] != [t for t, _ in after]:
+        return ["the XML's elements differ (added, removed or reordered)"]
+    changed = []
+    for (tag, a), (_, b) in zip(before, after):
+        for key in sorted(set(a) | set(b)):
+            if (tag, a.get("type") or a.get("name"), key) in EDITED:
+                continue
+            x, y = a.get(key), b.get(key)
+            try:
+                same = x is not None and y is not None and abs(float(x) - float(y)) <= 1e-9 * max(1.0, abs(float(x)))
+            except ValueError:
+                same = x == y
+            if not same:
+                changed.append(f"<{tag} {a.get('type') or a.get('name') or ''}> {key}: {x} -> {y}")
+    return changed
+
+
 def verify(checks):
     before, bonded_before = parameters("/app/inputs/methanol.xml")
     after = bonded_after = None
@@ -45,6 +74,7 @@ def verify(checks):
             "molecule neutral",
             "other atoms unchanged",
             "bonded terms unchanged",
+            "nothing else in the XML changed (every element and attribute, masses and 1-4 scales included)",
         ):
             checks.require(name, False, "no loadable methanol.xml")
         return
@@ -75,6 +105,9 @@ def verify(checks):
         "other nonbonded parameters changed",
     )
     checks.require("bonded terms unchanged", bonded_after == bonded_before, "bonds, angles or torsions changed")
+    with checks.check("nothing else in the XML changed (every element and attribute, masses and 1-4 scales included)"):
+        changed = xml_changes("/app/inputs/methanol.xml", "/app/output/methanol.xml")
+        assert not changed, "; ".join(changed[:4])
 
 
 sys.exit(main(verify))

@@ -131,6 +131,11 @@ def verify(checks):
             f"{found} position restraints in the topology with -DPOSRES; pdb2gmx's "
             f"posre.itp restrains {expected} heavy atoms"
         )
+    with checks.check("topol.top is AMBER99SB-ILDN with TIP3P water (its force-field and water includes)"):
+        text = open(f"{OUT}/topol.top").read()
+        includes = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
+        assert "amber99sb-ildn.ff/forcefield.itp" in includes, f"force field includes {includes}"
+        assert "amber99sb-ildn.ff/tip3p.itp" in includes, f"water model includes {includes}"
     with checks.check("em.tpr passes gmx check"):
         code, log = gmx("check", "-s1", f"{OUT}/em.tpr")
         assert code == 0 and os.path.isfile(f"{OUT}/em.tpr"), log[-300:]

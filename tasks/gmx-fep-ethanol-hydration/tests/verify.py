@@ -157,34 +157,61 @@ def verify(checks):
         _, nsteps, dt = next(iter(runs))
         assert abs(int(nsteps) * float(dt) - 500.0) <= 1e-6, f"{nsteps} steps of {dt} ps, not 500 ps"
         assert all(re.search(r"ref-t:\s+298\.15\s*$", t, re.M) for t in dumps), "ref-t not 298.15"
+    processed = []
     with checks.check("grompp -maxwarn 0 accepts every state's mdp with the shipped conf.gro and topol.top"):
         need("mdp")
         with tempfile.TemporaryDirectory() as tmp:
             for i, d in enumerate(dirs):
                 run = subprocess.run(
-                    [
-                        "gmx",
-                        "-quiet",
-                        "grompp",
-                        "-f",
-                        f"{d}/prod.mdp",
-                        "-c",
-                        "/app/inputs/conf.gro",
-                        "-p",
-                        "/app/inputs/topol.top",
-                        "-o",
-                        f"{tmp}/s.tpr",
-                        "-po",
-                        f"{tmp}/out.mdp",
-                        "-maxwarn",
-                        "0",
-                    ],
-                    capture_output=True,
-                    text=True,
-                    cwd=tmp,
-                    env=ENV,
-                )
+                    ["gmx", "-quiet", "grompp", "-f", f"{d}/prod.mdp", "-c", "/app/inputs/conf.gro",
+                     "-p", "/app/inputs/topol.top", "-o", f"{tmp}/s{i}.tpr", "-po", f"{tmp}/out{i}.mdp",
+                     "-maxwarn", "0"],
+                    capture_output=True, text=True, cwd=tmp, env=ENV,
+                )  # fmt: skip
                 assert run.returncode == 0, f"state {i}: {run.stderr.strip().splitlines()[-3:]}"
+                processed.append(mdp(f"{tmp}/out{i}.mdp"))
+                # the delivered run input is grompp's of the delivered mdp (what the windows would run)
+                check = subprocess.run(
+                    ["gmx", "-quiet", "check", "-s1", f"{d}/prod.tpr", "-s2", f"{tmp}/s{i}.tpr"],
+                    capture_output=True, text=True, cwd=tmp, env=ENV,
+                )  # fmt: skip
+                differing = [
+                    line
+                    for line in check.stdout.splitlines()
+                    if line.startswith("inputrec->") and "seed" not in line.lower()
+                ]
+                assert not differing, f"state {i}: prod.tpr is not grompp's of prod.mdp: {differing[:2]}"
+
+    def number(values, key):
+        return [float(x) for x in values.get(key, "nan").split()]
+
+    with checks.check(
+        "production settings of every state (grompp's processed mdp): sd, 2 fs x 250000 steps, 298.15 K, "
+        "1 bar, h-bond constraints, PME and 1.0 nm cut-offs, dH/dl every 100 steps"
+    ):
+        assert len(processed) == N, "no processed mdp for every state"
+        for i, values in enumerate(processed):
+            wrong = []
+            for key, want in (("integrator", "sd"), ("constraints", "h-bonds"), ("coulombtype", "pme")):
+                if values.get(key, "").lower() != want:
+                    wrong.append(f"{key} {values.get(key)}")
+            if values.get("pcoupl", "no").lower() in ("no", ""):
+                wrong.append("no pressure coupling")
+            for key, want in (("dt", [0.002]), ("nsteps", [250000]), ("ref-t", [298.15]), ("ref-p", [1.0]),
+                              ("rcoulomb", [1.0]), ("rvdw", [1.0]), ("nstdhdl", [100])):  # fmt: skip
+                if number(values, key) != want:
+                    wrong.append(f"{key} {values.get(key)}")
+            assert not wrong, f"state {i}: " + ", ".join(wrong)
+    with checks.check("every state's run is identical except its state (grompp's processed mdp)"):
+        assert len(processed) == N, "no processed mdp for every state"
+        reference = {k: v for k, v in processed[0].items() if k != "init-lambda-state"}
+        for i, values in enumerate(processed[1:], 1):
+            differing = sorted(
+                k
+                for k in set(reference) | set(values)
+                if k != "init-lambda-state" and values.get(k) != reference.get(k)
+            )
+            assert not differing, f"state {i} differs from state 0 in {differing[:5]}"
     with checks.check("test run's dhdl.xvg: dH/dl and the energy difference to all 13 states, at least 10 samples"):
         assert xvgs, f"no .xvg in {OUT}/test_run/ (the test run's dhdl file)"
         xvg = open(f"{OUT}/test_run/{sorted(xvgs)[0]}").read()
@@ -193,6 +220,13 @@ def verify(checks):
         assert len(targets) == N and "dH/d" in xvg and len(rows) >= 10, (
             f"{len(targets)} foreign states, {len(rows)} samples"
         )
+    with checks.check("the test run is state 5 (the first Lennard-Jones state) over 1000 steps (2 ps)"):
+        assert xvgs, f"no .xvg in {OUT}/test_run/ (the test run's dhdl file)"
+        xvg = open(f"{OUT}/test_run/{sorted(xvgs)[0]}").read()
+        state = re.search(r"state\s+(\d+)\s*:", xvg)
+        assert state and int(state.group(1)) == 5, f"the dhdl file is of state {state.group(1) if state else '?'}"
+        times = [float(l.split()[0]) for l in xvg.splitlines() if l.strip() and l[0] not in "#@"]
+        assert times and abs(times[-1] - 2.0) < 1e-6, f"the test run ends at {times[-1] if times else '?'} ps"
 
 
 sys.exit(main(verify))

@@ -87,9 +87,49 @@ def verify(checks):
                 heavy += 1
         restraints = interactions(dump, "Position Rest.") // 2
         assert restraints == heavy, f"{restraints} position restraints for {heavy} heavy atoms"
-    checks.require(
-        "bonds to hydrogen constrained", interactions(dump, "Constraint") > 0, "no constraints in the peptide"
-    )
+    with checks.check("bonds to hydrogen constrained, and only those (h-bonds: one constraint per peptide hydrogen)"):
+        lines = open("/app/inputs/conf.gro").read().splitlines()
+        hydrogens = sum(
+            1
+            for line in lines[2 : 2 + int(lines[1])]
+            if line[5:10].strip() not in ("SOL", "NA", "CL") and line[10:15].strip().startswith("H")
+        )
+        constraints = interactions(dump, "Constraint") // 3  # (type, ai, aj) per constraint
+        assert constraints == hydrogens, f"{constraints} constraints in the peptide, {hydrogens} bonds to hydrogen"
+    with checks.check("the delivered nvt.tpr is grompp's of the delivered files (gmx check)"):
+        code3, log3 = gmx("check", "-s1", "/app/output/nvt.tpr", "-s2", os.path.join(out, "check.tpr"))
+        differing = [
+            line
+            for line in log3.splitlines()
+            if line.startswith(("inputrec->", "x[", "top")) and "seed" not in line.lower()  # ld-seed -1: random
+        ]
+        assert code == 0 and code3 == 0 and not differing, "; ".join(differing[:3]) or log3[-300:]
+    with checks.check("nothing else of nvt.mdp changed (the protocol's other settings are the input's)"):
+
+        def settings(path):
+            found = {}
+            for line in open(path):
+                text = line.split(";")[0]
+                if "=" in text:
+                    key, val = (x.strip() for x in text.split("=", 1))
+                    found[key.lower().replace("_", "-")] = val
+            return found
+
+        before, after = settings("/app/inputs/nvt.mdp"), settings("/app/output/nvt.mdp")
+        # what fixing the five problems may touch: the coupling groups (and their per-group values), the
+        # cut-offs, the constraints and their algorithm, the neighbour-list buffer
+        free = {"tc-grps", "tau-t", "ref-t", "rvdw", "rcoulomb", "constraints", "constraint-algorithm", "rlist",
+                "verlet-buffer-tolerance", "vdw-modifier", "coulomb-modifier"}  # fmt: skip
+        changed = []
+        for key in sorted((set(before) | set(after)) - free):
+            a, b = before.get(key, ""), after.get(key, "")
+            try:
+                same = [float(x) for x in a.split()] == [float(x) for x in b.split()]
+            except ValueError:
+                same = a.lower() == b.lower()
+            if not same:
+                changed.append(f"{key}: {a!r} -> {b!r}")
+        assert not changed, "; ".join(changed)
     with checks.check("diagnosis lists exactly the problems there were"):
         problems = set(load_json("/app/output/diagnosis.json")["problems"])
         assert problems == EXPECTED, f"missing {sorted(EXPECTED - problems)}, extra {sorted(problems - EXPECTED)}"

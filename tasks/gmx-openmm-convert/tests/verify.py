@@ -31,7 +31,7 @@ def gromacs_terms():
         subprocess.run(["gmx", "-quiet", *command], cwd=work, env=env, capture_output=True, check=True, timeout=120)
     subprocess.run(
         ["gmx", "-quiet", "energy", "-f", "rerun.edr", "-o", "rerun.xvg"],
-        input="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\n\n",
+        input="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\nLJ-14\nCoulomb-14\n\n",
         cwd=work,
         env=env,
         capture_output=True,
@@ -46,7 +46,28 @@ def gromacs_terms():
             np.loadtxt(os.path.join(work, "rerun.xvg"), comments=("#", "@"), ndmin=2)[0, 1:],
         )
     )
-    return {key: sum(row.get(name, 0.0) for name in names) for key, (_, names) in TERMS.items()}
+    terms = {key: sum(row.get(name, 0.0) for name in names) for key, (_, names) in TERMS.items()}
+    return {**terms, "pairs": row.get("LJ-14", 0.0) + row.get("Coulomb-14", 0.0)}
+
+
+def exception_energy(system, positions):
+    """The energy of a System's NonbondedForce exceptions alone (the 1-4 pairs): every particle's charge and
+    Lennard-Jones depth set to zero, the exceptions kept as they are."""
+    import copy
+
+    import openmm
+
+    system = copy.deepcopy(system)
+    index = next(i for i, f in enumerate(system.getForces()) if isinstance(f, openmm.NonbondedForce))
+    for i, force in enumerate(system.getForces()):
+        force.setForceGroup(min(i, 31))
+    force = system.getForce(index)
+    for i in range(force.getNumParticles()):
+        _, sigma, _ = force.getParticleParameters(i)
+        force.setParticleParameters(i, 0.0, sigma, 0.0)
+    context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
+    context.setPositions(positions)
+    return context.getState(getEnergy=True, groups={min(index, 31)}).getPotentialEnergy()._value
 
 
 def verify(checks):
@@ -68,7 +89,9 @@ def verify(checks):
         for name in (
             "no constraints, no cutoff",
             "charges and masses are the topology's",
+            "Lennard-Jones parameters are the topology's (sigma and epsilon of every atom)",
             *(f"{key} energy of the System equals GROMACS's ({reference[key]:.3f} kJ/mol)" for key in TERMS),
+            "1-4 pair interactions of the System equal GROMACS's (LJ-14 + Coulomb-14, scaled as the topology says)",
             "energies.json reports both sides",
             "the GROMACS numbers come from GROMACS, not copied from OpenMM",
         ):
@@ -86,20 +109,41 @@ def verify(checks):
         masses = np.array([system.getParticleMass(i)._value for i in range(n_atoms)])
         assert np.allclose(charges, [a.charge for a in structure.atoms], atol=1e-4), "charges differ"
         assert np.allclose(masses, [a.mass for a in structure.atoms], atol=1e-3), "masses differ"
+    with checks.check("Lennard-Jones parameters are the topology's (sigma and epsilon of every atom)"):
+        nonbonded = next(f for f in system.getForces() if isinstance(f, openmm.NonbondedForce))
+        params = [nonbonded.getParticleParameters(i) for i in range(n_atoms)]
+        sigma, epsilon = np.array([p[1]._value for p in params]), np.array([p[2]._value for p in params])
+        want_sigma = np.array([a.atom_type.sigma / 10 for a in structure.atoms])  # angstrom -> nm
+        want_epsilon = np.array([a.atom_type.epsilon * 4.184 for a in structure.atoms])  # kcal/mol -> kJ/mol
+        assert np.allclose(epsilon, want_epsilon, rtol=1e-4, atol=1e-6), "Lennard-Jones epsilon differs"
+        lj = want_epsilon > 0  # sigma means nothing where epsilon is zero
+        assert np.allclose(sigma[lj], want_sigma[lj], rtol=1e-4), "Lennard-Jones sigma differs"
     forces = {}
     for i, force in enumerate(system.getForces()):
         force.setForceGroup(min(i, 31))
         forces.setdefault(type(force).__name__, set()).add(min(i, 31))
-    context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
-    context.setPositions(positions)
+    context, context_error = None, ""
+    try:  # an invalid System (an index out of range, an impossible angle) fails the energy checks, not the verifier
+        context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
+        context.setPositions(positions)
+    except Exception as exc:  # noqa: BLE001
+        context_error = f"OpenMM refuses the System: {type(exc).__name__}: {exc}"
     computed = {}
     for key, (force_name, _) in TERMS.items():
         with checks.check(f"{key} energy of the System equals GROMACS's ({reference[key]:.3f} kJ/mol)"):
             assert force_name in forces, f"no {force_name}"
+            assert context is not None, context_error
             computed[key] = context.getState(getEnergy=True, groups=forces[force_name]).getPotentialEnergy()._value
             assert abs(computed[key] - reference[key]) <= max(0.02, 2e-4 * abs(reference[key])), (
                 f"OpenMM {computed[key]:.4f} kJ/mol"
             )
+    with checks.check(
+        "1-4 pair interactions of the System equal GROMACS's (LJ-14 + Coulomb-14, scaled as the topology says)"
+    ):
+        pairs = exception_energy(system, positions)
+        assert abs(pairs - reference["pairs"]) <= max(0.02, 2e-4 * abs(reference["pairs"])), (
+            f"OpenMM's exceptions {pairs:.3f} kJ/mol, GROMACS's 1-4 pairs {reference['pairs']:.3f}"
+        )
     with checks.check("energies.json reports both sides"):
         report = load_json("/app/output/energies.json")
         for key in TERMS:

@@ -1,9 +1,34 @@
 """Check the renumbering, the map and the index group against the PDB and conf.gro."""
 
 import csv
+import os
+import subprocess
 import sys
+import tempfile
 
 from verifykit import main
+
+
+def pdb2gmx_reference():
+    """pdb2gmx's own build of the protein (AMBER99SB-ILDN, TIP3P, pH 7 default states, renumbered): atoms, positions."""
+    work = tempfile.mkdtemp()
+    with open(os.path.join(work, "protein.pdb"), "w") as handle:
+        handle.writelines(line for line in open("/app/inputs/1ENH.pdb") if "HOH" not in line)
+    run = subprocess.run(
+        ["gmx", "-quiet", "pdb2gmx", "-f", "protein.pdb", "-o", "ref.gro", "-p", "ref.top", "-i", "ref_posre.itp",
+         "-ff", "amber99sb-ildn", "-water", "tip3p", "-ignh", "-renum"],
+        cwd=work, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-400:]
+    return read_gro(os.path.join(work, "ref.gro"))
+
+
+def read_gro(path):
+    lines = open(path).read().splitlines()
+    rows = lines[2 : 2 + int(lines[1])]
+    atoms = [(int(l[0:5]), l[5:10].strip(), l[10:15].strip()) for l in rows]
+    xyz = [tuple(float(l[c : c + 8]) for c in (20, 28, 36)) for l in rows]
+    return atoms, xyz
 
 
 def verify(checks):
@@ -21,9 +46,18 @@ def verify(checks):
         )
         assert not {"HOH", "SOL"} & {a[1] for a in atoms}, "waters kept"
         assert any(a[2].startswith("H") for a in atoms), "no hydrogens"
+    with checks.check(
+        "conf.gro is pdb2gmx's build (AMBER99SB-ILDN, pH 7 hydrogens): the same atoms at the PDB's positions (0.002 nm)"
+    ):
+        ref_atoms, ref_xyz = pdb2gmx_reference()
+        got_atoms, got_xyz = read_gro("/app/output/conf.gro")
+        assert got_atoms == ref_atoms, f"{len(got_atoms)} atoms; pdb2gmx builds {len(ref_atoms)} (names differ)"
+        worst = max(max(abs(a - b) for a, b in zip(p, q)) for p, q in zip(got_xyz, ref_xyz))
+        assert worst <= 0.002, f"an atom is {worst:.3f} nm from where pdb2gmx puts it (nm, not angstrom?)"
     with checks.check("topol.top is pdb2gmx's AMBER99SB-ILDN topology with its posre.itp"):
         text = open("/app/output/topol.top").read()
         assert "amber99sb-ildn.ff/forcefield.itp" in text, "force field"
+        assert "amber99sb-ildn.ff/tip3p.itp" in text, "water model (TIP3P)"
         assert '#include "posre.itp"' not in text or open("/app/output/posre.itp").read(), "posre.itp missing"
     rows = []
     with checks.check("residue_map.csv maps every PDB residue to its GRO number"):

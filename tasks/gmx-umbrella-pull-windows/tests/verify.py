@@ -45,6 +45,17 @@ def heavy(atoms, resid, resname):
     return {i for i, a in enumerate(atoms) if a[0] == resid and a[1] == resname and not a[2].startswith("H")}
 
 
+def mdp_settings(path):
+    """key = value settings of an mdp file (keys lower-case, '_' as '-')."""
+    found = {}
+    for line in open(path):
+        text = line.split(";")[0]
+        if "=" in text:
+            key, value = (x.strip() for x in text.split("=", 1))
+            found[key.lower().replace("_", "-")] = value
+    return found
+
+
 def dump_pull(tpr):
     """The pull section of `gmx dump -s tpr`: settings, group atom sets (0-based), coordinate 0's fields."""
     code, text = gmx("dump", "-s", tpr)
@@ -170,6 +181,8 @@ def verify(checks):
                 "index.ndx",
                 "-o",
                 "re.tpr",
+                "-po",
+                "out.mdp",
                 "-maxwarn",
                 "0",
                 cwd=copy,
@@ -179,6 +192,21 @@ def verify(checks):
             assert again["coord"] == delivered[i]["coord"] and again["groups"] == delivered[i]["groups"], (
                 "the .mdp does not make the delivered .tpr's pull settings"
             )
+            code, diff = gmx("check", "-s1", f"{OUT}/window_{i}.tpr", "-s2", os.path.join(copy, "re.tpr"))
+            differing = [l for l in diff.splitlines() if l.startswith("inputrec->") and "seed" not in l.lower()]
+            assert not differing, "the delivered .tpr is not grompp's of the .mdp: " + "; ".join(differing[:3])
+        with checks.check(f"window_{i}.mdp keeps every setting of md.mdp unchanged (grompp's processed mdp)"):
+            processed = mdp_settings(os.path.join(work, f"w{i}", "out.mdp"))
+            changed = []
+            for key, value in mdp_settings(f"{INPUTS}/md.mdp").items():
+                got = processed.get(key, "")
+                try:
+                    same = [float(x) for x in got.split()] == [float(x) for x in value.split()]
+                except ValueError:
+                    same = got.lower() == value.lower()
+                if not same:
+                    changed.append(f"{key} = {got!r} (md.mdp: {value!r})")
+            assert not changed, "; ".join(changed)
     pullx = None
     with checks.check(
         "the pull code's own value of the coordinate in conf.gro (mdrun -rerun, pullx) matches start_distance_nm"

@@ -39,6 +39,15 @@ def energy(edr, terms):
     return data[:, [0] + [1 + legends.index(t) for t in terms]]
 
 
+def hydrogen_masses(dump):
+    """The masses (amu) of every hydrogen (atomnumber 1) in a ``gmx dump -s`` of a run input."""
+    return [
+        float(m)
+        for m, number in re.findall(r"atom\[\s*\d+\]=\{[^}]*?\bm=\s*(\S+),[^}]*?atomnumber=\s*(-?\d+)\}", dump)
+        if number == "1"
+    ]
+
+
 def verify(checks):
     for name in ("em.tpr", "nvt.tpr"):
         with checks.check(f"{name} passes gmx check"):
@@ -65,6 +74,10 @@ def verify(checks):
         assert len(ref_t) == 1 and float(ref_t[0]) == 300.0 and float(tau_t[0]) == 0.1, (
             f"ref-t {ref_t}, tau-t {tau_t} (one group)"
         )
+    with checks.check("standard masses (no hydrogen mass repartitioning): every hydrogen 1.008 amu in nvt.tpr"):
+        masses = hydrogen_masses(dump)
+        assert masses, "no hydrogens found in nvt.tpr"
+        assert max(abs(m - 1.008) for m in masses) < 0.01, f"hydrogen masses {min(masses):.3f}-{max(masses):.3f} amu"
     with checks.check("nvt.tpr: PME with 1.0 nm cutoffs"):
         assert dump_value(dump, "coulombtype") == "PME", f"coulombtype {dump_value(dump, 'coulombtype')}"
         assert float(dump_value(dump, "rcoulomb")) == 1.0 and float(dump_value(dump, "rvdw")) == 1.0, "cutoffs"
@@ -76,6 +89,37 @@ def verify(checks):
         assert tpr_xyz.shape == em_xyz.shape and np.abs(tpr_xyz - em_xyz).max() < 2e-3, (
             "nvt.tpr coordinates are not em.gro's"
         )
+    with checks.check("nvt.gro is the run's final frame: nvt.tpr's atoms in its box, moved from the start"):
+        lines = open(f"{OUT}/nvt.gro").read().splitlines()
+        n = int(lines[1])
+        final = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + n]])
+        box = np.array([float(x) for x in lines[2 + n].split()[:3]])
+        rows = re.findall(r"^\s*box\[\s*(\d)\]=\{([^}]*)\}", dump, re.M)[:3]
+        tpr_box = np.array([float(row.split(",")[int(k)]) for k, row in rows])  # the diagonal
+        start = np.array(
+            re.findall(r"^\s+x\[\s*\d+\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", dump, re.M)[:n], dtype=float
+        )
+        assert final.shape == start.shape, f"{n} atoms, nvt.tpr has {len(start)}"
+        assert np.allclose(box, tpr_box, atol=1e-3), f"box {box} nm, nvt.tpr's {tpr_box} (NVT keeps it)"
+        wrapped = final - start - box * np.round((final - start) / box)
+        moved = np.sqrt((wrapped**2).sum(axis=1))
+        # 5 ps of water at 300 K moves a molecule by ~0.5 nm (diffusion 2.3e-5 cm^2/s); GRO rounding is 0.001 nm
+        assert 0.05 <= np.median(moved) <= 1.5, f"median displacement {np.median(moved):.3f} nm over the 5 ps"
+    with checks.check(
+        "em.gro is minimized: its maximum force is below 1000 kJ mol^-1 nm^-1 (a zero-step minimization)"
+    ):
+        work = "/tmp/fmax"
+        os.makedirs(work, exist_ok=True)
+        with open(f"{work}/fmax.mdp", "w") as handle:
+            handle.write("integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = PME\n"
+                         "rcoulomb = 1.0\nrvdw = 1.0\n")  # fmt: skip
+        code, log = gmx("grompp", "-f", "fmax.mdp", "-c", f"{OUT}/em.gro", "-p", "/app/inputs/topol.top",
+                        "-o", "fmax.tpr", cwd=work)  # fmt: skip
+        assert code == 0, log[-300:]
+        code, log = gmx("mdrun", "-s", "fmax.tpr", "-deffnm", "fmax", "-nt", "1", cwd=work)
+        found = re.search(r"Maximum force\s*=\s*([-\d.eE+]+)", open(f"{work}/fmax.log").read() if code == 0 else "")
+        assert found, "no maximum force in the zero-step minimization's log: " + log[-200:]
+        assert float(found.group(1)) < 1000.0, f"maximum force {float(found.group(1)):.0f} kJ mol^-1 nm^-1 in em.gro"
     result = {}
     with checks.check("energy.json readable"):
         result = load_json(f"{OUT}/energy.json")
@@ -87,7 +131,11 @@ def verify(checks):
         assert em[-1, 1] < em[0, 1], "the potential did not go down"
     with checks.check("NVT averages match nvt.edr (gmx energy)"):
         nvt = energy(f"{OUT}/nvt.edr", ["Temperature", "Potential"])
-        assert nvt.shape[0] >= 50, f"only {nvt.shape[0]} energy frames (expected every 0.1 ps over 5 ps)"
+        spacing = np.diff(nvt[:, 0])
+        assert nvt.shape[0] == 51 and np.allclose(spacing, 0.1, atol=1e-6), (
+            f"{nvt.shape[0]} energy frames {spacing.min() if len(spacing) else 0:g}-"
+            f"{spacing.max() if len(spacing) else 0:g} ps apart (expected every 0.1 ps over 5 ps: 51)"
+        )
         assert abs(nvt[-1, 0] - 5.0) < 1e-3, f"nvt.edr ends at {nvt[-1, 0]} ps"
         assert close(result["nvt_mean_temperature_k"], nvt[:, 1].mean(), rel=2e-3), (
             f"{result['nvt_mean_temperature_k']} != {nvt[:, 1].mean():.2f}"

@@ -118,6 +118,10 @@ def verify(checks):
             for key in keys:
                 assert key not in errors, errors[key]
 
+        with checks.check("the residue is named TOL (the prmtop's RESIDUE_LABEL)"):
+            need("prmtop")
+            labels = prmtop_flag(files["prmtop"], "RESIDUE_LABEL")
+            assert labels == ["TOL"], f"residues {labels}"
         with checks.check("atom types are antechamber's GAFF2 types of the input, in input order"):
             need("prmtop")
             assert types == ref_types, f"{types} vs {ref_types}"

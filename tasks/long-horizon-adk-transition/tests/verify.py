@@ -1,8 +1,8 @@
 """Recompute the AdK transition analysis with MDAnalysis and compare.
 
-Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.005, the PC1 projection correlated
-with MDAnalysis's at r >= 0.999 (either sign accepted in the correlations' check only through the contract: the
-last frame's projection above the first's), correlations 0.01; frames exact.
+Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.001, the PC1 projection correlated
+with MDAnalysis's at r >= 0.999 and within 3 % of its range (either sign accepted in the correlations' check only
+through the contract: the last frame's projection above the first's), correlations 0.01; frames exact.
 
 The reference analysis depends on the image alone (MDAnalysisTests' AdK trajectory and MDAnalysis), not on the agent:
 it is read from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools'
@@ -91,6 +91,9 @@ def verify(checks):
         assert [int(r["frame"]) for r in rows] == list(range(98)), f"{len(rows)} rows, 98 frames"
     with checks.check("summary.json readable"):
         summary = load_json("/app/output/summary.json")
+    checks.require(
+        "n_frames is the trajectory's 98", summary.get("n_frames") == 98, f"n_frames {summary.get('n_frames')}"
+    )
     ref = stored()
     got = {k: np.array([float(r[k]) for r in rows]) for k in HEADER[1:]} if rows else {}
     for key, tol, what in (
@@ -106,8 +109,16 @@ def verify(checks):
     with checks.check("PC1 projection is MDAnalysis's aligned CA PCA (r >= 0.999, last frame above the first)"):
         r = np.corrcoef(got["pc1"], ref["pc1"])[0, 1]
         assert r >= 0.999, f"correlation with the reference projection {r:.4f}"
-    with checks.check("PC1 variance fraction (0.005)"):
-        assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.005, (
+    with checks.check("PC1 projection in MDAnalysis's units (angstrom): within 3 % of its range, frame by frame"):
+        # the correlation is blind to scale: a projection in nm, or divided by its norm, correlates perfectly; 3 % of
+        # the range allows what r >= 0.999 allows in shape
+        scale = float(np.ptp(ref["pc1"]))
+        assert np.abs(got["pc1"] - ref["pc1"]).max() <= 0.03 * scale, (
+            f"max difference {np.abs(got['pc1'] - ref['pc1']).max():.3g} A on a range of {scale:.3g} A"
+        )
+    with checks.check("PC1 variance fraction (0.001)"):
+        # MDAnalysis's PCA of the same frames is deterministic; 0.001 covers printing, not a rounded value
+        assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.001, (
             f"{summary['pc1_variance_fraction']} vs {ref['pc1_variance_fraction']:.4f}"
         )
     with checks.check("correlations of PC1 with the two angles (0.01)"):

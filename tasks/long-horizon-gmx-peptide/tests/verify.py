@@ -8,9 +8,10 @@ import sys
 import tempfile
 
 import numpy as np
-from verifykit import close, load_json, main
+from verifykit import close, load_json, main, topology_includes
 
 OUT = "/app/output"
+WATER_IONS = ("SOL", "NA", "CL", "HOH")
 EM_MDP = "integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = PME\nrcoulomb = 1.0\nrvdw = 1.0\n"
 
 
@@ -29,6 +30,15 @@ def gmx(*args, stdin=None, cwd="/tmp"):
 
 def xvg(path):
     return np.loadtxt(path, comments=("#", "@"), ndmin=2)
+
+
+def hydrogen_masses(dump):
+    """The masses (amu) of every hydrogen (atomnumber 1) in a ``gmx dump -s`` of a run input."""
+    return [
+        float(m)
+        for m, number in re.findall(r"atom\[\s*\d+\]=\{[^}]*?\bm=\s*(\S+),[^}]*?atomnumber=\s*(-?\d+)\}", dump)
+        if number == "1"
+    ]
 
 
 def verify(checks):
@@ -57,6 +67,23 @@ def verify(checks):
             f"{names.count('NA')} NA, {names.count('CL')} CL (neutralize -2 only)"
         )
         assert (result["sodium"], result["chloride"]) == (2, 0), "analysis.json ion counts"
+    with checks.check("em.gro is minimized: maximum force below 1000 kJ mol^-1 nm^-1 (a zero-step minimization)"):
+        code, log = gmx("mdrun", "-s", "check.tpr", "-deffnm", "fmax", "-nt", "1", cwd=copy)
+        text = open(os.path.join(copy, "fmax.log")).read() if code == 0 else log
+        found = re.search(r"Maximum force\s*=\s*([-\d.eE+]+)", text)
+        assert found, "no maximum force in the zero-step minimization's log: " + log[-200:]
+        assert float(found.group(1)) < 1000.0, f"maximum force {float(found.group(1)):.0f} kJ mol^-1 nm^-1 in em.gro"
+    with checks.check("at least 0.8 nm between the peptide and the box (the dodecahedron's edge, measured)"):
+        lines = open(f"{OUT}/em.gro").read().splitlines()
+        rows = lines[2 : 2 + int(lines[1])]
+        peptide = np.array(
+            [[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in rows if l[5:10].strip() not in WATER_IONS]
+        )
+        diameter = max(np.linalg.norm(peptide - p, axis=1).max() for p in peptide)
+        edge = float(lines[-1].split()[0])
+        # editconf -d makes a triclinic box's edge the solute's diameter plus twice the distance; 0.05 nm covers
+        # the minimization's small changes of the diameter and GRO rounding
+        assert edge >= diameter + 2 * 0.8 - 0.05, f"box edge {edge:.3f} nm for a peptide {diameter:.3f} nm across"
     code, dump = gmx("dump", "-s", f"{OUT}/nvt.tpr")
     value = lambda key: (re.search(r"^\s*%s\s*=\s*(\S+)" % re.escape(key), dump, re.M) or [None, None])[1]
     with checks.check("nvt.tpr: md, 2 fs x 1000, V-rescale 300 K, h-bond constraints, PME 1.0 nm"):
@@ -69,6 +96,34 @@ def verify(checks):
         assert len(ref_t) == 2 and all(float(t) == 300 for t in ref_t), f"ref-t {ref_t} (Protein, Non-Protein)"
         assert re.search(r"^\s+Constraint:\s*\n\s+nr:\s*[1-9]", dump, re.M), "no constraints"
         assert value("coulombtype") == "PME" and value("rcoulomb") == "1" and value("rvdw") == "1", "electrostatics"
+    with checks.check(
+        "nvt.tpr: tau-t 0.1 ps for the groups Protein and Non-Protein, bonds to hydrogen constrained only"
+    ):
+        tau_t = re.search(r"tau-t:\s*([\d.\s]+)\n", dump).group(1).split()
+        assert len(tau_t) == 2 and all(float(t) == 0.1 for t in tau_t), f"tau-t {tau_t}"
+        groups = re.search(r"grp\[T-Coupling\s*\] nr=\d+, name=\[([^\]]*)\]", dump)
+        assert groups and [g.lower() for g in groups.group(1).split()] == ["protein", "non-protein"], (
+            f"coupling groups {groups.group(1) if groups else '?'}"
+        )
+        lines = open(f"{OUT}/em.gro").read().splitlines()
+        hydrogens = sum(
+            1
+            for l in lines[2 : 2 + int(lines[1])]
+            if l[5:10].strip() not in WATER_IONS and l[10:15].strip().startswith("H")
+        )
+        found = re.search(r"^\s+Constraint:\s*\n\s+nr:\s*(\d+)", dump, re.M)
+        constraints = int(found.group(1)) // 3 if found else 0
+        assert constraints == hydrogens, f"{constraints} constraints, the peptide has {hydrogens} bonds to hydrogen"
+    with checks.check("nvt.edr: energies every 0.1 ps over the 2 ps (21 frames)"):
+        code, log = gmx("energy", "-f", f"{OUT}/nvt.edr", "-o", f"{work}/spacing.xvg", stdin="Temperature\n\n")
+        times = xvg(f"{work}/spacing.xvg")[:, 0]
+        assert len(times) == 21 and np.allclose(np.diff(times), 0.1, atol=1e-6), (
+            f"{len(times)} energy frames, {np.diff(times).min() if len(times) > 1 else 0:g} ps apart"
+        )
+    with checks.check("standard masses (no hydrogen mass repartitioning): every hydrogen 1.008 amu in nvt.tpr"):
+        masses = hydrogen_masses(dump)
+        assert masses, "no hydrogens found in nvt.tpr"
+        assert max(abs(m - 1.008) for m in masses) < 0.01, f"hydrogen masses {min(masses):.3f}-{max(masses):.3f} amu"
     with checks.check("NVT started from em.gro (coordinates of nvt.tpr)"):
         lines = open(f"{OUT}/em.gro").read().splitlines()
         em = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + int(lines[1])]])
@@ -111,6 +166,14 @@ def verify(checks):
         rg = xvg(f"{work}/gyrate.xvg")[:, 1].mean()
         assert close(result["mean_rg_nm"], rg, rel=1e-3, abs_=5e-4), f"{result['mean_rg_nm']} vs {rg:.4f}"
         assert f"{rg:.3f}" in open(f"{OUT}/report.md").read(), f"report.md does not give the mean Rg {rg:.3f} nm"
+    with checks.check("rmsd.xvg and gyrate.xvg are gmx rms's and gmx gyrate's output for the run (1e-3 nm)"):
+        for name, recomputed in (("rmsd.xvg", f"{work}/rmsd.xvg"), ("gyrate.xvg", f"{work}/gyrate.xvg")):
+            got, want = xvg(f"{OUT}/{name}"), xvg(recomputed)
+            assert got.shape[0] == want.shape[0], f"{name}: {got.shape[0]} frames, the run has {want.shape[0]}"
+            assert np.allclose(got[:, 1], want[:, 1], atol=1e-3), f"{name} differs from the recomputed analysis"
+    with checks.check("every file topol.top includes, in every #ifdef branch, is delivered or part of GROMACS"):
+        includes = topology_includes(f"{OUT}/topol.top")
+        assert not includes["missing"], "not found: " + "; ".join(includes["missing"])
     with checks.check("temperature: matches nvt.edr and near 300 K"):
         code, log = gmx("energy", "-f", f"{OUT}/nvt.edr", "-o", f"{work}/t.xvg", stdin="Temperature\n\n")
         temperature = xvg(f"{work}/t.xvg")

@@ -104,6 +104,40 @@ def xvg_sets(path):
     return [np.array(s) for s in sets if len(s)]
 
 
+# md.mdp's settings as gmx dump prints them (key: value of the tpr's inputrec)
+MD_SETTINGS = {
+    "integrator": "sd",
+    "dt": "0.002",
+    "nsteps": "5000",
+    "nstxout-compressed": "250",
+    "coulombtype": "PME",
+    "rcoulomb": "1",
+    "rvdw": "1",
+    "DispCorr": "EnerPres",
+    "ref-t": "300",
+    "tau-t": "1",
+}
+# A minimization under the window's 10000 kJ mol^-1 nm^-2 umbrella moves the ions part of the way from conf.gro's
+# 0.5 nm towards its centre (the reference: 0.302, 0.378, 0.403, ..., 0.510, 0.538 nm for centres 0.25-0.65):
+# the starts rise with the centres and span 0.24 nm. Unminimized, every window starts at 0.500; minimized without
+# the umbrella, at one common distance.
+START_SPAN_NM = 0.1
+
+
+def tpr_ion_distance(tpr, ions):
+    """The Na-Cl distance (nm, minimum image) in a run input's starting coordinates."""
+    code, text = gmx("dump", "-s", tpr)
+    assert code == 0, text[-300:]
+    xs = re.findall(r"^\s+x\[\s*(\d+)\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", text, re.M)
+    position = {int(i): np.array([float(a), float(b), float(c)]) for i, a, b, c in xs}
+    rows = re.findall(r"^\s*box\[\s*(\d)\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}", text, re.M)
+    box = np.array([float(row[1 + int(row[0])]) for row in rows[:3]])  # the diagonal (a cubic box)
+    delta = position[ions[0]] - position[ions[1]]
+    if box.size == 3 and np.all(box > 0):
+        delta -= box * np.round(delta / box)
+    return float(np.linalg.norm(delta))
+
+
 def dump_pull(tpr):
     code, text = gmx("dump", "-s", tpr)
     assert code == 0, text[-300:]
@@ -137,6 +171,13 @@ def verify(checks):
         [round(float(w.get("center_nm", -1)), 4) for w in windows] == [round(c, 4) for c in CENTERS],
         f"centres {[w.get('center_nm') for w in windows]}",
     )
+    checks.require(
+        "pmf.json numbers its windows 0-8 in order and states the force constant (10000 kJ mol^-1 nm^-2)",
+        [w.get("window") for w in windows] == list(range(len(CENTERS)))
+        and abs(float(spec.get("force_constant_kj_mol_nm2") or 0) - K) < 1e-6 * K,
+        f"windows {[w.get('window') for w in windows]}, force constant {spec.get('force_constant_kj_mol_nm2')}",
+    )
+    starts = {}
     for i, center in enumerate(CENTERS):
         w = windows[i] if i < len(windows) else {}
         with checks.check(f"window {i}: tpr, pullx and xtc present"):
@@ -157,6 +198,27 @@ def verify(checks):
             assert pull["nsteps"] >= 5000 and pull["nstxout"] == 50, (
                 f"nsteps {pull['nsteps']}, pull-nstxout {pull['nstxout']}"
             )
+        with checks.check(
+            f"window {i}: md.mdp's run settings unchanged (gmx dump: sd, 2 fs x 5000, 300 K, tau-t 1, PME 1.0 nm, "
+            "dispersion correction, xtc every 250 steps)"
+        ):
+            code, text = gmx("dump", "-s", os.path.join(OUT, w["tpr"]))
+            assert code == 0, text[-300:]
+            wrong = []
+            for key, want in MD_SETTINGS.items():
+                found = re.search(rf"^\s*{re.escape(key)}\s*[=:]\s*(.+?)\s*$", text, re.M)
+                got = found.group(1) if found else None
+                try:
+                    same = got is not None and [float(x) for x in got.split()] == [float(x) for x in want.split()]
+                except ValueError:
+                    same = got is not None and got.lower() == want.lower()
+                if not same:
+                    wrong.append(f"{key} {got} (md.mdp: {want})")
+            assert not wrong, "; ".join(wrong)
+        try:
+            starts[i] = tpr_ion_distance(os.path.join(OUT, w["tpr"]), [a for _, a in ions])
+        except Exception:  # noqa: BLE001 - a missing run input fails its own checks; here it has no start
+            pass
         with checks.check(
             f"window {i}: its pullx is what the pull code computes on its own trajectory (mdrun -rerun of the xtc)"
         ):
@@ -196,6 +258,16 @@ def verify(checks):
             assert abs(mean - center) <= MEAN_TOL_NM, (
                 f"mean {mean:.3f} nm (block standard error {block_se(sampled):.4f} nm)"
             )
+    with checks.check(
+        "each window starts from its own restrained minimization: the runs' starting Na-Cl distances follow their "
+        f"centres (increasing, spanning >= {START_SPAN_NM} nm; conf.gro has the ions 0.5 nm apart)"
+    ):
+        found = [starts.get(i) for i in range(len(CENTERS))]
+        assert None not in found, f"no starting distance for windows {[i for i, d in enumerate(found) if d is None]}"
+        assert all(b > a for a, b in zip(found, found[1:])) and found[-1] - found[0] >= START_SPAN_NM, (
+            "starting distances " + ", ".join(f"{d:.3f}" for d in found) + " nm: not minimized under each window's "
+            "umbrella (conf.gro unminimized gives 0.500 in every window, an unrestrained minimization one value)"
+        )
     profile = None
     with checks.check(
         f"gmx wham on the delivered run inputs and pullx files reproduces pmf.xvg in kJ/mol (within {PMF_TOL})"
@@ -241,6 +313,13 @@ def verify(checks):
         x_json, g_json = float(spec["contact_minimum_nm"]), float(spec["contact_minimum_kj_mol"])
         assert inside[0, 0] - 0.005 <= x_json <= 0.34, (
             f"pmf.json's contact minimum at {x_json} nm, outside the profile below 0.34 nm"
+        )
+        # pmf.json copies the delivered profile's own numbers (0.01 kJ/mol: their printing), not a rounded value
+        delivered = xvg(f"{OUT}/pmf.xvg")
+        g_delivered = float(delivered[delivered[:, 0] <= 0.34, 1].min())
+        assert abs(g_json - g_delivered) <= 0.01, (
+            f"pmf.json's contact minimum {g_json} kJ/mol; the delivered pmf.xvg's lowest point below 0.34 nm is "
+            f"{g_delivered:.3f}"
         )
         at_json = float(np.interp(x_json, profile[:, 0], profile[:, 1]))  # the profile where pmf.json puts the minimum
         assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= PMF_TOL, (

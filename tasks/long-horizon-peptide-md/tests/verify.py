@@ -12,7 +12,7 @@ from verifykit import load_json, main
 OUT = "/app/output"
 NAMES = (
     "minimized.pdb has all hydrogens (Amber14 templates match)",
-    "minimized structure has low energy",
+    "minimized structure has low energy and is a minimum (a second minimization gains <= 10 kJ/mol)",
     "trajectory.dcd holds 10 frames of that topology",
     "frames are physical (bonds intact)",
     "analysis.csv has the contracted columns",
@@ -21,7 +21,21 @@ NAMES = (
     "run.json records the settings",
     "report.md states the mean Rg",
     "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)",
+    "trajectory.dcd was written every 100 steps of 2 fs (its header: 0.2 ps per frame)",
+    "bonds to hydrogen are constrained and only those (bond lengths over the frames)",
 )
+
+
+def dcd_header(path):
+    """(steps between frames, timestep in ps) from a DCD file's header, as OpenMM's DCDReporter writes it."""
+    import struct
+
+    with open(path, "rb") as handle:
+        head = handle.read(92)
+    assert head[4:8] == b"CORD", "not a DCD file"
+    interval = struct.unpack("<i", head[16:20])[0]
+    delta_akma = struct.unpack("<f", head[44:48])[0]
+    return interval, delta_akma * 0.04888821  # AKMA time unit in ps
 
 
 def verify(checks):
@@ -38,6 +52,11 @@ def verify(checks):
         context.setPositions(topology.positions)
         energy = context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
         assert energy < 0, f"potential energy {energy:.0f} kJ/mol: not minimized"
+        # measured, not assumed: minimizing it again gains almost nothing (0-2 kJ/mol after the PDB's rounding for
+        # the reference's minimum; 17.6 kJ/mol for the hydrogens-added structure left unminimized)
+        openmm.LocalEnergyMinimizer.minimize(context, 10.0, 0)
+        again = context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
+        assert energy - again <= 10.0, f"minimizing it again lowers the energy by {energy - again:.1f} kJ/mol"
     with checks.check(NAMES[2]):
         trajectory = mdtraj.load(f"{OUT}/trajectory.dcd", top=f"{OUT}/minimized.pdb")
         assert trajectory.n_frames == 10, f"{trajectory.n_frames} frames"
@@ -55,6 +74,28 @@ def verify(checks):
             f"frames {still} barely differ from the frame before (RMSD {min(steps):.4f} nm): 0.2 ps of "
             "Langevin dynamics at 300 K moves the atoms more; was the MD run?"
         )
+    with checks.check(NAMES[10]):
+        interval, dt_ps = dcd_header(f"{OUT}/trajectory.dcd")
+        assert abs(dt_ps - 0.002) < 1e-6 and abs(interval * dt_ps - 0.2) < 1e-6, (
+            f"the DCD records a {dt_ps * 1000:.3f} fs step and a frame every {interval} steps"
+        )
+    with checks.check(NAMES[11]):
+        hydrogen = [
+            (b[0].index, b[1].index)
+            for b in trajectory.topology.bonds
+            if (b[0].element.symbol == "H") != (b[1].element.symbol == "H")
+        ]
+        heavy = [
+            (b[0].index, b[1].index)
+            for b in trajectory.topology.bonds
+            if b[0].element.symbol != "H" and b[1].element.symbol != "H"
+        ]
+        spread_h = np.ptp(mdtraj.compute_distances(trajectory, hydrogen), axis=0).max()
+        spread_heavy = np.median(np.ptp(mdtraj.compute_distances(trajectory, heavy), axis=0))
+        # constrained bonds keep their length to the DCD's float32 precision; free heavy-atom bonds vibrate by
+        # about 0.01 nm over 10 frames at 300 K
+        assert spread_h < 5e-4, f"bonds to hydrogen vary by up to {spread_h:.4f} nm: not constrained"
+        assert spread_heavy > 2e-3, f"heavy-atom bonds vary by {spread_heavy:.4f} nm (median): constrained too"
     rows = None
     with checks.check(NAMES[4]):
         with open(f"{OUT}/analysis.csv") as handle:

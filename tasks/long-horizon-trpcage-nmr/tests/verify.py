@@ -12,6 +12,18 @@ from verifykit import load_json, main
 OUT = "/app/output"
 
 
+def dcd_header(path):
+    """(steps between frames, timestep in ps) from a DCD file's header, as OpenMM's DCDReporter writes it."""
+    import struct
+
+    with open(path, "rb") as handle:
+        head = handle.read(92)
+    assert head[4:8] == b"CORD", "not a DCD file"
+    interval = struct.unpack("<i", head[16:20])[0]
+    delta_akma = struct.unpack("<f", head[44:48])[0]
+    return interval, delta_akma * 0.04888821  # AKMA time unit in ps
+
+
 def verify(checks):
     nmr_models = mdtraj.load("/app/inputs/1L2Y.pdb")
     nmr = nmr_models[0]
@@ -45,6 +57,29 @@ def verify(checks):
         bonds = np.array([[b[0].index, b[1].index] for b in trajectory.topology.bonds])
         lengths = mdtraj.compute_distances(trajectory, bonds)
         assert np.isfinite(lengths).all() and lengths.max() < 0.2 and lengths.min() > 0.08, "bonds broken"
+    with checks.check("trajectory.dcd was written every 100 steps of 2 fs (its header: 0.2 ps per frame)"):
+        interval, dt_ps = dcd_header(f"{OUT}/trajectory.dcd")
+        assert abs(dt_ps - 0.002) < 1e-6 and interval == 100, (
+            f"the DCD records a {dt_ps * 1000:.3f} fs step and a frame every {interval} steps"
+        )
+    with checks.check("bonds to hydrogen are constrained and only those (bond lengths over the frames)"):
+        bonds = list(trajectory.topology.bonds)
+        hydrogen = [(a.index, b.index) for a, b in bonds if (a.element.symbol == "H") != (b.element.symbol == "H")]
+        heavy = [(a.index, b.index) for a, b in bonds if a.element.symbol != "H" and b.element.symbol != "H"]
+        spread_h = np.ptp(mdtraj.compute_distances(trajectory, hydrogen), axis=0).max()
+        spread_heavy = np.median(np.ptp(mdtraj.compute_distances(trajectory, heavy), axis=0))
+        # constrained bonds keep their length to the DCD's float32 precision; free heavy-atom bonds vibrate by
+        # about 0.01 nm over 10 frames at 300 K
+        assert spread_h < 5e-4, f"bonds to hydrogen vary by up to {spread_h:.4f} nm: not constrained"
+        assert spread_heavy > 2e-3, f"heavy-atom bonds vary by {spread_heavy:.4f} nm (median): constrained too"
+    with checks.check(
+        "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)"
+    ):
+        start = mdtraj.load(f"{OUT}/minimized.pdb")
+        steps = [float(mdtraj.rmsd(trajectory[0], start)[0])] + [
+            float(mdtraj.rmsd(trajectory[i], trajectory[i - 1])[0]) for i in range(1, trajectory.n_frames)
+        ]
+        assert min(steps) >= 0.01, f"a frame barely differs from the one before (RMSD {min(steps):.4f} nm)"
     rows = []
     with checks.check("analysis.csv has the contracted columns and times"):
         with open(f"{OUT}/analysis.csv") as handle:

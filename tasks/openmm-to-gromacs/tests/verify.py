@@ -57,6 +57,29 @@ def verify(checks):
         xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + n]])
         box = [float(v) for v in lines[2 + n].split()]
         assert len(box) == 3 and all(abs(b - 5.0) < 1e-3 for b in box), f"box {box}"
+    with checks.check(
+        "topol.top's charges, masses and Lennard-Jones parameters are the System's (ParmEd reads it back)"
+    ):
+        import parmed
+
+        parmed.gromacs.GROMACS_TOPDIR = "/usr/share/gromacs/top"
+        structure = parmed.load_file(f"{out}/topol.top", xyz=f"{out}/conf.gro")
+        nonbonded = next(f for f in system.getForces() if isinstance(f, openmm.NonbondedForce))
+        params = [nonbonded.getParticleParameters(i) for i in range(system.getNumParticles())]
+        assert len(structure.atoms) == len(params), f"{len(structure.atoms)} atoms in topol.top"
+        q = np.array([p[0]._value for p in params])
+        sigma, epsilon = np.array([p[1]._value for p in params]), np.array([p[2]._value for p in params])
+        mass = np.array([system.getParticleMass(i)._value for i in range(system.getNumParticles())])
+        got_q = np.array([a.charge for a in structure.atoms])
+        got_mass = np.array([a.mass for a in structure.atoms])
+        got_sigma = np.array([a.atom_type.sigma / 10 for a in structure.atoms])  # angstrom -> nm
+        got_epsilon = np.array([a.atom_type.epsilon * 4.184 for a in structure.atoms])  # kcal/mol -> kJ/mol
+        assert np.allclose(got_q, q, atol=1e-4), f"charges differ by up to {np.abs(got_q - q).max():.4f} e"
+        # masses as the topology prints them (ParmEd writes 14.01 for 14.0067): 0.01 amu
+        assert np.allclose(got_mass, mass, atol=1e-2), f"masses differ by up to {np.abs(got_mass - mass).max():.4f}"
+        lj = epsilon > 0  # sigma means nothing where epsilon is zero
+        assert np.allclose(got_epsilon, epsilon, rtol=1e-4, atol=1e-6), "Lennard-Jones epsilon differs"
+        assert np.allclose(got_sigma[lj], sigma[lj], rtol=1e-4), "Lennard-Jones sigma differs"
     reference = {}
     if code == 0:
         gmx("mdrun", "-s", "rerun.tpr", "-rerun", "conf.gro", "-deffnm", "rerun", "-nt", "1", cwd=out)

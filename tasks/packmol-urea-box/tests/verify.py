@@ -2,6 +2,7 @@
 closest contact between molecules under periodic boundaries; gmx editconf must read the PDB."""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -150,6 +151,15 @@ def verify(checks):
     with checks.check(f"density of a liquid ({DENSITY[0]}-{DENSITY[1]} g/cm^3) from the counts and the box"):
         density = (n_urea * MASS["URE"] + n_water * MASS["SOL"]) / N_A / volume_cm3
         assert DENSITY[0] <= density <= DENSITY[1], f"{density:.3f} g/cm^3"
+        assert abs(float(spec["density_g_cm3"]) - density) <= 0.005, (
+            f"build.json states {spec['density_g_cm3']} g/cm^3, the counts and the box give {density:.3f}"
+        )
+    with checks.check("build.json's tolerance is the one packmol.inp ran with"):
+        found = re.search(r"^\s*tolerance\s+([-\d.eE+]+)", open(f"{OUT}/packmol.inp").read(), re.M)
+        assert found, "no tolerance line in packmol.inp"
+        assert abs(float(spec["tolerance_angstrom"]) - float(found.group(1))) < 1e-9, (
+            f"build.json {spec['tolerance_angstrom']}, packmol.inp {found.group(1)}"
+        )
     checks.require(
         f"box edges about 4 nm ({EDGE_NM[0]}-{EDGE_NM[1]} nm)",
         bool(cryst) and all(EDGE_NM[0] <= c / 10 <= EDGE_NM[1] for c in cryst),

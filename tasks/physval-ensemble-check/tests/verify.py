@@ -9,6 +9,7 @@ writes a new reference.json.
 import glob
 import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -60,21 +61,31 @@ def verify(checks):
             entry.get("canonical") is expected,
             f"canonical {entry.get('canonical')}",
         )
-        with checks.check(f"protocol {protocol}: deviation is physical-validation's ({reference[protocol]:.2f} sigma)"):
+        with checks.check(
+            f"protocol {protocol}: deviation is physical-validation's ({reference[protocol]:.2f} sigma, 2 %)"
+        ):
             value = float(entry["deviation_sigma"])
-            assert abs(abs(value) - abs(reference[protocol])) <= max(1.0, 0.25 * abs(reference[protocol])), (
+            # deterministic for the same data and defaults (decorrelation and maximum-likelihood fit): 2 % covers the
+            # last digits of another platform; a number rounded to a plausible constant is outside
+            assert abs(value - reference[protocol]) <= max(0.05, 0.02 * abs(reference[protocol])), (
                 f"{value} sigma vs {reference[protocol]:.2f}"
             )
-    explanation = str(report.get("explanation", "")).lower()
-    checks.require(
-        "explanation names protocol B and a non-canonical cause",
-        " b" in f" {explanation}"
-        and any(
-            k in explanation
-            for k in ("nve", "microcanonical", "constant energy", "constant-energy", "berendsen", "fluctuation")
-        ),
-        "the explanation does not say that B fails and why",
-    )
+    explanation = str(report.get("explanation", ""))
+    failing = [p for p in ("A", "B") if abs(reference[p]) >= 3.0]
+    with checks.check("explanation names the failing protocol with the deviation physical-validation computes for it"):
+        # facts the explanation must carry, not keywords: which protocol fails (a word "B" of its own) and its
+        # deviation (a number within 0.5 sigma of physical-validation's); the kind of dynamics is the judge's
+        stated = [float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?", explanation)]
+        for protocol in failing:
+            assert re.search(rf"\b{protocol}\b", explanation), f"the explanation does not name protocol {protocol}"
+            assert any(abs(abs(x) - abs(reference[protocol])) <= 0.5 for x in stated), (
+                f"the explanation does not give protocol {protocol}'s deviation ({reference[protocol]:.1f} sigma)"
+            )
+        passing = [p for p in ("A", "B") if p not in failing]
+        assert not any(
+            re.search(rf"\b(protocol\s+)?{p}\b[^.]*\b(fails|not canonical|inconsistent)", explanation, re.I)
+            for p in passing
+        ), f"the explanation says a canonical protocol ({', '.join(passing)}) fails"
 
 
 if sys.argv[1:] == ["--reference"]:

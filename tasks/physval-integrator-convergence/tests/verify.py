@@ -1,5 +1,6 @@
 """Recompute physical-validation's integrator convergence on the inputs and compare."""
 
+import re
 import sys
 
 import numpy as np
@@ -29,16 +30,18 @@ def verify(checks):
     with checks.check("convergence.json readable"):
         report = load_json("/app/output/convergence.json")
     with checks.check(f"deviation on all four runs ({deviation_all:.3f})"):
-        assert close(report["deviation_all"], deviation_all, rel=0.02, abs_=0.005), f"{report['deviation_all']}"
+        assert close(report["deviation_all"], deviation_all, rel=0.02, abs_=1e-4), f"{report['deviation_all']}"
     with checks.check(f"deviation without 40 fs ({deviation_three:.3f})"):
-        assert close(report["deviation_without_40fs"], deviation_three, rel=0.05, abs_=0.005), (
+        # physical-validation on the same runs is deterministic: 2 % is another platform's last digits
+        assert close(report["deviation_without_40fs"], deviation_three, rel=0.02, abs_=1e-4), (
             f"{report['deviation_without_40fs']}"
         )
     with checks.check("fluctuations per timestep"):
         got = {str(k): float(v) for k, v in report["fluctuations_kj_mol"].items()}
         for dt in TIMESTEPS:
             expected = energy[dt].std()
-            assert close(got[str(dt)], expected, rel=0.02) or close(got[str(dt)], energy[dt].std(ddof=1), rel=0.02), (
+            # the population or the sample standard deviation (ddof 1 differs by 0.25 % for 200 samples), not rounded
+            assert close(got[str(dt)], expected, rel=1e-3) or close(got[str(dt)], energy[dt].std(ddof=1), rel=1e-3), (
                 f"{dt} fs: {got[str(dt)]}"
             )
     largest = 40 if deviation_all < 0.1 else (20 if deviation_three < 0.1 else 10)
@@ -47,11 +50,14 @@ def verify(checks):
         report.get("largest_converged_timestep_fs") == largest,
         f"{report.get('largest_converged_timestep_fs')}",
     )
-    checks.require(
-        "explanation relates the deviation to the choice of timestep",
-        len(str(report.get("explanation", ""))) >= 40 and "40" in str(report.get("explanation", "")),
-        "no explanation mentioning the 40 fs run",
-    )
+    with checks.check("explanation states the computed facts: the largest converged timestep and the one that breaks"):
+        # numbers the analysis produced, not keywords: the largest timestep of the converged set and the smallest
+        # one outside it (the rest of the interpretation is the judge's)
+        text = str(report.get("explanation", ""))
+        stated = {float(x) for x in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", text)}
+        outside = [dt for dt in TIMESTEPS if dt > largest]
+        assert float(largest) in stated, f"the explanation does not give the largest converged timestep ({largest} fs)"
+        assert not outside or float(outside[0]) in stated, f"the explanation does not name the {outside[0]} fs run"
 
 
 sys.exit(main(verify))

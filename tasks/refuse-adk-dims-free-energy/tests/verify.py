@@ -4,6 +4,7 @@ The evidence is recomputed with MDAnalysis (theta_NMP of the first and last fram
 crossings exactly).
 """
 
+import re
 import sys
 import warnings
 
@@ -73,11 +74,16 @@ def verify(checks):
     with checks.check("evidence: midpoint crossings (a one-way path)"):
         assert int(response["n_midpoint_crossings"]) == crossings, f"{response['n_midpoint_crossings']} vs {crossings}"
     reason, recommendation = str(response.get("reason", "")).lower(), str(response.get("recommendation", "")).lower()
-    checks.require(
-        "reason names the biased, non-equilibrium transition path",
-        len(reason) >= 60 and any(k in reason for k in BIAS),
-        "the reason does not say the trajectory is biased / non-equilibrium (DIMS)",
-    )
+    with checks.check("reason names the biased, non-equilibrium transition path and cites the measured angles"):
+        assert len(reason) >= 60 and any(k in reason for k in BIAS), (
+            "the reason does not say the trajectory is biased / non-equilibrium (DIMS)"
+        )
+        # the evidence, not a keyword: the first and last theta_NMP as MDAnalysis measures them (0.5 deg)
+        stated = [float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?", reason)]
+        for label, value in (("first", theta[0]), ("last", theta[-1])):
+            assert any(abs(x - value) <= 0.5 for x in stated), (
+                f"the reason does not give the {label} frame's theta_NMP ({value:.1f} deg) from the data"
+            )
     checks.require(
         "recommends equilibrium or reweightable enhanced sampling",
         any(k in recommendation for k in FIX),

@@ -71,6 +71,17 @@ def dump_awh(tpr):
     return found
 
 
+def mdp_settings(path):
+    """key = value settings of an mdp file (keys lower-case, '_' as '-')."""
+    found = {}
+    for line in open(path):
+        text = line.split(";")[0]
+        if "=" in text:
+            key, value = (x.strip() for x in text.split("=", 1))
+            found[key.lower().replace("_", "-")] = value
+    return found
+
+
 def verify(checks):
     atoms = read_gro(f"{INPUTS}/conf.gro")
     tyr, trp = heavy(atoms, 2, "TYR"), heavy(atoms, 9, "TRP")
@@ -131,7 +142,7 @@ def verify(checks):
         str(alternative.get("method", "")).lower() == "awh",
         f"alternative {alternative}",
     )
-    awh = {}
+    awh, processed = {}, {}
     with checks.check("grompp -maxwarn 0 rebuilds the AWH run input from awh.mdp + index.ndx, and it matches awh.tpr"):
         work = tempfile.mkdtemp()
         for name in ("awh.mdp", "index.ndx"):
@@ -152,12 +163,15 @@ def verify(checks):
             "index.ndx",
             "-o",
             "re.tpr",
+            "-po",
+            "out.mdp",
             "-maxwarn",
             "0",
             cwd=work,
         )
         assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
         awh = dump_awh(os.path.join(work, "re.tpr"))
+        processed = mdp_settings(os.path.join(work, "out.mdp"))
         delivered = dump_awh(f"{OUT}/awh.tpr")
         assert {k: v for k, v in delivered.items()} == awh, "awh.tpr was not made from the delivered awh.mdp"
     with checks.check("AWH biases the pull coordinate: one bias, one dimension, provider pull, coordinate 1"):
@@ -180,6 +194,17 @@ def verify(checks):
         assert abs(start - RANGE_NM[0]) <= RANGE_TOL_NM and abs(end - RANGE_NM[1]) <= RANGE_TOL_NM, (
             f"interval {start}-{end} nm"
         )
+    with checks.check("awh.mdp keeps every setting of md.mdp unchanged (grompp's processed mdp)"):
+        changed = []
+        for key, value in mdp_settings(f"{INPUTS}/md.mdp").items():
+            got = processed.get(key, "")
+            try:
+                same = [float(x) for x in got.split()] == [float(x) for x in value.split()]
+            except ValueError:
+                same = got.lower() == value.lower()
+            if not same:
+                changed.append(f"{key} = {got!r} (md.mdp: {value!r})")
+        assert not changed, "; ".join(changed)
     with checks.check("awh.tpr keeps md.mdp's run settings (sd, dt 0.002)"):
         code, text = gmx("dump", "-s", f"{OUT}/awh.tpr")
         assert re.search(r"^\s*integrator\s*=\s*sd\b", text, re.M) and re.search(

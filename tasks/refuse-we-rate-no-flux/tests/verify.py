@@ -1,5 +1,6 @@
 """The right outcome: no flux ever reached the target, so no rate can be given (checked with h5py)."""
 
+import re
 import sys
 
 import h5py
@@ -48,11 +49,15 @@ def verify(checks):
     with checks.check(f"evidence: smallest pcoord reached ({min_pcoord:.3f})"):
         assert abs(float(response["min_pcoord"]) - min_pcoord) < 1e-3, f"min_pcoord {response['min_pcoord']}"
     reason = str(response.get("reason", "")).lower()
-    checks.require(
-        "reason says the target was never reached",
-        len(reason) >= 40 and any(k in reason for k in KEYWORDS),
-        "the reason does not say that no flux reached the target",
-    )
+    with checks.check("reason says the target was never reached and gives the closest approach"):
+        assert len(reason) >= 40 and any(k in reason for k in KEYWORDS), (
+            "the reason does not say that no flux reached the target"
+        )
+        # the evidence, not a keyword: the smallest pcoord any segment reached (0.01), against the target's 1.0
+        stated = [float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?", reason)]
+        assert any(abs(x - min_pcoord) <= 0.01 for x in stated), (
+            f"the reason does not give the closest approach to the target (pcoord {min_pcoord:.3f})"
+        )
     recommendation = str(response.get("recommendation", "")).lower()
     checks.require(
         "recommends more sampling",

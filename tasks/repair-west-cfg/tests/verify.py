@@ -16,6 +16,21 @@ class Loader(yaml.SafeLoader):
 Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", lambda loader, suffix, node: "python/name:" + suffix)
 
 
+def differences(before, after, ignored, path=()):
+    """Where two parsed YAML structures differ, outside the ``ignored`` key paths."""
+    if path in ignored:
+        return []
+    if isinstance(before, dict) and isinstance(after, dict):
+        found = []
+        for key in sorted(set(before) | set(after), key=str):
+            if key not in before or key not in after:
+                found.append("/".join(map(str, path + (key,))) + (" added" if key in after else " removed"))
+            else:
+                found += differences(before[key], after[key], ignored, path + (key,))
+        return found
+    return [] if before == after else ["/".join(map(str, path)) + f": {before!r} -> {after!r}"]
+
+
 def verify(checks):
     config = None
     with checks.check("west.cfg is YAML"):
@@ -28,6 +43,7 @@ def verify(checks):
             "propagator names WESTPA's ExecutablePropagator",
             "propagator and pcoord scripts exist",
             "datasets nested under data",
+            "every other setting of west.cfg is the input's (nothing else changed)",
             "unchanged settings kept",
         ):
             checks.require(name, False, "no readable west.cfg with a `west` section")
@@ -62,6 +78,17 @@ def verify(checks):
     with checks.check("datasets nested under data"):
         datasets = west["data"]["datasets"]
         assert datasets[0]["name"] == "pcoord" and datasets[0]["scaleoffset"] == 4, f"{datasets}"
+    with checks.check("every other setting of west.cfg is the input's (nothing else changed)"):
+        # the input with its tab (the YAML error) replaced, as a structure; the five fixed values left out
+        original = yaml.load(open(f"{SIM}/west.cfg").read().replace("\t", "    "), Loader=Loader)
+        fixed = {
+            ("west", "system", "system_options", "pcoord_len"),
+            ("west", "system", "system_options", "bins", "boundaries"),
+            ("west", "propagation", "propagator"),
+            ("west", "executable", "propagator", "executable"),
+        }
+        changed = differences(original, config, fixed)
+        assert not changed, "; ".join(changed[:4])
     with checks.check("unchanged settings kept"):
         assert west["propagation"]["max_total_iterations"] == 50, "max_total_iterations changed"
         assert options["bin_target_counts"] == 4, "bin_target_counts changed"

@@ -14,14 +14,41 @@ NAMES = (
     "particles match the PDB atoms",
     "peptide intact and first",
     "PME with a 1.0 nm cutoff",
-    "bonds to hydrogen constrained",
+    "bonds to hydrogen constrained, and only those (one constraint per peptide hydrogen)",
     "TIP3P-FB water",
     "net charge zero",
     "Na+ - Cl- neutralizes the peptide",
     "ionic strength 0.1 M",
-    "at least 1.0 nm padding",
+    "a cubic box with at least 1.0 nm padding, the System's box the PDB's",
     "build.json matches the system",
+    "system.xml is the System the stated force field and settings build from solvated.pdb (energy of every force)",
 )
+
+
+def force_energies(system, pdb):
+    """Each force's energy (kJ/mol, by force class; CMMotionRemover left out) at the PDB's positions and box."""
+    import copy
+
+    system = copy.deepcopy(system)
+    names = {}
+    for i, force in enumerate(system.getForces()):
+        force.setForceGroup(i)
+        names[i] = type(force).__name__
+    # the CPU platform on one thread: the Reference platform's PME takes about 20 s for this box; both systems are
+    # evaluated on the same platform, which gives a System the same energy every time
+    platform = openmm.Platform.getPlatformByName("CPU")
+    context = openmm.Context(system, openmm.VerletIntegrator(0.001), platform, {"Threads": "1"})
+    context.setPeriodicBoxVectors(*pdb.topology.getPeriodicBoxVectors())
+    context.setPositions(pdb.positions)
+    energies = {}
+    for i, name in names.items():
+        if name == "CMMotionRemover":
+            continue
+        energy = (
+            context.getState(getEnergy=True, groups={i}).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
+        )
+        energies[name] = energies.get(name, 0.0) + energy
+    return energies
 
 
 def verify(checks):
@@ -62,8 +89,18 @@ def verify(checks):
         system.getConstraintParameters(i)[1] for i in range(system.getNumConstraints())
     }
     peptide_h = {a.index for r in residues[:10] for a in r.atoms() if a.element.symbol == "H"}
+    peptide_atoms = {a.index for r in residues[:10] for a in r.atoms()}
+    peptide_constraints = sum(
+        1
+        for i in range(system.getNumConstraints())
+        if system.getConstraintParameters(i)[0] in peptide_atoms
+        or system.getConstraintParameters(i)[1] in peptide_atoms
+    )
     checks.require(
-        NAMES[5], peptide_h <= constrained, f"{len(peptide_h - constrained)} peptide hydrogens unconstrained"
+        NAMES[5],
+        peptide_h <= constrained and peptide_constraints == len(peptide_h),
+        f"{len(peptide_h - constrained)} peptide hydrogens unconstrained; {peptide_constraints} constraints in the "
+        f"peptide for {len(peptide_h)} bonds to hydrogen",
     )
     charges = (
         np.array(
@@ -106,6 +143,41 @@ def verify(checks):
         extent = xyz.max(axis=0) - xyz.min(axis=0)
         box = np.array([top.getPeriodicBoxVectors()[i][i].value_in_unit(unit.nanometer) for i in range(3)])
         assert np.all(box >= extent + 2.0 - 0.05), f"box {box.round(3)} for a solute extent {extent.round(3)}"
+        assert np.ptp(box) < 1e-3, f"box {box.round(3)} is not cubic"
+        vectors = system.getDefaultPeriodicBoxVectors()
+        system_box = np.array([vectors[i][i].value_in_unit(unit.nanometer) for i in range(3)])
+        assert np.allclose(system_box, box, atol=1e-3), f"the System's box {system_box.round(3)}, the PDB's {box}"
+    with checks.check(NAMES[12]):
+        # rebuilt from the delivered structure with the instruction's settings: every force's energy at the same
+        # positions must agree (a parameter, mass or constraint set changed anywhere shows up)
+        reference = app.ForceField("amber14-all.xml", "amber14/tip3pfb.xml").createSystem(
+            top, nonbondedMethod=app.PME, nonbondedCutoff=1.0 * unit.nanometer, constraints=app.HBonds
+        )
+        assert reference.getNumConstraints() == system.getNumConstraints(), (
+            f"{system.getNumConstraints()} constraints, the settings give {reference.getNumConstraints()}"
+        )
+        constraints = sorted(
+            (min(a, b), max(a, b), d._value)
+            for a, b, d in map(system.getConstraintParameters, range(system.getNumConstraints()))
+        )
+        ref_constraints = sorted(
+            (min(a, b), max(a, b), d._value)
+            for a, b, d in map(reference.getConstraintParameters, range(reference.getNumConstraints()))
+        )
+        assert [c[:2] for c in constraints] == [c[:2] for c in ref_constraints] and np.allclose(
+            [c[2] for c in constraints], [c[2] for c in ref_constraints], rtol=1e-6
+        ), "constrained pairs or their distances differ from the force field's"
+        masses = [system.getParticleMass(i)._value for i in range(system.getNumParticles())]
+        ref_masses = [reference.getParticleMass(i)._value for i in range(reference.getNumParticles())]
+        assert np.allclose(masses, ref_masses, atol=1e-6), "particle masses differ from the force field's"
+        got, want = force_energies(system, pdb), force_energies(reference, pdb)
+        assert sorted(got) == sorted(want), f"forces {sorted(got)}, the settings give {sorted(want)}"
+        for name in want:
+            # the same System on the same platform gives the same energy to rounding: 1e-5 relative still tells a
+            # changed 1-4 scaling or Ewald setting from it
+            assert abs(got[name] - want[name]) <= 1e-5 * max(100.0, abs(want[name])), (
+                f"{name}: {got[name]:.3f} kJ/mol, the settings give {want[name]:.3f}"
+            )
     with checks.check(NAMES[11]):
         build = load_json(f"{OUT}/build.json")
         assert (build["waters"], build["sodium"], build["chloride"]) == (waters, sodium, chloride), (

@@ -28,7 +28,7 @@ def verify(checks):
         isinstance(first, int) and not isinstance(first, bool) and 0 <= first <= len(u.trajectory) // 2,
         f"first_frame {first} of {len(u.trajectory)}",
     )
-    with checks.check("mean and std reproduce under the stated convention (0.2 %)"):
+    with checks.check("mean and std reproduce under the stated convention (0.02 %)"):
         atoms = u.select_atoms(SELECTIONS[selection])
         masses = atoms.masses if weighted else np.ones(len(atoms))
         rg = []
@@ -36,8 +36,10 @@ def verify(checks):
             x = atoms.positions - np.average(atoms.positions, axis=0, weights=masses)
             rg.append(np.sqrt(np.sum(masses * np.sum(x**2, axis=1)) / masses.sum()) / 10.0)
         rg = np.array(rg)
-        assert close(result["mean_rg_nm"], rg.mean(), rel=2e-3), f"mean {result['mean_rg_nm']} vs {rg.mean():.4f} nm"
-        assert close(result["std_rg_nm"], rg.std(), rel=2e-2, abs_=2e-4), (
+        # float32 coordinates and another program's element masses (mdtraj's) move the mean by ~1e-5 relative; one
+        # frame more or less at the start moves it by ~2e-3: 2e-4 tells them apart (the std 10 times looser)
+        assert close(result["mean_rg_nm"], rg.mean(), rel=2e-4), f"mean {result['mean_rg_nm']} vs {rg.mean():.5f} nm"
+        assert close(result["std_rg_nm"], rg.std(), rel=2e-3, abs_=2e-5), (
             f"std {result['std_rg_nm']} vs {rg.std():.4f} nm"
         )
     with checks.check("the value is in nm (a 10-residue peptide: 0.4-1.5 nm)"):

@@ -26,7 +26,7 @@ json.dump({"method": "mp2", "basis": "aug-cc-pvdz", "counterpoise": True, "e_dim
            "justification": "MP2 with the diffuse, polarized aug-cc-pVDZ basis is a standard, affordable choice for "
                             "hydrogen bonds (it captures dispersion, which B3LYP lacks); the Boys-Bernardi counterpoise correction (monomers in the dimer basis via "
                             "ghost atoms) removes the basis-set superposition error, which would otherwise overbind. "
-                            "The result underbinds the CCSD(T)/CBS value of about -5 by about half a kcal/mol, the known basis-set incompleteness of a double-zeta basis."},
+                            f"The result, {(e_ab - e_a - e_b) * HARTREE:.2f} kcal/mol, underbinds the CCSD(T)/CBS value of about -5 by about half a kcal/mol, the known basis-set incompleteness of a double-zeta basis."},
           open("/app/output/binding.json", "w"), indent=1)
 PY
 cat /app/output/binding.json

@@ -72,7 +72,9 @@ def verify(checks):
             )
     with checks.check("gauche - anti in kcal/mol (consistent, between 0.2 and 1.5)"):
         delta = (computed["gauche"]["energy"] - computed["anti"]["energy"]) * HARTREE_KCAL
-        assert abs(float(report["delta_e_kcal_mol"]) - delta) < 0.02, (
+        # xtb's energies of the delivered geometries reproduce its optimization's printout to ~1e-6 Eh (6e-4 kcal/mol):
+        # 0.002 kcal/mol keeps the difference as computed, not rounded to a plausible 0.6
+        assert abs(float(report["delta_e_kcal_mol"]) - delta) < 0.002, (
             f"{report['delta_e_kcal_mol']} vs {delta:.3f} kcal/mol"
         )
         assert 0.2 <= delta <= 1.5, f"gauche - anti {delta:.3f} kcal/mol"

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from westbench.calibration.basis import draw_basis_states
 from westbench.errors import WestbenchError
-from westbench.frames import write_frames
+from westbench.io.frames import write_frames
 
 
 def write_runs(folder, n_runs, n_frames, n_beads=3):
@@ -82,5 +82,7 @@ def test_the_study_engines_start_from_the_drawn_states_with_their_own_walkers(wo
     assert study["walkers_per_bin"] == 6 and study["walkers_per_bin_by_engine"]["cg_fulltrained"] == 3
     assert study["max_iterations"] == 50 and study["max_iterations_by_engine"]["cg_undertrained"] == 25
     assert workflow.config["we"]["walkers_per_bin"] == 3  # the main study's own
-    inputs = workflow.globals["calibration_we_input"](SimpleNamespace(protein="chignolin", engine="reference"))
+    from westbench.plan import Plan
+
+    inputs = Plan.from_config(workflow.config).calibration.we_input("reference")
     assert inputs["basis_states"].endswith("we/basis_states.npz")

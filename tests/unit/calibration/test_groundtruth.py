@@ -10,7 +10,7 @@ from westbench.cg.native import native_ca
 from westbench.cg.reference import build_reference
 from westbench.config import section_defaults
 from westbench.errors import WestbenchError
-from westbench.frames import read_frames
+from westbench.io.frames import read_frames
 
 LANGEVIN = {**section_defaults("calibration.langevin"), "temperature_k": 300.0}
 SHORT = {"equilibration_ps": 0.5, "length_ps": 2.0, "save_interval_ps": 0.2, "hot_ps": 0.5}

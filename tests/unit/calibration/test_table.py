@@ -15,12 +15,15 @@ from westbench.calibration.table import (
     NEGLIGIBLE,
     agrees,
     checks,
+    engine_rows,
     expected_verdict,
     floor_distance,
-    kish_ess,
+    interval_coverage,
+    predicted_divergences,
     training_comparison,
 )
 from westbench.cg.internal_coordinates import kt
+from westbench.metrics.weighted import effective_sample_size
 
 
 class Harmonic(torch.nn.Module):
@@ -48,7 +51,7 @@ def test_reweighting_to_a_hotter_temperature_gives_its_variance(scale, seed):
 def test_reweighting_to_the_same_model_is_uniform():
     x = np.random.default_rng(0).normal(size=(100, 3, 3))
     w = reweighting_weights(x, Harmonic(3.0), Harmonic(3.0), 300.0, 300.0)
-    assert np.allclose(w, 1 / 100) and kish_ess(w) == pytest.approx(100)
+    assert np.allclose(w, 1 / 100) and effective_sample_size(w) == pytest.approx(100)
 
 
 @given(floor=st.floats(1e-3, 10.0), share=st.floats(0.0, 5.0))
@@ -102,17 +105,17 @@ def test_checks_read_the_null_the_strongest_perturbation_and_the_ordering():
         )
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
     assert result["null_within_noise"] and result["strongest_temperature_separated"]
-    assert result["temperature_monotone"] == {"tic0": True}
-    assert result["agreement"] == {"rows": 4, "agree": 4}
+    assert result["temperature_monotone"] == {"w1 tic0": True}
+    assert result["agreement"] == {"rows": 4, "agree": 4, "could_disagree": 4, "agree_of_those": 4}
     for row in rows:
         row["ci_low"], row["ci_high"] = row["value"] * 0.8, row["value"] * 1.2
-    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"tic0": True}
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"w1 tic0": True}
     rows[2]["value"] = 0.05  # +10 % below the null: not monotone
     rows[0]["verdict"] = "separated"  # a null that comes out separated fails the study
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
-    assert not result["null_within_noise"] and result["temperature_monotone"] == {"tic0": False}
+    assert not result["null_within_noise"] and result["temperature_monotone"] == {"w1 tic0": False}
     rows[2]["ci_low"], rows[2]["ci_high"] = 0.04, 0.06  # and significantly so: its interval under the null's
-    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"tic0": False}
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["temperature_ordered"] == {"w1 tic0": False}
 
 
 def test_hotter_and_colder_runs_are_ordered_only_along_their_own_direction():
@@ -126,11 +129,11 @@ def test_hotter_and_colder_runs_are_ordered_only_along_their_own_direction():
     for row in rows:
         row["ci_low"], row["ci_high"] = row["value"] * 0.9, row["value"] * 1.1
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
-    assert result["temperature_monotone"] == {"tic0": True} and result["temperature_ordered"] == {"tic0": True}
-    assert result["strongest_temperature"] == {"tic0": "separated"}  # 0.7: the largest step of either direction
+    assert result["temperature_monotone"] == {"w1 tic0": True} and result["temperature_ordered"] == {"w1 tic0": True}
+    assert result["strongest_temperature"] == {"w1 tic0": "separated"}  # 0.7: the largest step of either direction
     rows[4]["value"], rows[4]["ci_low"], rows[4]["ci_high"] = 0.1, 0.09, 0.11  # -30 % below -15 %
     result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
-    assert result["temperature_monotone"] == {"tic0": False} and result["temperature_ordered"] == {"tic0": False}
+    assert result["temperature_monotone"] == {"w1 tic0": False} and result["temperature_ordered"] == {"w1 tic0": False}
 
 
 def test_the_trained_comparison_counts_distributions():
@@ -206,3 +209,88 @@ def test_a_strongest_perturbation_predicted_only_either_must_still_be_separated_
     rows[1]["verdict"], rows[1]["expected"] = "separated", "separated"
     rows[2]["expected"] = "separated"  # expected separated but within noise: fails whatever the others say
     assert not checks(pd.DataFrame(rows, columns=COLUMNS), {})["strongest_contact_separated"]
+
+
+def test_every_metric_and_distribution_an_engine_reports_gets_a_row_with_whether_its_interval_holds_the_answer():
+    record = {
+        "metrics": {
+            "we": {
+                "w1": {"tic0": 0.3, "angles": 2.0},
+                "kl": {"tic0": 0.5},
+                "intervals": {"w1": {"tic0": {"low": 0.2, "high": 0.4}}, "kl": {"tic0": {"low": 0.4, "high": 0.6}}},
+                "verdicts": {"w1": {"tic0": "separated", "angles": "undetermined"}, "kl": {"tic0": "separated"}},
+                "verdict_notes": {"w1": {"angles": "few frames carry the weight"}},
+                "noise_floor": {"w1": {"tic0": {"value": 0.05, "low": 0.02, "high": 0.08}}},
+            }
+        }
+    }
+    predicted = {("w1", "tic0"): 0.35, ("kl", "tic0"): 0.9, ("w1", "angles"): 1.0}
+    rows = pd.DataFrame(engine_rows("s", "t1.2", "perturbation", {}, record, "we", predicted), columns=COLUMNS)
+    assert sorted(zip(rows["metric"], rows["distribution"])) == [("kl", "tic0"), ("w1", "angles"), ("w1", "tic0")]
+    by = rows.set_index(["metric", "distribution"])
+    assert by.loc[("w1", "tic0"), "covers"] and not by.loc[("kl", "tic0"), "covers"]
+    assert by.loc[("w1", "tic0"), "headline"] and not by.loc[("w1", "angles"), "headline"]
+    assert by.loc[("w1", "angles"), "note"] == "few frames carry the weight"
+    assert interval_coverage(rows) == {
+        "cells": 1,  # only W1 of TIC 0 is resolved (expected separated): the others have no floor here
+        "covered": 1,
+        "rate": 1.0,
+        "all_cells": {"cells": 2, "covered": 1, "rate": 0.5},
+    }
+
+
+def test_engines_that_change_only_their_dynamics_must_come_out_within_noise_wherever_decided():
+    rows = [_row("reference", "null")]
+    rows += [_row("friction_x10", "dynamics", distribution=d) for d in ("tic0", "tic1")]
+    rows.append(_row("friction_x10", "dynamics", distribution="rg", verdict="undetermined"))
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert result["dynamics_within_noise"]
+    assert result["dynamics_verdicts"] == {"cells": 3, "determined": 2, "within_noise": 2, "separated": []}
+    rows[1]["verdict"] = "separated"
+    result = checks(pd.DataFrame(rows, columns=COLUMNS), {})
+    assert not result["dynamics_within_noise"] and result["dynamics_verdicts"]["separated"] == ["friction_x10: w1 tic0"]
+    # the dynamics-only engine never joins a temperature or contact family (no size to order it by)
+    assert "temperature_monotone" not in result
+
+
+def test_cells_expected_either_cannot_disagree_and_are_counted_apart():
+    rows = [
+        _row("reference", "null"),
+        _row("t1.1", "perturbation", temperature=1.1, verdict="within noise", expected="either"),
+        _row("t1.2", "perturbation", temperature=1.2, verdict="within noise", expected="separated"),
+    ]
+    agreement = checks(pd.DataFrame(rows, columns=COLUMNS), {})["agreement"]
+    assert agreement == {"rows": 3, "agree": 2, "could_disagree": 2, "agree_of_those": 1}
+
+
+def test_a_prediction_of_the_ground_truth_against_itself_is_zero_on_every_metric():
+    rng = np.random.default_rng(0)
+    n = 200
+    frames = {
+        "ca": np.cumsum(rng.normal(0, 0.2, (n, 6, 3)), axis=1),
+        "tics": rng.normal(size=(n, 4)),
+        "weight": np.full(n, 1 / n),
+        "traj": np.repeat(np.arange(10), 20),
+        "time_ps": np.tile(np.arange(20.0), 10),
+        "iteration": np.zeros(n, int),
+    }
+    same = predicted_divergences(frames, np.full(n, 1 / n))
+    assert {metric for metric, _ in same} == {"w1", "kl"} and ("w1", "tic01") in same
+    assert all(value == pytest.approx(0.0, abs=1e-12) for value in same.values())
+    tilted = predicted_divergences(frames, np.exp(2 * frames["tics"][:, 0]))
+    assert tilted[("w1", "tic0")] > 0.3 and tilted[("kl", "tic0")] > 0.1
+
+
+def test_steps_predicted_within_noise_are_not_held_to_an_order():
+    """A distribution where every step is expected within noise (a contact change's KL of bonds) predicts no order:
+    noise that reverses two steps there is not a failed ordering; where a step is resolved, it still is."""
+    rows = [_row("reference", "null", value=0.01, distribution="bonds")]
+    for scale, value, expected in ((0.9, 0.05, "within noise"), (0.8, 0.02, "within noise")):
+        rows.append(
+            _row(f"c{scale}", "perturbation", contacts=scale, distribution="bonds", value=value, expected=expected)
+        )
+    for row in rows:
+        row["ci_low"], row["ci_high"] = row["value"] * 0.9, row["value"] * 1.1
+    assert "w1 bonds" not in checks(pd.DataFrame(rows, columns=COLUMNS), {})["contact_ordered"]
+    rows[1]["expected"] = rows[2]["expected"] = "either"  # both claim a size: -20 %'s 0.022 under -10 %'s 0.045
+    assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["contact_ordered"] == {"w1 bonds": False}

@@ -6,12 +6,12 @@ import pandas as pd
 import pytest
 import torch
 
-from westbench.atomic import savez
 from westbench.cg.engine import CGEngine, load_basis_states
 from westbench.cg.model import CGModel, save_model
 from westbench.cg.prior import fit_prior
 from westbench.errors import WestbenchError
-from westbench.frames import ok_frames, read_frames
+from westbench.io.atomic import savez
+from westbench.io.frames import ok_frames, read_frames
 from westbench.we.export import export_run
 from westbench.we.launch import BATCHED
 from westbench.we.run import run_we

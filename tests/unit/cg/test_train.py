@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from westbench.ca_geometry import bond_lengths
 from westbench.cg.data import ProteinData
 from westbench.cg.engine import CGEngine
 from westbench.cg.model import save_model
 from westbench.cg.train import preset_training, train_model
+from westbench.geometry.ca_geometry import bond_lengths
 
 from .toy import harmonic_chain
 
@@ -77,10 +77,11 @@ def test_trained_model_reproduces_the_bond_length_distribution_of_a_harmonic_cha
 
 
 def test_training_on_a_missing_gpu_is_an_error_not_a_quiet_cpu_run(monkeypatch):
-    """Training asks the device policy (westbench.cg.torch_device, by westbench.devices), as the CG engine does."""
+    """Training asks the device policy (westbench.cg.torch_device, by westbench.runtime.devices), as the CG engine
+    does."""
     import torch
 
-    from westbench.devices import DeviceError
+    from westbench.runtime.devices import DeviceError
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     rng = np.random.default_rng(0)

@@ -8,7 +8,7 @@ import pytest
 from westbench.cg.model import load_energy_model
 from westbench.cg.training_step import train_preset
 from westbench.config import validate_config
-from westbench.frames import write_frames
+from westbench.io.frames import write_frames
 from westbench.structures.peptide import write_extended_peptide
 
 from .toy import harmonic_chain

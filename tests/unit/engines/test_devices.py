@@ -1,4 +1,4 @@
-"""The engines on the device policy (westbench.devices).
+"""The engines on the device policy (westbench.runtime.devices).
 
 Machines are described by a fake ``nvidia-smi -L`` on PATH (the ``machine`` fixture, tests/unit/conftest.py),
 torch's CUDA counts monkeypatched for the CG engine. The MD engines themselves are real (OpenMM's Reference
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from westbench.devices import DeviceError
+from westbench.runtime.devices import DeviceError
 
 
 def test_openmm_engine_asks_for_the_workers_gpu_and_fails_loudly_without_it(chignolin_files, machine, monkeypatch):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from westbench.external import ExternalSamplesError, import_samples
-from westbench.frames import read_frames
+from westbench.io.frames import read_frames
 
 SEQUENCE = ["GLY", "TYR", "ASP", "PRO", "GLU"]
 

@@ -3,11 +3,10 @@
 import numpy as np
 import pytest
 
-from westbench.features import pairwise_distances
-from westbench.frames import read_frames
 from westbench.groundtruth.importer import GroundTruthImportError, import_run
+from westbench.io.frames import read_frames
+from westbench.io.trajectories import TrajectoryError, import_names, trajectory_files
 from westbench.tica import fit_groundtruth
-from westbench.trajectories import TrajectoryError, import_names, trajectory_files
 
 from .test_production import outputs, run, start_pdb  # noqa: F401  (fixture reused)
 
@@ -43,13 +42,17 @@ def test_round_trip_gives_the_same_frames_and_tica(generated, start_pdb, tmp_pat
     assert np.allclose(copy["time_ps"], original["time_ps"], atol=1e-3)
     assert np.array_equal(copy["forces"], original["forces"])
     # The same TICA: the model fitted on the generated run projects the imported frames where it put the
-    # generated ones. 20 frames for 45 features overfit TIC 0 (xtc rounding moves points by up to ~0.2 of
-    # its +-1 values), so agreement is judged by correlation, not a tight tolerance.
-    model, joined = fit_groundtruth([generated / "frames.h5"], "chignolin", lag_frames=1, dim=2)
-    tics = model.transform(pairwise_distances(copy["ca"]))
+    # generated ones. 19 lagged pairs are fewer than all 45 pairs (an error: the fit would follow noise), so
+    # six seeded random pairs; still overfit (xtc rounding moves points by up to ~0.2 of TIC 0's +-1 values),
+    # so agreement is judged by correlation, not a tight tolerance.
+    six = {"pairs": "random", "max_features": 6}
+    model, joined = fit_groundtruth([generated / "frames.h5"], "chignolin", lag_frames=1, dim=2, features=six)
+    tics = model.project(copy["ca"])
     for k in range(2):
         assert np.corrcoef(tics[:, k], joined["tics"][:, k])[0, 1] > 0.95
-    assert fit_groundtruth([tmp_path / "imported" / "frames.h5"], "chignolin", lag_frames=1, dim=2)[0].n_features == 45
+    again = fit_groundtruth([tmp_path / "imported" / "frames.h5"], "chignolin", 1, 2, features=six)[0]
+    assert again.n_features == 6 and np.array_equal(again.features.pairs, model.features.pairs)
+    assert again.metadata["well_posed"] is False and "3.2 per feature" in again.metadata["why"]
 
 
 def test_stride_and_missing_forces(generated, start_pdb, tmp_path):  # noqa: F811

@@ -13,8 +13,8 @@ import openmm
 import pytest
 from openmm import app, unit
 
-from westbench.frames import read_frames
 from westbench.groundtruth.production import md_settings, run_groundtruth
+from westbench.io.frames import read_frames
 
 from ...conftest import REPO, rcsb_spec, source_env
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from westbench.frames import write_frames
+from westbench.io.frames import write_frames
 from westbench.metrics.figures import coverage_vs_compute, engines_tic01
 from westbench.metrics.score import RECORD_KEYS, score_engine
 from westbench.metrics.suite import WEIGHTINGS, MetricSuite

@@ -96,3 +96,17 @@ def test_ground_truth_scatter_is_coloured_by_run_not_a_constant_iteration(tmp_pa
     )
     by_run, by_iteration = (matplotlib.image.imread(tmp_path / name) for name in ("gt.png", "we.png"))
     assert by_run.shape[1] > by_iteration.shape[1]  # the extra TIC 3 panel
+
+
+def test_the_macrostate_legend_lists_each_state_drawn_in_either_panel_once(tmp_path, monkeypatch):
+    """A legend entry has points: state 1 is in neither panel (no entry), state 2 only in the ground truth's."""
+    import westbench.metrics.figures.structure as structure
+
+    shown = {}
+    monkeypatch.setattr(structure, "save", lambda figure, path: shown.setdefault("figure", figure))
+    tics = np.random.default_rng(0).normal(size=(6, 2))
+    structure.macrostate_scatter(
+        tics, np.array([0, 0, 2, 2, -1, 0]), tics, np.array([0, 0, 0, -1, -1, 0]), tmp_path / "m.png"
+    )
+    legend = shown["figure"].axes[1].get_legend()
+    assert [text.get_text() for text in legend.get_texts()] == ["macrostate 0", "macrostate 2"]

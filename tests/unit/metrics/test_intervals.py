@@ -120,7 +120,7 @@ def test_too_few_units_give_no_interval_and_say_why():
     suite = MetricSuite(synthetic(6, 0.0, 1), synthetic(2, 0.5, 2, we=True), {"bootstrap": 50, "seed": 1})
     values, table = suite.score("we")
     assert values["intervals"]["w1"] == {} and values["w1"]["tic0"] > 0
-    assert "2 blocks of contiguous WE iterations" in suite.caveats.reasons["we/intervals"]
+    assert "1 block of contiguous WE iterations" in suite.caveats.reasons["we/intervals"]  # 2 x its memory
     assert (table[table["metric"] == "w1"]["verdict"] == "undetermined").all()
 
 

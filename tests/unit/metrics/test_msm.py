@@ -3,7 +3,15 @@
 import numpy as np
 import pytest
 
-from westbench.metrics.msm import grid_msm_weights, grid_states, macrostates, stationary_frame_weights
+from westbench.metrics.metastable import macrostates
+from westbench.metrics.msm import (
+    grid_msm,
+    grid_msm_weights,
+    grid_states,
+    msm_grid,
+    stationary_frame_weights,
+    stationary_weights,
+)
 
 TRANSITIONS = np.array([[0.90, 0.08, 0.02], [0.10, 0.80, 0.10], [0.05, 0.15, 0.80]])
 
@@ -42,8 +50,9 @@ def test_grid_msm_on_points_and_pieces_do_not_connect():
     states = np.concatenate(pieces)
     points = centres[states] + 0.01 * rng.normal(size=(len(states), 2))
     traj = np.repeat(np.arange(300), 30)
-    weights = grid_msm_weights(points, traj, bins=2, lag=1)
-    cells = grid_states(points, 2)
+    grid = msm_grid(points, bins=2)
+    weights = grid_msm_weights(points, traj, grid, lag=1)
+    cells = grid_states(points, grid)
     assert len(np.unique(cells)) == 3
     per_state = np.array([weights[states == s].sum() for s in range(3)])
     assert np.abs(per_state - stationary(TRANSITIONS)).max() < 0.03
@@ -82,7 +91,7 @@ def test_vectorized_sliding_counts_equal_deeptimes_estimator():
 
 
 def test_model_frames_are_assigned_to_ground_truth_macrostates():
-    from westbench.metrics.msm import MacrostateEstimator
+    from westbench.metrics.metastable import MacrostateEstimator
 
     rng = np.random.default_rng(5)
     centre = np.repeat(np.tile([0.0, 4.0, 8.0], 10), 50)  # one trajectory visiting three basins in turn
@@ -98,7 +107,7 @@ def test_model_frames_are_assigned_to_ground_truth_macrostates():
 
 
 def test_too_little_data_for_an_msm_gives_unassigned_frames_not_a_crash():
-    from westbench.metrics.msm import MacrostateEstimator
+    from westbench.metrics.metastable import MacrostateEstimator
 
     tics = np.random.default_rng(0).normal(size=(12, 2))
     model = MacrostateEstimator(n_clusters=100, dim=2).fit(tics, np.arange(12))  # every frame its own piece
@@ -108,9 +117,36 @@ def test_too_little_data_for_an_msm_gives_unassigned_frames_not_a_crash():
 def test_a_degenerate_msm_that_fails_pcca_gives_unassigned_frames_with_the_reason():
     """Five frames of one run hop A, B, A, C, D over two clusters: the MSM's second eigenvector is constant and
     deeptime's PCCA+ asserts (hypothesis found it through the metric suite); the frames get -1 with the reason."""
-    from westbench.metrics.msm import MacrostateEstimator
+    from westbench.metrics.metastable import MacrostateEstimator
 
     tics = np.array([[-0.154, 1.768], [-0.443, -1.487], [-0.107, 1.502], [0.757, -0.375], [-1.096, 0.700]])
     model = MacrostateEstimator(n_clusters=100, n_macrostates=5, dim=2, seed=0).fit(tics, np.zeros(5, int))
     assert model.n_macrostates == 0 and set(model.assign(tics).tolist()) == {-1}
     assert model.why.startswith("no MSM over 2 clusters of 5 frames")
+
+
+def test_frames_far_outside_the_ground_truth_leave_the_grid_and_the_other_weights_as_they_were():
+    """An exploded walker lands in an overflow cell of the ground truth's grid: the grid over the real frames does
+    not stretch, and a piece that never comes back is outside the connected set (its share reported)."""
+    rng = np.random.default_rng(8)
+    centres = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    states = np.concatenate([sample_chain(30, rng.integers(3), rng) for _ in range(200)])
+    points = centres[states] + 0.05 * rng.normal(size=(len(states), 2))
+    traj = np.repeat(np.arange(200), 30)
+    grid = msm_grid(points, bins=4)
+    before = grid_msm(points, traj, grid, lag=1)
+    far = np.full((10, 2), 50.0)
+    after = grid_msm(np.vstack([points, far]), np.concatenate([traj, np.full(10, 999)]), grid, lag=1)
+    assert np.allclose(after.weights[: len(points)], before.weights, rtol=1e-12, atol=0)
+    assert after.weights[len(points) :].sum() == 0 and after.outside_share == pytest.approx(10 / (len(points) + 10))
+    assert before.outside_share == 0.0
+
+
+def test_transitions_are_counted_in_time_order_whatever_the_row_order():
+    rng = np.random.default_rng(9)
+    states = np.concatenate([sample_chain(20, rng.integers(3), rng) for _ in range(50)])
+    traj, time = np.repeat(np.arange(50), 20), np.tile(np.arange(20.0), 50)
+    order = rng.permutation(len(states))
+    expected = stationary_weights(states, traj, lag=1, time=time).weights
+    shuffled = stationary_weights(states[order], traj[order], lag=1, time=time[order]).weights
+    assert np.allclose(shuffled, expected[order], rtol=1e-10, atol=1e-15)

@@ -4,8 +4,8 @@ one is separated; the protein's one macrostate model is shared by every engine's
 import numpy as np
 import pytest
 
-from westbench.frames import write_frames
-from westbench.metrics.msm import MacrostateModel
+from westbench.io.frames import write_frames
+from westbench.metrics.metastable import MacrostateModel
 from westbench.metrics.noise_floor import floor_subsets, pseudo_model_units
 from westbench.metrics.score import fit_macrostate_model, score_engine
 from westbench.metrics.suite import MetricSuite

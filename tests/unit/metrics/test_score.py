@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.frames import write_frames
+from westbench.io.frames import write_frames
 from westbench.metrics.score import score_engine
 
 KEYS = {
@@ -18,6 +18,7 @@ KEYS = {
     "macrostates",
     "kl_tic01_by_bins",
     "frames_left_out",
+    "weight_left_out",
     "nonfinite_frames_dropped",
     "groundtruth_frames",
     "resampling",
@@ -78,6 +79,7 @@ def test_the_json_record_is_returned_and_written_with_every_key(scored):
     assert json.loads((folder / "metrics.json").read_text()) == json.loads(json.dumps(record))
     assert set(record) == KEYS and (record["protein"], record["engine"]) == ("chignolin", "implicit")
     assert record["frames_left_out"] == 30 and record["frames"] == 370 and record["groundtruth_frames"] == 400
+    assert record["weight_left_out"] == pytest.approx(30 / 400) and "ended_walkers" in record["not_estimable"]
     assert record["settings"] == {k: v for k, v in settings.items() if k != "weightings"}  # the seed included
     assert sorted(record["metrics"]) == ["counts", "we"] and record["figures"]["weighting"] == "we"
     assert sorted(record["kl_tic01_by_bins"]["values"]) == [10, 20]

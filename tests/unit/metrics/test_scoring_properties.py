@@ -91,7 +91,8 @@ def test_w1_is_symmetric_and_independent_of_frame_order(pair):
     shuffled_suite = MetricSuite(a, permuted)
     shuffled = shuffled_suite.divergences(shuffled_suite.weights("we"))
     for name, value in forward.items():
-        assert np.isclose(backward[name], value, rtol=1e-9, atol=1e-12), name
+        if name != "tic01":  # the 2-D W1 is on the ground truth's grid: swapping the roles changes the grid
+            assert np.isclose(backward[name], value, rtol=1e-9, atol=1e-12), name
         assert np.isclose(shuffled["w1"][name], value, rtol=1e-9, atol=1e-12), name
     for name, value in suite.divergences(suite.weights("we"))["kl"].items():
         assert np.isclose(shuffled["kl"][name], value, rtol=1e-9, atol=1e-12), name

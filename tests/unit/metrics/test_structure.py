@@ -4,7 +4,7 @@ import mdtraj
 import numpy as np
 import pytest
 
-from westbench.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.metrics.structure import contact_map_difference, mean_distance_map, share_of_bonds_outside
 from westbench.metrics.weighted import histogram, kde, weighted_mean
 

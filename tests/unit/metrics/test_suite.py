@@ -23,7 +23,7 @@ def test_ground_truth_against_itself_is_zero_with_full_coverage(frames):
         values, table = compute_metrics(frames, frames, weighting)
         assert all(v == 0 for v in values["w1"].values())
         assert all(v == pytest.approx(0, abs=1e-12) for v in values["kl"].values())
-        assert values["coverage"] == 1.0 and values["contact_map_mean_abs_diff_A"] == 0.0
+        assert values["coverage"] == 1.0 and values["contact_map_w1_A"] == 0.0
 
 
 def test_every_one_dimensional_distribution_stores_w1_and_kl(frames):

@@ -91,19 +91,18 @@ def test_the_html_report_renders_the_declared_captions_as_snakemake_does(workflo
 
 
 def test_report_records_name_their_files_in_order(workflow):
-    functions = workflow.globals
-    records = functions["report_records"]()
-    pairs = {
-        "metrics": functions["all_metrics_json"](),
-        "densities": functions["expand"]("results/{protein}/tica/tic01_density.png", protein=functions["PROTEINS"]),
-        "training_curves": functions["training_curves"](),
-        "protein_figures": functions["protein_figures"](),
-    }
-    for role, paths in pairs.items():
-        assert len(records[role]) == len(paths) > 0, role
+    """The html_report job's records (the plan's) name each of its input files, in input order."""
+    rule = workflow.get_rule("html_report")
+    records, pairs = rule.params.records, dict(rule.input.items())
+    for role in ("metrics", "densities", "training_curves", "protein_figures"):
+        assert len(records[role]) == len(pairs[role]) > 0, role
     assert all(
         path == f"results/{protein}/metrics/{engine}/metrics.json"
         for (protein, engine), path in zip(records["metrics"], pairs["metrics"])
+    )
+    assert all(
+        path == f"results/{protein}/tica/tic01_density.png"
+        for protein, path in zip(records["densities"], pairs["densities"])
     )
     assert all(f"/{preset}/" in path for (_, preset), path in zip(records["training_curves"], pairs["training_curves"]))
     assert all(
@@ -118,7 +117,7 @@ def fake_metrics(folder: Path, engine: str, used: int) -> Path:
         "coverage": 0.5,
         "w1": {"tic0": 0.1, "tic01": 0.2, "rg": 0.01},
         "kl": {"tic01": 0.3},
-        "contact_map_mean_abs_diff_A": 0.4,
+        "contact_map_w1_A": 0.4,
         "bonds_outside_share": 0.0,
         "macrostate_populations": {"total_variation": 0.05},
     }
@@ -163,7 +162,7 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         # Named as the rules name them: a table's caption is found by its file's name.
         tables[role] = tmp_path / ("groundtruth_throughput_by_protein.csv" if role == "throughput" else f"{role}.csv")
         frame.to_csv(tables[role], index=False)
-    settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
+    settings = workflow.get_rule("html_report").params.metrics
     write_report(
         tmp_path / "report.html",
         title="T",
@@ -177,9 +176,9 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         captions=captions,
         caption_config=caption_config(config, captions.values()),
     )
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report.html").read_text().split("<!-- end of the bottom line -->", 1)[-1]
     # Identity from the records: no path here names the protein.
-    assert "<h3>chignolin: implicit</h3>" in html and "<h3>chignolin: groundtruth</h3>" in html
+    assert "<h3>chignolin: implicit</h3>" in html and "<h3>chignolin: ground truth</h3>" in html
     shown = re.findall(r"<figcaption>(.*?)</figcaption>", html, re.S)
 
     def rendered(relative, wildcards, **extra):
@@ -205,7 +204,7 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         ]
     expected.append(rendered("cg_training_curve.rst", {"preset": "undertrained"}))
     assert shown == expected
-    assert "<h2>all proteins</h2>" in html
+    assert '<h2 id="all-proteins">all proteins</h2>' in html
     # The runtime values reach the caption; the ground truth gets its own branch of the same file.
     assert "Here: 3 of" in html and "few frames" in html
     assert "coloured by run" in html and "sanity check" in html

@@ -19,6 +19,7 @@ import pytest
 from westbench.errors import WestbenchError
 from westbench.metrics.figure_list import ENGINE, FIGURES, PROTEIN, Figure, figures, registered
 from westbench.metrics.figures import ProteinFigureData, write_metric_figures, write_protein_figures
+from westbench.plan import Plan
 from westbench.report.captions import Captions, caption_config
 from westbench.report.html_report import write_report
 
@@ -97,11 +98,13 @@ def test_the_rules_declare_the_new_figures_with_their_captions(toy):
     calibration = dict(workflow.get_rule("calibration_metrics").output.items())
     assert sorted(calibration) == ["csv", "json"]  # the study's engines draw none: no report shows them
     # The report's records and inputs: the new across-engine figure of every protein, after the registered ones.
-    records = workflow.globals["protein_figure_records"]()
-    proteins = workflow.globals["PROTEINS"]
+    plan = Plan.from_config(workflow.config)
+    records, proteins = plan.targets.protein_figure_records(), plan.roster.proteins
     assert records == [[p, e.name] for p in proteins for e in figures(PROTEIN)]
     assert [proteins[0], "toy_engines"] in records
-    assert f"results/{proteins[0]}/figures/toy_engines.png" in workflow.globals["protein_figures"]()
+    report = workflow.get_rule("html_report")
+    assert report.params.records["protein_figures"] == records
+    assert f"results/{proteins[0]}/figures/toy_engines.png" in dict(report.input.items())["protein_figures"]
 
 
 def test_the_captions_come_from_the_entry(toy):
@@ -176,7 +179,7 @@ def test_the_jobs_draw_the_new_figures_and_the_report_shows_them(toy, tmp_path):
         tables[role] = tmp_path / ("groundtruth_throughput_by_protein.csv" if role == "throughput" else f"{role}.csv")
         frame.to_csv(tables[role], index=False)
     captions = workflow.globals["declared_captions"]()
-    settings = {key: config["metrics"][key] for key in workflow.globals["REPORT_METRIC_KEYS"]}
+    settings = workflow.get_rule("html_report").params.metrics
     write_report(
         tmp_path / "report.html",
         title="T",
@@ -188,7 +191,7 @@ def test_the_jobs_draw_the_new_figures_and_the_report_shows_them(toy, tmp_path):
         captions=captions,
         caption_config=caption_config(config, captions.values()),
     )
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report.html").read_text().split("<!-- end of the bottom line -->", 1)[-1]
     shown = re.findall(r'<figure( class="wide")?><img\s+src="data:image/png;base64,[^"]*" alt="([^"]*)">', html)
     alts = [alt for _, alt in shown]
     spread = "Toy spread of TIC 0 for implicit, {} bins.".format(config["metrics"]["bins"])

@@ -30,7 +30,7 @@ def test_report_embeds_tables_and_figures_and_escapes_names(tmp_path):
         proteins=[protein],
     )
     html = (tmp_path / "r.html").read_text()
-    assert "<h2>W1</h2>" in html and "<h3>&lt;chignolin&gt;: implicit</h3>" in html
+    assert '<h2 id="w1">W1</h2>' in html and "<h3>&lt;chignolin&gt;: implicit</h3>" in html
     assert html.count("data:image/png;base64,") == 2
     assert base64.b64encode((tmp_path / "f.png").read_bytes()).decode() in html
     assert "0.1235" in html and "a caption" in html
@@ -148,7 +148,7 @@ def write_new_format(folder: Path) -> list:
                 "verdicts": verdicts[weighting],
                 "kl_floor": 1e-8,
                 "coverage": 0.4,
-                "contact_map_mean_abs_diff_A": 0.3,
+                "contact_map_w1_A": 0.3,
                 "bonds_outside_share": 0.0,
                 "macrostate_populations": {"total_variation": 0.1},
             }
@@ -161,7 +161,7 @@ def write_new_format(folder: Path) -> list:
                 "w1": {"tic0": None},
                 "kl": {"tic01": None},
                 "coverage": None,
-                "contact_map_mean_abs_diff_A": None,
+                "contact_map_w1_A": None,
                 "bonds_outside_share": None,
                 "macrostate_populations": None,
             }
@@ -228,10 +228,15 @@ def render(tmp_path, metrics, csvs, bootstrap=200):
     return (tmp_path / "report.html").read_text()
 
 
+def after_bottom_line(html):
+    """The report after its bottom line (which has a figure and tables of its own)."""
+    return html.split("<!-- end of the bottom line -->", 1)[-1]
+
+
 def section(html, heading, tag="h2"):
-    """The HTML from ``<tag>heading</tag>`` to the next heading of that level or above."""
-    start = html.index(f"<{tag}>{heading}</{tag}>")
-    ends = [i for i in (html.find("<h2>", start + 1), html.find("<h3>", start + 1)) if i > 0]
+    """The HTML from ``<tag>heading</tag>`` (with or without an id) to the next heading of that level or above."""
+    start = re.search(rf"<{tag}( id=\"[^\"]*\")?>{re.escape(heading)}</{tag}>", html).start()
+    ends = [i for i in (html.find("<h2", start + 1), html.find("<h3", start + 1)) if i > 0]
     return html[start : min(ends)] if ends else html[start:]
 
 
@@ -278,7 +283,7 @@ def test_new_format_has_a_caveats_box_at_the_top_listing_every_not_estimable_ent
     html = render(tmp_path, metrics, [path.with_suffix(".csv") for _, _, path in metrics])
     box = html[html.index('<div class="caveats">') :]
     box = box[: box.index("</div>\n</div>")]
-    assert html.index('<div class="caveats">') < html.index("<h2>Wasserstein-1 (W1)</h2>")
+    assert html.index('<div class="caveats">') < html.index('<h2 id="wasserstein-1-w1">Wasserstein-1 (W1)</h2>')
     assert cells(box) == [
         ["chignolin", "cg_fulltrained", "we/w1/dihedrals", DIHEDRALS_REASON],
         ["chignolin", "explicit", "msm", MSM_REASON],
@@ -305,11 +310,16 @@ def test_new_format_verdict_summary_and_engine_tables(tmp_path):
     # An engine's own table, from metrics.json: the same cells, the msm row not estimable with its reason.
     engine = section(html, "chignolin: explicit", "h3")
     assert "<th>W1 Rg (Å)</th>" in engine and "(nm)" not in html
-    rows = {row[0]: row for row in cells(engine)}
-    assert "0.520 [0.31, 0.95]" in rows["we"][3] and "floor ≤ 1.63" in rows["we"][3]
-    assert "no interval" in rows["we"][5] and "fewer than 2 iteration blocks" in rows["we"][5]
-    assert all("not estimable" in cell for cell in rows["msm"][2:9]), rows["msm"]
-    assert MSM_REASON in rows["msm"][3] and "one state" in rows["we"][-1]  # macrostates used: not estimable
+    # Two tables, each fitting the page: the divergences, then coverage, structure and macrostates.
+    divergences, others = engine.split("</table>")[:2]
+    assert "<th>frames</th>" in others and "<th>W1 TIC 0</th>" in divergences
+    rows = {row[0]: row for row in cells(divergences)}
+    assert "0.520 [0.31, 0.95]" in rows["we"][1] and "floor ≤ 1.63" in rows["we"][1]
+    assert "no interval" in rows["we"][3] and "fewer than 2 iteration blocks" in rows["we"][3]
+    assert all("not estimable" in cell for cell in rows["msm"][1:]), rows["msm"]
+    rest = {row[0]: row for row in cells(others)}
+    assert all("not estimable" in cell for cell in rest["msm"][2:6]), rest["msm"]
+    assert MSM_REASON in rows["msm"][1] and "one state" in rest["we"][-1]  # macrostates used: not estimable
     # The caption says what the job resampled and how the floor was made.
     assert "200 BCa replicates resampling the ground truth's 3 runs and the model's 5 iteration blocks" in engine
     assert "the noise floor over 50 split halves (1 ground-truth run in the pseudo-model half)" in engine
@@ -342,7 +352,7 @@ def test_old_format_files_render_with_bounds_and_no_verdicts(tmp_path):
                         "coverage": 0.5,
                         "w1": {"tic0": 0.12345, "tic01": 0.2, "rg": 0.05},
                         "kl": {"tic01": 2.0},
-                        "contact_map_mean_abs_diff_A": 0.4,
+                        "contact_map_w1_A": 0.4,
                         "bonds_outside_share": 0.0,
                         "macrostate_populations": {"total_variation": 0.05},
                     }
@@ -357,8 +367,8 @@ def test_old_format_files_render_with_bounds_and_no_verdicts(tmp_path):
     assert "0.123 [0.10, 0.20]" in row[3] and "verdict" not in row[3] and "floor" not in row[3]
     assert "not estimable" not in w1 and "footnotes" not in w1
     assert "None: every metric of every engine was estimated" in html
-    engine = cells(section(html, "chignolin: implicit", "h3"))[0]
-    assert engine[3] == "0.123" and engine[2] == "0.5"
+    divergences, others = section(html, "chignolin: implicit", "h3").split("</table>")[:2]
+    assert cells(divergences)[0][1] == "0.123" and cells(others)[0][2] == "0.5"
 
 
 def test_no_bootstrap_says_so_instead_of_showing_intervals(tmp_path):

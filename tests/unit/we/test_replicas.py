@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from westbench.coverage_grid import CoverageGrid
-from westbench.features import pairwise_distances
-from westbench.frames import read_frames, write_frames
+from westbench.geometry.coverage_grid import CoverageGrid
+from westbench.geometry.features import pairwise_distances
+from westbench.io.frames import read_frames, write_frames
 from westbench.metrics.resampling import resampling_units
 from westbench.tica import FEATURE_CA_DISTANCES, TicaModel
 from westbench.we.export import export_run

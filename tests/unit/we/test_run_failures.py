@@ -52,7 +52,7 @@ def test_a_segment_store_that_cannot_write_fails_the_run(tmp_path):
 
 
 def test_ended_walkers_are_data_and_the_run_goes_on(tmp_path):
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
     from westbench.we.export import export_run
 
     summary = run_we(
@@ -78,7 +78,7 @@ def test_a_run_that_makes_no_progress_is_an_error(tmp_path, monkeypatch):
 
 def test_frames_an_engine_returns_as_ok_with_nan_are_refused_at_export_or_dropped(tmp_path):
     from westbench.errors import WestbenchError
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
     from westbench.we.export import export_run
 
     run_we(

@@ -130,7 +130,7 @@ def test_killed_run_resumes_without_losing_or_repeating_segments(toy_run, tmp_pa
 
 
 def test_export_matches_seg_index_by_segment_id(toy_run, tmp_path):
-    from westbench.frames import read_frames
+    from westbench.io.frames import read_frames
     from westbench.we.export import export_run
 
     run_dir = toy_run[0]

@@ -51,7 +51,7 @@ class DeviceDoubleWell(DoubleWell):
         import os
         from pathlib import Path
 
-        from westbench.devices import worker_device
+        from westbench.runtime.devices import worker_device
 
         Path(self.record_dir, f"{os.getpid()}.txt").write_text(f"{worker_device()}\n")
         return super().propagate(starts, n_steps, save_every, seeds)

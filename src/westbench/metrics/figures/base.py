@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 
 from westbench.metrics.estimability import Caveats, NotEstimable  # noqa: E402
 from westbench.metrics.figure_list import FIGURES  # noqa: E402
+from westbench.presentation.figure_layout import fit_titles  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,9 @@ def subsample(n: int, max_points: int, seed: int = 0) -> np.ndarray:
 
 
 def save(figure, path, tight: bool = True) -> None:
-    """Lay out (``tight``), write and close ``figure``."""
+    """Fit every title to its width (:func:`westbench.presentation.figure_layout.fit_titles`), lay out
+    (``tight``), write and close ``figure``."""
+    fit_titles(figure)
     if tight:
         figure.tight_layout()
     figure.savefig(path)

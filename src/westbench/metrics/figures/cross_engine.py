@@ -10,6 +10,7 @@ import numpy as np
 from westbench.config import default
 from westbench.metrics.figures.base import plt, save
 from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_surface, grid_edges, surface
+from westbench.presentation.figure_layout import fit_titles
 
 
 def engines_tic01(
@@ -35,6 +36,7 @@ def engines_tic01(
         ax.set_xlabel("TIC 0")
     axes[0][0].set_ylabel("TIC 1")
     figure.colorbar(mesh, ax=axes[0].tolist(), label="ground truth free energy (kT)")
+    fit_titles(figure)
     figure.savefig(path, bbox_inches="tight")
     plt.close(figure)
 

@@ -89,11 +89,11 @@ class EngineFigureData:
         raises :class:`~westbench.metrics.estimability.NotEstimable` when the frames give no MSM."""
         if self.msm is not None:
             return self.msm()
-        from westbench.metrics.msm import grid_msm_weights
+        from westbench.metrics.msm import grid_msm_weights, msm_grid
 
-        return grid_msm_weights(
-            self.model_tics, self.model["traj"], self.settings["msm_bins"], self.settings["msm_lag"]
-        )
+        grid = msm_grid(self.groundtruth_tics, self.settings["msm_bins"])
+        time = self.model["time_ps"] if "time_ps" in self.model else None
+        return grid_msm_weights(self.model_tics, self.model["traj"], grid, self.settings["msm_lag"], time)
 
 
 @dataclass

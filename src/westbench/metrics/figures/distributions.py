@@ -21,7 +21,6 @@ from typing import Mapping
 import numpy as np
 
 from westbench.config import default
-from westbench.metrics.divergences import common_edges
 from westbench.metrics.figures.base import GROUNDTRUTH_COLOUR, MODEL_COLOUR, TIC_PAIRS, plt, save
 from westbench.metrics.figures.free_energy import LEVELS, draw_contours, draw_surface, surface
 from westbench.metrics.weighted import histogram, kde
@@ -35,6 +34,19 @@ def density_1d(
     if method == "kde":
         return centres, kde(values, centres, weights, bandwidth)
     return centres, histogram(values, edges, weights) / np.diff(edges)
+
+
+def display_edges(reference: np.ndarray, model: np.ndarray, bins: int, share: float = 0.005) -> np.ndarray:
+    """``bins`` + 1 edges a figure draws on: the ground truth's range, widened to the model's central 99 % so a
+    few frames far away (an exploded walker) do not squash the view; the scores' grids are the suite's."""
+    reference, model = np.ravel(reference).astype(np.float64), np.ravel(model).astype(np.float64)
+    reference, model = reference[np.isfinite(reference)], model[np.isfinite(model)]
+    low, high = float(reference.min()), float(reference.max())
+    if len(model):
+        low, high = min(low, float(np.quantile(model, share))), max(high, float(np.quantile(model, 1 - share)))
+    if high <= low:
+        high = low + 1e-9
+    return np.linspace(low, high, bins + 1)
 
 
 def tic_densities_1d(
@@ -52,7 +64,7 @@ def tic_densities_1d(
     n = min(4, groundtruth_tics.shape[1], model_tics.shape[1])
     figure, axes = plt.subplots(1, n, figsize=(3.2 * n, 3), dpi=110, squeeze=False)
     for i, ax in enumerate(axes[0]):
-        edges = common_edges(groundtruth_tics[:, i], model_tics[:, i], bins)
+        edges = display_edges(groundtruth_tics[:, i], model_tics[:, i], bins)
         for values, weights, colour, name in (
             (groundtruth_tics, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
             (model_tics, model_weights, MODEL_COLOUR, label),
@@ -79,7 +91,7 @@ def tic_densities_2d(
     pairs = [pair for pair in TIC_PAIRS if max(pair) < min(groundtruth_tics.shape[1], model_tics.shape[1])]
     figure, axes = plt.subplots(1, len(pairs), figsize=(4 * len(pairs), 3.5), dpi=110, squeeze=False)
     for (a, b), ax in zip(pairs, axes[0]):
-        edges = tuple(common_edges(groundtruth_tics[:, d], model_tics[:, d], bins) for d in (a, b))
+        edges = tuple(display_edges(groundtruth_tics[:, d], model_tics[:, d], bins) for d in (a, b))
         mesh = draw_surface(ax, edges, surface(groundtruth_tics[:, [a, b]], edges, groundtruth_weights))
         lines = draw_contours(ax, edges, surface(model_tics[:, [a, b]], edges, model_weights), levels)
         if lines is not None:
@@ -120,7 +132,7 @@ def structure_distributions(
     figure, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.2), dpi=110, squeeze=False)
     for (name, axis_label, scale), ax in zip(panels, axes[0]):
         ref, mod = np.asarray(reference[name]) * scale, np.asarray(sample[name]) * scale
-        edges = common_edges(ref.ravel(), mod.ravel(), bins)
+        edges = display_edges(ref.ravel(), mod.ravel(), bins)
         for values, weights, colour, legend in (
             (ref, groundtruth_weights, GROUNDTRUTH_COLOUR, "ground truth"),
             (mod, model_weights, MODEL_COLOUR, label),

@@ -1,8 +1,8 @@
 """The grid MSM behind the ``msm`` weighting (:mod:`westbench.metrics.msm`), against the raw (WE) weights.
 
 The MSM's frame weights are the suite's (:attr:`westbench.metrics.figures.data.EngineFigureData.msm_weights`):
-the figure draws the estimate the scores used, on the same grid (the model's TIC 0/1 range, as
-:func:`westbench.metrics.msm.grid_states` takes it).
+the figure draws the estimate the scores used, on the same grid (the ground truth's TIC 0/1 range with
+overflow cells, :func:`westbench.metrics.msm.msm_grid`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import matplotlib.ticker
 import numpy as np
 
 from westbench.metrics.figures.base import MODEL_COLOUR, plt, save
-from westbench.metrics.figures.free_energy import draw_surface, grid_edges, surface
-from westbench.metrics.msm import grid_msm_weights, grid_states, sliding_counts
+from westbench.metrics.figures.free_energy import draw_surface, surface
+from westbench.metrics.msm import grid_msm_weights, grid_states, msm_grid, sliding_counts
 from westbench.metrics.weighted import normalized
 
 MAX_MATRIX_CELLS = 400  # rows and columns of the transition-matrix panel at most
@@ -23,6 +23,7 @@ def msm_reweighting(
     traj,
     raw_weights,
     path,
+    groundtruth_tics,
     bins: int = 80,
     lag: int = 1,
     label: str = "model",
@@ -30,17 +31,18 @@ def msm_reweighting(
 ) -> None:
     """The grid MSM behind the ``msm`` weighting, against the raw (WE) weights.
 
-    Panels: log10 of the row-normalized transition matrix between occupied cells of the
-    ``bins`` x ``bins`` TIC 0/1 grid; MSM stationary against raw weight per cell (log-log);
-    TIC 0/1 free energy under the raw weights and under the MSM weights. ``msm_weights``: the suite's
-    MSM frame weights (:func:`westbench.metrics.msm.grid_msm_weights` at ``bins`` and ``lag``; estimated here
-    when not given, raising :class:`~westbench.metrics.estimability.NotEstimable` where the frames give none).
+    Panels: log10 of the row-normalized transition matrix between occupied cells of the ``bins`` x ``bins``
+    TIC 0/1 grid over the ground truth's range (``groundtruth_tics``); MSM stationary against raw weight per
+    cell (log-log); TIC 0/1 free energy under the raw weights and under the MSM weights. ``msm_weights``: the
+    suite's MSM frame weights (:func:`westbench.metrics.msm.grid_msm_weights` at ``bins`` and ``lag``; estimated
+    here when not given, raising :class:`~westbench.metrics.estimability.NotEstimable` where the frames give none).
     """
     tics = np.asarray(model_tics, dtype=np.float64)[:, :2]
-    edges = grid_edges(tics, bins)
-    cells = grid_states(tics, bins, edges)
+    grid = msm_grid(groundtruth_tics, bins)
+    edges = tuple(axis.edges for axis in grid.axes)
+    cells = grid_states(tics, grid)
     symbols, dense = np.unique(cells, return_inverse=True)
-    msm = grid_msm_weights(tics, traj, bins, lag, edges) if msm_weights is None else msm_weights
+    msm = grid_msm_weights(tics, traj, grid, lag) if msm_weights is None else msm_weights
     # The count matrix stays sparse; beyond MAX_MATRIX_CELLS occupied cells, neighbouring cells are grouped
     # into blocks (an 80 x 80 grid has up to 6,400 cells: a dense image would be 41 million pixels).
     block = max(1, -(-len(symbols) // MAX_MATRIX_CELLS))
@@ -84,6 +86,7 @@ def draw_msm_reweighting(data, path) -> None:
         data.model["traj"],
         data.raw_weights,
         path,
+        data.groundtruth_tics,
         data.settings["msm_bins"],
         data.settings["msm_lag"],
         data.label,

@@ -50,6 +50,8 @@ def macrostate_scatter(
         ax.scatter(tics[keep][labels < 0, 0], tics[keep][labels < 0, 1], s=1, c="0.8", rasterized=True)
         for state in range(n_states):
             members = labels == state
+            if not members.any():  # no point of this state in this panel: no legend entry without points
+                continue
             ax.scatter(
                 tics[keep][members, 0],
                 tics[keep][members, 1],
@@ -61,8 +63,14 @@ def macrostate_scatter(
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("TIC 0")
     axes[0].set_ylabel("TIC 1")
-    if n_states > 0:
-        axes[1].legend(markerscale=6, fontsize=7, loc="best")
+    # One legend for both panels: each state drawn in either, once, in state order.
+    entries = {}
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(text, handle)
+    if entries:
+        order = sorted(entries, key=lambda text: int(text.rsplit(" ", 1)[1]))
+        axes[1].legend([entries[t] for t in order], order, markerscale=6, fontsize=7, loc="best")
     save(figure, path)
 
 

@@ -1,0 +1,90 @@
+"""CSV and TSV tables: per numeric column unit swaps and a constant (reals) or index shifts (integers); a row cut."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from westbench.agents.mutation.catalogue import OPERATORS, Mutant
+from westbench.agents.mutation.numeric import INT_OPERATORS, float_operators, format_like, plausible_constant
+
+
+def _number(text: str):
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def csv_mutants(relative: str, text: str) -> list[Mutant]:
+    """Per numeric column: unit swaps and a constant (reals), index shifts (integers); the last row dropped."""
+    delimiter = "\t" if relative.endswith(".tsv") else ","
+    lines = text.splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    body = [line for line in lines if not line.startswith("#")]
+    rows = list(csv.reader(body, delimiter=delimiter))
+    if len(rows) < 2 or not rows[0] or any(_number(cell) is not None for cell in rows[0]):
+        return []
+    header, data = rows[0], [r for r in rows[1:] if r]
+    if not data:
+        return []
+
+    def write(new_rows) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(new_rows)
+        return "".join(line + "\n" for line in comments) + buffer.getvalue()
+
+    mutants = []
+    for column, name in enumerate(header):
+        values = [_number(r[column]) if column < len(r) else None for r in data]
+        if any(v is None for v in values):
+            continue
+        kind = "int" if all(isinstance(v, int) for v in values) else "float"
+        if kind == "int":
+            operators = list(INT_OPERATORS)
+        else:
+            mean = sum(values) / len(values)
+            constant = plausible_constant(mean) if mean else None
+            operators = [(op, f) for op, f in float_operators(name) if op != "constant"]
+            if constant is not None:
+                operators.append(("constant", lambda v, c=constant: c))
+        for operator, function in operators:
+            new_rows = []
+            for row, value in zip(data, values):
+                row = list(row)
+                new = function(value)
+                row[column] = str(int(new)) if kind == "int" else format_like(new, row[column])
+                new_rows.append(row)
+            if new_rows == [list(r) for r in data]:
+                continue
+            mutants.append(
+                Mutant(
+                    id=f"{operator}:{relative}:{name}",
+                    operator=operator,
+                    file=relative,
+                    description=f"{OPERATORS[operator]}: {relative} column {name}",
+                    level="output",
+                    changes={relative: write(new_rows)},
+                )
+            )
+    if len(data) > 1:
+        mutants.append(
+            Mutant(
+                id=f"drop-row:{relative}",
+                operator="drop-row",
+                file=relative,
+                description=f"{OPERATORS['drop-row']}: {relative}",
+                level="output",
+                changes={relative: write(data[:-1])},
+            )
+        )
+    return mutants

@@ -1,0 +1,257 @@
+"""The scoring contract: properties every number the metric suite reports must have, checked on any frames.
+
+The numbers are enumerated from the record itself (:func:`reported_numbers` walks ``metrics.json`` as
+:func:`westbench.metrics.score.score_frames` makes it), so a metric is covered by being reported. Each
+number has a direction (:func:`direction`): *lower* is closer to the ground truth (every W1 and KL, the
+sensitivity line of the TIC 0/1 KL, the contact map's W1, the share of bonds outside their range, the
+macrostates' total variation), *higher* is closer (coverage), or *descriptive* (intervals, floors,
+effective sample sizes, frame counts, the signed contact-map difference).
+
+Properties (:func:`check_contract`), each a transformation of the frames and what it may do to the numbers:
+
+- **self**: the ground truth scored against itself: every *lower* number 0 (but the share of bonds outside
+  3.5-4.5 Angstrom, the ground truth's own), coverage 1; under the ``we`` and ``counts`` weightings, which
+  keep the sample's own weights (the ``msm`` weighting re-estimates them from transitions, so against itself
+  it measures that estimator's error, which is reported, not 0).
+- **order**: the rows of both frame sets permuted: every number unchanged (the contract identifies a frame
+  by its piece and time, :mod:`westbench.io.canonical`).
+- **duplication**: every row of both frame sets written twice: every number unchanged.
+- **far mass**: a share of the model's weight moved to copies of its frames placed far away (every TIC at
+  ``FAR_TIC``, the chain scaled to a radius of gyration of ``FAR_RG_ANGSTROM``), each copy a piece of its
+  own in the last iteration: no *lower* number falls and coverage does not rise. Scaling a chain keeps its
+  angles and dihedrals, so the copies are not far on those distributions (:data:`NOT_FAR`) and those two
+  are exempt.
+
+Examples
+--------
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> def frames(seed):
+...     r = np.random.default_rng(seed)
+...     return {"ca": np.cumsum(r.normal(0, 0.2, (120, 5, 3)), axis=1), "tics": r.normal(size=(120, 4)),
+...             "weight": np.full(120, 1 / 120), "traj": np.repeat(np.arange(12), 10),
+...             "time_ps": np.tile(np.arange(10.0), 12), "iteration": np.repeat(np.arange(1, 13), 10)}
+>>> settings = {"weightings": ["we", "counts"], "bootstrap": 0, "macrostate_clusters": 5, "macrostates": 2}
+>>> check_contract(frames(1), frames(2), settings, shares=(0.01,))
+[]
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from westbench.metrics.adversarial import duplicated, permuted, with_far_mass
+from westbench.metrics.score import score_frames
+
+#: Weight shares moved far away by default (0.01 % to 5 %).
+FAR_SHARES = (1e-4, 1e-2, 5e-2)
+#: Record paths (fnmatch patterns) whose numbers are lower when the model is closer to the ground truth.
+LOWER = (
+    "metrics/*/w1/*",
+    "metrics/*/kl/*",
+    "metrics/*/contact_map_w1_A",
+    "metrics/*/bonds_outside_share",
+    "metrics/*/macrostate_populations/total_variation",
+    "kl_tic01_by_bins/values/*",
+)
+#: ... and higher when closer.
+HIGHER = ("metrics/*/coverage",)
+#: *lower* numbers that are a property of the model alone, not a divergence: not 0 against itself.
+ABSOLUTE = ("metrics/*/bonds_outside_share",)
+#: Distributions on which the far copies are not far (a scaled chain keeps its angles and dihedrals).
+NOT_FAR = ("angles", "dihedrals")
+#: Weightings that re-estimate the sample's weights (not 0 against itself).
+REESTIMATED = ("msm",)
+#: Subtrees of the record that are not results (the job's settings, file names).
+NOT_NUMBERS = ("settings", "figures", "resampling")
+#: Two numbers are the same when they differ by at most this much (absolute and relative).
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One number that broke one property: its record path, the baseline and the transformed value."""
+
+    prop: str
+    path: str
+    baseline: float | None
+    value: float | None
+
+    def __str__(self) -> str:
+        return f"{self.prop}: {self.path} {self.baseline!r} -> {self.value!r}"
+
+
+def reported_numbers(record: Mapping) -> dict[str, float | None]:
+    """Every number of a ``metrics.json`` record by its path ("metrics/we/w1/tic0"), nulls included.
+
+    Examples
+    --------
+    >>> reported_numbers({"frames": 3, "metrics": {"we": {"w1": {"tic0": 0.5, "rg": None}}}, "settings": {"bins": 4}})
+    {'frames': 3.0, 'metrics/we/w1/tic0': 0.5, 'metrics/we/w1/rg': None}
+    """
+    out: dict[str, float | None] = {}
+
+    def walk(value, path):
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if not path and key in NOT_NUMBERS:
+                    continue
+                walk(item, f"{path}/{key}" if path else str(key))
+        elif isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                walk(item, f"{path}/{index}")
+        elif value is None:
+            out[path] = None
+        elif isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+            out[path] = float(value)
+
+    walk(record, "")
+    return out
+
+
+def direction(path: str) -> str:
+    """``lower``, ``higher`` or ``descriptive``: which way a number of the record moves as the model gets closer.
+
+    Examples
+    --------
+    >>> direction("metrics/msm/kl/tic01"), direction("metrics/we/coverage"), direction("metrics/we/intervals/w1/rg/low")
+    ('lower', 'higher', 'descriptive')
+    """
+    if _matches(path, LOWER):
+        return "lower"
+    if _matches(path, HIGHER):
+        return "higher"
+    return "descriptive"
+
+
+def _matches(path: str, patterns: Iterable[str]) -> bool:
+    """Whether ``path`` matches one of ``patterns`` segment by segment ("*" never spans a "/"; a last "**" matches
+    the rest)."""
+    parts = path.split("/")
+    for pattern in patterns:
+        globs = pattern.split("/")
+        rest = globs[-1] == "**"
+        if rest:
+            globs = globs[:-1]
+        if (len(parts) > len(globs) if rest else len(parts) == len(globs)) and all(
+            fnmatch.fnmatchcase(part, glob) for part, glob in zip(parts, globs)
+        ):
+            return True
+    return False
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+def _distribution(path: str) -> str:
+    parts = path.split("/")
+    return parts[3] if len(parts) > 3 and parts[2] in ("w1", "kl") else ""
+
+
+def check_contract(
+    groundtruth: Mapping,
+    model: Mapping,
+    settings: Mapping,
+    *,
+    macrostate_model=None,
+    shares: Iterable[float] = FAR_SHARES,
+    seed: int = 0,
+) -> list[Violation]:
+    """Every violation of the contract's properties (module docstring) by the suite on these frames: [] when
+    it holds. ``settings``: the ``metrics`` keys with ``weightings`` (as ``metrics.json`` records them)."""
+
+    def numbers(gt, frames):
+        record = score_frames(
+            gt, frames, settings, protein="contract", engine="contract", macrostate_model=macrostate_model
+        ).record
+        return reported_numbers(record)
+
+    baseline = numbers(groundtruth, model)
+    violations = []
+    for path, value in numbers(groundtruth, groundtruth).items():
+        kind = direction(path)
+        expected = 0.0 if kind == "lower" else 1.0 if kind == "higher" else None
+        if _matches(path, ABSOLUTE) or _matches(path, [f"metrics/{w}/**" for w in REESTIMATED]):
+            continue
+        if expected is not None and not _same(value, expected):
+            violations.append(Violation("self", path, expected, value))
+    for prop, gt, frames in (
+        ("order", permuted(groundtruth, seed), permuted(model, seed + 1)),
+        ("duplication", duplicated(groundtruth), duplicated(model)),
+    ):
+        changed = numbers(gt, frames)
+        for path in sorted(set(baseline) | set(changed)):
+            if not _same(baseline.get(path), changed.get(path)):
+                violations.append(Violation(prop, path, baseline.get(path), changed.get(path)))
+    for share in shares:
+        changed = numbers(groundtruth, with_far_mass(model, share, seed))
+        for path, value in baseline.items():
+            kind, after = direction(path), changed.get(path)
+            if kind == "descriptive" or value is None or after is None or _distribution(path) in NOT_FAR:
+                continue
+            worse_or_equal = after >= value - TOLERANCE * max(1.0, abs(value))
+            if kind == "higher":
+                worse_or_equal = after <= value + TOLERANCE * max(1.0, abs(value))
+            if not worse_or_equal:
+                violations.append(Violation(f"far mass {share:g}", path, value, after))
+    return violations
+
+
+def contract_report(
+    groundtruth_frames,
+    model_frames,
+    record_path,
+    path,
+    *,
+    protein: str,
+    engine: str,
+    macrostates=None,
+    shares: Iterable[float] = FAR_SHARES,
+) -> dict:
+    """Check the contract on a finished run's real frames and write ``contract.json``.
+
+    The settings and weightings are the ones the engine's ``metrics.json`` (``record_path``) was scored with,
+    so the numbers checked are the numbers reported. ``contract.json``: ``protein``, ``engine``, ``numbers``
+    (how many numbers the record reports), ``checked`` (per property, how many numbers it constrains),
+    ``violations`` (property, path, baseline, value), ``holds``.
+    """
+    import json
+    from pathlib import Path
+
+    from westbench.io.frames import read_frames
+    from westbench.io.records import write_json
+    from westbench.metrics.metastable import MacrostateModel
+
+    record = json.loads(Path(record_path).read_text())
+    settings = {**record.get("settings", {}), "weightings": list(record.get("metrics", {}))}
+    shared = MacrostateModel.load(macrostates) if macrostates else None
+    violations = check_contract(
+        read_frames(groundtruth_frames), read_frames(model_frames), settings, macrostate_model=shared, shares=shares
+    )
+    numbers = reported_numbers(record)
+    kinds = [direction(path) for path in numbers]
+    report = {
+        "protein": protein,
+        "engine": engine,
+        "numbers": len(numbers),
+        "checked": {
+            "order": len(numbers),
+            "duplication": len(numbers),
+            "self": sum(kind != "descriptive" for kind in kinds),
+            "far mass": sum(
+                kind != "descriptive" and _distribution(p) not in NOT_FAR for p, kind in zip(numbers, kinds)
+            ),
+        },
+        "far_shares": list(shares),
+        "violations": [vars(v) for v in violations],
+        "holds": not violations,
+    }
+    write_json(report, path)
+    return report

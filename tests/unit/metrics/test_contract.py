@@ -1,0 +1,133 @@
+"""The scoring contract (westbench.metrics.contract) on generated frames of every shape (hypothesis): every number the
+suite reports, in every weighting, holds self-score 0, row-order and duplication invariance, and far-away mass
+never improving a score."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from westbench.metrics.adversarial import duplicated, permuted, with_far_mass
+from westbench.metrics.contract import check_contract as check
+from westbench.metrics.contract import direction, reported_numbers
+from westbench.metrics.score import score_frames
+
+SETTINGS = {
+    "weightings": ["we", "msm", "counts"],
+    "bootstrap": 20,
+    "floor_splits": 20,
+    "bins": 20,
+    "msm_bins": 6,
+    "w1_2d_bins": 8,
+    "coverage_bins": 10,
+    "macrostate_clusters": 6,
+    "macrostates": 2,
+    "kl_sensitivity_bins": [10, 20],
+    "min_effective_frames": 1,
+    "seed": 1,
+}
+
+
+def we_frames(rng, pieces, per_piece, shift, scale, iterations, dirichlet):
+    """A WE-like export: ``pieces`` segments of ``per_piece`` frames spread over ``iterations`` iterations, a
+    random-walk C-alpha chain, TICs from a shifted and scaled normal, walker weights from a Dirichlet."""
+    n = pieces * per_piece
+    tics = shift + scale * rng.normal(size=(n, 4))
+    ca = np.cumsum(rng.normal(0, 0.15, size=(n, 6, 3)), axis=1) + np.array([0.38, 0, 0]) * np.arange(6)[:, None]
+    weight = np.repeat(rng.dirichlet(np.full(pieces, dirichlet)), per_piece) if dirichlet else np.full(n, 1 / n)
+    return {
+        "ca": ca.astype(np.float32),
+        "tics": tics.astype(np.float32),
+        "weight": weight,
+        "traj": np.repeat(np.arange(pieces), per_piece),
+        "time_ps": np.tile(np.arange(per_piece, dtype=float), pieces),
+        "iteration": np.repeat(np.arange(pieces) * iterations // pieces + 1, per_piece),
+        "seg_id": np.repeat(np.arange(pieces), per_piece),
+    }
+
+
+def groundtruth_frames(rng, runs, per_run):
+    n = runs * per_run
+    return {
+        "ca": (np.cumsum(rng.normal(0, 0.15, size=(n, 6, 3)), axis=1)).astype(np.float32),
+        "tics": rng.normal(size=(n, 4)).astype(np.float32),
+        "weight": np.full(n, 1.0 / n),
+        "traj": np.repeat(np.arange(runs), per_run),
+        "time_ps": np.tile(np.arange(per_run, dtype=float), runs),
+        "iteration": np.zeros(n, dtype=int),
+    }
+
+
+@st.composite
+def cases(draw):
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    gt = groundtruth_frames(rng, draw(st.integers(4, 8)), draw(st.integers(5, 15)))
+    model = we_frames(
+        rng,
+        draw(st.integers(6, 30)),
+        draw(st.integers(2, 8)),
+        draw(st.floats(-2.0, 2.0)),
+        draw(st.floats(0.1, 3.0)),
+        draw(st.integers(1, 6)),
+        draw(st.sampled_from([0.0, 0.3, 3.0])),
+    )
+    return gt, model, draw(st.floats(1e-4, 0.2))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(cases())
+@pytest.mark.slow
+def test_every_reported_number_keeps_the_contract(case):
+    gt, model, share = case
+    assert check(gt, model, SETTINGS, shares=(share,)) == []
+
+
+def test_far_mass_changes_the_record_where_it_is_far_and_leaves_the_msm_weighting_alone():
+    """The harness is not vacuous: the far copies raise every W1 and KL of a TIC under we and counts, while the
+    msm weighting (whose connected set they never join) scores as before and reports their share outside."""
+    rng = np.random.default_rng(3)
+    gt, model = groundtruth_frames(rng, 6, 10), we_frames(rng, 20, 5, 0.3, 1.0, 4, 3.0)
+    before = score_frames(gt, model, SETTINGS, protein="p", engine="e").record["metrics"]
+    after = score_frames(gt, with_far_mass(model, 0.05), SETTINGS, protein="p", engine="e").record["metrics"]
+    for weighting in ("we", "counts"):
+        for metric in ("w1", "kl"):
+            assert after[weighting][metric]["tic0"] > before[weighting][metric]["tic0"], (weighting, metric)
+        assert after[weighting]["macrostate_populations"]["model_outside"] > 0.04
+    for metric in ("w1", "kl"):
+        assert after["msm"][metric] == pytest.approx(before["msm"][metric], rel=1e-12, abs=1e-12)
+    assert after["msm"]["msm"]["outside_connected_share"] > before["msm"]["msm"]["outside_connected_share"]
+
+
+def test_permuted_and_duplicated_frames_are_the_same_frames():
+    rng = np.random.default_rng(4)
+    model = we_frames(rng, 10, 4, 0.0, 1.0, 3, 1.0)
+    assert sorted(permuted(model)["time_ps"].tolist()) == sorted(model["time_ps"].tolist())
+    doubled = duplicated(model)
+    assert len(doubled["ca"]) == 2 * len(model["ca"]) and np.array_equal(doubled["ca"][40:], model["ca"])
+
+
+def test_far_copies_carry_the_share_of_weight_they_are_given():
+    rng = np.random.default_rng(5)
+    model = we_frames(rng, 10, 4, 0.0, 1.0, 3, 1.0)
+    far = with_far_mass(model, 0.05)
+    copies = far["traj"] > model["traj"].max()
+    assert far["weight"][copies].sum() / far["weight"].sum() == pytest.approx(0.05)
+    radius = np.sqrt(((far["ca"][copies] - far["ca"][copies].mean(axis=1, keepdims=True)) ** 2).sum(-1).mean(-1))
+    assert np.allclose(radius, 10.0, rtol=1e-5) and np.all(far["tics"][copies] == 50.0)
+
+
+def test_every_number_of_a_record_has_a_direction_and_every_score_is_covered():
+    rng = np.random.default_rng(6)
+    record = score_frames(
+        groundtruth_frames(rng, 5, 10), we_frames(rng, 12, 5, 0.0, 1.0, 3, 1.0), SETTINGS, protein="p", engine="e"
+    ).record
+    numbers = reported_numbers(record)
+    lower = {path for path in numbers if direction(path) == "lower"}
+    for weighting in SETTINGS["weightings"]:
+        for metric in ("w1", "kl"):
+            assert f"metrics/{weighting}/{metric}/tic01" in lower
+        assert direction(f"metrics/{weighting}/coverage") == "higher"
+        assert f"metrics/{weighting}/macrostate_populations/total_variation" in lower
+        assert f"metrics/{weighting}/contact_map_w1_A" in lower
+    assert {"kl_tic01_by_bins/values/10", "kl_tic01_by_bins/values/20"} <= lower
+    assert direction("metrics/we/intervals/w1/rg/low") == "descriptive"

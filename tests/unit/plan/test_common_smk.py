@@ -1,0 +1,53 @@
+"""rules/common.smk is the plan's Snakemake side: a config the plan refuses stops the parse with the plan's message
+as a WorkflowError (no traceback), and the rules' wildcard functions ask the plan."""
+
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from westbench.plan import Plan
+
+from ..conftest import REPO
+
+
+def parse(workdir, config):
+    """The workflow of the embedded default with ``config`` (--config) on top, parsed in-process."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
+
+    cwd = os.getcwd()
+    try:
+        with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
+            return api.workflow(
+                resource_settings=ResourceSettings(),
+                config_settings=ConfigSettings(config=config),
+                snakefile=REPO / "Snakefile",
+                workdir=workdir,
+            )._workflow
+    finally:
+        os.chdir(cwd)
+
+
+def test_a_config_the_plan_refuses_stops_the_parse_with_its_message(tmp_path):
+    from snakemake.exceptions import WorkflowError
+
+    with pytest.raises(WorkflowError, match=r"we\.engines names \['explicit'\] more than once") as raised:
+        parse(tmp_path, {"we": {"engines": ["explicit", "explicit"]}})
+    assert type(raised.value) is WorkflowError and "Traceback" not in str(raised.value)
+
+
+def test_the_wildcard_functions_answer_as_the_plan(workflow):
+    plan = Plan.from_config(workflow.config)
+    functions = workflow.globals
+    for engine in plan.roster.engines:
+        wildcards = SimpleNamespace(protein="chignolin", engine=engine, replica="1")
+        assert functions["we_run_input"](wildcards) == plan.inputs.we_run("chignolin", engine)
+        assert functions["we_settings"](wildcards) == plan.params.we(engine)
+        assert (
+            functions["we_seed"](wildcards)
+            == plan.params.we_seed("chignolin", engine, 1)
+            != plan.params.we_seed("chignolin", engine)
+        )
+        assert functions["we_job_run_dir"](wildcards) == f"results/chignolin/we/{engine}/replica_1"
+    assert workflow.get_rule("all").input == plan.targets.all_outputs()
