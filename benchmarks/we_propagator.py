@@ -68,7 +68,7 @@ def main() -> None:
     import yaml
 
     from westbench.config import validate_config
-    from westbench.we.launch import openmm_engine_spec
+    from westbench.we.engine_entry import openmm_engine_spec
     from westbench.we.run import run_we
 
     config = validate_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()))

@@ -305,7 +305,7 @@ def main() -> None:
     import yaml
 
     from westbench.config import validate_config
-    from westbench.we.launch import openmm_engine_spec
+    from westbench.we.engine_entry import openmm_engine_spec
 
     name, platform_info = choose_platform(args.platform)
     stages = set(args.only or [s for s in STAGES if s != "processes"])
@@ -397,7 +397,7 @@ def main() -> None:
             save()
 
     if stages & {"cg", "cg_we"}:
-        from westbench.we.launch import cg_engine_spec
+        from westbench.we.engine_entry import cg_engine_spec
 
         trained = Path(args.results) / args.protein / "cg" / args.cg_model / "model.pt"
         if not trained.is_file():

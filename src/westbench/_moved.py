@@ -22,7 +22,6 @@ import sys
 
 #: Old name -> new name of each moved module a script imports.
 MOVED: dict[str, str] = {
-    "westbench.resources": "westbench.runtime.resources",  # scripts/we_run.py
     "westbench.features": "westbench.geometry.features",  # scripts/fit_tica.py
     "westbench.coverage_grid": "westbench.geometry.coverage_grid",  # scripts/we_export.py, external_import.py
     # scripts/external_import.py, fit_tica.py, protein_figures.py, we_export.py

@@ -4,10 +4,12 @@ from westbench._exports import lazy_exports
 
 #: Each public name and the module it is defined in (loaded on first use).
 _NAMES = {
+    "run_we_job": "westbench.we.launch",
+    "job_workers": "westbench.we.engine_entry",
     "run_protein_we": "westbench.we.launch",
-    "engine_spec": "westbench.we.launch",
-    "openmm_engine_spec": "westbench.we.launch",
-    "cg_engine_spec": "westbench.we.launch",
+    "engine_spec": "westbench.we.engine_entry",
+    "openmm_engine_spec": "westbench.we.engine_entry",
+    "cg_engine_spec": "westbench.we.engine_entry",
     "run_we": "westbench.we.run",
     "WERunError": "westbench.we.run",
     "export_run": "westbench.we.export",

@@ -1,11 +1,5 @@
-"""One protein's WE run with one engine, from workflow inputs to a finished run directory.
-
-Examples
---------
->>> spec = openmm_engine_spec("s.xml", "st.xml", "s.pdb", {"timestep_fs": 4.0}, {"name": "CPU"}, threads=1)
->>> spec["class"], spec["options"]["threads"], spec["block_size"]
-('westbench.engines.openmm_engine:OpenMMEngine', 1, 1)
-"""
+"""One protein's WE run with one engine, from workflow inputs to a finished run directory: the engine entry
+(:mod:`westbench.we.engine_entry`), then WESTPA (:func:`westbench.we.run.run_we`) with the coverage stop."""
 
 from __future__ import annotations
 
@@ -15,209 +9,15 @@ import shutil
 from pathlib import Path
 from typing import Mapping
 
-from westbench.config import default, section_defaults
+from westbench.config import section_defaults
 from westbench.geometry.coverage_grid import CoverageGrid
 from westbench.io.frames import read_frames
-from westbench.runtime.devices import resolve_batch_walkers
-from westbench.simulation import INTEGRATOR_KEYS
+from westbench.we.engine_entry import engine_spec, job_workers
 from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 
 log = logging.getLogger(__name__)
-
-#: Segments per propagator call of a batched engine: every segment of an iteration at once.
-BATCHED = 1_000_000
-
-
-def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
-    """The most walkers one worker gets per iteration: bins x walkers per bin, shared by the workers.
-
-    Examples
-    --------
-    >>> max_walkers_per_worker({"bins_per_tic": 7, "walkers_per_bin": 3}, 2)
-    74
-    """
-    return -(-(int(settings["bins_per_tic"]) ** 2) * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
-
-
-def openmm_engine_spec(
-    system_xml,
-    state_xml,
-    topology_pdb,
-    preparation: Mapping,
-    platform: Mapping,
-    threads: int | None = None,
-    batch_walkers=default("we.batch_walkers"),
-    max_walkers: int = 1,
-) -> dict:
-    """The engine entry of west.cfg for an OpenMM system (absolute paths: WESTPA runs in its own folder).
-
-    ``block_size`` (segments per propagator call): a worker's share of an iteration (``max_walkers``)
-    rounded up to whole batches of the configured platform's batch size, so WESTPA's blocks hold whole
-    batches (a block is recorded in west.h5 at once: a resumed iteration re-forms the same batches)
-    and WESTPA records results once per block, not once per segment.
-    """
-    batch = resolve_batch_walkers(batch_walkers, {**section_defaults("platform"), **platform}["name"], max_walkers)
-    block = batch * -(-int(max_walkers) // batch)
-    return {
-        "class": "westbench.engines.openmm_engine:OpenMMEngine",
-        "block_size": block,
-        "options": {
-            "system_xml": os.path.abspath(system_xml),
-            "state_xml": os.path.abspath(state_xml),
-            "topology_pdb": os.path.abspath(topology_pdb),
-            "integrator": {k: preparation[k] for k in INTEGRATOR_KEYS if k in preparation},
-            "platform": dict(platform),
-            "threads": threads,
-            "batch_walkers": batch_walkers,
-            "max_walkers": int(max_walkers),
-        },
-    }
-
-
-def cg_engine_spec(
-    model,
-    protein: str,
-    basis_pdb,
-    cg: Mapping,
-    threads: int | None = None,
-    block_size: int = BATCHED,
-    basis_states=None,
-) -> dict:
-    """The engine entry of west.cfg for a CG model (:class:`westbench.cg.engine.CGEngine`).
-
-    ``block_size``: the whole iteration in one call (one worker), or with several workers (one per
-    GPU) their share of it (:func:`max_walkers_per_worker`). ``basis_states``: a file of starts that
-    replace the basis structure as WESTPA's basis states (the structure still gives the beads).
-
-    Examples
-    --------
-    >>> spec = cg_engine_spec("m.pt", "p", "b.pdb", {"langevin": {"timestep_fs": 4.0}, "explosion": {}})
-    >>> spec["class"], spec["options"]["protein"], spec["block_size"]
-    ('westbench.cg.engine:CGEngine', 'p', 1000000)
-    """
-    defaults = section_defaults("cg")
-    return {
-        "class": "westbench.cg.engine:CGEngine",
-        "block_size": int(block_size),
-        "options": {
-            "model": os.path.abspath(model),
-            "protein": protein,
-            "basis_pdb": os.path.abspath(basis_pdb),
-            "langevin": dict(cg["langevin"]),
-            "explosion": dict(cg["explosion"]),
-            "device": cg.get("device", defaults["device"]),
-            "threads": threads,
-            "cuda_graphs": cg.get("cuda_graphs", defaults["cuda_graphs"]),
-            "deterministic": cg.get("deterministic", defaults["deterministic"]),
-            **({"model_spec": user_model_options(cg["user_model"])} if cg.get("user_model") else {}),
-            **({"basis_states": os.path.abspath(basis_states)} if basis_states else {}),
-        },
-    }
-
-
-def user_model_options(entry: Mapping) -> dict:
-    """The CG engine's ``model_spec`` of a user's model (``cg.models`` entry, :mod:`westbench.cg.user`):
-    how to load it, its units, and the absolute paths WESTPA's run folder needs (python_path, fitted prior)."""
-    spec = {
-        key: entry[key]
-        for key in ("format", "class", "kwargs", "returns", "length_unit", "energy_unit")
-        if key in entry
-    }
-    if entry.get("python_path"):
-        spec["python_path"] = os.path.abspath(entry["python_path"])
-    if entry.get("prior_path"):
-        spec["prior_path"] = os.path.abspath(entry["prior_path"])
-    return spec
-
-
-def engine_spec(
-    kind: str,
-    inputs: Mapping,
-    *,
-    protein: str,
-    settings: Mapping,
-    job_threads: int,
-    preparation: Mapping | None = None,
-    platform: Mapping | None = None,
-    cg: Mapping | None = None,
-    user: Mapping | None = None,
-) -> dict:
-    """The engine entry of a WE job's west.cfg, by engine kind (:mod:`westbench.engines.kinds`).
-
-    The job's threads are shared as the thread policy says (:mod:`westbench.runtime.resources`): one
-    single-threaded worker per thread under a parallel work manager, else one worker on all of them.
-
-    Parameters
-    ----------
-    kind : {"openmm", "cg", "user"}
-        The engine's kind.
-    inputs : mapping
-        OpenMM: ``system``, ``state``, ``topology``; CG: ``model``, ``basis`` and optionally ``basis_states``
-        (the rule's inputs).
-    protein : str
-        The protein (a CG model over several proteins picks its embedding by it).
-    settings : mapping
-        The WE run's ``we`` keys (binning, ``work_manager``, ``batch_walkers`` for OpenMM).
-    job_threads : int
-        The threads Snakemake gave the job.
-    preparation, platform : mapping
-        OpenMM: the integrator keys and the ``platform`` section.
-    cg : mapping
-        CG: ``langevin``, ``explosion``, ``device`` (a user engine of work torch: ``device``).
-    user : mapping
-        A user engine: its ``we.engines`` entry (:func:`westbench.engines.user.user_engine_spec`); its
-        ``work`` decides its workers like the built-in kinds.
-
-    Examples
-    --------
-    >>> settings = {"bins_per_tic": 7, "walkers_per_bin": 3, "work_manager": "processes", "batch_walkers": 1}
-    >>> spec = engine_spec("cg", {"model": "m.pt", "basis": "b.pdb"}, protein="p", settings=settings, job_threads=2,
-    ...                    cg={"langevin": {}, "explosion": {}, "device": "cpu"})
-    >>> spec["options"]["threads"], spec["block_size"]
-    (1, 74)
-    """
-    from westbench.engines.kinds import CG, OPENMM, engine_work
-    from westbench.runtime.resources import engine_threads, we_job_workers
-
-    workers = we_job_workers(
-        engine_work(kind, user),  # a ConfigError for a kind that runs no WE job
-        job_threads,
-        settings["work_manager"],
-        platform or {},
-        device=(cg or {}).get("device", section_defaults("cg")["device"]),
-    )
-    threads = engine_threads(job_threads, settings["work_manager"])
-    share = max_walkers_per_worker(settings, workers)
-    if kind == CG:
-        # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
-        given = dict(inputs.items())  # a mapping, or Snakemake's named input list
-        if cg.get("user_model") and "prior" in given:  # a user's model with westbench's fitted prior
-            cg = {**cg, "user_model": {**cg["user_model"], "prior_path": given["prior"]}}
-        return cg_engine_spec(
-            inputs["model"],
-            protein,
-            inputs["basis"],
-            cg,
-            threads=threads,
-            **({"block_size": share} if workers > 1 else {}),
-            basis_states=given.get("basis_states"),
-        )
-    if kind == OPENMM:
-        return openmm_engine_spec(
-            inputs["system"],
-            inputs["state"],
-            inputs["topology"],
-            preparation,
-            platform,
-            threads,
-            batch_walkers=settings["batch_walkers"],
-            max_walkers=share,
-        )
-    from westbench.engines.user import user_engine_spec  # kind user (engine_work refused any other)
-
-    return user_engine_spec(user, protein, inputs, block_size=share)
 
 
 def run_protein_we(
@@ -287,3 +87,49 @@ def run_protein_we(
     for record in summary["engines_used"]:
         log.info("engine ran on: %s", record)
     return summary
+
+
+def run_we_job(
+    run_dir,
+    *,
+    kind: str,
+    inputs: Mapping,
+    protein: str,
+    engine_name: str,
+    settings: Mapping,
+    job_threads: int,
+    seed: int,
+    preparation: Mapping | None = None,
+    platform: Mapping | None = None,
+    cg: Mapping | None = None,
+) -> dict:
+    """One WE job of the workflow (rules we_run and we_run_replica): its engine entry and workers
+    (:func:`engine_spec`, :func:`job_workers`), then :func:`run_protein_we`; returns the run's summary, which
+    names the engine.
+
+    ``inputs`` are the rule's inputs (``tica``: the TICA model's JSON; ``groundtruth``: its frames; the engine's
+    files as :func:`engine_spec` reads them); a user engine's entry is ``settings["user_engine"]``.
+    """
+    user = settings.get("user_engine")
+    engine = engine_spec(
+        kind,
+        inputs,
+        protein=protein,
+        settings=settings,
+        job_threads=job_threads,
+        preparation=preparation,
+        platform=platform,
+        cg=cg,
+        user=user,
+    )
+    summary = run_protein_we(
+        run_dir,
+        protein=protein,
+        engine=engine,
+        tica_model=str(Path(inputs["tica"]).with_suffix("")),
+        groundtruth_frames=inputs["groundtruth"],
+        settings=settings,
+        seed=seed,
+        n_workers=job_workers(kind, job_threads, settings, platform=platform, cg=cg, user=user),
+    )
+    return {**summary, "engine_name": engine_name}

@@ -12,8 +12,8 @@ from westbench.cg.prior import fit_prior
 from westbench.errors import WestbenchError
 from westbench.io.atomic import savez
 from westbench.io.frames import ok_frames, read_frames
+from westbench.we.engine_entry import BATCHED
 from westbench.we.export import export_run
-from westbench.we.launch import BATCHED
 from westbench.we.run import run_we
 from westbench.we.store import SegmentStore
 

@@ -10,7 +10,7 @@ from westbench.cg.engine import CGEngine
 from westbench.cg.user import ModelContractError, check_user_model, load_user_model
 from westbench.config import validate_config
 from westbench.errors import ConfigError
-from westbench.we.launch import user_model_options
+from westbench.we.engine_entry import user_model_options
 
 BASIS = np.zeros((5, 3))
 BASIS[:, 0] = 0.38 * np.arange(5)  # nm
