@@ -3,7 +3,6 @@
 # through the same rules as the main study's (use rule ... with: the study's files and settings).
 
 from westbench.calibration.study import REFERENCE, REFERENCE_FORCE_NOISE_FLOOR
-from westbench.engines.kinds import CG
 from westbench.plan.calibration import CALIBRATION_WEIGHTING  # the one model weighting the study reads
 
 # westbench.plan.calibration lays the study out (PLAN.calibration: its engines, files and what each job reads).
@@ -139,6 +138,36 @@ rule calibration_basis_states:
         "../scripts/calibration_basis_states.py"
 
 
+# Your CG models in the study (calibration.engines: cg_<model>): checked on the study's beads, and with prior: fitted
+# given westbench's prior fitted to the study's ground truth, as the main study's rules do for its proteins.
+use rule cg_model_check as calibration_cg_model_check with:
+    input:
+        unpack(lambda wildcards: STUDY.user_model_files(wildcards.name)),
+    output:
+        check=PLAN.layout.study_file("{protein}", "cg/model_{name}/check.json"),
+    log:
+        "results/calibration/{protein}/logs/cg_model_check_{name}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/cg_model_check_{name}.tsv"
+
+
+use rule cg_prior as calibration_cg_prior with:
+    input:
+        frames=STUDY.training_frames(),
+        topologies=PLAN.layout.study_file("{protein}", "native.pdb"),
+    output:
+        prior=PLAN.layout.study_file("{protein}", "cg/model_{name}/prior.pt"),
+        record=PLAN.layout.study_file("{protein}", "cg/model_{name}/prior.json"),
+    log:
+        "results/calibration/{protein}/logs/cg_prior_{name}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/cg_prior_{name}.tsv"
+    params:
+        proteins=calibration_training_params,
+        cg=STUDY.prior_settings(PLAN.params.cg_prior()),
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", f"model_{wildcards.name}"),  # its frame split
+
+
 use rule we_run as calibration_we_run with:
     input:
         unpack(calibration_we_input),
@@ -154,7 +183,7 @@ use rule we_run as calibration_we_run with:
         gpu=torch_gpus,
     params:
         run_dir=lambda wildcards: PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}"),
-        kind=CG,
+        kind=lambda wildcards: STUDY.kind(wildcards.engine),  # cg; user for your engine class
         settings=calibration_we_settings,
         preparation={},
         platform={},
@@ -177,7 +206,7 @@ use rule we_export as calibration_we_export with:
     params:
         run_dirs=lambda wildcards: [PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}")],
         save_every=config["calibration"]["we"]["save_every"],
-        timestep_fs=lambda wildcards: STUDY.langevin(wildcards.engine)["timestep_fs"],
+        timestep_fs=lambda wildcards: STUDY.timestep_fs(wildcards.engine),
 
 
 use rule metric_suite as calibration_metrics with:

@@ -66,9 +66,9 @@ def sample_data(default_run, clone):
         np.save(samples / f"iter{n_iter:03d}.npy", exported["weight"][rows])
 
 
-def test_the_page_has_the_five_recipes_each_with_a_command():
+def test_the_page_has_the_six_recipes_each_with_a_command():
     found = recipes()
-    assert [title.split(":")[0] for title, _ in found] == [f"Recipe {n}" for n in range(1, 6)]
+    assert [title.split(":")[0] for title, _ in found] == [f"Recipe {n}" for n in range(1, 7)]
     for title, blocks in found:
         assert any(kind == "bash" for kind, _, _ in blocks), title
 
@@ -121,6 +121,23 @@ def test_every_recipe_runs_as_written(default_run, tmp_path):
     dry = outputs["Recipe 5"]
     assert "cg_model_check" in dry and "trpcage" in dry
     assert re.search(r"gpu=4", dry) and "slurm_partition=gpu" in dry
+    # Recipe 6: recipe 1's model and recipe 2's class in the calibration study, scored beside the known answers
+    # (kind user, no expected verdict) and read by no check.
+    study = clone / "results" / "calibration" / "chignolin"
+    table = pd.read_csv(clone / "results" / "tables" / "calibration.csv", keep_default_na=False)
+    yours = table[table["engine"].isin(["cg_mine", "elastic"])]
+    assert set(yours["engine"]) == {"cg_mine", "elastic"} and set(yours["kind"]) == {"user"}
+    assert (yours["expected"] == "").all() and pd.to_numeric(yours["value"]).notna().all()
+    assert set(yours["verdict"]) <= {"within noise", "separated", "undetermined"}
+    result = json.loads((study / "calibration.json").read_text())
+    assert result["user_engines"] == ["cg_mine", "elastic"]
+    assert result["agreement"]["rows"] == int((table["expected"] != "").sum())  # your rows are not judged
+    check = json.loads((study / "cg" / "model_mine" / "check.json").read_text())
+    assert (
+        check["n_beads"] == 10 and check["prior"] == "fitted" and (study / "cg" / "model_mine" / "prior.pt").is_file()
+    )
+    run = json.loads((study / "we" / "elastic" / "run.json").read_text())
+    assert {record["engine"] for record in run["engines_used"]} == {"my_engines.elastic:ElasticNetwork"}
 
 
 @pytest.mark.parametrize(

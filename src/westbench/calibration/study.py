@@ -4,7 +4,10 @@ Engines: ``reference`` (the null: the reference potential at the study temperatu
 ``calibration.perturbations`` (the reference with a known change of its equilibrium: temperature and/or
 native-contact strength, :func:`perturbation`; and/or of its dynamics alone: friction, timestep, steps per
 segment, :func:`dynamics`) and ``cg_<preset>`` per entry of ``calibration.presets`` (a CG model trained by
-force matching on the reference's own forces).
+force matching on the reference's own forces), then the user's engines of ``calibration.engines``
+(:func:`user_entries`): ``cg_<model>`` runs the user's CG model ``cg.models.<model>`` on the study's beads, a
+mapping names the user's engine class. A user's engine has no known answer: the study scores it beside the
+engines that have one, so its verdicts read against the resolution the study measured.
 
 A change of dynamics alone leaves the equilibrium where it was (the Langevin thermostat samples the same
 Boltzmann distribution at any friction; BAOAB's configurational error at the study's timestep is small), so
@@ -25,6 +28,11 @@ Examples
 (330.0, 0.8)
 >>> is_reference_model(study, "cg_fulltrained"), trained_preset("cg_fulltrained")
 (False, 'fulltrained')
+>>> mine = {**study, "engines": ["cg_mymodel", {"name": "elastic", "class": "pkg.mod:Elastic", "timestep_fs": 20.0}]}
+>>> engines(mine)[-2:], sorted(user_entries(mine)), is_user_engine(mine, "elastic")
+(['cg_mymodel', 'elastic'], ['cg_mymodel', 'elastic'], True)
+>>> segment_ps(mine, "elastic"), segment_ps(mine, "cg_mymodel")
+(2.0, 1.0)
 """
 
 from __future__ import annotations
@@ -44,15 +52,50 @@ REFERENCE_FORCE_NOISE_FLOOR = 0.0
 
 
 def engines(study: Mapping) -> list[str]:
-    """Every engine of the study, in report order: the null, the perturbations, the trained models."""
-    names = [REFERENCE, *study.get("perturbations", {}), *[f"{CG_PREFIX}{p}" for p in study.get("presets", [])]]
+    """Every engine of the study, in report order: the null, the perturbations, the trained models, the user's."""
+    trained = [f"{CG_PREFIX}{p}" for p in study.get("presets", [])]
+    names = [REFERENCE, *study.get("perturbations", {}), *trained, *user_entries(study)]
     clash = sorted({n for n in study.get("perturbations", {}) if n.startswith(CG_PREFIX) or n == REFERENCE})
     if clash:
         raise ConfigError(
             f"calibration.perturbations {clash}: names starting with '{CG_PREFIX}' or '{REFERENCE}' "
             "belong to the trained models and the null engine; rename them."
         )
+    taken = [n for n in user_entries(study) if n in {REFERENCE, *study.get("perturbations", {}), *trained}]
+    if taken:
+        raise ConfigError(
+            f"calibration.engines {taken}: the study already has an engine of that name (the null, a perturbation "
+            "or a trained preset); rename your engine or your cg.models entry."
+        )
     return names
+
+
+def user_entries(study: Mapping) -> dict[str, Mapping | None]:
+    """The user's engines of the study (``calibration.engines``) by engine name: ``cg_<model>`` (None: its entry
+    is ``cg.models.<model>``) or an engine-class entry (``name``, ``class``, ``options``, ...).
+
+    Raises
+    ------
+    ConfigError
+        For a name given twice.
+    """
+    out: dict[str, Mapping | None] = {}
+    for item in study.get("engines") or []:
+        name = item if isinstance(item, str) else item["name"]
+        if name in out:
+            raise ConfigError(f"calibration.engines: '{name}' is given twice; give each engine once.")
+        out[name] = None if isinstance(item, str) else dict(item)
+    return out
+
+
+def is_user_engine(study: Mapping, engine: str) -> bool:
+    """Whether the engine is the user's (``calibration.engines``): scored, with no known answer."""
+    return engine in user_entries(study)
+
+
+def user_class_entry(study: Mapping, engine: str) -> Mapping | None:
+    """The engine-class entry of a user's engine; None for a user's CG model and every other engine."""
+    return user_entries(study).get(engine)
 
 
 def is_reference_model(study: Mapping, engine: str) -> bool:
@@ -69,7 +112,8 @@ def trained_preset(engine: str) -> str:
 
 def perturbation(study: Mapping, engine: str) -> dict:
     """The engine's change from the reference: ``temperature_scale`` and ``contact_scale`` (1 = unchanged)."""
-    if engine not in study.get("perturbations", {}) and engine != REFERENCE and not engine.startswith(CG_PREFIX):
+    known = engine in study.get("perturbations", {}) or engine == REFERENCE or is_user_engine(study, engine)
+    if not known and not engine.startswith(CG_PREFIX):
         raise ConfigError(
             f"calibration engine {engine!r}: not the reference, a calibration.perturbations entry "
             f"or a trained preset ({', '.join(engines(study))})"
@@ -116,7 +160,16 @@ def is_dynamics_only(study: Mapping, engine: str) -> bool:
 def segment_ps(study: Mapping, engine: str) -> float:
     """How long one of the engine's WE segments is, in ps (its steps per segment times its timestep)."""
     steps = dynamics(study, engine)["steps_per_segment"]
-    return float(steps or 0) * engine_langevin(study, engine)["timestep_fs"] / 1000.0
+    return float(steps or 0) * timestep_fs(study, engine) / 1000.0
+
+
+def timestep_fs(study: Mapping, engine: str) -> float:
+    """The engine's timestep (its exported frames' times): a user's engine class its entry's ``timestep_fs``
+    (the study's when null), every other engine its :func:`engine_langevin`'s."""
+    entry = user_class_entry(study, engine)
+    if entry is not None and entry.get("timestep_fs") is not None:
+        return float(entry["timestep_fs"])
+    return float(engine_langevin(study, engine)["timestep_fs"])
 
 
 def contact_scale(study: Mapping, engine: str) -> float:

@@ -428,7 +428,7 @@ def calibration_table(
             predicted = predicted_divergences(groundtruth, weights, record.get("settings", {}))
             kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:
-            predicted, kind = None, "trained"
+            predicted, kind = None, "trained" if engine in trained_records else "user"  # a user engine: no known answer
         rows += engine_rows(study, engine, kind, change, record, weighting, predicted)
         tau = (record.get("resampling") or {}).get("model_memory_iterations")
         memory[engine] = {
@@ -445,6 +445,8 @@ def calibration_table(
         summary = json.loads(Path(path).read_text()).get("training_summary", {})
         training[engine] = summary
     result = checks(table, training)
+    # The user's engines (calibration.engines): scored beside the known answers, read by no check.
+    result["user_engines"] = [e for e in engines if e not in predictions and e not in trained_records]
     result["reweighting_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
     result["groundtruth_frames"] = int(len(groundtruth["ca"]))
     # Sampling speed, apart from accuracy: how many iterations (and ps) each engine's WE run needs to forget itself.

@@ -49,8 +49,9 @@ from westbench.errors import ConfigError
 
 #: What an engine must provide (westbench.engines.base.Engine's abstract methods).
 CONTRACT = ("basis_state", "beads", "propagate")
-#: Placeholders of a user engine's string options, replaced per protein by :func:`placeholders`.
-PLACEHOLDERS = ("protein", "system_xml", "state_xml", "topology_pdb", "basis_pdb")
+#: Placeholders of a user engine's string options, replaced per protein by :func:`placeholders`
+#: (``basis_states``: the calibration study's ensemble of starts, for an engine of ``calibration.engines``).
+PLACEHOLDERS = ("protein", "system_xml", "state_xml", "topology_pdb", "basis_pdb", "basis_states")
 
 
 def is_user_entry(item) -> bool:
@@ -109,15 +110,16 @@ def contract_problems(cls) -> list[str]:
     return problems
 
 
-def check_engine_entry(entry: Mapping, index: int):
+def check_engine_entry(entry: Mapping, index: int, section: str = "we.engines"):
     """Import a user engine entry's class and check it against the contract and its options; return the class.
 
     Raises
     ------
     ConfigError
-        Naming the entry (``we.engines[<index>] (<name>)``), what is wrong and the fix.
+        Naming the entry (``<section>[<index>] (<name>)``: ``we.engines`` or ``calibration.engines``), what is
+        wrong and the fix.
     """
-    where = f"we.engines[{index}] ({entry['name']})"
+    where = f"{section}[{index}] ({entry['name']})"
     spec, python_path = entry["class"], entry.get("python_path")
     searched = (
         f"python_path {python_path!r} (resolved to {os.path.abspath(python_path)})" if python_path else "no python_path"
@@ -186,7 +188,13 @@ def fill_placeholders(value, values: Mapping[str, str]):
 
 def placeholders(protein: str, inputs: Mapping) -> dict:
     """The placeholder values of one WE job: the protein id and the absolute paths of its prepared files."""
-    files = {"system_xml": "system", "state_xml": "state", "topology_pdb": "topology", "basis_pdb": "basis"}
+    files = {
+        "system_xml": "system",
+        "state_xml": "state",
+        "topology_pdb": "topology",
+        "basis_pdb": "basis",
+        "basis_states": "basis_states",
+    }
     given = dict(inputs.items())  # a mapping, or Snakemake's named input list (whose `in` tests values)
     return {"protein": protein, **{name: os.path.abspath(given[key]) for name, key in files.items() if key in given}}
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from westbench.calibration import study as wb_calibration
+from westbench.engines.kinds import CG, CG_PREFIX, USER
 from westbench.plan import jobkeys
 from westbench.plan.roster import calibration_engines
 from westbench.seeds import stage_seed
@@ -71,13 +72,39 @@ class CalibrationPlan:
         return [e for e in self.engines if self.is_reference_model(e)]
 
     def trained_engines(self) -> list[str]:
-        """The engines that run a trained CG model, in engine order."""
-        return [e for e in self.engines if not self.is_reference_model(e)]
+        """The engines that run a CG model the study trains, in engine order."""
+        return [e for e in self.engines if not self.is_reference_model(e) and not self.is_user_engine(e)]
+
+    def is_user_engine(self, engine: str) -> bool:
+        return wb_calibration.is_user_engine(self.study, engine)
+
+    def user_engines(self) -> list[str]:
+        """The user's engines (calibration.engines), in engine order: scored, with no known answer."""
+        return [e for e in self.engines if self.is_user_engine(e)]
+
+    def kind(self, engine: str) -> str:
+        """The WE engine kind of a study engine: ``user`` for a user's engine class, ``cg`` for every other."""
+        return USER if wb_calibration.user_class_entry(self.study, engine) is not None else CG
+
+    def user_model(self, engine: str) -> dict | None:
+        """The cg.models entry a user's CG model engine (``cg_<model>`` of calibration.engines) runs; else None."""
+        if not self.is_user_engine(engine) or self.kind(engine) == USER:
+            return None
+        return dict(self.config["cg"]["models"][engine.removeprefix(CG_PREFIX)])
+
+    def user_model_dir(self, engine: str) -> str:
+        """Where the study checks a user's CG model and fits its prior: <study>/cg/model_<model>/ (as the main
+        study's :meth:`~westbench.plan.layout.Layout.cg_user_model_dir`)."""
+        return f"{self.dir()}/cg/model_{engine.removeprefix(CG_PREFIX)}"
 
     def model_path(self, engine: str) -> str:
-        """The energy model a study engine runs: the reference (or its perturbed copy), or a trained preset's."""
+        """The energy model a study engine runs: the reference (or its perturbed copy), a trained preset's, or the
+        user's model file (``{protein}`` in its path is the study's name)."""
         if self.is_reference_model(engine):
             return f"{self.dir()}/models/{engine}/model.pt"
+        model = self.user_model(engine)
+        if model is not None:
+            return model["path"].replace("{protein}", self.study["protein"])
         return f"{self.dir()}/cg/{wb_calibration.trained_preset(engine)}/model.pt"
 
     def langevin(self, engine: str) -> dict:
@@ -93,18 +120,43 @@ class CalibrationPlan:
         return [] if native.removeprefix("builtin:").upper() in BUILTIN else [native]
 
     def we_input(self, engine: str) -> dict[str, str]:
+        """A study engine's WE inputs: its model (none for a user's engine class, whose options name what it
+        reads), the beads' topology and starts, the study's TICA and ground truth; a user's CG model also its
+        check (and westbench's prior with ``prior: fitted``)."""
         folder = self.dir()
-        return {
-            "model": self.model_path(engine),
+        files = {
             "basis": f"{folder}/native.pdb",  # the beads' topology
             "basis_states": f"{folder}/we/basis_states.npz",  # where the walkers start
             "tica": f"{folder}/tica/model.json",
             "groundtruth": f"{folder}/tica/groundtruth_frames.h5",
         }
+        if self.kind(engine) == USER:
+            return files
+        model = self.user_model(engine)
+        if model is not None:
+            user = {"check": f"{self.user_model_dir(engine)}/check.json"}
+            if model["prior"] == "fitted":
+                user["prior"] = f"{self.user_model_dir(engine)}/prior.pt"
+            return {"model": self.model_path(engine), **files, **user}
+        return {"model": self.model_path(engine), **files}
+
+    def user_model_files(self, name: str) -> dict[str, str]:
+        """What checking the user's CG model ``name`` on the study's beads reads (rule calibration_cg_model_check)."""
+        engine = f"{CG_PREFIX}{name}"
+        files = {"model": self.model_path(engine), "basis": f"{self.dir()}/native.pdb"}
+        if self.user_model(engine)["prior"] == "fitted":
+            files["prior"] = f"{self.user_model_dir(engine)}/prior.pt"
+        return files
+
+    def user_model_names(self) -> list[str]:
+        """The cg.models entries the study runs (its ``cg_<model>`` user engines)."""
+        return [e.removeprefix(CG_PREFIX) for e in self.user_engines() if self.kind(e) == CG]
 
     def training_record(self, engine: str) -> list[str]:
-        """A trained engine's model record (its metrics job reads it); nothing for a reference-model engine."""
-        return [] if self.is_reference_model(engine) else [self.model_path(engine).replace("model.pt", "model.json")]
+        """A trained engine's model record (its metrics job reads it); nothing for a reference-model or user engine."""
+        if self.is_reference_model(engine) or self.is_user_engine(engine):
+            return []
+        return [self.model_path(engine).replace("model.pt", "model.json")]
 
     def training_frames(self) -> list[str]:
         """The ground-truth runs the study's CG models train on: the first calibration.training_runs."""
@@ -142,14 +194,25 @@ class CalibrationPlan:
         steps = wb_calibration.dynamics(self.study, engine)["steps_per_segment"]
         changed = {"steps_per_segment": steps} if steps is not None else {}
         main = {key: self.config["we"][key] for key in jobkeys.job_keys("calibration_we")}
-        return {**main, **own, **per_engine, **changed}
+        entry = wb_calibration.user_class_entry(self.study, engine)
+        user = {"user_engine": dict(entry)} if entry is not None else {}
+        return {**main, **own, **per_engine, **changed, **user}
 
     def engine_cg(self, engine: str) -> dict:
-        """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature."""
-        return {
+        """What the CG engine reads for one study engine: the study's dynamics at the engine's temperature (and a
+        user's model entry); a user's engine class: the device only (its workers)."""
+        if self.kind(engine) == USER:
+            return {"device": self.config["cg"]["device"]}
+        settings = {
             "langevin": self.langevin(engine),
             **{key: self.config["cg"][key] for key in jobkeys.job_keys("calibration_cg_engine")},
         }
+        model = self.user_model(engine)
+        return {**settings, "user_model": model} if model is not None else settings
+
+    def timestep_fs(self, engine: str) -> float:
+        """The engine's timestep: its exported frames' times (:func:`westbench.calibration.study.timestep_fs`)."""
+        return wb_calibration.timestep_fs(self.study, engine)
 
     def training_settings(self, settings: Mapping) -> dict:
         """Training as for the main study (``settings``: its cg_train job's), the prior fitted at the study's
@@ -159,6 +222,11 @@ class CalibrationPlan:
             "training": {**settings["training"], **self.study["training"]},
             "langevin": {**settings["langevin"], "temperature_k": self.study["temperature_k"]},
         }
+
+    def prior_settings(self, settings: Mapping) -> dict:
+        """Fitting westbench's prior for a user's model (``settings``: the main study's cg_prior job's) at the
+        study's temperature."""
+        return {**settings, "langevin": {**settings["langevin"], "temperature_k": self.study["temperature_k"]}}
 
     def metric_settings(self, suite: Mapping) -> dict:
         """The main study's metric suite (``suite``) scoring the one weighting the study reads."""

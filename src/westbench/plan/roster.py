@@ -235,4 +235,21 @@ def calibration_engines(config: Mapping) -> list[str]:
                 f"calibration.presets: no preset '{preset}' in cg.presets "
                 f"({', '.join(sorted(config['cg']['presets']))})."
             )
+    _check_user_engines(config)
     return engines
+
+
+def _check_user_engines(config: Mapping) -> None:
+    """The study's user engines (calibration.engines): each cg_<model> a cg.models entry, each class importable and
+    meeting the engine contract (when the workflow is parsed, as we.engines' classes)."""
+    models = config["cg"]["models"]
+    for index, item in enumerate(config["calibration"].get("engines") or []):
+        if isinstance(item, Mapping):
+            wb_user_engines.check_engine_entry(item, index, "calibration.engines")
+            continue
+        model = cg_preset_of(item)
+        if model not in models:
+            raise ConfigError(
+                f"calibration.engines[{index}]: '{item}' runs your CG model '{model}', but cg.models has "
+                f"{', '.join(sorted(models)) or 'no models'}; add cg.models.{model} (docs/bring-your-own.md, recipe 1)."
+            )

@@ -108,6 +108,11 @@ def headline(result: Mapping) -> str:
             + ", ".join(equilibrated["separated"])
             + " (NOT equilibrated: longer runs)"
         )
+    if result.get("user_engines"):
+        parts.append(
+            f"your engines ({', '.join(result['user_engines'])}) are scored beside them, with no known answer: "
+            "read their verdicts against this resolution"
+        )
     return "; ".join(parts)
 
 

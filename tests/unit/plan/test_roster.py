@@ -53,6 +53,25 @@ CHECKS = {
         {"calibration": {"perturbations": {"cg_hot": {"temperature_scale": 1.2}}}},
         r"calibration\.perturbations \['cg_hot'\].*rename them",
     ),
+    "a study engine running a CG model cg.models lacks": (
+        {"calibration": {"engines": ["cg_mine"]}},
+        r"calibration\.engines\[0\]: 'cg_mine' runs your CG model 'mine', but cg\.models has no models",
+    ),
+    "a study engine class that cannot be imported": (
+        {"calibration": {"engines": [{"name": "mine", "class": "nowhere_pkg.mod:Engine"}]}},
+        r"calibration\.engines\[0\] \(mine\): class 'nowhere_pkg\.mod:Engine' cannot be imported.*Fix",
+    ),
+    "a study engine named like a perturbation": (
+        {"calibration": {"engines": [{"name": "contacts_80", "class": "westbench.engines.double_well:DoubleWell"}]}},
+        r"calibration\.engines \['contacts_80'\]: the study already has an engine of that name",
+    ),
+    "a study engine given twice": (
+        {
+            "calibration": {"engines": ["cg_mine", "cg_mine"]},
+            "cg": {"models": {"mine": {"path": "models/m.pt", "format": "torchscript"}}},
+        },
+        r"calibration\.engines: 'cg_mine' is given twice",
+    ),
     "a perturbation's segments ending between saved frames": (
         {"calibration": {"perturbations": {"short": {"steps_per_segment": 7}}}},
         r"calibration\.perturbations\.short\.steps_per_segment 7 is not a multiple of calibration\.we\.save_every",

@@ -54,3 +54,9 @@ def test_the_section_states_the_claim_the_result_and_each_expectation(tmp_path):
 
 def test_a_failed_null_is_said_plainly():
     assert "a failed calibration" in headline({"null_within_noise": False})
+
+
+def test_your_engines_are_named_as_scored_without_a_known_answer():
+    text = headline({"agreement": {"rows": 4, "agree": 4}, "user_engines": ["cg_mine", "elastic"]})
+    assert "your engines (cg_mine, elastic) are scored beside them, with no known answer" in text
+    assert "your engines" not in headline({"agreement": {"rows": 4, "agree": 4}, "user_engines": []})
