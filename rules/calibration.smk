@@ -138,6 +138,19 @@ rule calibration_basis_states:
         "../scripts/calibration_basis_states.py"
 
 
+# calibration.we.replicas > 1: replica k >= 1 draws its own basis states (westbench.plan.calibration.basis_states).
+use rule calibration_basis_states as calibration_basis_states_replica with:
+    output:
+        states=PLAN.layout.study_file("{protein}", "we/replica_{replica}/basis_states.npz"),
+    log:
+        "results/calibration/{protein}/logs/calibration_basis_states_replica_{replica}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/calibration_basis_states_replica_{replica}.tsv"
+    params:
+        states=config["calibration"]["we"]["basis_states"],
+        seed=lambda wildcards: STUDY.replica_seed("calibration_basis_states", None, wildcards.replica),
+
+
 # Your CG models in the study (calibration.engines: cg_<model>): checked on the study's beads, and with prior: fitted
 # given westbench's prior fitted to the study's ground truth, as the main study's rules do for its proteins.
 use rule cg_model_check as calibration_cg_model_check with:
@@ -191,9 +204,27 @@ use rule we_run as calibration_we_run with:
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_we", wildcards.engine),
 
 
+# calibration.we.replicas > 1: replica k of each engine in we/<engine>/replica_<k>/, its own seed and basis states.
+use rule calibration_we_run as calibration_we_run_replica with:
+    output:
+        summary=PLAN.layout.study_file("{protein}", "we/{engine}/replica_{replica}/run.json"),
+    log:
+        "results/calibration/{protein}/logs/we_run_{engine}_replica_{replica}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/we_run_{engine}_replica_{replica}.tsv"
+    params:
+        run_dir=lambda wildcards: STUDY.run_dir(wildcards.engine, wildcards.replica),
+        kind=lambda wildcards: STUDY.kind(wildcards.engine),
+        settings=calibration_we_settings,
+        preparation={},
+        platform={},
+        cg=calibration_engine_cg,
+        seed=lambda wildcards: STUDY.replica_seed("calibration_we", wildcards.engine, wildcards.replica),
+
+
 use rule we_export as calibration_we_export with:
     input:
-        summaries=[PLAN.layout.study_file("{protein}", "we/{engine}/run.json")],  # a list, as we_export pools replicas
+        summaries=lambda wildcards: STUDY.run_summaries(wildcards.engine),  # one run.json per replica
         tica=PLAN.layout.study_file("{protein}", "tica/model.json"),
         groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
     output:
@@ -204,7 +235,7 @@ use rule we_export as calibration_we_export with:
     benchmark:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
     params:
-        run_dirs=lambda wildcards: [PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}")],
+        run_dirs=lambda wildcards: STUDY.run_dirs(wildcards.engine),
         save_every=config["calibration"]["we"]["save_every"],
         timestep_fs=lambda wildcards: STUDY.timestep_fs(wildcards.engine),
 

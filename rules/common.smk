@@ -200,7 +200,7 @@ def calibration_seed(wildcards, stage, *more):
 
 
 def calibration_we_input(wildcards):
-    return PLAN.calibration.we_input(wildcards.engine)
+    return PLAN.calibration.we_input(wildcards.engine, getattr(wildcards, "replica", None))
 
 
 def calibration_we_settings(wildcards):

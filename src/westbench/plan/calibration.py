@@ -62,6 +62,40 @@ class CalibrationPlan:
     def seed(self, stage: str, *more) -> int:
         return stage_seed(self.config["seed"], self.study["protein"], stage, *more)
 
+    # --- replicas ---------------------------------------------------------------------------------------------
+
+    def replica_ids(self) -> list[int | None]:
+        """The replica ids of every study engine's WE runs: [None] for one run (no replica folder), else 0..n-1."""
+        n = int(self.study["we"]["replicas"])
+        return [None] if n == 1 else list(range(n))
+
+    def run_dir(self, engine: str, replica=None) -> str:
+        """A study engine's WE run folder: we/<engine> for one run, we/<engine>/replica_<k> for replica k of several."""
+        folder = f"{self.dir()}/we/{engine}"
+        return folder if replica is None else f"{folder}/replica_{replica}"
+
+    def run_dirs(self, engine: str) -> list[str]:
+        """Every run folder of a study engine, in replica order: what its export pools."""
+        return [self.run_dir(engine, k) for k in self.replica_ids()]
+
+    def run_summaries(self, engine: str) -> list[str]:
+        return [f"{folder}/run.json" for folder in self.run_dirs(engine)]
+
+    def basis_states(self, replica=None) -> str:
+        """The basis states of one replica's WE runs: we/basis_states.npz for one run and replica 0, replica k >= 1
+        its own draw (we/replica_<k>/basis_states.npz): replicas share no start, so they are independent."""
+        if replica is None or int(replica) == 0:
+            return f"{self.dir()}/we/basis_states.npz"
+        return f"{self.dir()}/we/replica_{replica}/basis_states.npz"
+
+    def replica_seed(self, stage: str, engine: str | None, replica=None) -> int:
+        """A replica's seed of ``stage`` (calibration_we per engine, calibration_basis_states for the study): one
+        run's and replica 0's unchanged, replica k >= 1 its own stream."""
+        more = () if engine is None else (engine,)
+        if replica is None or int(replica) == 0:
+            return self.seed(stage, *more)
+        return self.seed(stage, *more, int(replica))
+
     # --- engines --------------------------------------------------------------------------------------------
 
     def is_reference_model(self, engine: str) -> bool:
@@ -119,14 +153,14 @@ class CalibrationPlan:
         native = self.study["native"]
         return [] if native.removeprefix("builtin:").upper() in BUILTIN else [native]
 
-    def we_input(self, engine: str) -> dict[str, str]:
+    def we_input(self, engine: str, replica=None) -> dict[str, str]:
         """A study engine's WE inputs: its model (none for a user's engine class, whose options name what it
-        reads), the beads' topology and starts, the study's TICA and ground truth; a user's CG model also its
-        check (and westbench's prior with ``prior: fitted``)."""
+        reads), the beads' topology and the replica's starts, the study's TICA and ground truth; a user's CG model
+        also its check (and westbench's prior with ``prior: fitted``)."""
         folder = self.dir()
         files = {
             "basis": f"{folder}/native.pdb",  # the beads' topology
-            "basis_states": f"{folder}/we/basis_states.npz",  # where the walkers start
+            "basis_states": self.basis_states(replica),  # where the walkers start
             "tica": f"{folder}/tica/model.json",
             "groundtruth": f"{folder}/tica/groundtruth_frames.h5",
         }

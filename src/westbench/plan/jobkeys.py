@@ -131,6 +131,7 @@ JOBS: dict[str, Job] = {
         "calibration.we",
         exclude={
             "basis_states": "how many rule calibration_basis_states draws; the WE job reads its file (an input)",
+            "replicas": "the number of the study's WE jobs per engine (the DAG), not a setting of one",
             "walkers_per_bin_by_engine": "resolved per engine into walkers_per_bin (calibration_we_settings)",
             "max_iterations_by_engine": "resolved per engine into max_iterations (calibration_we_settings)",
         },
