@@ -172,6 +172,7 @@ def validate_config(config: Mapping, schema: Mapping | None = None, sources: Ite
     checked = copy.deepcopy(dict(config))
     origin = ", ".join(str(s) for s in sources) or "the configuration"
     _check_moved_keys(checked, origin)
+    _typed_scalars(checked, schema)
     validator = _validator_filling_defaults()(schema)
     errors = sorted(validator.iter_errors(checked), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -199,6 +200,35 @@ def validate_config(config: Mapping, schema: Mapping | None = None, sources: Ite
                 "sequences with '/' in the order of `chains`."
             )
     return _sorted_keys(checked)
+
+
+#: Python types of the schema's non-string scalar types (bool is an int: checked first).
+_SCALARS = {"boolean": (bool,), "integer": (int,), "number": (int, float), "null": (type(None),)}
+
+
+def _typed_scalars(config: dict, schema: Mapping) -> None:
+    """Read, in place, a string where the schema takes no string but a boolean, number or null as YAML reads it.
+
+    ``snakemake --config 'calibration={enabled: true}'`` hands nested values as strings (its YAML BaseLoader):
+    without this, ``'true'`` is not a boolean and the run stops on a schema error about a value the user wrote right.
+
+    >>> config = {"a": {"on": "true", "n": "5", "name": "5"}}
+    >>> schema = {"properties": {"a": {"properties": {"on": {"type": "boolean"}, "n": {"type": "integer"},
+    ...                                               "name": {"type": "string"}}}}}
+    >>> _typed_scalars(config, schema); config
+    {'a': {'on': True, 'n': 5, 'name': '5'}}
+    """
+    for key, value in config.items():
+        sub = (schema.get("properties") or {}).get(key, schema.get("additionalProperties"))
+        if not isinstance(sub, Mapping):
+            continue
+        if isinstance(value, dict):
+            _typed_scalars(value, sub)
+        elif isinstance(value, str) and "string" not in (types := sub.get("type") or []):
+            read = yaml.safe_load(value) if value.strip() else value
+            wanted = [t for name in ([types] if isinstance(types, str) else types) for t in _SCALARS.get(name, ())]
+            if wanted and isinstance(read, tuple(wanted)) and not (isinstance(read, bool) and bool not in wanted):
+                config[key] = read
 
 
 def _sorted_keys(value):

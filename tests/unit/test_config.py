@@ -127,3 +127,18 @@ def test_key_order_does_not_change_the_validated_config():
     }
     plain = {"platform": {"name": "CPU", "fallback": ["CPU"]}, "proteins": MINIMAL["proteins"]}
     assert repr(validate_config(reordered)) == repr(validate_config(plain))
+
+
+def test_command_line_strings_are_read_as_the_schema_types_them(repo):
+    """snakemake --config 'calibration={enabled: false, we: {replicas: 2}}' hands nested values as strings."""
+    config = _load(repo, "config.yaml")
+    config["calibration"] = {"enabled": "false", "we": {"replicas": "2", "max_iterations": "10"}}
+    config["we"] = {**config.get("we", {}), "coverage_target": "null"}
+    checked = validate_config(config)
+    assert checked["calibration"]["enabled"] is False
+    assert checked["calibration"]["we"]["replicas"] == 2 and checked["calibration"]["we"]["max_iterations"] == 10
+    assert checked["we"]["coverage_target"] is None
+    assert checked["calibration"]["protein"] == "chignolin"  # a string key stays a string
+    config["calibration"]["enabled"] = "maybe"  # not a boolean however it is read: the schema's error
+    with pytest.raises(ConfigError, match="calibration.enabled"):
+        validate_config(config)

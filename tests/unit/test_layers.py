@@ -297,6 +297,8 @@ LONG_MODULES = {
     "agents/verifykit.py": "copied whole into every task's tests/ (tools/sync-verifykit.py): one file by design",
     "agents/harbor.py": "one trial through the Harbor CLI: command, environment, staging and the result record",
     "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
+    "config.py": "the one owner of the configuration: its schema, defaults, validation (moved keys, typed scalars "
+    "from the command line, messages) and the protein spec; the base layer has no room to split it into",
 }
 
 

@@ -182,10 +182,6 @@ class CalibrationPlan:
             files["prior"] = f"{self.user_model_dir(engine)}/prior.pt"
         return files
 
-    def user_model_names(self) -> list[str]:
-        """The cg.models entries the study runs (its ``cg_<model>`` user engines)."""
-        return [e.removeprefix(CG_PREFIX) for e in self.user_engines() if self.kind(e) == CG]
-
     def training_record(self, engine: str) -> list[str]:
         """A trained engine's model record (its metrics job reads it); nothing for a reference-model or user engine."""
         if self.is_reference_model(engine) or self.is_user_engine(engine):
