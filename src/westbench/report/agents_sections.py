@@ -19,13 +19,19 @@ from westbench.report.agents_results import (
 from westbench.report.bottom_line import rank_label
 from westbench.report.sections import html_table
 
+#: What every section about the agents' scores says when no agent ran on a task that passed the gate.
+NO_LEADERBOARD = Markup(
+    "<p>No agent ran on a gated task: there is no leaderboard (results/agents/gate.csv says which tasks failed "
+    "the gate, and why).</p>"
+)
+
 
 @register("summary", "Bottom line")
 def summary_section(results: AgentResults) -> Markup:
     board = results.leaderboard
     gated = int(board["gated_tasks"].iloc[0]) if len(board) and "gated_tasks" in board else 0
     if board.empty:
-        return Markup("<p>No agent ran on a gated task: there is no leaderboard.</p>")
+        return NO_LEADERBOARD
     text = Markup("<p>{} of {} tasks passed the oracle gate; every agent is scored on those {} tasks. {}</p>").format(
         gated, len(results.gate), gated, RULE
     )
@@ -99,6 +105,8 @@ def _limit(board: pd.DataFrame) -> str:
 @register("leaderboard", "Leaderboard")
 def leaderboard_section(results: AgentResults) -> Markup:
     board = results.leaderboard
+    if board.empty:
+        return NO_LEADERBOARD
     ranks = pass_rate_ranks(board)
     rows = []
     for rank, record in zip(ranks, board.to_dict("records")):
@@ -156,6 +164,8 @@ def breakdown_section(results: AgentResults) -> Markup:
 @register("cost", "Cost against success")
 def cost_section(results: AgentResults) -> Markup:
     board = results.leaderboard
+    if board.empty:
+        return NO_LEADERBOARD
     rows = []
     for record in board.to_dict("records"):
         rows.append(
@@ -191,6 +201,8 @@ def _count(value) -> str:
 @register("outcomes", "Trial outcomes")
 def outcomes_section(results: AgentResults) -> Markup:
     board = results.leaderboard
+    if board.empty:
+        return NO_LEADERBOARD
     columns = [c for c in board.columns if c.startswith("n_")]
     used = [c for c in columns if board[c].fillna(0).astype(int).any()]
     frame = pd.DataFrame(

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -145,3 +146,20 @@ def test_two_agents_under_test_are_ranked_by_the_rule_and_ties_shown(tmp_path):
     tie = pd.concat([board, second.assign(pass_rate_lo=0.5)])
     tie.to_csv(files["leaderboard"], index=False)
     assert "The agents under test tie" in section(page(tmp_path, files), "summary")
+
+
+def test_every_section_renders_when_no_task_passed_the_gate(tmp_path):
+    """A dropped-in task that fails the gate leaves header-only tables (the leaderboard with fewer columns than a
+    filled one): every section still renders, the score sections saying why there is nothing to rank."""
+    files = example_files(tmp_path / "agents")
+    for role, header in (
+        ("leaderboard", "agent,model,tasks,trials,pass_rate,fc_avg_score,gated_tasks,excluded_tasks\n"),
+        ("by_tag", "agent,model,tag,value,tasks,trials,pass_rate,fc_avg_score\n"),
+        ("trials_table", "task,agent,model,attempt,status,correctness,cost_usd,wall_s,difficulty,category\n"),
+    ):
+        Path(files[role]).write_text(header)
+    html = page(tmp_path, files)
+    for entry in SECTIONS:
+        assert f'<h2 id="{entry.key}">' in html, entry.key
+    for key in ("summary", "leaderboard", "cost", "outcomes"):
+        assert "No agent ran on a gated task" in section(html, key), key
