@@ -83,3 +83,14 @@ def stage_seed(base_seed: int, protein: str, stage: str, *more: str | int) -> in
     if stage not in STAGES:
         raise ValueError(f"unknown seed stage {stage!r}; one of {', '.join(STAGES)} (westbench.seeds.STAGES)")
     return derive_seed(base_seed, str(protein), stage, *more)
+
+
+def replica_keys(replica=None) -> tuple[int, ...]:
+    """What tells a WE replica's seed apart: nothing for a single run and replica 0 (they keep the engine's seed),
+    the replica's number for replica k >= 1 (its own stream).
+
+    >>> replica_keys(None), replica_keys("0"), replica_keys(2)
+    ((), (), (2,))
+    """
+    replica = int(replica or 0)
+    return () if replica == 0 else (replica,)

@@ -23,7 +23,7 @@ from westbench.calibration import study as wb_calibration
 from westbench.engines.kinds import CG, CG_PREFIX, USER
 from westbench.plan import jobkeys
 from westbench.plan.roster import calibration_engines
-from westbench.seeds import stage_seed
+from westbench.seeds import replica_keys, stage_seed
 
 #: The one model weighting the study reads (its table, checks and figures): its metric jobs score only this one
 #: (the main study's carry every metrics.weightings); the msm and counts weightings cost seconds per engine.
@@ -91,10 +91,7 @@ class CalibrationPlan:
     def replica_seed(self, stage: str, engine: str | None, replica=None) -> int:
         """A replica's seed of ``stage`` (calibration_we per engine, calibration_basis_states for the study): one
         run's and replica 0's unchanged, replica k >= 1 its own stream."""
-        more = () if engine is None else (engine,)
-        if replica is None or int(replica) == 0:
-            return self.seed(stage, *more)
-        return self.seed(stage, *more, int(replica))
+        return self.seed(stage, *(() if engine is None else (engine,)), *replica_keys(replica))
 
     # --- engines --------------------------------------------------------------------------------------------
 

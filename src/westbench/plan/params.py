@@ -28,7 +28,7 @@ from westbench.engines.kinds import CG_PREFIX, OPENMM, USER
 from westbench.errors import ConfigError
 from westbench.plan.jobkeys import job_keys
 from westbench.runtime import resources as wb_resources
-from westbench.seeds import stage_seed
+from westbench.seeds import replica_keys, stage_seed
 
 
 class Params:
@@ -48,10 +48,7 @@ class Params:
 
     def we_seed(self, protein: str, engine: str, replica=None) -> int:
         """A WE run's seed: the engine's for a single run and replica 0, the replica's own for replica k >= 1."""
-        replica = int(replica or 0)
-        if replica == 0:
-            return self.seed(protein, "we", engine)
-        return self.seed(protein, "we", engine, replica)
+        return self.seed(protein, "we", engine, *replica_keys(replica))
 
     # --- threads and GPUs: westbench.runtime.resources owns the policy ----------------------------------------
 
