@@ -130,9 +130,13 @@ def agents_leaderboard_seed():
 
 
 def agent_page_optional_inputs(wildcards=None):
-    """The files of later agent stages (mutation testing) the page shows when a rule of this workflow writes them."""
+    """The mutation files the page shows, as inputs only when the gate runs mutation testing (agents.gate.mutation,
+    asked of agent_mutation_scores): otherwise the page reads them when present, and an `agents` run never starts
+    the hours of mutation testing to draw the page."""
     from westbench.report.agents_page import FILES, OPTIONAL
 
+    if not agent_mutation_scores():
+        return {}
     written = {str(path) for rule in workflow.rules for path in rule.output}
     paths = {role: f"results/agents/{FILES[role]}" for role in OPTIONAL if role in ("mutation", "mutation_score")}
     return {role: path for role, path in paths.items() if path in written}

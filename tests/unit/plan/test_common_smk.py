@@ -51,3 +51,14 @@ def test_the_wildcard_functions_answer_as_the_plan(workflow):
         )
         assert functions["we_job_run_dir"](wildcards) == f"results/chignolin/we/{engine}/replica_1"
     assert workflow.get_rule("all").input == plan.targets.all_outputs()
+
+
+@pytest.mark.parametrize("mutation", [False, True])
+def test_the_agent_page_needs_mutation_testing_only_when_the_gate_runs_it(tmp_path, mutation):
+    """The page shows mutation results when present; as inputs they would start hours of mutation testing on every
+    `agents` run (they did, in CI), so only agents.gate.mutation makes them the page's inputs."""
+    workflow = parse(tmp_path, {"agents": {"gate": {"mutation": mutation}}})
+    report_inputs = workflow.globals["agent_page_optional_inputs"]()
+    mutation_files = {"results/agents/mutation.csv", "results/agents/mutation_score.csv"}
+    assert set(report_inputs.values()) == (mutation_files if mutation else set())
+    assert workflow.globals["agent_mutation_scores"]() == (["results/agents/mutation_score.csv"] if mutation else [])
