@@ -151,6 +151,36 @@ use rule calibration_basis_states as calibration_basis_states_replica with:
         seed=lambda wildcards: STUDY.replica_seed("calibration_basis_states", None, wildcards.replica),
 
 
+rule calibration_engine_starts:
+    """An engine of the reference's potential starts at its own equilibrium: the basis states weighted to it
+    (westbench.calibration.basis.engine_starts), so its WE run scores its equilibrium, not its relaxation."""
+    input:
+        unpack(lambda wildcards: STUDY.starts_input(wildcards.engine)),
+    output:
+        starts=PLAN.layout.study_file("{protein}", "we/starts/{engine}.npz"),
+    log:
+        "results/calibration/{protein}/logs/calibration_engine_starts_{engine}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}.tsv"
+    conda:
+        "../envs/torch.yaml"
+    params:
+        temperatures=lambda wildcards: STUDY.starts_temperatures(wildcards.engine),
+    script:
+        "../scripts/calibration_engine_starts.py"
+
+
+use rule calibration_engine_starts as calibration_engine_starts_replica with:
+    input:
+        unpack(lambda wildcards: STUDY.starts_input(wildcards.engine, wildcards.replica)),
+    output:
+        starts=PLAN.layout.study_file("{protein}", "we/replica_{replica}/starts/{engine}.npz"),
+    log:
+        "results/calibration/{protein}/logs/calibration_engine_starts_{engine}_replica_{replica}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}_replica_{replica}.tsv"
+
+
 # Your CG models in the study (calibration.engines: cg_<model>): checked on the study's beads, and with prior: fitted
 # given westbench's prior fitted to the study's ground truth, as the main study's rules do for its proteins.
 use rule cg_model_check as calibration_cg_model_check with:

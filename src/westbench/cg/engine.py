@@ -92,9 +92,20 @@ def basis_from_pdb(pdb_path: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 def load_basis_states(path: str | Path, n_beads: int) -> list[np.ndarray]:
     """The basis states of a ``basis_states`` file: ``positions`` (n_states, n_beads, 3) nm, finite."""
+    return list(_read_basis_states(path, n_beads)[0])
+
+
+def load_basis_state_weights(path: str | Path, n_beads: int) -> np.ndarray | None:
+    """The probabilities of a ``basis_states`` file's states: its ``weight`` (n_states,), finite, non-negative and
+    summing to 1 within 1e-6 (renormalized), or None where it has none (equally likely)."""
+    return _read_basis_states(path, n_beads)[1]
+
+
+def _read_basis_states(path, n_beads):
     try:
         with np.load(path) as data:
             positions = np.asarray(data["positions"], dtype=np.float64)
+            weights = np.asarray(data["weight"], dtype=np.float64) if "weight" in data.files else None
     except (OSError, KeyError, ValueError) as error:
         raise WestbenchError(
             f"{path}: not a basis-states file with positions (n_states, n_beads, 3): {error}"
@@ -106,7 +117,18 @@ def load_basis_states(path: str | Path, n_beads: int) -> list[np.ndarray]:
         )
     if not np.isfinite(positions).all():
         raise WestbenchError(f"{path}: non-finite positions; redraw the basis states")
-    return list(positions)
+    if weights is not None:
+        if (
+            weights.shape != (len(positions),)
+            or not np.isfinite(weights).all()
+            or (weights < 0).any()
+            or abs(weights.sum() - 1.0) > 1e-6
+        ):
+            raise WestbenchError(
+                f"{path}: weight must hold one probability per state ({len(positions)}), non-negative, summing to 1"
+            )
+        weights = weights / weights.sum()
+    return positions, weights
 
 
 class CGEngine(Engine):
@@ -143,9 +165,10 @@ class CGEngine(Engine):
         A user's model (``cg.models.<name>``, :func:`westbench.cg.user.load_user_model`): its entry
         (format, class, units, what it returns) and ``prior_path``; ``model`` is then its file.
     basis_states : path, optional
-        An ``.npz`` whose ``positions`` (n_states, n_beads, 3) nm are the WE run's basis states, equally likely
-        (e.g. frames drawn from an equilibrium ground truth, :func:`westbench.calibration.basis.draw_basis_states`);
-        without it the basis structure alone.
+        An ``.npz`` whose ``positions`` (n_states, n_beads, 3) nm are the WE run's basis states, equally likely or
+        with the probabilities of its ``weight`` (e.g. frames drawn from an equilibrium ground truth,
+        :func:`westbench.calibration.basis.draw_basis_states`, weighted by
+        :func:`~westbench.calibration.basis.engine_starts`); without it the basis structure alone.
     """
 
     def __init__(
@@ -185,6 +208,7 @@ class CGEngine(Engine):
         else:
             raise ValueError("CGEngine needs basis_pdb or basis_positions")
         self.starts = [self.basis] if basis_states is None else load_basis_states(basis_states, len(self.basis))
+        self.start_weights = None if basis_states is None else load_basis_state_weights(basis_states, len(self.basis))
         if langevin["bead_mass_amu"] is not None:
             masses = np.full(len(self.basis), float(langevin["bead_mass_amu"]))
         self.bead_masses = masses
@@ -274,6 +298,9 @@ class CGEngine(Engine):
 
     def basis_states(self) -> list[WalkerState]:
         return [WalkerState(positions.copy()) for positions in self.starts]
+
+    def basis_state_weights(self) -> list[float] | None:
+        return None if self.start_weights is None else self.start_weights.tolist()
 
     def beads(self, state: WalkerState) -> np.ndarray:
         return np.asarray(state.positions)

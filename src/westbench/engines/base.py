@@ -7,8 +7,8 @@ engine is built once per worker process and reused for every segment.
 Contract
 --------
 - :meth:`Engine.basis_state` returns the state every new trajectory starts from; an engine given an
-  ensemble of starts returns them all, equally likely, from :meth:`Engine.basis_states` (WESTPA's basis
-  states, ``auxref`` = their index).
+  ensemble of starts returns them all from :meth:`Engine.basis_states` (WESTPA's basis states, ``auxref`` =
+  their index), equally likely unless :meth:`Engine.basis_state_weights` gives their probabilities.
 - :meth:`Engine.beads` returns the C-alpha (bead) positions of a state, shape (n_beads, 3), nm.
 - :meth:`Engine.propagate` advances each start by ``n_steps``, saving the beads
   every ``save_every`` steps, with the given per-segment seeds, and returns one
@@ -74,8 +74,12 @@ class Engine(ABC):
         """The state new trajectories start from."""
 
     def basis_states(self) -> Sequence[WalkerState]:
-        """The states new trajectories start from, equally likely: :meth:`basis_state` alone by default."""
+        """The states new trajectories start from: :meth:`basis_state` alone by default."""
         return [self.basis_state()]
+
+    def basis_state_weights(self) -> Sequence[float] | None:
+        """The probabilities of :meth:`basis_states` (summing to 1), or None for equally likely (the default)."""
+        return None
 
     @abstractmethod
     def beads(self, state: WalkerState) -> np.ndarray:

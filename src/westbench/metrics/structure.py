@@ -97,18 +97,19 @@ class PairDistanceW1:
         self._cache = {} if rows * len(self.pairs) <= cache_elements else None
 
     def _sorted(self, start: int):
-        """(values, order) of one chunk of pairs: the pooled distances (Angstrom) and their sort along frames."""
+        """(values, order) of one chunk of pairs, one row per pair: the pooled distances (Angstrom) sorted, and the
+        frames in that order. Rows are contiguous and ties may fall in any order (a tie adds no width to W1): an
+        unstable sort of contiguous rows is twice as fast as a stable one down strided columns."""
         if self._cache is not None and start in self._cache:
             return self._cache[start]
         pairs = self.pairs[start : start + self.chunk]
-        values = (
-            np.concatenate(
-                [pair_distances(self.reference_ca, pairs), pair_distances(self.model_ca, pairs)], axis=0
-            ).astype(np.float64)
-            * 10.0
+        values = np.ascontiguousarray(
+            np.concatenate([pair_distances(self.reference_ca, pairs), pair_distances(self.model_ca, pairs)], axis=0).T,
+            dtype=np.float64,
         )
-        order = np.argsort(values, axis=0, kind="stable")
-        result = (np.take_along_axis(values, order, axis=0), order.astype(np.int32))
+        values *= 10.0
+        order = np.argsort(values, axis=1)
+        result = (np.take_along_axis(values, order, axis=1), order.astype(np.int32))
         if self._cache is not None:
             self._cache[start] = result
         return result
@@ -122,8 +123,8 @@ class PairDistanceW1:
         out = np.empty(len(self.pairs))
         for start in range(0, len(self.pairs), self.chunk):
             values, order = self._sorted(start)
-            difference = np.cumsum(signed[order], axis=0)  # F_reference - F_model after each sorted value
-            out[start : start + values.shape[1]] = np.sum(np.abs(difference[:-1]) * np.diff(values, axis=0), axis=0)
+            difference = np.cumsum(signed[order], axis=1)  # F_reference - F_model after each sorted value
+            out[start : start + len(values)] = np.sum(np.abs(difference[:, :-1]) * np.diff(values, axis=1), axis=1)
         return out
 
 

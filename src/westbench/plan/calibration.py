@@ -23,14 +23,15 @@ from westbench.calibration import study as wb_calibration
 from westbench.engines.kinds import CG, CG_PREFIX, USER
 from westbench.plan import jobkeys
 from westbench.plan.roster import calibration_engines
-from westbench.seeds import replica_keys, stage_seed
+from westbench.plan.study_runs import StudyRuns
+from westbench.seeds import stage_seed
 
 #: The one model weighting the study reads (its table, checks and figures): its metric jobs score only this one
 #: (the main study's carry every metrics.weightings); the msm and counts weightings cost seconds per engine.
 CALIBRATION_WEIGHTING = "we"
 
 
-class CalibrationPlan:
+class CalibrationPlan(StudyRuns):
     """The study of one configuration (see the module docstring): none of its files when it is off.
 
     Raises
@@ -61,37 +62,6 @@ class CalibrationPlan:
 
     def seed(self, stage: str, *more) -> int:
         return stage_seed(self.config["seed"], self.study["protein"], stage, *more)
-
-    # --- replicas ---------------------------------------------------------------------------------------------
-
-    def replica_ids(self) -> list[int | None]:
-        """The replica ids of every study engine's WE runs: [None] for one run (no replica folder), else 0..n-1."""
-        n = int(self.study["we"]["replicas"])
-        return [None] if n == 1 else list(range(n))
-
-    def run_dir(self, engine: str, replica=None) -> str:
-        """A study engine's WE run folder: we/<engine> for one run, we/<engine>/replica_<k> for replica k of several."""
-        folder = f"{self.dir()}/we/{engine}"
-        return folder if replica is None else f"{folder}/replica_{replica}"
-
-    def run_dirs(self, engine: str) -> list[str]:
-        """Every run folder of a study engine, in replica order: what its export pools."""
-        return [self.run_dir(engine, k) for k in self.replica_ids()]
-
-    def run_summaries(self, engine: str) -> list[str]:
-        return [f"{folder}/run.json" for folder in self.run_dirs(engine)]
-
-    def basis_states(self, replica=None) -> str:
-        """The basis states of one replica's WE runs: we/basis_states.npz for one run and replica 0, replica k >= 1
-        its own draw (we/replica_<k>/basis_states.npz): replicas share no start, so they are independent."""
-        if replica is None or int(replica) == 0:
-            return f"{self.dir()}/we/basis_states.npz"
-        return f"{self.dir()}/we/replica_{replica}/basis_states.npz"
-
-    def replica_seed(self, stage: str, engine: str | None, replica=None) -> int:
-        """A replica's seed of ``stage`` (calibration_we per engine, calibration_basis_states for the study): one
-        run's and replica 0's unchanged, replica k >= 1 its own stream."""
-        return self.seed(stage, *(() if engine is None else (engine,)), *replica_keys(replica))
 
     # --- engines --------------------------------------------------------------------------------------------
 
@@ -157,7 +127,10 @@ class CalibrationPlan:
         folder = self.dir()
         files = {
             "basis": f"{folder}/native.pdb",  # the beads' topology
-            "basis_states": self.basis_states(replica),  # where the walkers start
+            # where the walkers start: the reference's potential at its own equilibrium (weighted), others the draw
+            "basis_states": (
+                self.engine_starts(engine, replica) if self.is_reference_model(engine) else self.basis_states(replica)
+            ),
             "tica": f"{folder}/tica/model.json",
             "groundtruth": f"{folder}/tica/groundtruth_frames.h5",
         }

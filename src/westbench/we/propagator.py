@@ -106,6 +106,13 @@ class WestbenchPropagator(WESTPropagator):
             self._starts = list(own()) if callable(own) else [self.engine.basis_state()]
         return self._starts
 
+    def start_weights(self) -> list[float] | None:
+        """The basis states' probabilities the engine gives (:meth:`westbench.engines.base.Engine.basis_state_weights`),
+        or None for equally likely."""
+        own = getattr(self.engine, "basis_state_weights", None)  # a user engine need not derive from Engine
+        weights = own() if callable(own) else None
+        return None if weights is None else [float(w) for w in weights]
+
     def start_of(self, basis_state):
         """The engine state a WESTPA basis state stands for: ``auxref`` an index, or the one basis state."""
         auxref = str(basis_state.auxref or "")

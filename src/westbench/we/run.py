@@ -48,9 +48,10 @@ __all__ = ["WERunError", "completed_iterations", "run_we"]
 log = logging.getLogger(__name__)
 
 
-def basis_state_entries(count: int) -> list[str]:
-    """WESTPA's ``label,probability,auxref`` basis states for an engine's ``count`` starts, equally likely;
-    ``auxref`` is the start's index (:meth:`westbench.we.propagator.WestbenchPropagator.start_of`).
+def basis_state_entries(count: int, weights=None) -> list[str]:
+    """WESTPA's ``label,probability,auxref`` basis states for an engine's ``count`` starts, equally likely or with
+    the engine's ``weights`` (a start of probability 0 is left out: no walker of weight 0); ``auxref`` is the
+    start's index (:meth:`westbench.we.propagator.WestbenchPropagator.start_of`).
 
     Examples
     --------
@@ -58,10 +59,15 @@ def basis_state_entries(count: int) -> list[str]:
     ['basis,1.0,basis']
     >>> basis_state_entries(4)[:2]
     ['basis_0,0.25,0', 'basis_1,0.25,1']
+    >>> basis_state_entries(3, [0.75, 0.0, 0.25])
+    ['basis_0,0.75,0', 'basis_2,0.25,2']
     """
+    if weights is not None and len(weights) != count:
+        raise WERunError(f"the engine gives {len(weights)} basis-state weights for {count} basis states")
     if count == 1:
         return ["basis,1.0,basis"]
-    return [f"basis_{i},{1.0 / count!r},{i}" for i in range(count)]
+    probabilities = [1.0 / count] * count if weights is None else [float(w) for w in weights]
+    return [f"basis_{i},{p!r},{i}" for i, p in enumerate(probabilities) if p > 0]
 
 
 def run_we(
@@ -135,7 +141,8 @@ def _run_we(
             # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
             make_segment_order_deterministic()
             rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
-            count = len(rc.get_propagator().starts())
+            propagator = rc.get_propagator()
+            count = len(propagator.starts())
             # An ensemble of basis states starts one walker each: copies add nothing the ensemble lacks, and
             # every initial state the first split/merge leaves unused is formatted by WESTPA's driver on each
             # iteration (768 of them from 256 states x 3 cost 11 % of a calibration WE run).
@@ -143,7 +150,7 @@ def _run_we(
             w_init.initialize(
                 tstates=None,
                 tstate_file=None,
-                bstates=basis_state_entries(count),
+                bstates=basis_state_entries(count, propagator.start_weights()),
                 bstate_file=None,
                 segs_per_state=per_state,
             )

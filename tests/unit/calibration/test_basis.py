@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from westbench.calibration.basis import draw_basis_states
+from westbench.calibration.basis import draw_basis_states, engine_starts, starts_ess, write_engine_starts
 from westbench.errors import WestbenchError
 from westbench.io.frames import write_frames
 
@@ -85,4 +85,69 @@ def test_the_study_engines_start_from_the_drawn_states_with_their_own_walkers(wo
     from westbench.plan import Plan
 
     inputs = Plan.from_config(workflow.config).calibration.we_input("reference")
-    assert inputs["basis_states"].endswith("we/basis_states.npz")
+    assert inputs["basis_states"].endswith("we/starts/reference.npz")  # the draw, weighted to its equilibrium
+
+
+@pytest.fixture(scope="module")
+def go_study(tmp_path_factory):
+    """The study's reference potential (chignolin's Go model), a weaker copy, and states around the fold."""
+    import torch
+
+    from westbench.cg.model import load_energy_model
+    from westbench.cg.native import native_ca
+    from westbench.cg.reference import build_reference
+
+    folder = tmp_path_factory.mktemp("go")
+    build_reference("1UAO", {}, folder / "reference.pt")
+    build_reference("1UAO", {}, folder / "weaker.pt", contact_scale=0.8)
+    reference, weaker = (load_energy_model(folder / f"{name}.pt") for name in ("reference", "weaker"))
+    native = native_ca("1UAO")
+    rng = np.random.default_rng(3)
+    positions = native[None] + rng.normal(scale=0.03, size=(64, *native.shape))
+    with torch.no_grad():
+        energy = reference(torch.as_tensor(positions)).numpy()
+    return {"folder": folder, "reference": reference, "weaker": weaker, "positions": positions, "energy": energy}
+
+
+def test_an_engine_of_the_same_potential_and_temperature_starts_equally_likely(go_study):
+    states = {"positions": go_study["positions"], "run": np.arange(64), "frame": np.zeros(64, int)}
+    same = engine_starts(states, go_study["reference"], go_study["reference"], 300.0, 300.0)
+    assert np.allclose(same["weight"], 1 / 64, rtol=0, atol=1e-15) and same["ess"] == pytest.approx(64)
+    assert np.array_equal(same["positions"], states["positions"]) and np.array_equal(same["run"], states["run"])
+
+
+def test_a_hotter_engine_weights_high_energy_states_up_as_boltzmann_says(go_study):
+    """w_i proportional to exp(-U_i / kT' + U_i / kT): at T' > T the log weights rise linearly with the energy."""
+    from westbench.cg.internal_coordinates import kt
+
+    states = {"positions": go_study["positions"], "run": np.arange(64), "frame": np.zeros(64, int)}
+    hot = engine_starts(states, go_study["reference"], go_study["reference"], 300.0, 360.0)
+    slope = 1 / kt(300.0) - 1 / kt(360.0)
+    fitted = np.polyfit(go_study["energy"], np.log(hot["weight"]), 1)[0]
+    assert fitted == pytest.approx(slope, rel=1e-6) and hot["weight"].sum() == pytest.approx(1.0)
+    assert 1.0 <= hot["ess"] < 64
+
+
+def test_the_written_starts_are_the_engines_basis_states_with_their_probabilities(go_study, tmp_path):
+    from westbench.cg.engine import CGEngine, load_basis_state_weights
+    from westbench.io.atomic import savez
+
+    folder = go_study["folder"]
+    savez(tmp_path / "states.npz", positions=go_study["positions"], run=np.arange(64), frame=np.zeros(64, int))
+    written = write_engine_starts(
+        tmp_path / "states.npz",
+        folder / "reference.pt",
+        folder / "weaker.pt",
+        {"reference": 300.0, "engine": 300.0},
+        tmp_path / "starts.npz",
+    )
+    weights = load_basis_state_weights(tmp_path / "starts.npz", go_study["positions"].shape[1])
+    assert np.allclose(weights, written["weight"]) and not np.allclose(weights, 1 / 64)
+    assert starts_ess(weights) == pytest.approx(float(written["ess"]))
+    engine = CGEngine(
+        folder / "weaker.pt",
+        "chignolin",
+        basis_positions=go_study["positions"][0],
+        basis_states=tmp_path / "starts.npz",
+    )
+    assert engine.basis_state_weights() == pytest.approx(weights.tolist()) and len(engine.basis_states()) == 64

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import torch
 
-from westbench.cg.engine import CGEngine, load_basis_states
+from westbench.cg.engine import CGEngine, load_basis_state_weights, load_basis_states
 from westbench.cg.model import CGModel, save_model
 from westbench.cg.prior import fit_prior
 from westbench.errors import WestbenchError
@@ -197,3 +197,12 @@ def test_a_bad_basis_states_file_is_named(tmp_path, positions, message):
     savez(tmp_path / "other.npz", coordinates=np.zeros((1, 8, 3)))
     with pytest.raises(WestbenchError, match=r"other\.npz: not a basis-states file"):
         load_basis_states(tmp_path / "other.npz", 8)
+
+
+@pytest.mark.parametrize("weight", [[0.5, 0.5, 0.0], [1.5, -0.5], [0.5, 0.6], [np.nan, 1.0]])
+def test_basis_state_weights_that_are_no_probabilities_are_named(tmp_path, weight):
+    savez(tmp_path / "states.npz", positions=np.zeros((2, 8, 3)), weight=np.asarray(weight))
+    with pytest.raises(WestbenchError, match=r"states\.npz: weight must hold one probability per state \(2\)"):
+        load_basis_state_weights(tmp_path / "states.npz", 8)
+    savez(tmp_path / "equal.npz", positions=np.zeros((2, 8, 3)))
+    assert load_basis_state_weights(tmp_path / "equal.npz", 8) is None  # no weights: equally likely

@@ -231,3 +231,21 @@ def test_basis_states_of_the_engine_are_westpas_equally_likely_and_each_starts_i
             first = handle["iterations/iter_00000001"]
             x, w = first["pcoord"][:, -1, 0], first["seg_index"]["weight"]
         assert w[x > 0].sum() == pytest.approx(right, abs=0.05), name
+
+
+def test_basis_state_weights_an_engine_gives_are_westpas_probabilities_and_the_first_iterations_weights(tmp_path):
+    """A study engine starts at its own equilibrium (westbench.calibration.basis.engine_starts): the engine's
+    weights become the basis states' probabilities, and the first iteration carries them, 0.8 left and 0.2 right."""
+    weighted = {
+        **CFG,
+        "engine": {
+            "class": "tests.unit.we.toy:WeightedDoubleWell",
+            "options": {**TOY["options"], "weights": [0.8, 0.2]},
+        },
+    }
+    run_we(tmp_path, cfg=weighted, segs_per_state=3, max_iterations=1)
+    with h5py.File(tmp_path / "west.h5", "r") as handle:
+        assert handle["ibstates/0"]["bstate_index"]["probability"] == pytest.approx([0.8, 0.2])
+        first = handle["iterations/iter_00000001"]
+        x, w = first["pcoord"][:, 0, 0], first["seg_index"]["weight"]
+    assert w[x < 0].sum() == pytest.approx(0.8) and w[x > 0].sum() == pytest.approx(0.2)

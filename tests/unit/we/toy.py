@@ -13,6 +13,7 @@ __all__ = [
     "Chain",
     "RaisingDoubleWell",
     "ExplodingDoubleWell",
+    "WeightedDoubleWell",
 ]
 
 
@@ -25,6 +26,17 @@ class SpreadDoubleWell(DoubleWell):
 
     def basis_states(self):
         return [WalkerState(np.array([[x, 0.0, 0.0]])) for x in self.starts]
+
+
+class WeightedDoubleWell(SpreadDoubleWell):
+    """Basis states with probabilities of their own (e.g. an equilibrium that favours one well)."""
+
+    def __init__(self, weights=(0.8, 0.2), **options):
+        super().__init__(**options)
+        self.weights = [float(w) for w in weights]
+
+    def basis_state_weights(self):
+        return self.weights
 
 
 class SlowDoubleWell(DoubleWell):

@@ -1,0 +1,19 @@
+"""Snakemake entry point: a calibration engine's WE starts, the basis states weighted to its own equilibrium."""
+
+import _library  # noqa: F401  (puts src/ on sys.path)
+
+from westbench.calibration.basis import write_engine_starts
+from westbench.workflow import run_script
+
+
+def main(snakemake):
+    write_engine_starts(
+        snakemake.input.states,
+        snakemake.input.reference,
+        snakemake.input.model,
+        snakemake.params.temperatures,
+        snakemake.output.starts,
+    )
+
+
+run_script(snakemake, main)  # noqa: F821 (injected by Snakemake)
