@@ -37,6 +37,9 @@ def verify(checks):
         system = app.ForceField(*settings["forcefield"]).createSystem(
             pdb.topology, nonbondedMethod=app.NoCutoff, constraints=constraints, **kwargs
         )
+        # repartitioning takes the hydrogens' extra mass from their heavy atoms: none may be left (nearly) massless
+        lightest = min(system.getParticleMass(i).value_in_unit(unit.dalton) for i in range(system.getNumParticles()))
+        assert lightest > 0.5, f"hydrogen mass {fix['hydrogen_mass_amu']} amu leaves an atom with {lightest:.2f} amu"
         integrator = openmm.LangevinMiddleIntegrator(
             settings["temperature_k"] * unit.kelvin,
             settings["friction_per_ps"] / unit.picosecond,
@@ -61,6 +64,12 @@ def verify(checks):
     ):
         # the run above lasts 2 ps: a timestep past these limits can survive it and still drift in production
         timestep, constraints, mass = float(fix["timestep_fs"]), fix["constraints"], fix["hydrogen_mass_amu"]
+        # repartitioning uses 3-4 amu (at most four hydrogen masses, 4.032) and never lightens a hydrogen; a methyl
+        # carbon keeps 12.011 - 3 (m - 1.008) amu: 2.95 at 4.032, nothing at 5.01 amu
+        assert mass is None or 1.0 <= float(mass) <= 4.032, (
+            f"hydrogen mass {mass} amu is no standard repartitioning (1.0-4.032 amu; a methyl carbon would keep "
+            f"{12.011 - 3 * (float(mass) - 1.008):.2f} amu)"
+        )
         limit = 1.0 if constraints is None else (4.0 if mass is not None and float(mass) >= 2.5 else 2.0)
         assert timestep <= limit, (
             f"{timestep} fs with constraints {constraints} and hydrogen mass {mass}: the limit is {limit} fs"

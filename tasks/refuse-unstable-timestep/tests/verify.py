@@ -34,6 +34,12 @@ def verify(checks):
             alternative["hydrogen_mass_amu"],
         )
         assert constraints in (None, "HBonds", "AllBonds", "HAngles"), f"constraints {constraints}"
+        # repartitioning uses 3-4 amu (at most four hydrogen masses, 4.032) and never lightens a hydrogen; a methyl
+        # carbon keeps 12.011 - 3 (m - 1.008) amu: 2.95 at 4.032, nothing at 5.01 amu
+        assert mass is None or 1.0 <= float(mass) <= 4.032, (
+            f"hydrogen mass {mass} amu is no standard repartitioning (1.0-4.032 amu; a methyl carbon would keep "
+            f"{12.011 - 3 * (float(mass) - 1.008):.2f} amu)"
+        )
         limit = 1.0 if constraints is None else (4.0 if mass is not None and float(mass) >= 2.5 else 2.0)
         assert 0.5 <= timestep <= limit, (
             f"{timestep} fs with constraints {constraints} and hydrogen mass {mass}: the limit is {limit} fs"

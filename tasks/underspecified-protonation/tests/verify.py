@@ -23,6 +23,18 @@ def read_pqr(path):
     return atoms
 
 
+def residue_parameters(path):
+    """Residue number -> its atoms' sorted (charge, radius) pairs, and residue number -> its residue names."""
+    pairs, names = {}, {}
+    for line in open(path):
+        if line.startswith(("ATOM", "HETATM")):
+            fields = line.split()
+            number = fields[-6] if len(fields) >= 10 else fields[4]
+            pairs.setdefault(number, []).append((round(float(fields[-2]), 4), round(float(fields[-1]), 4)))
+            names.setdefault(number, set()).add(fields[3])
+    return {k: sorted(v) for k, v in pairs.items()}, names
+
+
 def propka_summaries(work):
     """PROPKA 3's pKa by group ("HIS 52") from propka3 on the input and from pdb2pqr's own PROPKA run (its log)."""
     found = []
@@ -89,6 +101,24 @@ def verify(checks):
         got = round(sum(a[3] for a in atoms))
         assert got == reference and result.get("net_charge") == reference, (
             f"PQR {got}, reported {result.get('net_charge')}, pdb2pqr {reference}"
+        )
+    with checks.check(
+        "protein.pqr has the stated force field's charges and radii (pdb2pqr at the stated pH, every residue)"
+    ):
+        # the stated force field, not only a charge it shares with the others: pdb2pqr's charges and radii per
+        # residue (names may follow another --ffout; a histidine's tautomer is pdb2pqr's optimization's, either kept)
+        assert pdb2pqr_log, "no pdb2pqr run with the stated pH and force field to compare with"
+        got, got_names = residue_parameters("/app/output/protein.pqr")
+        want, want_names = residue_parameters(os.path.join(pdb2pqr_log[0], "ref.pqr"))
+        histidine = {"HIS", "HID", "HIE", "HIP", "HSD", "HSE", "HSP"}
+        differ = [
+            k
+            for k in sorted(set(got) | set(want), key=lambda k: (len(k), k))
+            if not (got_names.get(k, set()) | want_names.get(k, set())) & histidine and got.get(k) != want.get(k)
+        ]
+        assert not differ, (
+            f"{len(differ)} residues ({', '.join(differ[:5])}) carry other charges or radii than pdb2pqr --ff "
+            f"{forcefield} at pH {ph} gives"
         )
     with checks.check("His52 neutral (PROPKA pKa about 6), tautomer either"):
         names = {a[0] for a in atoms if a[1] == "52"}
