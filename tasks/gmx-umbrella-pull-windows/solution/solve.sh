@@ -7,6 +7,8 @@ gmx -quiet make_ndx -f /app/inputs/conf.gro -o index.ndx <<< q
 gmx -quiet select -s /app/inputs/conf.gro -on pull_groups.ndx \
     -select '"TYR2_heavy" resid 2 and resname TYR and not name "H.*"; "TRP9_heavy" resid 9 and resname TRP and not name "H.*"'
 cat pull_groups.ndx >> index.ndx && rm pull_groups.ndx
+# Every window starts from the shipped frame (no pulled starting frames).
+frame=/app/inputs/conf.gro
 centers=(1.2 1.4 1.6 1.8 2.0 2.2 2.4 2.6 2.8)
 for i in "${!centers[@]}"; do
     c=${centers[$i]}
@@ -31,7 +33,7 @@ pull-nstxout         = 50
 pull-nstfout         = 50
 MDP
     } > window_$i.mdp
-    gmx -quiet grompp -f window_$i.mdp -c /app/inputs/conf.gro -r /app/inputs/conf.gro -p /app/inputs/topol.top \
+    gmx -quiet grompp -f window_$i.mdp -c "$frame" -r "$frame" -p /app/inputs/topol.top \
         -n index.ndx -o window_$i.tpr -po mdout_$i.mdp -maxwarn 0
 done
 # The CV at the start, as the pull code computes it: a zero-step rerun of the input frame.

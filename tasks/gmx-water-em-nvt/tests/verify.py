@@ -89,6 +89,29 @@ def verify(checks):
         assert tpr_xyz.shape == em_xyz.shape and np.abs(tpr_xyz - em_xyz).max() < 2e-3, (
             "nvt.tpr coordinates are not em.gro's"
         )
+    with checks.check("nvt.tpr's velocities are grompp's, generated at 300 K with seed 2024 (replayed)"):
+        # grompp draws the velocities from the seed, the temperature and the masses alone (the coordinates and the
+        # other settings do not enter): a replay with gen-temp 300 and gen-seed 2024 must give nvt.tpr's own
+        assert code2 == 0, f"{OUT}/nvt.tpr unreadable: " + dump[-200:]
+        work = "/tmp/genvel"
+        os.makedirs(work, exist_ok=True)
+        with open(f"{work}/genvel.mdp", "w") as handle:
+            handle.write("integrator = md\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = PME\nrcoulomb = 1.0\n"
+                         "rvdw = 1.0\ngen-vel = yes\ngen-temp = 300\ngen-seed = 2024\n")  # fmt: skip
+        code, log = gmx("grompp", "-f", "genvel.mdp", "-c", "/app/inputs/water.gro", "-p", "/app/inputs/topol.top",
+                        "-o", "genvel.tpr", "-maxwarn", "5", cwd=work)  # fmt: skip
+        assert code == 0, log[-300:]
+        code, replay = gmx("dump", "-s", f"{work}/genvel.tpr")
+        pattern = r"^\s+v\[\s*\d+\]=\{\s*([-\d.e+]+),\s*([-\d.e+]+),\s*([-\d.e+]+)\}"
+        want = np.array(re.findall(pattern, replay, re.M), dtype=float)
+        got = np.array(re.findall(pattern, dump, re.M), dtype=float)
+        assert code == 0 and len(want), "no velocities in the replayed run input"
+        assert got.shape == want.shape, f"nvt.tpr has {len(got)} velocities, the replay {len(want)}"
+        deviation = np.abs(got - want).max()
+        assert deviation <= 1e-4, (
+            f"nvt.tpr's velocities differ from gen-temp 300 / gen-seed 2024's by up to {deviation:.3g} nm/ps "
+            "(another seed or temperature, or not generated)"
+        )
     with checks.check("nvt.gro is the run's final frame: nvt.tpr's atoms in its box, moved from the start"):
         lines = open(f"{OUT}/nvt.gro").read().splitlines()
         n = int(lines[1])
