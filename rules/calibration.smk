@@ -152,8 +152,9 @@ use rule calibration_basis_states as calibration_basis_states_replica with:
 
 
 rule calibration_engine_starts:
-    """An engine of the reference's potential starts at its own equilibrium: the basis states weighted to it
-    (westbench.calibration.basis.engine_starts), so its WE run scores its equilibrium, not its relaxation."""
+    """An engine of the reference's potential starts at its own equilibrium: ground-truth frames resampled with the
+    predictions' weights (westbench.calibration.basis.engine_starts), so its WE run scores its equilibrium, not its
+    relaxation; an engine of the reference's equilibrium keeps the drawn basis states."""
     input:
         unpack(lambda wildcards: STUDY.starts_input(wildcards.engine)),
     output:
@@ -163,9 +164,10 @@ rule calibration_engine_starts:
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}.tsv"
     conda:
-        "../envs/torch.yaml"
+        "../envs/westpa.yaml"
     params:
-        temperatures=lambda wildcards: STUDY.starts_temperatures(wildcards.engine),
+        engine=lambda wildcards: wildcards.engine,
+        seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine),
     script:
         "../scripts/calibration_engine_starts.py"
 
@@ -179,6 +181,9 @@ use rule calibration_engine_starts as calibration_engine_starts_replica with:
         "results/calibration/{protein}/logs/calibration_engine_starts_{engine}_replica_{replica}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}_replica_{replica}.tsv"
+    params:
+        engine=lambda wildcards: wildcards.engine,
+        seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine, wildcards.replica),
 
 
 # Your CG models in the study (calibration.engines: cg_<model>): checked on the study's beads, and with prior: fitted

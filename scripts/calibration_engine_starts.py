@@ -1,4 +1,4 @@
-"""Snakemake entry point: a calibration engine's WE starts, the basis states weighted to its own equilibrium."""
+"""Snakemake entry point: a calibration engine's WE starts, at its own equilibrium."""
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
@@ -9,9 +9,10 @@ from westbench.workflow import run_script
 def main(snakemake):
     write_engine_starts(
         snakemake.input.states,
-        snakemake.input.reference,
-        snakemake.input.model,
-        snakemake.params.temperatures,
+        snakemake.input.groundtruth,
+        snakemake.input.reweighting,
+        snakemake.params.engine,
+        snakemake.params.seed,
         snakemake.output.starts,
     )
 

@@ -31,8 +31,9 @@ import numpy as np
 #: start selection); ``groundtruth_run`` (start id); ``tica`` (its random feature pairs); ``cg_train``
 #: (preset; protein ``all`` for a model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
 #: and ``agents_failures`` (the failure analysis's bootstrap; protein ``all``); the calibration study's
-#: ``calibration_groundtruth``, ``calibration_cg_train`` (preset), ``calibration_basis_states``, ``calibration_we``
-#: (engine), ``calibration_macrostates`` and ``calibration_metrics`` (engine), protein = the study's.
+#: ``calibration_groundtruth``, ``calibration_cg_train`` (preset), ``calibration_basis_states``,
+#: ``calibration_engine_starts`` (engine), ``calibration_we`` (engine), ``calibration_macrostates`` and
+#: ``calibration_metrics`` (engine), protein = the study's.
 STAGES = (
     "fix_structure",
     "build_system",
@@ -48,6 +49,7 @@ STAGES = (
     "calibration_groundtruth",
     "calibration_cg_train",
     "calibration_basis_states",
+    "calibration_engine_starts",
     "calibration_we",
     "calibration_macrostates",
     "calibration_metrics",

@@ -13,10 +13,12 @@ by default.
 
 A perturbed engine relaxing from the reference's equilibrium to its own is slow for a hot engine (its kept half
 of 50 iterations still lay below the prediction in every replica: docs/calibration.md), and that measures its
-sampling speed, not the scoring the study calibrates. :func:`engine_starts` gives each engine of the reference's
-potential the same states weighted to its own equilibrium, exactly as the predictions reweight the ground truth
-(:func:`westbench.calibration.reweighting.reweighting_weights`): WESTPA's basis-state probabilities, so the run
-starts in the equilibrium it must keep (the null's weights stay equal).
+sampling speed, not the scoring the study calibrates. :func:`engine_starts` starts each engine of the reference's
+potential in its own equilibrium instead: ``count`` frames resampled from the whole ground truth with the weights
+that reweight it to that equilibrium (:mod:`westbench.calibration.reweighting`, the predictions' own weights;
+sampling-importance resampling), equally likely. An engine whose weights are uniform (the null, a change of
+dynamics alone) keeps the drawn states. Weighting the 256 drawn states instead left a hot engine's starts worth
+72-122 equally likely ones, and a single run's scores carried that error (docs/calibration.md).
 
 Examples
 --------
@@ -90,59 +92,86 @@ def draw_basis_states(frames_paths: Sequence[str | Path], count: int | None, see
     return {"positions": np.stack(positions), "run": runs.astype(np.int64), "frame": np.asarray(frames, np.int64)}
 
 
-def engine_starts(states: dict, reference, engine, reference_temperature_k: float, temperature_k: float) -> dict:
-    """The drawn basis states ``states`` (:func:`draw_basis_states`) with the weights that make them an equilibrium
-    sample of ``engine`` (an energy model at ``temperature_k``) instead of ``reference``'s.
+def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
+    """Starts at an engine's own equilibrium: ``len(states["positions"])`` ground-truth frames resampled with
+    ``weights`` (systematic resampling, seeded), or ``states`` themselves where the weights are uniform.
 
-    Returns ``states`` with ``weight`` (normalized, per state) and ``ess`` (:func:`starts_ess`): the same potential
-    at the same temperature gives equal weights.
+    Parameters
+    ----------
+    states : dict
+        The replica's drawn basis states (:func:`draw_basis_states`).
+    groundtruth : dict
+        The study's pooled ground truth: ``ca`` (n_frames, n_beads, 3) nm and ``traj`` (n_frames,) its run.
+    weights : array
+        The engine's weights over those frames (:func:`~westbench.calibration.reweighting.reweighting_weights`).
+    seed : int
+        The resampling's seed.
+
+    Returns
+    -------
+    dict
+        ``positions``, ``run``, ``frame`` (a pooled frame index when resampled) as :func:`draw_basis_states`, with
+        ``ess`` (the weights' :func:`starts_ess` over the whole ground truth) and ``resampled`` (0 or 1).
 
     Examples
     --------
-    >>> import torch
-    >>> class Harmonic(torch.nn.Module):
-    ...     def __init__(self, k):
-    ...         super().__init__(); self.k = k
-    ...     def forward(self, x):
-    ...         return self.k * (x ** 2).sum((-1, -2))
-    >>> states = {"positions": np.array([[[0.0, 0, 0]], [[1.0, 0, 0]]]), "run": np.arange(2), "frame": np.zeros(2)}
-    >>> same = engine_starts(states, Harmonic(1.0), Harmonic(1.0), 300.0, 300.0)
-    >>> same["weight"].tolist(), float(same["ess"])
-    ([0.5, 0.5], 2.0)
-    >>> stiffer = engine_starts(states, Harmonic(1.0), Harmonic(2.0), 300.0, 300.0)
-    >>> bool(stiffer["weight"][0] > stiffer["weight"][1])  # the stiffer potential favours the centre
-    True
+    >>> ca = np.arange(8.0).reshape(8, 1, 1) * np.ones((1, 1, 3))
+    >>> groundtruth = {"ca": ca, "traj": np.arange(8)}
+    >>> states = {"positions": ca[:4], "run": np.arange(4), "frame": np.zeros(4, int)}
+    >>> same = engine_starts(states, groundtruth, np.full(8, 1 / 8), seed=1)
+    >>> bool(same["resampled"]), same["positions"][:, 0, 0].tolist()
+    (False, [0.0, 1.0, 2.0, 3.0])
+    >>> high = engine_starts(states, groundtruth, np.r_[np.zeros(6), 0.5, 0.5], seed=1)
+    >>> bool(high["resampled"]), sorted(high["positions"][:, 0, 0].tolist()), float(high["ess"])
+    (True, [6.0, 6.0, 7.0, 7.0], 2.0)
     """
-    from westbench.calibration.reweighting import reweighting_weights
+    w = np.asarray(weights, dtype=np.float64)
+    ca = np.asarray(groundtruth["ca"])
+    if w.shape != (len(ca),) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+        raise WestbenchError(
+            f"the engine's reweighting weights ({w.shape}) are not a distribution over the ground truth's "
+            f"{len(ca)} frames: rerun rule calibration_reweighting"
+        )
+    w = w / w.sum()
+    out = {"ess": starts_ess(w)}
+    if np.allclose(w, 1.0 / len(w), rtol=1e-9, atol=0):  # the reference's own equilibrium: the draw itself
+        return {**states, **out, "resampled": 0}
+    count = len(states["positions"])
+    rng = np.random.default_rng(seed)
+    cumulative = np.cumsum(w)
+    cumulative[-1] = 1.0
+    picks = np.searchsorted(cumulative, (rng.random() + np.arange(count)) / count, side="right")
+    return {
+        "positions": np.asarray(ca[picks], dtype=np.float64),
+        "run": np.asarray(groundtruth["traj"])[picks].astype(np.int64),
+        "frame": picks.astype(np.int64),
+        **out,
+        "resampled": 1,
+    }
 
-    weights = reweighting_weights(states["positions"], reference, engine, reference_temperature_k, temperature_k)
-    if not np.isfinite(weights).all():
-        raise WestbenchError("the engine's energy is not finite at a basis state: its starts cannot be weighted")
-    return {**states, "weight": weights, "ess": starts_ess(weights)}
 
-
-def write_engine_starts(states_path, reference_model, engine_model, temperatures, path) -> dict:
-    """:func:`engine_starts` of the basis-states file ``states_path`` for the energy models at the two paths
-    (``temperatures``: ``reference`` and ``engine``, K), written to ``path`` (``.npz``, the WE run's basis states)."""
+def write_engine_starts(states_path, groundtruth_path, reweighting_path, engine: str, seed: int, path) -> dict:
+    """:func:`engine_starts` of ``engine`` from the files the study writes: the replica's basis states, its pooled
+    ground truth (:mod:`westbench.io.frames`) and its reweighting (``.npz``, one weight vector per engine); written
+    to ``path`` (``.npz``, the WE run's basis states)."""
     import logging
 
-    from westbench.cg.model import load_energy_model
     from westbench.io.atomic import savez
+    from westbench.io.frames import read_frames
 
     with np.load(states_path) as data:
         states = {key: data[key] for key in data.files}
-    weighted = engine_starts(
-        states,
-        load_energy_model(reference_model),
-        load_energy_model(engine_model),
-        float(temperatures["reference"]),
-        float(temperatures["engine"]),
-    )
-    savez(path, **weighted)
+    with np.load(reweighting_path) as data:
+        if engine not in data.files:
+            raise WestbenchError(f"{reweighting_path} has no weights of {engine!r}: rerun rule calibration_reweighting")
+        weights = data[engine]
+    starts = engine_starts(states, read_frames(groundtruth_path), weights, seed)
+    savez(path, **starts, seed=seed)
     logging.getLogger(__name__).info(
-        "%d starts weighted to %s's equilibrium: worth %.1f equally likely ones",
-        len(weighted["weight"]),
-        engine_model,
-        weighted["ess"],
+        "%s: %d starts %s (its equilibrium's weights worth %.0f of the ground truth's frames)",
+        engine,
+        len(starts["positions"]),
+        "resampled from the ground truth" if starts["resampled"] else "as drawn (the reference's equilibrium)",
+        starts["ess"],
     )
-    return weighted
+    return starts

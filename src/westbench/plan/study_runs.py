@@ -16,13 +16,11 @@ Examples
 
 from __future__ import annotations
 
-from westbench.calibration import study as wb_calibration
 from westbench.seeds import replica_keys
 
 
 class StudyRuns:
-    """The study's WE runs; the class using it provides ``dir()``, ``study``, ``seed``, ``model_path`` and
-    ``langevin``."""
+    """The study's WE runs; the class using it provides ``dir()``, ``study`` and ``seed``."""
 
     def replica_ids(self) -> list[int | None]:
         """The replica ids of every study engine's WE runs: [None] for one run (no replica folder), else 0..n-1."""
@@ -49,24 +47,18 @@ class StudyRuns:
         return f"{self.dir()}/we/replica_{replica}/basis_states.npz"
 
     def engine_starts(self, engine: str, replica=None) -> str:
-        """A reference-potential engine's starts: its replica's basis states weighted to its own equilibrium
+        """A reference-potential engine's starts, at its own equilibrium
         (:func:`westbench.calibration.basis.engine_starts`): we/starts/<engine>.npz, replica k >= 1
         we/replica_<k>/starts/<engine>.npz."""
         return self.basis_states(replica).replace("basis_states.npz", f"starts/{engine}.npz")
 
     def starts_input(self, engine: str, replica=None) -> dict[str, str]:
-        """What weighting an engine's starts reads: the replica's basis states, the reference's and its potential."""
+        """What an engine's starts are made from: the replica's drawn basis states, and the pooled ground truth with
+        the predictions' weights (resampled from where the engine's equilibrium differs)."""
         return {
             "states": self.basis_states(replica),
-            "reference": self.model_path(wb_calibration.REFERENCE),
-            "model": self.model_path(engine),
-        }
-
-    def starts_temperatures(self, engine: str) -> dict[str, float]:
-        """The reference's and the engine's temperature (K), as the weights of its starts read them."""
-        return {
-            "reference": self.langevin(wb_calibration.REFERENCE)["temperature_k"],
-            "engine": self.langevin(engine)["temperature_k"],
+            "groundtruth": f"{self.dir()}/tica/groundtruth_frames.h5",
+            "reweighting": f"{self.dir()}/reweighting.npz",
         }
 
     def replica_seed(self, stage: str, engine: str | None, replica=None) -> int:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from westbench.calibration.basis import draw_basis_states, engine_starts, starts_ess, write_engine_starts
+from westbench.calibration.basis import draw_basis_states, engine_starts, write_engine_starts
 from westbench.errors import WestbenchError
 from westbench.io.frames import write_frames
 
@@ -88,66 +88,97 @@ def test_the_study_engines_start_from_the_drawn_states_with_their_own_walkers(wo
     assert inputs["basis_states"].endswith("we/starts/reference.npz")  # the draw, weighted to its equilibrium
 
 
-@pytest.fixture(scope="module")
-def go_study(tmp_path_factory):
-    """The study's reference potential (chignolin's Go model), a weaker copy, and states around the fold."""
+def pooled(n_runs=16, per_run=8, n_beads=3, seed=0):
+    """A pooled ground truth (``ca``, ``traj``) whose frames are told apart by bead 0's x (= the frame index)."""
+    ca = np.random.default_rng(seed).normal(size=(n_runs * per_run, n_beads, 3))
+    ca[:, 0, 0] = np.arange(n_runs * per_run)
+    return {"ca": ca, "traj": np.repeat(np.arange(n_runs), per_run)}
+
+
+def test_an_engine_of_the_references_equilibrium_keeps_the_drawn_states():
+    groundtruth = pooled()
+    states = {"positions": groundtruth["ca"][::8][:12], "run": np.arange(12), "frame": np.zeros(12, int)}
+    kept = engine_starts(states, groundtruth, np.full(128, 1 / 128), seed=4)
+    assert not kept["resampled"] and kept["ess"] == pytest.approx(128)
+    assert all(np.array_equal(kept[key], states[key]) for key in ("positions", "run", "frame"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(1, 2**31 - 1), count=st.integers(1, 64), data=st.data())
+def test_resampled_starts_follow_the_engines_weights(seed, count, data):
+    """Systematic resampling: each frame is picked floor or ceil of count x its weight times (never a frame of
+    weight 0), the run and frame recorded are the pick's, and the same seed gives the same starts."""
+    groundtruth = pooled()
+    raw = np.array(data.draw(st.lists(st.floats(0, 10), min_size=128, max_size=128)))
+    assume = raw.sum() > 0 and not np.allclose(raw, raw[0])
+    if not assume:
+        return
+    weights = raw / raw.sum()
+    states = {"positions": groundtruth["ca"][:count], "run": np.zeros(count, int), "frame": np.zeros(count, int)}
+    starts = engine_starts(states, groundtruth, weights, seed)
+    picks = starts["frame"]
+    assert starts["resampled"] and len(picks) == count and (weights[picks] > 0).all()
+    counts = np.bincount(picks, minlength=128)
+    assert (np.abs(counts - count * weights) < 1 + 1e-9).all()
+    assert np.array_equal(starts["positions"][:, 0, 0], picks) and np.array_equal(starts["run"], picks // 8)
+    again = engine_starts(states, groundtruth, weights, seed)
+    assert np.array_equal(again["frame"], picks)
+
+
+def test_weights_that_are_no_distribution_over_the_ground_truth_are_refused():
+    groundtruth = pooled()
+    states = {"positions": groundtruth["ca"][:4], "run": np.arange(4), "frame": np.zeros(4, int)}
+    for weights in (np.full(100, 0.01), np.r_[-1.0, np.full(127, 2 / 127)], np.zeros(128)):
+        with pytest.raises(WestbenchError, match="rerun rule calibration_reweighting"):
+            engine_starts(states, groundtruth, weights, seed=1)
+
+
+def test_a_hot_engine_starts_where_its_equilibrium_is_not_where_the_references_is(tmp_path):
+    """The Go model's ground truth reweighted to 1.2 times the temperature (the study's own weights): the resampled
+    starts' mean energy is the reweighted ground truth's, above the draw's."""
     import torch
 
+    from westbench.calibration.reweighting import reweighting_weights
     from westbench.cg.model import load_energy_model
     from westbench.cg.native import native_ca
     from westbench.cg.reference import build_reference
+    from westbench.io.atomic import savez
+    from westbench.io.frames import write_frames
 
-    folder = tmp_path_factory.mktemp("go")
-    build_reference("1UAO", {}, folder / "reference.pt")
-    build_reference("1UAO", {}, folder / "weaker.pt", contact_scale=0.8)
-    reference, weaker = (load_energy_model(folder / f"{name}.pt") for name in ("reference", "weaker"))
+    build_reference("1UAO", {}, tmp_path / "reference.pt")
+    model = load_energy_model(tmp_path / "reference.pt")
     native = native_ca("1UAO")
     rng = np.random.default_rng(3)
-    positions = native[None] + rng.normal(scale=0.03, size=(64, *native.shape))
+    ca = native[None] + rng.normal(scale=0.005, size=(2000, *native.shape))
+    weights = reweighting_weights(ca, model, model, 300.0, 360.0)
+    write_frames(
+        tmp_path / "gt.h5",
+        ca=ca.astype(np.float32),
+        weight=np.full(2000, 1 / 2000),
+        traj=np.repeat(np.arange(200), 10),
+        time_ps=np.tile(np.arange(10.0), 200),
+        iteration=np.zeros(2000),
+    )
+    np.savez(tmp_path / "reweighting.npz", hot=weights, reference=np.full(2000, 1 / 2000))
+    savez(tmp_path / "states.npz", positions=ca[::10][:100], run=np.arange(100), frame=np.zeros(100, int))
+    hot = write_engine_starts(
+        tmp_path / "states.npz", tmp_path / "gt.h5", tmp_path / "reweighting.npz", "hot", 7, tmp_path / "hot.npz"
+    )
     with torch.no_grad():
-        energy = reference(torch.as_tensor(positions)).numpy()
-    return {"folder": folder, "reference": reference, "weaker": weaker, "positions": positions, "energy": energy}
-
-
-def test_an_engine_of_the_same_potential_and_temperature_starts_equally_likely(go_study):
-    states = {"positions": go_study["positions"], "run": np.arange(64), "frame": np.zeros(64, int)}
-    same = engine_starts(states, go_study["reference"], go_study["reference"], 300.0, 300.0)
-    assert np.allclose(same["weight"], 1 / 64, rtol=0, atol=1e-15) and same["ess"] == pytest.approx(64)
-    assert np.array_equal(same["positions"], states["positions"]) and np.array_equal(same["run"], states["run"])
-
-
-def test_a_hotter_engine_weights_high_energy_states_up_as_boltzmann_says(go_study):
-    """w_i proportional to exp(-U_i / kT' + U_i / kT): at T' > T the log weights rise linearly with the energy."""
-    from westbench.cg.internal_coordinates import kt
-
-    states = {"positions": go_study["positions"], "run": np.arange(64), "frame": np.zeros(64, int)}
-    hot = engine_starts(states, go_study["reference"], go_study["reference"], 300.0, 360.0)
-    slope = 1 / kt(300.0) - 1 / kt(360.0)
-    fitted = np.polyfit(go_study["energy"], np.log(hot["weight"]), 1)[0]
-    assert fitted == pytest.approx(slope, rel=1e-6) and hot["weight"].sum() == pytest.approx(1.0)
-    assert 1.0 <= hot["ess"] < 64
-
-
-def test_the_written_starts_are_the_engines_basis_states_with_their_probabilities(go_study, tmp_path):
-    from westbench.cg.engine import CGEngine, load_basis_state_weights
-    from westbench.io.atomic import savez
-
-    folder = go_study["folder"]
-    savez(tmp_path / "states.npz", positions=go_study["positions"], run=np.arange(64), frame=np.zeros(64, int))
-    written = write_engine_starts(
+        energy = model(torch.as_tensor(ca)).numpy()
+        starts_energy = model(torch.as_tensor(hot["positions"])).numpy()
+    assert hot["resampled"] and 1 < hot["ess"] < 2000
+    assert starts_energy.mean() > energy.mean() + 0.5 * (weights @ energy - energy.mean())
+    same = write_engine_starts(
         tmp_path / "states.npz",
-        folder / "reference.pt",
-        folder / "weaker.pt",
-        {"reference": 300.0, "engine": 300.0},
-        tmp_path / "starts.npz",
+        tmp_path / "gt.h5",
+        tmp_path / "reweighting.npz",
+        "reference",
+        7,
+        tmp_path / "reference.npz",
     )
-    weights = load_basis_state_weights(tmp_path / "starts.npz", go_study["positions"].shape[1])
-    assert np.allclose(weights, written["weight"]) and not np.allclose(weights, 1 / 64)
-    assert starts_ess(weights) == pytest.approx(float(written["ess"]))
-    engine = CGEngine(
-        folder / "weaker.pt",
-        "chignolin",
-        basis_positions=go_study["positions"][0],
-        basis_states=tmp_path / "starts.npz",
-    )
-    assert engine.basis_state_weights() == pytest.approx(weights.tolist()) and len(engine.basis_states()) == 64
+    assert not same["resampled"] and np.allclose(same["positions"], ca[::10][:100])
+    with pytest.raises(WestbenchError, match="has no weights of 'cold'"):
+        write_engine_starts(
+            tmp_path / "states.npz", tmp_path / "gt.h5", tmp_path / "reweighting.npz", "cold", 7, tmp_path / "cold.npz"
+        )

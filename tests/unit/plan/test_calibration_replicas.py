@@ -43,11 +43,8 @@ def test_the_reference_potentials_engines_start_weighted_and_the_others_from_the
             assert starts == study.engine_starts(engine) != study.basis_states()
             assert study.starts_input(engine) == {
                 "states": study.basis_states(),
-                "reference": study.model_path("reference"),
-                "model": study.model_path(engine),
+                "groundtruth": f"{study.dir()}/tica/groundtruth_frames.h5",
+                "reweighting": f"{study.dir()}/reweighting.npz",
             }
-            temperatures = study.starts_temperatures(engine)
-            assert temperatures["engine"] == study.langevin(engine)["temperature_k"]
-            assert temperatures["reference"] == study.langevin("reference")["temperature_k"]
         else:  # a trained model's potential has no known equilibrium to weight toward
             assert starts == study.basis_states()
