@@ -166,7 +166,7 @@ def write_engine_starts(states_path, groundtruth_path, reweighting_path, engine:
             raise WestbenchError(f"{reweighting_path} has no weights of {engine!r}: rerun rule calibration_reweighting")
         weights = data[engine]
     starts = engine_starts(states, read_frames(groundtruth_path), weights, seed)
-    savez(path, **starts, seed=seed)
+    savez(path, **starts, resample_seed=seed)
     logging.getLogger(__name__).info(
         "%s: %d starts %s (its equilibrium's weights worth %.0f of the ground truth's frames)",
         engine,

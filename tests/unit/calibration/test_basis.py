@@ -160,7 +160,7 @@ def test_a_hot_engine_starts_where_its_equilibrium_is_not_where_the_references_i
         iteration=np.zeros(2000),
     )
     np.savez(tmp_path / "reweighting.npz", hot=weights, reference=np.full(2000, 1 / 2000))
-    savez(tmp_path / "states.npz", positions=ca[::10][:100], run=np.arange(100), frame=np.zeros(100, int))
+    savez(tmp_path / "states.npz", positions=ca[::10][:100], run=np.arange(100), frame=np.zeros(100, int), seed=3)
     hot = write_engine_starts(
         tmp_path / "states.npz", tmp_path / "gt.h5", tmp_path / "reweighting.npz", "hot", 7, tmp_path / "hot.npz"
     )
