@@ -11,14 +11,13 @@ run are not), uniformly among its frames. The states' mean stays off the equilib
 (about 1/sqrt(count) of TIC 0's spread), and WE carries that offset until its weights relax: every run (256)
 by default.
 
-A perturbed engine relaxing from the reference's equilibrium to its own is slow for a hot engine (its kept half
-of 50 iterations still lay below the prediction in every replica: docs/calibration.md), and that measures its
-sampling speed, not the scoring the study calibrates. :func:`engine_starts` starts each engine of the reference's
-potential in its own equilibrium instead: ``count`` frames resampled from the whole ground truth with the weights
-that reweight it to that equilibrium (:mod:`westbench.calibration.reweighting`, the predictions' own weights;
-sampling-importance resampling), equally likely. An engine whose weights are uniform (the null, a change of
-dynamics alone) keeps the drawn states. Weighting the 256 drawn states instead left a hot engine's starts worth
-72-122 equally likely ones, and a single run's scores carried that error (docs/calibration.md).
+A perturbed engine started there must first relax to its own equilibrium, and a run that has not finished scores its
+sampling speed as much as its equilibrium, which is not what the study calibrates. :func:`engine_starts` starts each
+engine of the reference's potential in its own equilibrium instead: ``count`` frames resampled from the whole ground
+truth with the weights that reweight it to that equilibrium (:mod:`westbench.calibration.reweighting`, the
+predictions' own weights; sampling-importance resampling), equally likely. An engine whose weights are uniform (the
+null, a change of dynamics alone) keeps the drawn states. Weighting the 256 drawn states instead left a hot engine's
+starts worth 72-122 equally likely ones, and a single run's scores carried that error (docs/calibration.md).
 
 Examples
 --------
