@@ -90,7 +90,10 @@ def runs_for_floor(floor: float, runs: int, target: float) -> int:
     >>> runs_for_floor(1.0, 3, 0.5), runs_for_floor(1.0, 3, 2.0)
     (13, 3)
     """
-    return max(runs, math.floor(runs * (floor / target) ** 2) + 1)
+    needed = math.floor(runs * (floor / target) ** 2) + 1
+    while floor * math.sqrt(runs / needed) >= target:  # x an integer that floats round down: one more run
+        needed += 1
+    return max(runs, needed)
 
 
 def limitation(ranked: pd.DataFrame, designs: Mapping[str, FloorDesign] | int | None) -> Limitation:
