@@ -178,8 +178,13 @@ def verify(checks):
         code, log = gmx("energy", "-f", f"{OUT}/nvt.edr", "-o", f"{work}/t.xvg", stdin="Temperature\n\n")
         temperature = xvg(f"{work}/t.xvg")
         assert abs(temperature[-1, 0] - 2.0) < 1e-3, f"nvt.edr ends at {temperature[-1, 0]} ps"
-        assert close(result["mean_temperature_k"], temperature[:, 1].mean(), rel=2e-3), (
-            f"{result['mean_temperature_k']} vs {temperature[:, 1].mean():.1f}"
+        # gmx energy's average: the frames' mean, or the average it prints over every step with energies, within
+        # rounding (0.05 K; 2e-3 relative let the constant 300 pass whenever a run's mean fell within 0.6 K of it)
+        printed = re.search(r"^Temperature\s+(-?[\d.]+(?:[eE][-+]?\d+)?)", log, re.M)
+        candidates = [temperature[:, 1].mean()] + ([float(printed.group(1))] if printed else [])
+        assert any(abs(float(result["mean_temperature_k"]) - c) <= 0.05 for c in candidates), (
+            f"{result['mean_temperature_k']} vs {temperature[:, 1].mean():.2f} (frames) and "
+            f"{printed.group(1) if printed else 'no printed average'}"
         )
         assert 280 <= temperature[:, 1].mean() <= 320, f"mean temperature {temperature[:, 1].mean():.1f} K"
 
