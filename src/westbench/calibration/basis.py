@@ -45,16 +45,7 @@ import numpy as np
 
 from westbench.errors import WestbenchError
 from westbench.io.frames import read_frames
-
-
-def starts_ess(weights) -> float:
-    """Kish's effective sample size of normalized weights: how many equally likely states they are worth.
-
-    >>> starts_ess([0.25, 0.25, 0.25, 0.25]), starts_ess([1.0, 0.0, 0.0])
-    (4.0, 1.0)
-    """
-    w = np.asarray(weights, dtype=np.float64)
-    return float(w.sum() ** 2 / np.square(w).sum())
+from westbench.metrics.weighted import effective_sample_size
 
 
 def draw_basis_states(frames_paths: Sequence[str | Path], count: int | None, seed: int) -> dict:
@@ -110,7 +101,8 @@ def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
     -------
     dict
         ``positions``, ``run``, ``frame`` (a pooled frame index when resampled) as :func:`draw_basis_states`, with
-        ``ess`` (the weights' :func:`starts_ess` over the whole ground truth) and ``resampled`` (0 or 1).
+        ``ess`` (the weights' Kish effective sample size over the whole ground truth,
+        :func:`~westbench.metrics.weighted.effective_sample_size`) and ``resampled`` (0 or 1).
 
     Examples
     --------
@@ -132,7 +124,7 @@ def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
             f"{len(ca)} frames: rerun rule calibration_reweighting"
         )
     w = w / w.sum()
-    out = {"ess": starts_ess(w)}
+    out = {"ess": effective_sample_size(w)}
     if np.allclose(w, 1.0 / len(w), rtol=1e-9, atol=0):  # the reference's own equilibrium: the draw itself
         return {**states, **out, "resampled": 0}
     count = len(states["positions"])
