@@ -207,8 +207,10 @@ class CGEngine(Engine):
             masses = np.full(len(self.basis), 110.0)
         else:
             raise ValueError("CGEngine needs basis_pdb or basis_positions")
-        self.starts = [self.basis] if basis_states is None else load_basis_states(basis_states, len(self.basis))
-        self.start_weights = None if basis_states is None else load_basis_state_weights(basis_states, len(self.basis))
+        self.starts, self.start_weights = [self.basis], None
+        if basis_states is not None:  # one read of the file: its states and their probabilities
+            positions, self.start_weights = _read_basis_states(basis_states, len(self.basis))
+            self.starts = list(positions)
         if langevin["bead_mass_amu"] is not None:
             masses = np.full(len(self.basis), float(langevin["bead_mass_amu"]))
         self.bead_masses = masses
