@@ -128,11 +128,12 @@ def test_worker_processes_forked_under_it_die_with_their_parent(tmp_path):
 
 def test_handlers_are_restored_and_ignored_signals_stay_ignored():
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    before = signal.getsignal(signal.SIGTERM)  # SIG_DFL, or what the process running the tests installed
     try:
         with stop_on_signals():
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
-            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
-        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN, before)
+        assert signal.getsignal(signal.SIGTERM) is before
     finally:
         signal.signal(signal.SIGHUP, previous)
     assert not issubclass(Interrupted, (Exception, KeyboardInterrupt))  # what libraries catch
