@@ -15,6 +15,14 @@ When the bootstrap lies entirely on one side of the estimate (``z0`` infinite) o
 corrected percentiles still exclude it, the bound is moved to the estimate and the interval
 is marked ``extended``: a reported interval always contains its estimate.
 
+A bootstrap over few units is too narrow: its variance is ``(n - 1) / n`` of the true one, and
+its percentiles are normal ones where Student's t applies (with 4 units a 95 % interval holds
+the true value about 80 % of the time). Each interval is therefore widened about its estimate
+(:func:`small_sample_widening`): by ``sqrt(n / (n - 1))`` and ``t / z``, with the degrees of
+freedom of the samples' jackknife variances combined as Welch and Satterthwaite do, the
+several-sample form of Hesterberg's expanded percentile interval (Hesterberg 2015, The
+American Statistician 69, 371). With tens of units on every side the factor is about 1.
+
 Examples
 --------
 >>> import numpy as np
@@ -34,7 +42,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtr, ndtri, stdtrit
 
 #: A statistic of multiplicities: one (replicates, n_units) array per sample -> (n_statistics, replicates).
 Statistic = Callable[[Sequence[np.ndarray]], np.ndarray]
@@ -44,8 +52,9 @@ MIN_UNITS = 3  # fewer independent units than this per sample give no meaningful
 
 @dataclass
 class BootstrapResult:
-    """Per statistic: the estimate, BCa bounds, bootstrap bias (mean replicate minus estimate), whether a bound
-    was moved to the estimate, and the replicates that failed (non-finite) out of ``replicates``."""
+    """Per statistic: the estimate, BCa bounds (widened for few units by ``widening``), bootstrap bias (mean
+    replicate minus estimate), whether a bound was moved to the estimate, and the replicates that failed
+    (non-finite) out of ``replicates``."""
 
     estimate: np.ndarray
     low: np.ndarray
@@ -55,6 +64,7 @@ class BootstrapResult:
     failed: np.ndarray
     replicates: int
     level: float
+    widening: np.ndarray
 
 
 def multiplicities(rng: np.random.Generator, n_units: int, replicates: int) -> np.ndarray:
@@ -94,6 +104,41 @@ def acceleration(jackknife: Sequence[np.ndarray]) -> np.ndarray:
     return np.where(np.isfinite(a), a, 0.0)
 
 
+def small_sample_widening(jackknife: Sequence[np.ndarray], n_units: Sequence[int], level: float) -> np.ndarray:
+    """Factor (>= 1) by which to widen a bootstrap interval about its estimate for few units, per statistic.
+
+    Sample ``j``'s share of the variance is its delete-a-group jackknife variance ``v_j`` (from ``g_j``
+    groups: ``(g_j - 1) / g_j`` times the sum of squared deviations); a bootstrap over its ``n_j`` units
+    sees ``(n_j - 1) / n_j`` of it. The factor is ``sqrt(sum v_j / sum v_j (n_j - 1) / n_j)`` times
+    ``t_df / z`` at the interval's level, with Welch-Satterthwaite degrees of freedom
+    ``df = (sum v_j)^2 / sum v_j^2 / (n_j - 1)``. 1 where the variance is 0 or undefined.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jackknife = [np.array([[1.0, 2.0, 3.0, 4.0]])]  # one statistic, 4 units
+    >>> [round(float(f), 2) for f in small_sample_widening(jackknife, [4], 0.95)]
+    [1.87]
+    >>> jackknife = [np.array([[1.0, 2.0, 3.0, 4.0]]), np.zeros((1, 100))]  # a second sample adds no variance
+    >>> [round(float(f), 2) for f in small_sample_widening(jackknife, [4, 100], 0.95)]
+    [1.87]
+    """
+    total, seen, df_denominator = 0.0, 0.0, 0.0
+    for values, n in zip(jackknife, n_units):
+        groups = values.shape[1]
+        with warnings.catch_warnings():  # a statistic whose jackknife values are all NaN has no variance
+            warnings.simplefilter("ignore", RuntimeWarning)
+            deviation = values - np.nanmean(values, axis=1, keepdims=True)
+        variance = (groups - 1) / groups * np.nansum(deviation**2, axis=1)
+        total = total + variance
+        seen = seen + variance * (n - 1) / n
+        df_denominator = df_denominator + variance**2 / max(n - 1, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = total**2 / df_denominator
+        factor = np.sqrt(total / seen) * stdtrit(df, (1 + level) / 2) / ndtri((1 + level) / 2)
+    return np.where(np.isfinite(factor) & (factor > 1.0), factor, 1.0)
+
+
 def bca_bounds(estimate: np.ndarray, replicates: np.ndarray, a: np.ndarray, level: float) -> tuple[np.ndarray, ...]:
     """BCa (low, high) per statistic from its replicates ((n_statistics, replicates), NaN = failed)."""
     z0 = ndtri(percentile_of_score(replicates, estimate))
@@ -111,9 +156,16 @@ def bca_bounds(estimate: np.ndarray, replicates: np.ndarray, a: np.ndarray, leve
 
 
 def unit_bootstrap(
-    statistic: Statistic, n_units: Sequence[int], replicates: int, seed: int, level: float = 0.95, batch: int = 50
+    statistic: Statistic,
+    n_units: Sequence[int],
+    replicates: int,
+    seed: int,
+    level: float = 0.95,
+    batch: int = 50,
+    lowest: float = -np.inf,
 ) -> BootstrapResult:
-    """BCa intervals of every statistic of several samples, each resampled by its independent units.
+    """BCa intervals of every statistic of several samples, each resampled by its independent units, widened for
+    few units (:func:`small_sample_widening`).
 
     Parameters
     ----------
@@ -126,6 +178,8 @@ def unit_bootstrap(
         Bootstrap replicates, the seed of their draws, and the interval's level.
     batch : int
         Replicates per call of ``statistic`` (memory).
+    lowest : float
+        The smallest value a statistic can take (0 for a divergence): a widened bound stops there.
     """
     rng = np.random.default_rng(seed)
     estimate = np.asarray(statistic([np.ones((1, n)) for n in n_units]), dtype=np.float64)[:, 0]
@@ -144,6 +198,9 @@ def unit_bootstrap(
     finite = np.isfinite(estimate)
     extended = finite & np.isfinite(low) & ((estimate < low) | (estimate > high))
     low, high = np.where(finite, np.fmin(low, estimate), np.nan), np.where(finite, np.fmax(high, estimate), np.nan)
+    widening = small_sample_widening(jackknife, n_units, level)
+    low = np.maximum(estimate - widening * (estimate - low), np.minimum(lowest, low))
+    high = estimate + widening * (high - estimate)
     failed = np.sum(~np.isfinite(boot), axis=1)
     with warnings.catch_warnings():  # a statistic whose every replicate failed has no mean: NaN
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -152,4 +209,4 @@ def unit_bootstrap(
             if boot.size
             else np.full(len(estimate), np.nan)
         )
-    return BootstrapResult(estimate, low, high, bias, extended, failed, replicates, level)
+    return BootstrapResult(estimate, low, high, bias, extended, failed, replicates, level, widening)

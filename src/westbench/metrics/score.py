@@ -299,7 +299,7 @@ def score_frames(
             "model": suite.model_unit_kind,
             "replicates": int(s["bootstrap"]),
             "model_memory_iterations": None if suite.model_memory is None else round(suite.model_memory, 3),
-            "method": "BCa",
+            "method": "BCa, widened for few units",
             "level": 0.95,
         },
         "noise_floor": results[weightings[0]].get("noise_floor") or {},

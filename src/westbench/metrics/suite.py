@@ -333,6 +333,7 @@ class MetricSuite:
             [self.n_groundtruth_units, self.n_model_units],
             replicates,
             derive_seed(int(self.settings["seed"]), "bootstrap"),
+            lowest=0.0,  # every statistic is a divergence
         )
         shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
         result.low, result.high, result.estimate = result.low + shift, result.high + shift, estimates
@@ -409,6 +410,7 @@ class MetricSuite:
                     "high": high,
                     "bias": bias,
                     "extended": bool(interval.extended[i]),
+                    "widened": round(float(interval.widening[i]), 4),
                 }
                 if interval.failed[i]:
                     note = f"{int(interval.failed[i])} of {interval.replicates} bootstrap replicates failed"

@@ -67,9 +67,9 @@ TEMPLATE = jinja2.Template(
 on bins fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
 truth's TIC 0/1 grid cells the model visited. Units: TICs dimensionless; radius of gyration (Rg), C-alpha bonds and
 contact-map distances in Å; angles and dihedrals in degrees. A W1 or KL value reads "estimate [low, high]": the 95 %
-BCa bootstrap interval over independent units, then its verdict, and under it "floor ≤" the upper bound of the
-noise floor (the ground truth against itself at the model's sample size); the bootstrap's bias where it exceeds half
-the interval's width. {{ legend }} Click a figure to enlarge it.</p>
+BCa bootstrap interval over independent units (widened for few units, docs/scoring.md), then its verdict, and under
+it "floor ≤" the upper bound of the noise floor (the ground truth against itself at the model's sample size); the
+bootstrap's bias where it exceeds half the interval's width. {{ legend }} Click a figure to enlarge it.</p>
 {% for note in notes %}<p class="note">{{ note }}</p>
 {% endfor %}</section>
 <div class="caveats"><h2 id="caveats">Caveats</h2>

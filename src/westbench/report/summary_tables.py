@@ -266,9 +266,9 @@ def table_sections(
         reading = (
             Markup(
                 "Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
-                "units), its verdict and, under it, the noise floor's upper bound (hover for its median "
-                "and range); the bias where it exceeds half the interval. Full precision, the bias and the "
-                "floor's median and range are in the CSV. "
+                "units, widened for few units), its verdict and, under it, the noise floor's upper bound (hover "
+                "for its median and range); the bias where it exceeds half the interval. Full precision, the bias "
+                "and the floor's median and range are in the CSV. "
             ).format(settings["bootstrap"])
             + LEGEND
         )
