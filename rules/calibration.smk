@@ -325,6 +325,7 @@ rule calibration_table:
         trained=[path for e in STUDY.trained_engines() for path in STUDY.training_record(e)],
         null=f"{STUDY.dir()}/we/{REFERENCE}/frames.h5",
         runs=STUDY.run_frames(),
+        engine_frames=[f"{STUDY.dir()}/we/{e}/frames.h5" for e in STUDY.reference_engines()],
     output:
         table=report(
             PLAN.layout.table("calibration.csv"),
@@ -354,6 +355,7 @@ rule calibration_table:
     params:
         study=config["calibration"]["protein"],
         engines=STUDY.engines,  # in the order of input.metrics
+        reference_engines=STUDY.reference_engines(),  # in the order of input.engine_frames
         reference=REFERENCE,
         trained_models=STUDY.trained_engines(),
         perturbations=STUDY.table_perturbations(),

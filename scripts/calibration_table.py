@@ -27,6 +27,7 @@ def main(snakemake):
         dynamics_only=params.dynamics_only,
         segment_ps=params.segment_ps,
         run_paths=inputs.runs,
+        engine_frames=dict(zip(params.reference_engines, inputs.engine_frames, strict=True)),
     )
 
 

@@ -85,6 +85,8 @@ COLUMNS = [
     "predicted",
     "expected",
     "agrees",
+    "difference_low",
+    "difference_high",
     "covers",
     "headline",
     "note",
@@ -126,12 +128,22 @@ def predicted_divergences(groundtruth: Mapping, weights: np.ndarray, settings: M
 
 
 def engine_rows(
-    study: str, engine: str, kind: str, change: Mapping, record: Mapping, weighting: str, predicted: Mapping | None
+    study: str,
+    engine: str,
+    kind: str,
+    change: Mapping,
+    record: Mapping,
+    weighting: str,
+    predicted: Mapping | None,
+    differences: Mapping | None = None,
 ) -> list[dict]:
     """One table row per metric and distribution the engine's metrics.json reports (every W1 and KL).
 
     ``predicted``: {(metric, distribution): value} of :func:`predicted_divergences` (None for trained engines);
-    ``covers``: whether the engine's interval holds the prediction (None without either).
+    ``differences``: {(metric, distribution): (low, high)}, the 95 % interval of the engine's value minus the
+    prediction, both sides' noise in it (:func:`westbench.calibration.known_answer.difference_intervals`);
+    ``covers``: whether that interval holds 0, or without it whether the engine's interval holds the prediction
+    (None without either).
     """
     values = record.get("metrics", {}).get(weighting) or {}
     floor = values.get("noise_floor") or record.get("noise_floor") or {}
@@ -148,11 +160,13 @@ def engine_rows(
                 "" if predicted is None else expected_verdict(guess, np.nan if floor_high is None else floor_high)
             )
             low, high = interval.get("low"), interval.get("high")
-            covers = (
-                bool(low <= guess <= high)
-                if predicted is not None and low is not None and high is not None and np.isfinite(guess)
-                else None
-            )
+            difference = (differences or {}).get((metric, name), (None, None))
+            if predicted is None or not np.isfinite(guess):
+                covers = None
+            elif difference[0] is not None and np.isfinite(difference).all():
+                covers = bool(difference[0] <= 0.0 <= difference[1])
+            else:
+                covers = None if low is None or high is None else bool(low <= guess <= high)
             rows.append(
                 {
                     "study": study,
@@ -171,6 +185,8 @@ def engine_rows(
                     "predicted": guess,
                     "expected": expected,
                     "agrees": agrees(verdict, expected) if expected else None,
+                    "difference_low": difference[0],
+                    "difference_high": difference[1],
                     "covers": covers,
                     "headline": metric == "w1" and name in DISTRIBUTIONS,
                     "note": (notes.get(metric) or {}).get(name, ""),
@@ -316,7 +332,8 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
 
 
 def interval_coverage(table: pd.DataFrame) -> dict:
-    """How often the engines' 95 % intervals hold the known answer (the exact prediction).
+    """How often an engine's score agrees with its known answer (the exact prediction) within their noise: the 95 %
+    interval of the score minus the prediction (the ground truth resampled once for both) holds 0.
 
     Over the cells whose prediction is resolved (expected *separated*: clear of the noise, so the divergence the
     interval estimates is the prediction's, not the upward bias every finite sample adds to a divergence near 0,
@@ -403,6 +420,7 @@ def calibration_table(
     dynamics_only: Sequence[str] = (),
     segment_ps: Mapping[str, float] | None = None,
     run_paths: Sequence[str | Path] = (),
+    engine_frames: Mapping[str, str | Path] | None = None,
 ) -> dict:
     """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
 
@@ -411,7 +429,9 @@ def calibration_table(
     (``temperature_scale``, ``contact_scale``, ``friction_scale``, ``timestep_scale``, ``steps_per_segment``);
     ``dynamics_only``: the engines that change only their dynamics (kind ``dynamics``, expected within noise);
     ``segment_ps``: each engine's WE segment in ps (its sampling speed in ps); ``run_paths``: the ground truth's
-    run files in the order of its ``traj`` (their ``start`` attribute: the equilibration check)."""
+    run files in the order of its ``traj`` (their ``start`` attribute: the equilibration check); ``engine_frames``:
+    the exported frames of each engine with a prediction (the difference intervals of ``covers``)."""
+    from westbench.calibration.known_answer import difference_intervals
     from westbench.io.frames import read_frames
 
     groundtruth = read_frames(groundtruth_path)
@@ -426,10 +446,16 @@ def calibration_table(
             weights = predictions[engine]
             ess[engine] = effective_sample_size(weights)
             predicted = predicted_divergences(groundtruth, weights, record.get("settings", {}))
+            differences = None
+            if engine in (engine_frames or {}):
+                differences = difference_intervals(
+                    groundtruth, read_frames(engine_frames[engine]), weights, record.get("settings", {}), weighting
+                )
             kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:
-            predicted, kind = None, "trained" if engine in trained_records else "user"  # a user engine: no known answer
-        rows += engine_rows(study, engine, kind, change, record, weighting, predicted)
+            predicted, differences = None, None
+            kind = "trained" if engine in trained_records else "user"  # a user engine: no known answer
+        rows += engine_rows(study, engine, kind, change, record, weighting, predicted, differences)
         tau = (record.get("resampling") or {}).get("model_memory_iterations")
         memory[engine] = {
             "iterations": tau,

@@ -96,8 +96,8 @@ def headline(result: Mapping) -> str:
     coverage = result.get("interval_coverage")
     if coverage and coverage.get("rate") is not None:
         parts.append(
-            f"the 95 % intervals hold the known answer in {coverage['covered']} of {coverage['cells']} cells "
-            f"({coverage['rate']:.0%})"
+            f"score and known answer agree within their noise (the 95 % interval of their difference holds 0) in "
+            f"{coverage['covered']} of {coverage['cells']} resolved cells ({coverage['rate']:.0%})"
         )
     equilibrated = result.get("groundtruth_equilibrated")
     if equilibrated and equilibrated.get("equilibrated") is not None:
@@ -105,8 +105,10 @@ def headline(result: Mapping) -> str:
             "the ground truth's native- and hot-started runs agree (equilibrated)"
             if equilibrated["equilibrated"]
             else "the ground truth's native- and hot-started runs differ on "
-            + ", ".join(equilibrated["separated"])
-            + " (NOT equilibrated: longer runs)"
+            + ", ".join(
+                equilibrated["separated"] + [f"mean {quantity} per run" for quantity in equilibrated.get("drifted", [])]
+            )
+            + " (NOT equilibrated: longer calibration.groundtruth.equilibration_ps)"
         )
     if result.get("user_engines"):
         parts.append(

@@ -60,3 +60,16 @@ def test_your_engines_are_named_as_scored_without_a_known_answer():
     text = headline({"agreement": {"rows": 4, "agree": 4}, "user_engines": ["cg_mine", "elastic"]})
     assert "your engines (cg_mine, elastic) are scored beside them, with no known answer" in text
     assert "your engines" not in headline({"agreement": {"rows": 4, "agree": 4}, "user_engines": []})
+
+
+def test_a_ground_truth_that_drifted_is_named_with_what_drifted_and_the_key_to_change():
+    check = {"equilibrated": False, "separated": [], "drifted": ["energy"]}
+    text = headline({"agreement": {"rows": 4, "agree": 4}, "groundtruth_equilibrated": check})
+    assert "differ on mean energy per run (NOT equilibrated" in text and "equilibration_ps" in text
+    agreed = headline({"agreement": {"rows": 4, "agree": 4}, "groundtruth_equilibrated": {"equilibrated": True}})
+    assert "agree (equilibrated)" in agreed
+
+
+def test_the_coverage_is_stated_as_agreement_within_both_sides_noise_over_resolved_cells():
+    result = {"agreement": {"rows": 4, "agree": 4}, "interval_coverage": {"cells": 11, "covered": 9, "rate": 0.818}}
+    assert "the 95 % interval of their difference holds 0) in 9 of 11 resolved cells (82%)" in headline(result)

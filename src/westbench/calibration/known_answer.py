@@ -1,0 +1,99 @@
+"""Does an engine's score agree with its known answer? An interval of their difference, both sides' noise in it.
+
+The known answer of a calibration engine is the ground truth reweighted to that engine's equilibrium
+(:mod:`westbench.calibration.reweighting`), scored against the ground truth: it is computed from the same finite
+ground truth as the engine's score, so it carries that sample's noise too, and reweighting amplifies it (a few
+high-energy runs carry a hotter engine's weight). Asking whether the engine's interval holds the known answer
+treats the answer as exact and finds "misses" that are the answer's own noise. The honest question is whether
+``score - known answer`` is 0 within the noise of both: a bootstrap that resamples the ground truth's units once
+for both terms (their shared noise cancels as it should) and the engine's units for the score, with the suite's
+BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`).
+
+Near 0 every finite sample's divergence is biased upward and the known answer's is not, so the question is asked
+where the answer is resolved (:func:`westbench.calibration.table.interval_coverage`).
+
+Examples
+--------
+>>> import numpy as np
+>>> def frames(n_runs, shift, seed, per_run=30):
+...     r = np.random.default_rng(seed)
+...     n = n_runs * per_run
+...     return {"ca": np.cumsum(r.normal(0, 0.2, (n, 5, 3)), axis=1), "tics": r.normal(size=(n, 4)) + [shift, 0, 0, 0],
+...             "weight": np.full(n, 1 / n), "traj": np.repeat(np.arange(n_runs), per_run),
+...             "time_ps": np.tile(np.arange(per_run, dtype=float), n_runs)}
+>>> groundtruth = frames(48, 0.0, 1)
+>>> tilt = np.exp(groundtruth["tics"][:, 0])  # N(0, 1) reweighted to N(1, 1) on TIC 0
+>>> settings = {"bootstrap": 200, "seed": 3}
+>>> low, high = difference_intervals(groundtruth, frames(8, 1.0, 2), tilt / tilt.sum(), settings)[("w1", "tic0")]
+>>> bool(low <= 0.0 <= high)
+True
+>>> low, high = difference_intervals(groundtruth, frames(8, 1.6, 4), tilt / tilt.sum(), settings)[("w1", "tic0")]
+>>> bool(low > 0.0)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
+from westbench.seeds import derive_seed
+
+#: The ground truth's per-frame known-answer weight, carried through the suite's canonical order with its frame.
+KNOWN_WEIGHT = "known_answer_weight"
+
+
+def difference_intervals(
+    groundtruth: Mapping, engine_frames: Mapping, weights: np.ndarray, settings: Mapping, weighting: str = "we"
+) -> dict:
+    """{(metric, distribution): (low, high)}: the 95 % interval of the engine's divergence minus the known answer's.
+
+    Parameters
+    ----------
+    groundtruth : mapping
+        The ground-truth frames (the frames contract, with ``tics``).
+    engine_frames : mapping
+        The engine's exported frames, scored as its metrics job scored them (``settings``: the suite settings
+        its ``metrics.json`` records).
+    weights : array
+        The known answer's weight of every ground-truth frame, aligned with ``groundtruth``'s rows.
+    weighting : str
+        The engine's weighting (``we``, ``msm``, ``counts``).
+
+    Both terms are computed on the suite's bootstrap grids; the difference's interval is shifted onto the
+    difference of the grid estimates. Empty when either side has fewer than
+    :data:`~westbench.metrics.intervals.MIN_UNITS` units or ``settings["bootstrap"]`` is below 2.
+    """
+    from westbench.metrics.suite import MetricSuite
+
+    groundtruth = {**dict(groundtruth), KNOWN_WEIGHT: np.asarray(weights, dtype=np.float64)}
+    suite = MetricSuite(groundtruth, engine_frames, settings)
+    replicates = int(suite.settings["bootstrap"])
+    if replicates < 2 or min(suite.n_groundtruth_units, suite.n_model_units) < MIN_UNITS:
+        return {}
+    binned = suite.binned
+    known = binned.histograms(
+        suite.reference,
+        np.asarray(suite.groundtruth["tics"], dtype=np.float64)[:, :2],
+        suite.groundtruth[KNOWN_WEIGHT],
+        suite.groundtruth_units,
+        suite.n_groundtruth_units,
+    )
+    engine = suite.model_histograms(suite.weights(weighting))
+
+    def difference(multiplicities):
+        groundtruth_units, engine_units = multiplicities
+        reference = {key: groundtruth_units @ value for key, value in binned.reference_histograms.items()}
+        score = binned.divergences(reference, {key: engine_units @ value for key, value in engine.items()})
+        answer = binned.divergences(reference, {key: groundtruth_units @ value for key, value in known.items()})
+        return score - answer
+
+    result = unit_bootstrap(
+        difference,
+        [suite.n_groundtruth_units, suite.n_model_units],
+        replicates,
+        derive_seed(int(suite.settings["seed"]), "known_answer_difference"),
+    )
+    return {key: (float(result.low[i]), float(result.high[i])) for i, key in enumerate(binned.keys)}
