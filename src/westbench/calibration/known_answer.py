@@ -34,12 +34,16 @@ True
 
 from __future__ import annotations
 
+import logging
 from typing import Mapping
 
 import numpy as np
 
+from westbench.errors import WestbenchError
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
 from westbench.seeds import derive_seed
+
+log = logging.getLogger(__name__)
 
 #: The ground truth's per-frame known-answer weight, carried through the suite's canonical order with its frame.
 KNOWN_WEIGHT = "known_answer_weight"
@@ -64,12 +68,17 @@ def difference_intervals(
 
     Both terms are computed on the suite's bootstrap grids; the difference's interval is shifted onto the
     difference of the grid estimates. Empty when either side has fewer than
-    :data:`~westbench.metrics.intervals.MIN_UNITS` units or ``settings["bootstrap"]`` is below 2.
+    :data:`~westbench.metrics.intervals.MIN_UNITS` units, ``settings["bootstrap"]`` is below 2 or no engine frame is
+    left to score.
     """
     from westbench.metrics.suite import MetricSuite
 
     groundtruth = {**dict(groundtruth), KNOWN_WEIGHT: np.asarray(weights, dtype=np.float64)}
-    suite = MetricSuite(groundtruth, engine_frames, settings)
+    try:
+        suite = MetricSuite(groundtruth, engine_frames, settings)
+    except WestbenchError as exc:  # no frames left to score: the engine's metrics.json says why
+        log.warning("no difference interval: %s", exc)
+        return {}
     replicates = int(suite.settings["bootstrap"])
     if replicates < 2 or min(suite.n_groundtruth_units, suite.n_model_units) < MIN_UNITS:
         return {}

@@ -35,6 +35,11 @@ def canonical_frames(frames: Mapping) -> Frames:
     ([1.0, 2.0], [0.3, 0.7], [1, 2])
     """
     n = len(frames["ca"])
+    if n == 0:  # nothing to order: the caller says what an empty frame set means
+        out = Frames(frames)
+        out[MULTIPLICITY] = np.zeros(0, dtype=np.int64)
+        out.attrs = dict(getattr(frames, "attrs", {}))
+        return out
     traj = np.asarray(frames["traj"]) if "traj" in frames else np.zeros(n, dtype=np.int64)
     # Without times (frames made in memory), the rows of a piece are taken to be in time order.
     time = np.asarray(frames["time_ps"], dtype=np.float64) if "time_ps" in frames else np.arange(n, dtype=np.float64)

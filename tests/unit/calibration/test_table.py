@@ -340,3 +340,19 @@ def test_steps_predicted_within_noise_are_not_held_to_an_order():
     assert "w1 bonds" not in checks(pd.DataFrame(rows, columns=COLUMNS), {})["contact_ordered"]
     rows[1]["expected"] = rows[2]["expected"] = "either"  # both claim a size: -20 %'s 0.022 under -10 %'s 0.045
     assert checks(pd.DataFrame(rows, columns=COLUMNS), {})["contact_ordered"] == {"w1 bonds": False}
+
+
+def test_an_engine_with_no_frame_left_to_score_has_no_difference_interval():
+    from westbench.calibration.known_answer import difference_intervals
+
+    rng = np.random.default_rng(0)
+    n = 120
+    groundtruth = {
+        "ca": np.cumsum(rng.normal(0, 0.2, (n, 5, 3)), axis=1),
+        "tics": rng.normal(size=(n, 4)),
+        "weight": np.full(n, 1 / n),
+        "traj": np.repeat(np.arange(12), 10),
+        "time_ps": np.tile(np.arange(10.0), 12),
+    }
+    empty = {key: value[:0] for key, value in groundtruth.items()}
+    assert difference_intervals(groundtruth, empty, np.full(n, 1 / n), {"bootstrap": 50}) == {}
