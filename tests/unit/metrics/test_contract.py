@@ -131,3 +131,23 @@ def test_every_number_of_a_record_has_a_direction_and_every_score_is_covered():
         assert f"metrics/{weighting}/contact_map_w1_A" in lower
     assert {"kl_tic01_by_bins/values/10", "kl_tic01_by_bins/values/20"} <= lower
     assert direction("metrics/we/intervals/w1/rg/low") == "descriptive"
+
+
+def test_the_msm_weighting_of_the_ground_truth_against_itself_must_not_come_out_separated(monkeypatch):
+    """Its value is the MSM estimator's error, not 0; its verdict is checked instead: a separated one is a violation."""
+    import westbench.metrics.contract as contract
+
+    rng = np.random.default_rng(3)
+    gt, model = groundtruth_frames(rng, 6, 10), we_frames(rng, 12, 4, 0.5, 1.0, 4, 0.0)
+    assert not [v for v in check(gt, model, SETTINGS, shares=()) if v.prop == "self"]
+    scored = contract.score_frames
+
+    def separated_against_itself(groundtruth, frames, *args, **kwargs):
+        result = scored(groundtruth, frames, *args, **kwargs)
+        if frames is groundtruth:
+            result.record["metrics"]["msm"]["verdicts"]["w1"]["tic0"] = "separated"
+        return result
+
+    monkeypatch.setattr(contract, "score_frames", separated_against_itself)
+    violations = [v for v in check(gt, model, SETTINGS, shares=()) if v.prop == "self"]
+    assert [v.path for v in violations] == ["metrics/msm/verdicts/w1/tic0"]
