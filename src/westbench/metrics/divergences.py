@@ -44,8 +44,12 @@ class Wasserstein1D:
     """W1 between two fixed 1-D samples under changing weights.
 
     scipy's CDF-difference algorithm (``scipy.stats.wasserstein_distance``) with
-    its three sorts done once: the suite scores each pair of samples under several
-    weightings (WE, MSM, counts), and the sorts dominate its time otherwise.
+    its sorts done once: the suite scores each pair of samples under several
+    weightings (WE, MSM, counts), and the sorts dominate its time otherwise. One
+    stable sort of the pooled values gives both samples' orders and their CDF
+    positions (the count of each sample's values up to each pooled value), where
+    scipy sorts three times and searches twice. Within a run of tied pooled values
+    the counts differ from scipy's, but those positions have zero width.
 
     Examples
     --------
@@ -59,13 +63,12 @@ class Wasserstein1D:
 
     def __init__(self, reference, model):
         reference, model = np.ravel(reference).astype(np.float64), np.ravel(model).astype(np.float64)
-        self._sorters = (np.argsort(reference, kind="stable"), np.argsort(model, kind="stable"))
-        all_values = np.sort(np.concatenate((reference, model)), kind="mergesort")
-        self._deltas = np.diff(all_values)
-        self._cdf_indices = tuple(
-            values[sorter].searchsorted(all_values[:-1], "right")
-            for values, sorter in zip((reference, model), self._sorters)
-        )
+        pooled = np.concatenate((reference, model))
+        order = np.argsort(pooled, kind="stable")
+        from_reference = order < len(reference)
+        self._sorters = (order[from_reference], order[~from_reference] - len(reference))
+        self._deltas = np.diff(pooled[order])
+        self._cdf_indices = (np.cumsum(from_reference)[:-1], np.cumsum(~from_reference)[:-1])
 
     def _cdf(self, side: int, weights) -> np.ndarray:
         sorter, indices = self._sorters[side], self._cdf_indices[side]
