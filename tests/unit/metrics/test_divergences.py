@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from westbench.metrics.divergences import kl_1d, kl_2d, kl_from_histograms, wasserstein_1d
 
@@ -76,4 +78,26 @@ def test_presorted_wasserstein_equals_scipy_under_every_weighting():
     ):
         assert w1(reference_weights, model_weights) == pytest.approx(
             wasserstein_distance(reference, model, reference_weights, model_weights), rel=1e-12
+        )
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    reference=st.lists(st.integers(-4, 4), min_size=1, max_size=60),
+    model=st.lists(st.integers(-4, 4), min_size=1, max_size=60),
+    seed=st.integers(0, 1000),
+)
+def test_one_pooled_sort_equals_scipy_on_tied_values(reference, model, seed):
+    """Ties within and across the samples (where the pooled positions' counts differ from scipy's, at zero width)."""
+    from scipy.stats import wasserstein_distance
+
+    from westbench.metrics.divergences import Wasserstein1D
+
+    reference, model = np.asarray(reference, dtype=float), np.asarray(model, dtype=float)
+    rng = np.random.default_rng(seed)
+    weights = (rng.random(len(reference)) + 0.01, rng.random(len(model)) + 0.01)
+    w1 = Wasserstein1D(reference, model)
+    for reference_weights, model_weights in ((None, None), weights):
+        assert w1(reference_weights, model_weights) == pytest.approx(
+            wasserstein_distance(reference, model, reference_weights, model_weights), rel=1e-12, abs=1e-12
         )
