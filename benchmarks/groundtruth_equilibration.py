@@ -34,8 +34,8 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from westbench.calibration.equilibration import run_mean_tests  # noqa: E402
 from westbench.calibration.groundtruth import run_reference_groundtruth  # noqa: E402
+from westbench.calibration.reweighting import weights_from_energies  # noqa: E402
 from westbench.calibration.study import REFERENCE, engine_langevin  # noqa: E402
-from westbench.cg.internal_coordinates import kt  # noqa: E402
 from westbench.cg.native import native_ca  # noqa: E402
 from westbench.config import validate_config  # noqa: E402
 from westbench.io.frames import concatenate, read_frames  # noqa: E402
@@ -45,9 +45,8 @@ from westbench.tica.model import TicaModel  # noqa: E402
 
 def known_answer(tic0: np.ndarray, energy: np.ndarray, keep: np.ndarray, temperature_k: float, scale: float) -> float:
     """W1 of TIC 0 between all frames and the frames ``keep`` reweighted from ``temperature_k`` to ``scale`` x it."""
-    log_w = energy[keep] * (1.0 / kt(temperature_k) - 1.0 / kt(scale * temperature_k))
-    weights = np.exp(log_w - log_w.max())
-    return float(wasserstein_1d(tic0, tic0[keep], None, weights / weights.sum()))
+    weights = weights_from_energies(energy[keep], energy[keep], temperature_k, scale * temperature_k)
+    return float(wasserstein_1d(tic0, tic0[keep], None, weights))
 
 
 def measure(study: Path, equilibration_ps: float, seed: int, scale: float, folder: Path) -> dict:

@@ -28,16 +28,30 @@ def reweighting_weights(
     positions: np.ndarray, reference, perturbed, temperature_k: float, perturbed_temperature_k: float
 ) -> np.ndarray:
     """Normalized weights that turn ground-truth frames of ``reference`` at ``temperature_k`` into the equilibrium of
-    ``perturbed`` at ``perturbed_temperature_k`` (energy models; positions (n, beads, 3) nm)."""
+    ``perturbed`` at ``perturbed_temperature_k`` (energy models; positions (n, beads, 3) nm):
+    :func:`weights_from_energies` of their energies."""
     import torch
-
-    from westbench.cg.internal_coordinates import kt
 
     with torch.no_grad():
         x = torch.as_tensor(np.asarray(positions), dtype=torch.float64)
         u = reference(x).double().numpy()
         u_perturbed = perturbed(x).double().numpy()
-    log_w = -u_perturbed / kt(perturbed_temperature_k) + u / kt(temperature_k)
+    return weights_from_energies(u, u_perturbed, temperature_k, perturbed_temperature_k)
+
+
+def weights_from_energies(
+    energy: np.ndarray, perturbed_energy: np.ndarray, temperature_k: float, perturbed_temperature_k: float
+) -> np.ndarray:
+    """Normalized weights ``exp(-U'/kT' + U/kT)`` from each frame's energies (kJ/mol) under both potentials.
+
+    >>> weights_from_energies(np.array([0.0, 1.0]), np.array([0.0, 1.0]), 300.0, 300.0).tolist()
+    [0.5, 0.5]
+    """
+    from westbench.cg.internal_coordinates import kt
+
+    log_w = -np.asarray(perturbed_energy, dtype=np.float64) / kt(perturbed_temperature_k) + np.asarray(
+        energy, dtype=np.float64
+    ) / kt(temperature_k)
     w = np.exp(log_w - log_w.max())
     return w / w.sum()
 

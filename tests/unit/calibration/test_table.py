@@ -26,6 +26,23 @@ from westbench.cg.internal_coordinates import kt
 from westbench.metrics.weighted import effective_sample_size
 
 
+def run_frames(n_runs: int, per_run: int, seed: int, shift: float = 0.0, run_noise: float = 0.0, beads: int = 5):
+    """Frames of ``n_runs`` independent runs: TICs N(0, 1) plus a per-run level N(0, ``run_noise``), TIC 0 moved by
+    ``shift``; random-walk C-alpha chains."""
+    rng = np.random.default_rng(seed)
+    n = n_runs * per_run
+    tics = rng.normal(size=(n, 4)) + np.repeat(rng.normal(0, run_noise, n_runs), per_run)[:, None]
+    tics[:, 0] += shift
+    return {
+        "ca": np.cumsum(rng.normal(0, 0.2, (n, beads, 3)), axis=1),
+        "tics": tics,
+        "weight": np.full(n, 1 / n),
+        "traj": np.repeat(np.arange(n_runs), per_run),
+        "time_ps": np.tile(np.arange(per_run, dtype=float), n_runs),
+        "iteration": np.zeros(n, int),
+    }
+
+
 class Harmonic(torch.nn.Module):
     """U = k |x|^2 over every coordinate (kJ/mol, nm)."""
 
@@ -264,23 +281,14 @@ def test_difference_intervals_hold_zero_at_about_the_stated_rate_where_the_answe
     (with 4 runs 85-90 %: docs/calibration.md)."""
     from westbench.calibration.known_answer import difference_intervals
 
-    def frames(n_runs, shift, seed, per_run=25):
-        rng = np.random.default_rng(seed)
-        n = n_runs * per_run
-        tics = rng.normal(size=(n, 4)) + np.repeat(rng.normal(0, 0.3, n_runs), per_run)[:, None]  # run-level noise
-        tics[:, 0] += shift
-        ca = np.cumsum(rng.normal(0, 0.2, (n, 5, 3)), axis=1)
-        traj, time = np.repeat(np.arange(n_runs), per_run), np.tile(np.arange(per_run, dtype=float), n_runs)
-        return {"ca": ca, "tics": tics, "weight": np.full(n, 1 / n), "traj": traj, "time_ps": time}
-
     hits = []
     for seed in range(40):
-        groundtruth = frames(40, 0.0, seed)
+        groundtruth = run_frames(40, 25, seed, run_noise=0.3)
         tilt = np.exp(0.8 / 1.09 * groundtruth["tics"][:, 0])  # N(0, 1.09) reweighted to N(0.8, 1.09)
         settings = {"bootstrap": 100, "seed": seed, "w1_2d_bins": 4}
-        low, high = difference_intervals(groundtruth, frames(8, 0.8, 1000 + seed), tilt / tilt.sum(), settings)[
-            ("w1", "tic0")
-        ]
+        low, high = difference_intervals(
+            groundtruth, run_frames(8, 25, 1000 + seed, shift=0.8, run_noise=0.3), tilt / tilt.sum(), settings
+        )[("w1", "tic0")]
         hits.append(low <= 0.0 <= high)
     assert np.mean(hits) >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / len(hits))
 
@@ -310,16 +318,8 @@ def test_cells_expected_either_cannot_disagree_and_are_counted_apart():
 
 
 def test_a_prediction_of_the_ground_truth_against_itself_is_zero_on_every_metric():
-    rng = np.random.default_rng(0)
     n = 200
-    frames = {
-        "ca": np.cumsum(rng.normal(0, 0.2, (n, 6, 3)), axis=1),
-        "tics": rng.normal(size=(n, 4)),
-        "weight": np.full(n, 1 / n),
-        "traj": np.repeat(np.arange(10), 20),
-        "time_ps": np.tile(np.arange(20.0), 10),
-        "iteration": np.zeros(n, int),
-    }
+    frames = run_frames(10, 20, seed=0, beads=6)
     same = predicted_divergences(frames, np.full(n, 1 / n))
     assert {metric for metric, _ in same} == {"w1", "kl"} and ("w1", "tic01") in same
     assert all(value == pytest.approx(0.0, abs=1e-12) for value in same.values())
@@ -345,14 +345,7 @@ def test_steps_predicted_within_noise_are_not_held_to_an_order():
 def test_an_engine_with_no_frame_left_to_score_has_no_difference_interval():
     from westbench.calibration.known_answer import difference_intervals
 
-    rng = np.random.default_rng(0)
     n = 120
-    groundtruth = {
-        "ca": np.cumsum(rng.normal(0, 0.2, (n, 5, 3)), axis=1),
-        "tics": rng.normal(size=(n, 4)),
-        "weight": np.full(n, 1 / n),
-        "traj": np.repeat(np.arange(12), 10),
-        "time_ps": np.tile(np.arange(10.0), 12),
-    }
+    groundtruth = run_frames(12, 10, seed=0)
     empty = {key: value[:0] for key, value in groundtruth.items()}
     assert difference_intervals(groundtruth, empty, np.full(n, 1 / n), {"bootstrap": 50}) == {}
