@@ -57,6 +57,33 @@ rule calibration_groundtruth:
         "../scripts/calibration_groundtruth.py"
 
 
+rule calibration_equilibrium_sample:
+    """An engine that changes the reference's equilibrium: unbiased runs of it, made as the ground truth is, for its
+    known answer (westbench.calibration.groundtruth.run_equilibrium_sample)."""
+    input:
+        model=PLAN.layout.study_file("{protein}", "models/{engine}/model.pt"),
+        native=PLAN.layout.study_file("{protein}", "native.pdb"),
+    output:
+        PLAN.layout.study_file("{protein}", "known/{engine}/sample.h5"),
+    log:
+        "results/calibration/{protein}/logs/calibration_equilibrium_sample_{engine}.log",
+    benchmark:
+        "results/calibration/{protein}/benchmarks/calibration_equilibrium_sample_{engine}.tsv"
+    priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
+    conda:
+        "../envs/torch.yaml"
+    threads: 1  # ten beads: a second torch thread only adds synchronisation
+    params:
+        engine=lambda wildcards: wildcards.engine,
+        langevin=lambda wildcards: STUDY.langevin(wildcards.engine),
+        settings=STUDY.groundtruth_settings(),
+        runs=config["calibration"]["groundtruth"]["perturbed_runs"],
+        explosion=config["cg"]["explosion"],
+        seed=lambda wildcards: calibration_seed(wildcards, "calibration_equilibrium_sample", wildcards.engine),
+    script:
+        "../scripts/calibration_equilibrium_sample.py"
+
+
 use rule fit_tica as calibration_fit_tica with:
     input:
         frames=[PLAN.layout.study_file("{protein}", f"groundtruth/runs/{run}/frames.h5") for run in STUDY.runs()],
@@ -296,12 +323,16 @@ use rule metric_suite as calibration_metrics with:
 
 
 rule calibration_reweighting:
-    """The ground truth reweighted exactly to each reference-model engine's equilibrium: the known answers."""
+    """The known answers: each reference-model engine's equilibrium, the ground truth reweighted to it and, where the
+    engine changes the equilibrium, its own sample, the two combined by MBAR (westbench.calibration.reweighting)."""
     input:
         groundtruth=f"{STUDY.dir()}/tica/groundtruth_frames.h5",
         models=[STUDY.model_path(e) for e in STUDY.reference_engines()],
+        samples=[STUDY.equilibrium_sample(e) for e in STUDY.sampled_engines()],
+        tica=f"{STUDY.dir()}/tica/model.json",
     output:
-        f"{STUDY.dir()}/reweighting.npz",
+        weights=f"{STUDY.dir()}/reweighting.npz",
+        known=[STUDY.known_sample(e) for e in STUDY.sampled_engines()],
     log:
         f"{STUDY.dir()}/logs/calibration_reweighting.log",
     benchmark:
@@ -310,6 +341,7 @@ rule calibration_reweighting:
         "../envs/torch.yaml"
     params:
         engines=STUDY.reference_engines(),  # input.models order
+        sampled=STUDY.sampled_engines(),  # input.samples and output.known order
         temperatures=STUDY.temperatures(),
         reference=REFERENCE,
     script:
@@ -326,6 +358,7 @@ rule calibration_table:
         null=f"{STUDY.dir()}/we/{REFERENCE}/frames.h5",
         runs=STUDY.run_frames(),
         engine_frames=[f"{STUDY.dir()}/we/{e}/frames.h5" for e in STUDY.reference_engines()],
+        known=[STUDY.known_sample(e) for e in STUDY.sampled_engines()],
     output:
         table=report(
             PLAN.layout.table("calibration.csv"),
@@ -356,6 +389,7 @@ rule calibration_table:
         study=config["calibration"]["protein"],
         engines=STUDY.engines,  # in the order of input.metrics
         reference_engines=STUDY.reference_engines(),  # in the order of input.engine_frames
+        sampled=STUDY.sampled_engines(),  # in the order of input.known
         reference=REFERENCE,
         trained_models=STUDY.trained_engines(),
         perturbations=STUDY.table_perturbations(),

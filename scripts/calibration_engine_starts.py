@@ -14,6 +14,7 @@ def main(snakemake):
         snakemake.params.engine,
         snakemake.params.seed,
         snakemake.output.starts,
+        sample_path=snakemake.input.get("sample"),
     )
 
 

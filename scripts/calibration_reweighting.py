@@ -13,7 +13,10 @@ def main(snakemake):
         dict(zip(params.engines, snakemake.input.models, strict=True)),
         params.temperatures,
         params.reference,
-        snakemake.output[0],
+        snakemake.output.weights,
+        samples=dict(zip(params.sampled, snakemake.input.samples, strict=True)),
+        tica_path=snakemake.input.tica,
+        known_paths=dict(zip(params.sampled, snakemake.output.known, strict=True)),
     )
 
 

@@ -28,6 +28,7 @@ def main(snakemake):
         segment_ps=params.segment_ps,
         run_paths=inputs.runs,
         engine_frames=dict(zip(params.reference_engines, inputs.engine_frames, strict=True)),
+        known_samples=dict(zip(params.sampled, inputs.known, strict=True)),
     )
 
 

@@ -47,6 +47,7 @@ STAGES = (
     "agents_leaderboard",
     "agents_failures",
     "calibration_groundtruth",
+    "calibration_equilibrium_sample",
     "calibration_cg_train",
     "calibration_basis_states",
     "calibration_engine_starts",

@@ -142,3 +142,13 @@ def test_command_line_strings_are_read_as_the_schema_types_them(repo):
     config["calibration"]["enabled"] = "maybe"  # not a boolean however it is read: the schema's error
     with pytest.raises(ConfigError, match="calibration.enabled"):
         validate_config(config)
+
+
+@pytest.mark.parametrize("runs, valid", [(0, True), (2, False), (3, False), (4, True), (128, True)])
+def test_a_perturbations_own_sample_has_no_runs_or_enough_to_resample(runs, valid):
+    cfg = {**copy.deepcopy(MINIMAL), "calibration": {"groundtruth": {"perturbed_runs": runs}}}
+    if valid:
+        assert validate_config(cfg)["calibration"]["groundtruth"]["perturbed_runs"] == runs
+    else:
+        with pytest.raises(ConfigError, match=r"calibration\.groundtruth\.perturbed_runs"):
+            validate_config(cfg, sources=["my.yaml"])

@@ -91,9 +91,10 @@ def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
     states : dict
         The replica's drawn basis states (:func:`draw_basis_states`).
     groundtruth : dict
-        The study's pooled ground truth: ``ca`` (n_frames, n_beads, 3) nm and ``traj`` (n_frames,) its run.
+        The frames of the engine's known answer (the ground truth, with its own sample where it has one): ``ca``
+        (n_frames, n_beads, 3) nm and ``traj`` (n_frames,) its run.
     weights : array
-        The engine's weights over those frames (:func:`~westbench.calibration.reweighting.reweighting_weights`).
+        The engine's weights over those frames (:class:`~westbench.calibration.reweighting.KnownAnswer`).
     seed : int
         The resampling's seed.
 
@@ -141,28 +142,31 @@ def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
     }
 
 
-def write_engine_starts(states_path, groundtruth_path, reweighting_path, engine: str, seed: int, path) -> dict:
+def write_engine_starts(
+    states_path, groundtruth_path, reweighting_path, engine: str, seed: int, path, sample_path=None
+) -> dict:
     """:func:`engine_starts` of ``engine`` from the files the study writes: the replica's basis states, its pooled
-    ground truth (:mod:`westbench.io.frames`) and its reweighting (``.npz``, one weight vector per engine); written
-    to ``path`` (``.npz``, the WE run's basis states)."""
+    ground truth (:mod:`westbench.io.frames`), its known answers' weights (``.npz``, one weight vector per engine)
+    and, for an engine that changes the equilibrium, its own weighted sample (``sample_path``,
+    :func:`~westbench.calibration.reweighting.load_known_answer`); written to ``path`` (``.npz``, the WE run's basis
+    states)."""
     import logging
 
+    from westbench.calibration.reweighting import load_known_answer
     from westbench.io.atomic import savez
     from westbench.io.frames import read_frames
 
     with np.load(states_path) as data:
         states = {key: data[key] for key in data.files}
-    with np.load(reweighting_path) as data:
-        if engine not in data.files:
-            raise WestbenchError(f"{reweighting_path} has no weights of {engine!r}: rerun rule calibration_reweighting")
-        weights = data[engine]
-    starts = engine_starts(states, read_frames(groundtruth_path), weights, seed)
+    pooled = load_known_answer(reweighting_path, engine, sample_path).pooled(read_frames(groundtruth_path))
+    starts = engine_starts(states, pooled, pooled["weight"], seed)
     savez(path, **starts, resample_seed=seed)
     logging.getLogger(__name__).info(
-        "%s: %d starts %s (its equilibrium's weights worth %.0f of the ground truth's frames)",
+        "%s: %d starts %s (its equilibrium's weights worth %.0f of the %d frames)",
         engine,
         len(starts["positions"]),
-        "resampled from the ground truth" if starts["resampled"] else "as drawn (the reference's equilibrium)",
+        "resampled from its known answer's frames" if starts["resampled"] else "as drawn (the reference's equilibrium)",
         starts["ess"],
+        len(pooled["ca"]),
     )
     return starts

@@ -41,46 +41,18 @@ def _steps(ps: float, timestep_fs: float) -> int:
     return int(round(1000.0 * float(ps) / float(timestep_fs)))
 
 
-def run_reference_groundtruth(
-    model_path,
-    native: np.ndarray,
-    frames_paths: Sequence[str | Path],
-    langevin: Mapping,
-    settings: Mapping,
-    seed: int,
-    explosion: Mapping | None = None,
-    attrs: Mapping | None = None,
-) -> dict:
-    """Run ``len(frames_paths)`` unbiased runs of the reference model and write one frames file each.
-
-    Parameters
-    ----------
-    model_path : path
-        The reference model (:func:`westbench.cg.reference.save_reference`).
-    native : array (n, 3)
-        The native C-alpha positions (nm): the folded starts.
-    frames_paths : sequence of path
-        One frames file per run.
-    langevin : mapping
-        The CG engine's dynamics (``temperature_k``, ``timestep_fs``, ``friction_per_ps``, ``bead_mass_amu``).
-    settings : mapping
-        ``equilibration_ps``, ``length_ps``, ``save_interval_ps``, ``hot_scale``, ``hot_ps`` (the schema's
-        ``calibration.groundtruth`` defaults for keys left out).
-    seed : int
-        Every walker's noise derives from it (the run index and phase).
-    """
-    import torch
+def _simulate(model_path, native, n_runs: int, langevin: Mapping, settings: Mapping, seed: int, explosion) -> dict:
+    """The runs of :func:`run_reference_groundtruth`: frames (runs, frames, n, 3), the engine at the study
+    temperature, the hot-started runs, the settings used and the frame count."""
 
     from westbench.cg.engine import CGEngine
     from westbench.engines.base import WalkerState
-    from westbench.io.frames import write_frames
 
     settings = {
         key: value
         for key, value in {**section_defaults("calibration.groundtruth"), **settings}.items()
-        if key not in ("runs", "tica_lag_frames")
+        if key not in ("runs", "perturbed_runs", "tica_lag_frames")
     }
-    n_runs = len(frames_paths)
     if n_runs < 2:
         raise WestbenchError(f"reference ground truth: {n_runs} run(s); the noise floor needs at least 2")
     timestep = float(langevin["timestep_fs"])
@@ -158,9 +130,53 @@ def run_reference_groundtruth(
             rate,
             (n_frames * save_every - done) * n_runs / max(rate, 1e-9),
         )
-    frames = np.concatenate(frames, axis=1)  # (runs, frames, n, 3)
+    return {
+        "frames": np.concatenate(frames, axis=1),  # (runs, frames, n, 3)
+        "engine": cold,
+        "hot_runs": hot_runs,
+        "settings": settings,
+        "n_frames": n_frames,
+        "started": started,
+    }
+
+
+def run_reference_groundtruth(
+    model_path,
+    native: np.ndarray,
+    frames_paths: Sequence[str | Path],
+    langevin: Mapping,
+    settings: Mapping,
+    seed: int,
+    explosion: Mapping | None = None,
+    attrs: Mapping | None = None,
+) -> dict:
+    """Run ``len(frames_paths)`` unbiased runs of the reference model and write one frames file each.
+
+    Parameters
+    ----------
+    model_path : path
+        The reference model (:func:`westbench.cg.reference.save_reference`).
+    native : array (n, 3)
+        The native C-alpha positions (nm): the folded starts.
+    frames_paths : sequence of path
+        One frames file per run.
+    langevin : mapping
+        The CG engine's dynamics (``temperature_k``, ``timestep_fs``, ``friction_per_ps``, ``bead_mass_amu``).
+    settings : mapping
+        ``equilibration_ps``, ``length_ps``, ``save_interval_ps``, ``hot_scale``, ``hot_ps`` (the schema's
+        ``calibration.groundtruth`` defaults for keys left out).
+    seed : int
+        Every walker's noise derives from it (the run index and phase).
+    """
+    import torch
+
+    from westbench.io.frames import write_frames
+
+    n_runs = len(frames_paths)
+    sample = _simulate(model_path, native, n_runs, langevin, settings, seed, explosion)
+    frames, cold, hot_runs, n_frames = sample["frames"], sample["engine"], sample["hot_runs"], sample["n_frames"]
     model = cold.model
-    interval = float(settings["save_interval_ps"])
+    interval = float(sample["settings"]["save_interval_ps"])
     for run, path in enumerate(frames_paths):
         x = torch.as_tensor(frames[run], dtype=cold.dtype)
         forces = cold.forces(x).detach().numpy()
@@ -181,7 +197,7 @@ def run_reference_groundtruth(
                 **dict(attrs or {}),
             },
         )
-    seconds = time.perf_counter() - started
+    seconds = time.perf_counter() - sample["started"]
     log.info("reference ground truth: %d runs x %d frames in %.1f s", n_runs, n_frames, seconds)
     return {
         "runs": n_runs,
@@ -190,5 +206,65 @@ def run_reference_groundtruth(
         "seed": seed,
         "hot_starts": len(hot_runs),
         "seconds": round(seconds, 3),
-        "settings": settings,
+        "settings": sample["settings"],
     }
+
+
+def run_equilibrium_sample(
+    model_path,
+    native: np.ndarray,
+    path,
+    runs: int,
+    langevin: Mapping,
+    settings: Mapping,
+    seed: int,
+    explosion: Mapping | None = None,
+    attrs: Mapping | None = None,
+) -> dict:
+    """``runs`` unbiased runs of any study potential, made as :func:`run_reference_groundtruth` makes the ground
+    truth (native and hot starts, equilibrated), written to one frames file (``traj``: the run) with each frame's
+    ``energy``: a perturbation's own sample of its equilibrium, which :mod:`westbench.calibration.reweighting`
+    combines with the ground truth into its known answer.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from westbench.cg.native import native_ca
+    >>> from westbench.cg.reference import GoModel, save_reference
+    >>> from westbench.io.frames import read_frames
+    >>> folder = tempfile.mkdtemp(); model = os.path.join(folder, "model.pt")
+    >>> save_reference(GoModel(native_ca("1UAO").tolist(), epsilon_kj_mol=2.5), model)
+    >>> summary = run_equilibrium_sample(model, native_ca("1UAO"), os.path.join(folder, "s.h5"), 3,
+    ...     {"timestep_fs": 10.0, "bead_mass_amu": 110.0, "temperature_k": 330.0},
+    ...     {"equilibration_ps": 0.2, "length_ps": 1.0, "save_interval_ps": 0.1}, seed=2)
+    >>> frames = read_frames(os.path.join(folder, "s.h5"))
+    >>> frames["traj"].tolist()[::10], frames["energy"].shape, float(frames.attrs["temperature_k"])
+    ([0, 1, 2], (30,), 330.0)
+    """
+    import torch
+
+    from westbench.io.frames import write_frames
+
+    sample = _simulate(model_path, native, int(runs), langevin, settings, seed, explosion)
+    frames, cold, n_frames = sample["frames"], sample["engine"], sample["n_frames"]
+    positions = frames.reshape(-1, *frames.shape[2:])
+    with torch.no_grad():
+        energy = cold.model(torch.as_tensor(positions, dtype=cold.dtype)).double().numpy()
+    interval = float(sample["settings"]["save_interval_ps"])
+    write_frames(
+        path,
+        ca=positions,
+        time_ps=np.tile(interval * np.arange(1, n_frames + 1), int(runs)),
+        traj=np.repeat(np.arange(int(runs)), n_frames),
+        energy=energy,
+        start=np.repeat([1 if run in sample["hot_runs"] else 0 for run in range(int(runs))], n_frames),
+        attrs={
+            "source": "equilibrium sample",
+            "seed": seed,
+            "temperature_k": float(langevin["temperature_k"]),
+            **dict(attrs or {}),
+        },
+    )
+    seconds = time.perf_counter() - sample["started"]
+    log.info("equilibrium sample: %d runs x %d frames in %.1f s", runs, n_frames, seconds)
+    return {"runs": int(runs), "frames_per_run": n_frames, "seed": seed, "seconds": round(seconds, 3)}

@@ -7,7 +7,9 @@ high-energy runs carry a hotter engine's weight). Asking whether the engine's in
 treats the answer as exact and finds "misses" that are the answer's own noise. The honest question is whether
 ``score - known answer`` is 0 within the noise of both: a bootstrap that resamples the ground truth's units once
 for both terms (their shared noise cancels as it should) and the engine's units for the score, with the suite's
-BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`).
+BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`). An engine whose known
+answer also rests on its own sample (:class:`westbench.calibration.reweighting.KnownAnswer`) has that sample's runs
+resampled as a third set of units.
 
 Near 0 every finite sample's divergence is biased upward and the known answer's is not, so the question is asked
 where the answer is resolved (:func:`westbench.calibration.table.interval_coverage`).
@@ -50,7 +52,12 @@ KNOWN_WEIGHT = "known_answer_weight"
 
 
 def difference_intervals(
-    groundtruth: Mapping, engine_frames: Mapping, weights: np.ndarray, settings: Mapping, weighting: str = "we"
+    groundtruth: Mapping,
+    engine_frames: Mapping,
+    weights: np.ndarray,
+    settings: Mapping,
+    weighting: str = "we",
+    own: Mapping | None = None,
 ) -> dict:
     """{(metric, distribution): (low, high)}: the 95 % interval of the engine's divergence minus the known answer's.
 
@@ -65,13 +72,17 @@ def difference_intervals(
         The known answer's weight of every ground-truth frame, aligned with ``groundtruth``'s rows.
     weighting : str
         The engine's weighting (``we``, ``msm``, ``counts``).
+    own : mapping, optional
+        The known answer's own sample (frames with ``tics`` and its share of the weight in ``weight``): with
+        ``weights``, the engine's equilibrium (:class:`~westbench.calibration.reweighting.KnownAnswer`).
 
     Both terms are computed on the suite's bootstrap grids; the difference's interval is shifted onto the
     difference of the grid estimates. Empty when either side has fewer than
     :data:`~westbench.metrics.intervals.MIN_UNITS` units, ``settings["bootstrap"]`` is below 2 or no engine frame is
     left to score.
     """
-    from westbench.metrics.suite import MetricSuite
+    from westbench.metrics.resampling import resampling_units
+    from westbench.metrics.suite import MetricSuite, distributions
 
     groundtruth = {**dict(groundtruth), KNOWN_WEIGHT: np.asarray(weights, dtype=np.float64)}
     try:
@@ -91,17 +102,28 @@ def difference_intervals(
         suite.n_groundtruth_units,
     )
     engine = suite.model_histograms(suite.weights(weighting))
+    n_units = [suite.n_groundtruth_units, suite.n_model_units]
+    sampled = {}
+    if own is not None and len(own["ca"]):
+        units, _ = resampling_units(own)
+        n_units.append(int(units.max()) + 1)
+        if n_units[-1] < MIN_UNITS:
+            return {}
+        tics = np.asarray(own["tics"], dtype=np.float64)[:, :2]
+        sampled = binned.histograms(distributions(own), tics, np.asarray(own["weight"]), units, n_units[-1])
 
     def difference(multiplicities):
-        groundtruth_units, engine_units = multiplicities
+        groundtruth_units, engine_units = multiplicities[:2]
         reference = {key: groundtruth_units @ value for key, value in binned.reference_histograms.items()}
         score = binned.divergences(reference, {key: engine_units @ value for key, value in engine.items()})
-        answer = binned.divergences(reference, {key: groundtruth_units @ value for key, value in known.items()})
-        return score - answer
+        answer = {key: groundtruth_units @ value for key, value in known.items()}
+        for key, value in sampled.items():  # the known answer's own sample: its own units
+            answer[key] = answer[key] + multiplicities[2] @ value
+        return score - binned.divergences(reference, answer)
 
     result = unit_bootstrap(
         difference,
-        [suite.n_groundtruth_units, suite.n_model_units],
+        n_units,
         replicates,
         derive_seed(int(suite.settings["seed"]), "known_answer_difference"),
     )

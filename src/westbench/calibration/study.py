@@ -149,12 +149,16 @@ def dynamics(study: Mapping, engine: str) -> dict:
     }
 
 
+def changes_equilibrium(study: Mapping, engine: str) -> bool:
+    """Whether the engine's equilibrium is not the reference's (its temperature or contacts changed)."""
+    return perturbation(study, engine) != {"temperature_scale": 1.0, "contact_scale": 1.0}
+
+
 def is_dynamics_only(study: Mapping, engine: str) -> bool:
     """Whether the engine is the reference with its dynamics changed and its equilibrium not (expected *within
     noise*)."""
     change = study.get("perturbations", {}).get(engine, {})
-    same_equilibrium = perturbation(study, engine) == {"temperature_scale": 1.0, "contact_scale": 1.0}
-    return same_equilibrium and any(key in change for key in DYNAMICS)
+    return not changes_equilibrium(study, engine) and any(key in change for key in DYNAMICS)
 
 
 def segment_ps(study: Mapping, engine: str) -> float:

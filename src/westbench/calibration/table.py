@@ -4,10 +4,11 @@ Every engine of the study (:mod:`westbench.calibration.study`) was scored by the
 against the reference's own ground truth. Here each W1 of TIC 0, TIC 1 and Rg (with its interval, the
 ground truth's noise floor and the suite's verdict) is set beside the verdict its perturbation predicts:
 
-- *predicted divergence*: the ground truth reweighted to the perturbed equilibrium, exactly, since the
-  reference energy ``U`` and the perturbed ``U'`` at temperature ``T'`` are known at every ground-truth
-  frame: ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` (:mod:`westbench.calibration.reweighting`); its W1 against the ground
-  truth is the divergence an engine with infinite sampling would show (the null's is 0);
+- *predicted divergence*: the perturbed equilibrium, from the ground truth reweighted by
+  ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` (the reference energy ``U`` and the perturbed ``U'`` at temperature ``T'``
+  are known at every frame) and, for an engine that changes the equilibrium, its own unbiased sample, the two
+  combined by MBAR (:mod:`westbench.calibration.reweighting`); its W1 against the ground truth is the divergence an
+  engine with infinite sampling would show (the null's is 0);
 - *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` (3) times the floor's upper
   bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
   ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);
@@ -114,14 +115,17 @@ def agrees(verdict: str, expected: str) -> bool:
     return expected == EITHER or verdict == expected
 
 
-def predicted_divergences(groundtruth: Mapping, weights: np.ndarray, settings: Mapping | None = None) -> dict:
+def predicted_divergences(
+    groundtruth: Mapping, weights: np.ndarray, settings: Mapping | None = None, own: Mapping | None = None
+) -> dict:
     """Every divergence the metric suite reports, {(metric, distribution): value}, between the ground truth and the
-    ground truth reweighted by ``weights`` (aligned with its frames): the suite itself computes them, on its grids,
-    so a prediction and an engine's score are the same number of the same distributions."""
+    ground truth reweighted by ``weights`` (aligned with its frames), with the known answer's ``own`` sample beside
+    it where it has one (:class:`~westbench.calibration.reweighting.KnownAnswer`): the suite itself computes them,
+    on its grids, so a prediction and an engine's score are the same number of the same distributions."""
+    from westbench.calibration.reweighting import KnownAnswer
     from westbench.metrics.suite import MetricSuite
 
-    reweighted = dict(groundtruth)
-    reweighted["weight"] = np.asarray(weights, dtype=np.float64)
+    reweighted = KnownAnswer(np.asarray(weights, dtype=np.float64), own).pooled(groundtruth)
     suite = MetricSuite(groundtruth, reweighted, {**dict(settings or {}), "discard_iterations": 0})
     values = suite.divergences(suite.weights("we"))
     return {(metric, name): float(value) for metric, by_name in values.items() for name, value in by_name.items()}
@@ -421,6 +425,7 @@ def calibration_table(
     segment_ps: Mapping[str, float] | None = None,
     run_paths: Sequence[str | Path] = (),
     engine_frames: Mapping[str, str | Path] | None = None,
+    known_samples: Mapping[str, str | Path] | None = None,
 ) -> dict:
     """Write the study's table (CSV), its checks (JSON) and its two figures; return the checks.
 
@@ -430,12 +435,16 @@ def calibration_table(
     ``dynamics_only``: the engines that change only their dynamics (kind ``dynamics``, expected within noise);
     ``segment_ps``: each engine's WE segment in ps (its sampling speed in ps); ``run_paths``: the ground truth's
     run files in the order of its ``traj`` (their ``start`` attribute: the equilibration check); ``engine_frames``:
-    the exported frames of each engine with a prediction (the difference intervals of ``covers``)."""
+    the exported frames of each engine with a prediction (the difference intervals of ``covers``);
+    ``known_samples``: the engines whose known answer also rests on their own sample, its weighted frames
+    (:func:`westbench.calibration.reweighting.write_reweighting`)."""
     from westbench.calibration.known_answer import difference_intervals
+    from westbench.calibration.reweighting import load_known_answer
     from westbench.io.frames import read_frames
 
     groundtruth = read_frames(groundtruth_path)
-    predictions = dict(np.load(reweighting_path))
+    with np.load(reweighting_path) as data:
+        predictions = set(data.files)
     rows, ess, memory = [], {}, {}
     suite_settings = None
     for engine, path in zip(engines, metrics_paths):
@@ -443,13 +452,19 @@ def calibration_table(
         suite_settings = suite_settings or record.get("settings", {})
         change = {key: perturbations[engine].get(key, CHANGE_DEFAULTS[key]) for key in CHANGE_DEFAULTS}
         if engine in predictions:
-            weights = predictions[engine]
-            ess[engine] = effective_sample_size(weights)
-            predicted = predicted_divergences(groundtruth, weights, record.get("settings", {}))
+            known = load_known_answer(reweighting_path, engine, (known_samples or {}).get(engine))
+            own_weight = np.zeros(0) if known.own is None else np.asarray(known.own["weight"])
+            ess[engine] = effective_sample_size(np.concatenate([known.shared, own_weight]))
+            predicted = predicted_divergences(groundtruth, known.shared, record.get("settings", {}), known.own)
             differences = None
             if engine in (engine_frames or {}):
                 differences = difference_intervals(
-                    groundtruth, read_frames(engine_frames[engine]), weights, record.get("settings", {}), weighting
+                    groundtruth,
+                    read_frames(engine_frames[engine]),
+                    known.shared,
+                    record.get("settings", {}),
+                    weighting,
+                    known.own,
                 )
             kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:

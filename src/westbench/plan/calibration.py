@@ -111,6 +111,23 @@ class CalibrationPlan(StudyRuns):
     def langevin(self, engine: str) -> dict:
         return wb_calibration.engine_langevin(self.study, engine)
 
+    def sampled_engines(self) -> list[str]:
+        """The reference-potential engines that change its equilibrium (temperature, contacts), in engine order: each
+        gets its own sample of that equilibrium for its known answer (none with
+        calibration.groundtruth.perturbed_runs 0)."""
+        if not self.study["groundtruth"]["perturbed_runs"]:
+            return []
+        return [e for e in self.reference_engines() if wb_calibration.changes_equilibrium(self.study, e)]
+
+    def equilibrium_sample(self, engine: str) -> str:
+        """An engine's own unbiased sample of its equilibrium (rule calibration_equilibrium_sample)."""
+        return f"{self.dir()}/known/{engine}/sample.h5"
+
+    def known_sample(self, engine: str) -> str:
+        """That sample on the study's TICA, weighted as part of the engine's known answer (rule
+        calibration_reweighting)."""
+        return f"{self.dir()}/known/{engine}/frames.h5"
+
     # --- inputs -----------------------------------------------------------------------------------------------
 
     def native_input(self) -> list[str]:

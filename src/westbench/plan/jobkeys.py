@@ -141,6 +141,7 @@ JOBS: dict[str, Job] = {
         "calibration.groundtruth",
         exclude={
             "runs": "the number of runs: the job's outputs (calibration_runs)",
+            "perturbed_runs": "the runs of each perturbation's own sample (rule calibration_equilibrium_sample)",
             "tica_lag_frames": "the study's TICA fit's (rule calibration_fit_tica)",
         },
     ),

@@ -20,7 +20,8 @@ from westbench.seeds import replica_keys
 
 
 class StudyRuns:
-    """The study's WE runs; the class using it provides ``dir()``, ``study`` and ``seed``."""
+    """The study's WE runs; the class using it provides ``dir()``, ``study``, ``seed``, ``sampled_engines()`` and
+    ``known_sample()``."""
 
     def replica_ids(self) -> list[int | None]:
         """The replica ids of every study engine's WE runs: [None] for one run (no replica folder), else 0..n-1."""
@@ -54,12 +55,16 @@ class StudyRuns:
 
     def starts_input(self, engine: str, replica=None) -> dict[str, str]:
         """What an engine's starts are made from: the replica's drawn basis states, and the pooled ground truth with
-        the predictions' weights (resampled from where the engine's equilibrium differs)."""
-        return {
+        the predictions' weights (resampled from where the engine's equilibrium differs), and the engine's own
+        weighted sample where its known answer has one."""
+        files = {
             "states": self.basis_states(replica),
             "groundtruth": f"{self.dir()}/tica/groundtruth_frames.h5",
             "reweighting": f"{self.dir()}/reweighting.npz",
         }
+        if engine in self.sampled_engines():
+            files["sample"] = self.known_sample(engine)
+        return files
 
     def replica_seed(self, stage: str, engine: str | None, replica=None) -> int:
         """A replica's seed of ``stage`` (calibration_we per engine, calibration_basis_states for the study): one

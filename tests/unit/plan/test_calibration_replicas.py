@@ -41,10 +41,29 @@ def test_the_reference_potentials_engines_start_weighted_and_the_others_from_the
         starts = study.we_input(engine)["basis_states"]
         if study.is_reference_model(engine):
             assert starts == study.engine_starts(engine) != study.basis_states()
+            own = {"sample": study.known_sample(engine)} if engine in study.sampled_engines() else {}
             assert study.starts_input(engine) == {
                 "states": study.basis_states(),
                 "groundtruth": f"{study.dir()}/tica/groundtruth_frames.h5",
                 "reweighting": f"{study.dir()}/reweighting.npz",
+                **own,
             }
         else:  # a trained model's potential has no known equilibrium to weight toward
             assert starts == study.basis_states()
+
+
+def test_every_engine_that_changes_the_equilibrium_and_only_those_gets_its_own_sample():
+    study = plan_with(
+        calibration={
+            "perturbations": {
+                "hot": {"temperature_scale": 1.2},
+                "slow": {"friction_scale": 10.0},
+                "both": {"contact_scale": 0.9, "timestep_scale": 0.5},
+            }
+        }
+    ).calibration
+    assert sorted(study.sampled_engines()) == ["both", "hot"]
+    assert study.known_sample("hot") == f"{study.dir()}/known/hot/frames.h5"
+    assert study.equilibrium_sample("hot") == f"{study.dir()}/known/hot/sample.h5"
+    assert "sample" not in study.starts_input("slow") and "sample" not in study.starts_input("reference")
+    assert plan_with(calibration={"groundtruth": {"perturbed_runs": 0}}).calibration.sampled_engines() == []
