@@ -34,6 +34,7 @@ PROVIDERS = {
     "docutils": {"docutils"},
     "torch": {"pytorch"},
     "ot": {"pot"},
+    "pymbar": {"pymbar"},
     "requests": {"requests"},
     "tqdm": {"tqdm"},
     "torchmdnet": {"torchmd-net"},

@@ -94,7 +94,7 @@ def engine_starts(states: dict, groundtruth: dict, weights, seed: int) -> dict:
         The frames of the engine's known answer (the ground truth, with its own sample where it has one): ``ca``
         (n_frames, n_beads, 3) nm and ``traj`` (n_frames,) its run.
     weights : array
-        The engine's weights over those frames (:class:`~westbench.calibration.reweighting.KnownAnswer`).
+        The engine's weights over those frames (:class:`~westbench.calibration.known_answer.KnownAnswer`).
     seed : int
         The resampling's seed.
 
@@ -152,7 +152,7 @@ def write_engine_starts(
     states)."""
     import logging
 
-    from westbench.calibration.reweighting import load_known_answer
+    from westbench.calibration.known_answer import load_known_answer
     from westbench.io.atomic import savez
     from westbench.io.frames import read_frames
 

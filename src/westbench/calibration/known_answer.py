@@ -8,7 +8,7 @@ treats the answer as exact and finds "misses" that are the answer's own noise. T
 ``score - known answer`` is 0 within the noise of both: a bootstrap that resamples the ground truth's units once
 for both terms (their shared noise cancels as it should) and the engine's units for the score, with the suite's
 BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`). An engine whose known
-answer also rests on its own sample (:class:`westbench.calibration.reweighting.KnownAnswer`) has that sample's runs
+answer also rests on its own sample (:class:`westbench.calibration.known_answer.KnownAnswer`) has that sample's runs
 resampled as a third set of units.
 
 Near 0 every finite sample's divergence is biased upward and the known answer's is not, so the question is asked
@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
@@ -49,6 +50,42 @@ log = logging.getLogger(__name__)
 
 #: The ground truth's per-frame known-answer weight, carried through the suite's canonical order with its frame.
 KNOWN_WEIGHT = "known_answer_weight"
+
+#: The frame columns a known answer's own sample shares with the ground truth (the pooled frames of both).
+POOLED_COLUMNS = ("ca", "tics", "weight", "traj", "time_ps", "iteration")
+
+
+@dataclass
+class KnownAnswer:
+    """One engine's equilibrium as the study knows it: weights of the ground truth's frames (``shared``, aligned with
+    its rows) and, for an engine that changes the equilibrium, its own sample's frames with their weights in
+    ``weight`` (``own``; together they sum to 1)."""
+
+    shared: np.ndarray
+    own: Mapping | None = None
+
+    def pooled(self, groundtruth: Mapping) -> dict:
+        """The ground truth's and the own sample's frames as one frame set, weighted (``traj`` kept distinct)."""
+        from westbench.io.frames import concatenate
+
+        columns = [k for k in POOLED_COLUMNS if k in groundtruth and k != "weight"]
+        parts = [{**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": np.asarray(self.shared)}]
+        if self.own is not None and len(self.own["ca"]):
+            parts.append({k: np.asarray(self.own[k]) for k in [*columns, "weight"]})
+        return concatenate(parts)
+
+
+def load_known_answer(reweighting_path, engine: str, sample_path=None) -> KnownAnswer:
+    """``engine``'s :class:`KnownAnswer` from the files :func:`westbench.calibration.multistate.write_reweighting`
+    writes."""
+    from westbench.errors import WestbenchError
+    from westbench.io.frames import read_frames
+
+    with np.load(reweighting_path) as data:
+        if engine not in data.files:
+            raise WestbenchError(f"{reweighting_path} has no weights of {engine!r}: rerun rule calibration_reweighting")
+        shared = np.asarray(data[engine], dtype=np.float64)
+    return KnownAnswer(shared, None if sample_path is None else read_frames(sample_path))
 
 
 def difference_intervals(
@@ -74,7 +111,7 @@ def difference_intervals(
         The engine's weighting (``we``, ``msm``, ``counts``).
     own : mapping, optional
         The known answer's own sample (frames with ``tics`` and its share of the weight in ``weight``): with
-        ``weights``, the engine's equilibrium (:class:`~westbench.calibration.reweighting.KnownAnswer`).
+        ``weights``, the engine's equilibrium (:class:`~westbench.calibration.known_answer.KnownAnswer`).
 
     Both terms are computed on the suite's bootstrap grids; the difference's interval is shifted onto the
     difference of the grid estimates. Empty when either side has fewer than

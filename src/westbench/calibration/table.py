@@ -120,9 +120,9 @@ def predicted_divergences(
 ) -> dict:
     """Every divergence the metric suite reports, {(metric, distribution): value}, between the ground truth and the
     ground truth reweighted by ``weights`` (aligned with its frames), with the known answer's ``own`` sample beside
-    it where it has one (:class:`~westbench.calibration.reweighting.KnownAnswer`): the suite itself computes them,
+    it where it has one (:class:`~westbench.calibration.known_answer.KnownAnswer`): the suite itself computes them,
     on its grids, so a prediction and an engine's score are the same number of the same distributions."""
-    from westbench.calibration.reweighting import KnownAnswer
+    from westbench.calibration.known_answer import KnownAnswer
     from westbench.metrics.suite import MetricSuite
 
     reweighted = KnownAnswer(np.asarray(weights, dtype=np.float64), own).pooled(groundtruth)
@@ -438,8 +438,7 @@ def calibration_table(
     the exported frames of each engine with a prediction (the difference intervals of ``covers``);
     ``known_samples``: the engines whose known answer also rests on their own sample, its weighted frames
     (:func:`westbench.calibration.reweighting.write_reweighting`)."""
-    from westbench.calibration.known_answer import difference_intervals
-    from westbench.calibration.reweighting import load_known_answer
+    from westbench.calibration.known_answer import difference_intervals, load_known_answer
     from westbench.io.frames import read_frames
 
     groundtruth = read_frames(groundtruth_path)

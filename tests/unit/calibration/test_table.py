@@ -356,7 +356,7 @@ def test_a_known_answer_with_its_own_sample_holds_zero_at_about_the_stated_rate(
     (40 runs) and 20 runs of its own by MBAR, and the difference interval resamples the own runs as a third set of
     units. Engines that sample N(1.5, 1.09) in 8 runs: it holds 0 in about 95 % of 20 seeds."""
     from westbench.calibration.known_answer import difference_intervals
-    from westbench.calibration.reweighting import known_answer_weights
+    from westbench.calibration.multistate import known_answer_weights
 
     hits = []
     for seed in range(20):
