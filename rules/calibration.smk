@@ -323,8 +323,8 @@ use rule metric_suite as calibration_metrics with:
 
 
 rule calibration_reweighting:
-    """The known answers: each reference-model engine's equilibrium, the ground truth reweighted to it and, where the
-    engine changes the equilibrium, its own sample, the two combined by MBAR (westbench.calibration.reweighting)."""
+    """The known answers: each reference-model engine's equilibrium, its own sample where it changes the equilibrium,
+    else the ground truth reweighted to it (westbench.calibration.reweighting)."""
     input:
         groundtruth=f"{STUDY.dir()}/tica/groundtruth_frames.h5",
         models=[STUDY.model_path(e) for e in STUDY.reference_engines()],

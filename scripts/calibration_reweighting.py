@@ -2,7 +2,7 @@
 
 import _library  # noqa: F401  (puts src/ on sys.path)
 
-from westbench.calibration.multistate import write_reweighting
+from westbench.calibration.reweighting import write_reweighting
 from westbench.workflow import run_script
 
 

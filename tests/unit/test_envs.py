@@ -34,7 +34,6 @@ PROVIDERS = {
     "docutils": {"docutils"},
     "torch": {"pytorch"},
     "ot": {"pot"},
-    "pymbar": {"pymbar"},
     "requests": {"requests"},
     "tqdm": {"tqdm"},
     "torchmdnet": {"torchmd-net"},

@@ -363,6 +363,7 @@ def test_calibration_paper_config_plans_the_all_atom_null_test(tmp_path, shared_
     counts = job_counts(result.output)
     assert counts["groundtruth_run"] == 372 and counts["we_run"] == 1 and counts["metric_suite"] == 2
     assert counts["calibration_we_run"] == 7 and counts["calibration_table"] == 1  # null, 4 perturbations, 2 presets
+    assert counts["calibration_equilibrium_sample"] == 4  # each perturbation's own sample of its equilibrium
     config = yaml.safe_load((REPO / "config" / "calibration-paper.yaml").read_text())
     assert config["groundtruth"]["solvent"] == "implicit" and config["we"]["engines"] == ["implicit"]
 

@@ -2,7 +2,7 @@
 
 The reference potential is :mod:`westbench.cg.reference`; the study's ground truth
 :mod:`westbench.calibration.groundtruth`, its known answers :mod:`westbench.calibration.reweighting` and
-:mod:`westbench.calibration.multistate`, its table and checks :mod:`westbench.calibration.table`, its figures
+:mod:`westbench.calibration.known_answer`, its table and checks :mod:`westbench.calibration.table`, its figures
 :mod:`westbench.calibration.figures`. The study composes the CG
 stage (its engine and models) and the metric stage (its distributions and W1): the one stage allowed both.
 """
@@ -14,7 +14,7 @@ _NAMES = {
     "engines": "westbench.calibration.study",
     "run_reference_groundtruth": "westbench.calibration.groundtruth",
     "reweighting_weights": "westbench.calibration.reweighting",
-    "write_reweighting": "westbench.calibration.multistate",
+    "write_reweighting": "westbench.calibration.reweighting",
     "calibration_table": "westbench.calibration.table",
     "resolution_figure": "westbench.calibration.figures",
     "convergence_figure": "westbench.calibration.figures",

@@ -76,7 +76,7 @@ class KnownAnswer:
 
 
 def load_known_answer(reweighting_path, engine: str, sample_path=None) -> KnownAnswer:
-    """``engine``'s :class:`KnownAnswer` from the files :func:`westbench.calibration.multistate.write_reweighting`
+    """``engine``'s :class:`KnownAnswer` from the files :func:`westbench.calibration.reweighting.write_reweighting`
     writes."""
     from westbench.errors import WestbenchError
     from westbench.io.frames import read_frames

@@ -1,14 +1,16 @@
-"""Known answers of the calibration study: each engine's equilibrium, from the ground truth and its own sample.
+"""Known answers of the calibration study: each engine's equilibrium, the ground truth reweighted or its own sample.
 
 The reference energy ``U`` and an engine's potential ``U'`` at its temperature ``T'`` are known at every frame, so
-``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` turns the ground truth into the perturbed equilibrium. Alone that rests on
-the ground truth's tails where the perturbed equilibrium lies further out (a hotter engine): the few high-energy
-frames carry its weight, and the answer's bias changed sign from one ground truth to the next. An engine that
-changes the equilibrium therefore gets its own unbiased sample too (``calibration.groundtruth.perturbed_runs``,
-:func:`westbench.calibration.groundtruth.run_equilibrium_sample`), and the two samples are combined by MBAR
-(pymbar; Shirts & Chodera 2008) in :mod:`westbench.calibration.multistate`: the engine's weight of every frame of
-both, a :class:`~westbench.calibration.known_answer.KnownAnswer`, which :mod:`westbench.calibration.table` scores
-as the suite scores an engine.
+``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` turns the ground truth into the perturbed equilibrium. Two things make that a
+poor known answer for an engine that changes the equilibrium. It rests on the ground truth's tails where the
+perturbed equilibrium lies further out (a hotter engine): the few high-energy frames carry its weight. And it is
+scored against the very frames it is made of, so it lacks the finite-sample excess that an engine's independent
+sample carries: the answer came out low (every remaining miss of the study an engine *above* its answer). Such an
+engine therefore gets its own unbiased sample instead (``calibration.groundtruth.perturbed_runs``,
+:func:`westbench.calibration.groundtruth.run_equilibrium_sample`): a brute-force engine of that equilibrium, scored
+against the ground truth as the engine is (:class:`~westbench.calibration.known_answer.KnownAnswer`, its ground-truth
+weights 0). Combining both samples by MBAR was tried and kept the second flaw: seed 2024's study covered 13 of 19
+resolved cells with it, 19 of 19 with the own sample alone (docs/calibration.md).
 
 Examples
 --------
@@ -24,7 +26,13 @@ True
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+from typing import Mapping
+
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 
 def reweighting_weights(
@@ -57,3 +65,51 @@ def weights_from_energies(
     ) / kt(temperature_k)
     w = np.exp(log_w - log_w.max())
     return w / w.sum()
+
+
+def write_reweighting(
+    groundtruth_frames,
+    models: Mapping[str, str | Path],
+    temperatures: Mapping[str, float],
+    reference: str,
+    path,
+    samples: Mapping[str, str | Path] | None = None,
+    tica_path=None,
+    known_paths: Mapping[str, str | Path] | None = None,
+) -> None:
+    """Every engine of ``models``' known answer: its weights of the ground truth's frames, one vector per engine in
+    ``path`` (``.npz``; the null's uniform, the reweighted ground truth's for an engine without a sample, zeros for
+    one with), and for each engine of ``samples`` (its own sample,
+    :func:`~westbench.calibration.groundtruth.run_equilibrium_sample`) that sample projected on the study's TICA
+    (``tica_path``) with uniform weights, a frames file at ``known_paths[engine]``."""
+    from westbench.cg.model import load_energy_model
+    from westbench.io.frames import read_frames, write_frames
+    from westbench.tica.model import TicaModel
+
+    samples, known_paths = dict(samples or {}), dict(known_paths or {})
+    positions = read_frames(groundtruth_frames)["ca"]
+    base = load_energy_model(models[reference])
+    weights = {}
+    for engine, model in models.items():
+        if engine not in samples:
+            weights[engine] = reweighting_weights(
+                positions, base, load_energy_model(model), temperatures[reference], temperatures[engine]
+            )
+            continue
+        sample = read_frames(samples[engine])
+        weights[engine] = np.zeros(len(positions))
+        write_frames(
+            known_paths[engine],
+            ca=sample["ca"],
+            time_ps=sample["time_ps"],
+            traj=sample["traj"],
+            tics=TicaModel.load(tica_path).project(sample["ca"]).astype(np.float32),
+            energy=sample["energy"],
+            attrs={
+                **{key: getattr(value, "item", lambda v=value: v)() for key, value in sample.attrs.items()},
+                "engine": engine,
+            },
+        )
+        log.info("%s: known answer from its own sample (%d frames)", engine, len(sample["ca"]))
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **weights)

@@ -4,11 +4,11 @@ Every engine of the study (:mod:`westbench.calibration.study`) was scored by the
 against the reference's own ground truth. Here each W1 of TIC 0, TIC 1 and Rg (with its interval, the
 ground truth's noise floor and the suite's verdict) is set beside the verdict its perturbation predicts:
 
-- *predicted divergence*: the perturbed equilibrium, from the ground truth reweighted by
-  ``w ∝ exp(-U'(x) / kT' + U(x) / kT)`` (the reference energy ``U`` and the perturbed ``U'`` at temperature ``T'``
-  are known at every frame) and, for an engine that changes the equilibrium, its own unbiased sample, the two
-  combined by MBAR (:mod:`westbench.calibration.reweighting`); its W1 against the ground truth is the divergence an
-  engine with infinite sampling would show (the null's is 0);
+- *predicted divergence*: the perturbed equilibrium's W1 against the ground truth, from the engine's own unbiased
+  sample where it changes the equilibrium, else the ground truth reweighted by ``w ∝ exp(-U'(x) / kT' + U(x) / kT)``
+  (the reference energy ``U`` and the perturbed ``U'`` at temperature ``T'`` are known at every frame;
+  :mod:`westbench.calibration.reweighting`): the divergence an engine with unlimited sampling would show (the
+  null's is 0);
 - *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` (3) times the floor's upper
   bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
   ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);

@@ -15,6 +15,14 @@ When the bootstrap lies entirely on one side of the estimate (``z0`` infinite) o
 corrected percentiles still exclude it, the bound is moved to the estimate and the interval
 is marked ``extended``: a reported interval always contains its estimate.
 
+BCa's correction extrapolates, and far from the bootstrap's middle it collapses: a divergence near 0 sits below
+nearly every replicate (the replicates add noise, so they are biased upward), ``z0`` is large, and both corrected
+percentiles land in the bootstrap's lowest tail (an estimate at the 4.5 % point of its replicates gave a 95 %
+interval spanning the lowest 7.5 % of them: a quarter of their spread, excluding its own known answer). Where the
+corrected percentiles span less than half the level (:data:`COLLAPSED_SHARE`), the interval is therefore never
+narrower than the bootstrap's central spread on either side of the estimate (``collapsed``; a widened bound still
+stops at ``lowest``).
+
 A bootstrap over few units is too narrow: its variance is ``(n - 1) / n`` of the true one, and
 its percentiles are normal ones where Student's t applies (with 4 units a 95 % interval holds
 the true value about 80 % of the time). Each interval is therefore widened about its estimate
@@ -49,6 +57,9 @@ Statistic = Callable[[Sequence[np.ndarray]], np.ndarray]
 
 MIN_UNITS = 3  # fewer independent units than this per sample give no meaningful interval
 
+#: BCa has collapsed where its corrected percentiles span less than this share of the level (see the module text).
+COLLAPSED_SHARE = 0.5
+
 
 @dataclass
 class BootstrapResult:
@@ -65,6 +76,8 @@ class BootstrapResult:
     replicates: int
     level: float
     widening: np.ndarray
+    #: Where BCa's corrected percentiles collapsed and the bootstrap's central spread about the estimate was used.
+    collapsed: np.ndarray | None = None
 
 
 def multiplicities(rng: np.random.Generator, n_units: int, replicates: int) -> np.ndarray:
@@ -140,19 +153,33 @@ def small_sample_widening(jackknife: Sequence[np.ndarray], n_units: Sequence[int
 
 
 def bca_bounds(estimate: np.ndarray, replicates: np.ndarray, a: np.ndarray, level: float) -> tuple[np.ndarray, ...]:
-    """BCa (low, high) per statistic from its replicates ((n_statistics, replicates), NaN = failed)."""
+    """BCa (low, high, collapsed) per statistic from its replicates ((n_statistics, replicates), NaN = failed).
+
+    ``collapsed``: the corrected percentiles span less than :data:`COLLAPSED_SHARE` of ``level``; there the bounds
+    reach at least half the replicates' central ``level`` spread below and above the estimate.
+
+    >>> estimate = np.array([0.0104])
+    >>> replicates = np.random.default_rng(0).gamma(4.0, 0.005, (1, 2000)) + 0.008  # nearly all above it
+    >>> low, high, collapsed = bca_bounds(estimate, replicates, np.zeros(1), 0.95)
+    >>> bool(collapsed[0]), bool(high[0] - low[0] > 0.9 * np.ptp(np.quantile(replicates, [0.025, 0.975])))
+    (True, True)
+    """
     z0 = ndtri(percentile_of_score(replicates, estimate))
     z = ndtri(np.array([(1 - level) / 2, (1 + level) / 2]))[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):
         shifted = z0 + z
         alpha = ndtr(z0 + shifted / (1 - a * shifted))  # (2, n_statistics)
     alpha = np.where(np.isnan(alpha), np.where(z < 0, 0.0, 1.0), alpha)  # z0 = +-inf: the extreme replicate
+    collapsed = alpha[1] - alpha[0] < COLLAPSED_SHARE * level
     low, high = np.full(len(estimate), np.nan), np.full(len(estimate), np.nan)
     for i, row in enumerate(replicates):
         finite = row[np.isfinite(row)]
         if len(finite):
             low[i], high[i] = np.quantile(finite, np.clip(alpha[:, i], 0.0, 1.0))
-    return low, high
+            if collapsed[i] and np.isfinite(estimate[i]):
+                spread = np.diff(np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]))[0] / 2
+                low[i], high[i] = min(low[i], estimate[i] - spread), max(high[i], estimate[i] + spread)
+    return low, high, collapsed & np.isfinite(low)
 
 
 def unit_bootstrap(
@@ -194,12 +221,18 @@ def unit_bootstrap(
         samples = [np.ones((len(left_out), m)) for m in n_units]
         samples[j] = left_out
         jackknife.append(np.asarray(statistic(samples), dtype=np.float64))
-    low, high = bca_bounds(estimate, boot, acceleration(jackknife), level)
+    low, high, collapsed = bca_bounds(estimate, boot, acceleration(jackknife), level)
     finite = np.isfinite(estimate)
     extended = finite & np.isfinite(low) & ((estimate < low) | (estimate > high))
     low, high = np.where(finite, np.fmin(low, estimate), np.nan), np.where(finite, np.fmax(high, estimate), np.nan)
     widening = small_sample_widening(jackknife, n_units, level)
-    low = np.maximum(estimate - widening * (estimate - low), np.minimum(lowest, low))
+    # A widened bound stops at ``lowest`` unless the bootstrap itself went beyond it (a collapsed interval's bound
+    # is no replicate: its replicates' lowest says how far it may go).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lowest_replicate = np.nanmin(np.where(np.isfinite(boot), boot, np.nan), axis=1) if boot.size else low
+    floor = np.minimum(lowest, np.where(collapsed, lowest_replicate, low))
+    low = np.maximum(estimate - widening * (estimate - low), floor) + 0.0  # + 0.0: no bound of -0.0
     high = estimate + widening * (high - estimate)
     failed = np.sum(~np.isfinite(boot), axis=1)
     with warnings.catch_warnings():  # a statistic whose every replicate failed has no mean: NaN
@@ -209,4 +242,4 @@ def unit_bootstrap(
             if boot.size
             else np.full(len(estimate), np.nan)
         )
-    return BootstrapResult(estimate, low, high, bias, extended, failed, replicates, level, widening)
+    return BootstrapResult(estimate, low, high, bias, extended, failed, replicates, level, widening, collapsed)

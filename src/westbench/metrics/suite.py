@@ -346,7 +346,7 @@ class MetricSuite:
         -------
         values : dict
             ``w1`` and ``kl`` per distribution (None where not estimable), ``intervals``
-            {metric: {distribution: {low, high, bias, extended}}}, ``verdicts`` {metric:
+            {metric: {distribution: {low, high, bias, extended, collapsed, widened}}}, ``verdicts`` {metric:
             {distribution: verdict}}, ``verdict_notes`` {metric: {distribution: why undetermined}},
             ``noise_floor`` {metric: {distribution: {value, low, high}}, splits, units, of_units}
             (matched on ``effective_frames``), ``effective_frames`` (Kish's effective sample size of
@@ -410,6 +410,7 @@ class MetricSuite:
                     "high": high,
                     "bias": bias,
                     "extended": bool(interval.extended[i]),
+                    "collapsed": bool(interval.collapsed[i]) if interval.collapsed is not None else False,
                     "widened": round(float(interval.widening[i]), 4),
                 }
                 if interval.failed[i]:

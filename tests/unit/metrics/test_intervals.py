@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from westbench.errors import WestbenchError
-from westbench.metrics.intervals import unit_bootstrap
+from westbench.metrics.intervals import bca_bounds, unit_bootstrap
 from westbench.metrics.resampling import resampling_units
 from westbench.metrics.suite import MetricSuite, discard_leading_iterations
 
@@ -158,3 +160,46 @@ def test_widening_stops_at_the_lowest_value_and_tends_to_one_with_many_units():
     assert result.low[0] >= 0.0 and result.widening[0] > 1.5
     many = unit_bootstrap(weighted_mean_statistic(np.random.default_rng(6).normal(size=200)), [200], 200, seed=2)
     assert 1.0 <= many.widening[0] < 1.01
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    shape=st.floats(0.5, 20.0),
+    position=st.floats(0.0, 0.2),
+)
+def test_an_estimate_far_in_its_bootstraps_tail_never_gets_an_interval_narrower_than_the_bootstraps_spread(
+    seed, shape, position
+):
+    """A divergence near 0 sits below most of its replicates (they add noise): wherever BCa's corrected percentiles
+    collapse into the tail, the interval still spans the replicates' central 95 % spread about the estimate."""
+    replicates = np.random.default_rng(seed).gamma(shape, 1.0, (1, 1000))
+    estimate = np.quantile(replicates, [position])
+    low, high, collapsed = bca_bounds(estimate, replicates, np.zeros(1), 0.95)
+    spread = np.diff(np.quantile(replicates, [0.025, 0.975]))[0]
+    if position < 0.02:  # about the 4.5 % point of the real cell and below: BCa's percentiles collapse
+        assert collapsed[0]
+    if collapsed[0]:
+        assert high[0] - low[0] >= spread * (1 - 1e-9)
+    assert low[0] <= estimate[0] <= high[0] or estimate[0] < low[0]  # BCa may still exclude it: unit_bootstrap extends
+
+
+def test_a_collapsed_divergence_interval_stops_at_zero_and_holds_its_estimate():
+    """W1 of two samples of one distribution over 12 units each, an estimate low in its bootstrap: where BCa
+    collapses, the interval still never goes below 0 (no replicate does) and holds the estimate."""
+    hits = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        a, b = rng.normal(size=(12, 40)), rng.normal(size=(12, 40))
+
+        def w1(multiplicities):
+            ma, mb = multiplicities
+            out = []
+            for wa, wb in zip(ma, mb):
+                out.append(scipy.stats.wasserstein_distance(a.ravel(), b.ravel(), np.repeat(wa, 40), np.repeat(wb, 40)))
+            return np.array(out)[None, :]
+
+        result = unit_bootstrap(w1, [12, 12], replicates=200, seed=seed, lowest=0.0)
+        assert result.low[0] >= 0.0 and result.low[0] <= result.estimate[0] <= result.high[0]
+        hits += bool(result.collapsed[0])
+    assert hits > 0  # near 0 BCa does collapse on such data
