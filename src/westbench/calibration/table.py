@@ -487,7 +487,7 @@ def calibration_table(
     result = checks(table, training)
     # The user's engines (calibration.engines): scored beside the known answers, read by no check.
     result["user_engines"] = [e for e in engines if e not in predictions and e not in trained_records]
-    result["reweighting_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
+    result["known_answer_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
     result["groundtruth_frames"] = int(len(groundtruth["ca"]))
     # Sampling speed, apart from accuracy: how many iterations (and ps) each engine's WE run needs to forget itself.
     result["sampling_memory"] = memory
