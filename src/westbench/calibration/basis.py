@@ -147,8 +147,8 @@ def write_engine_starts(
 ) -> dict:
     """:func:`engine_starts` of ``engine`` from the files the study writes: the replica's basis states, its pooled
     ground truth (:mod:`westbench.io.frames`), its known answers' weights (``.npz``, one weight vector per engine)
-    and, for an engine that changes the equilibrium, its own weighted sample (``sample_path``,
-    :func:`~westbench.calibration.reweighting.load_known_answer`); written to ``path`` (``.npz``, the WE run's basis
+    and, for an engine that changes the equilibrium, its own sample (``sample_path``,
+    :func:`~westbench.calibration.known_answer.load_known_answer`); written to ``path`` (``.npz``, the WE run's basis
     states)."""
     import logging
 

@@ -223,8 +223,8 @@ def run_equilibrium_sample(
 ) -> dict:
     """``runs`` unbiased runs of any study potential, made as :func:`run_reference_groundtruth` makes the ground
     truth (native and hot starts, equilibrated), written to one frames file (``traj``: the run) with each frame's
-    ``energy``: a perturbation's own sample of its equilibrium, which :mod:`westbench.calibration.reweighting`
-    combines with the ground truth into its known answer.
+    ``energy``: a perturbation's own sample of its equilibrium, whose score against the ground truth is its known
+    answer (:mod:`westbench.calibration.reweighting`).
 
     Examples
     --------

@@ -8,7 +8,7 @@ treats the answer as exact and finds "misses" that are the answer's own noise. T
 ``score - known answer`` is 0 within the noise of both: a bootstrap that resamples the ground truth's units once
 for both terms (their shared noise cancels as it should) and the engine's units for the score, with the suite's
 BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`). An engine whose known
-answer also rests on its own sample (:class:`westbench.calibration.known_answer.KnownAnswer`) has that sample's runs
+answer rests on its own sample (:class:`westbench.calibration.known_answer.KnownAnswer`) has that sample's runs
 resampled as a third set of units.
 
 Near 0 every finite sample's divergence is biased upward and the known answer's is not, so the question is asked
@@ -65,12 +65,16 @@ class KnownAnswer:
     own: Mapping | None = None
 
     def pooled(self, groundtruth: Mapping) -> dict:
-        """The ground truth's and the own sample's frames as one frame set, weighted (``traj`` kept distinct)."""
+        """The ground truth's and the own sample's frames as one frame set, weighted (``traj`` kept distinct); the
+        ground truth's left out where none of them carries weight (an answer from the own sample alone)."""
         from westbench.io.frames import concatenate
 
         columns = [k for k in POOLED_COLUMNS if k in groundtruth and k != "weight"]
-        parts = [{**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": np.asarray(self.shared)}]
-        if self.own is not None and len(self.own["ca"]):
+        has_own = self.own is not None and len(self.own["ca"])
+        parts = []
+        if not has_own or np.any(self.shared):
+            parts.append({**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": np.asarray(self.shared)})
+        if has_own:
             parts.append({k: np.asarray(self.own[k]) for k in [*columns, "weight"]})
         return concatenate(parts)
 
