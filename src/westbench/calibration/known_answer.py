@@ -65,16 +65,16 @@ class KnownAnswer:
     own: Mapping | None = None
 
     def pooled(self, groundtruth: Mapping) -> dict:
-        """The ground truth's and the own sample's frames as one frame set, weighted (``traj`` kept distinct); the
-        ground truth's left out where none of them carries weight (an answer from the own sample alone)."""
+        """The ground truth's and the own sample's frames as one frame set, weighted (``traj`` kept distinct).
+
+        The ground truth's frames stay even where they carry no weight: uniform weights over the set mean the
+        reference's own equilibrium to :func:`westbench.calibration.basis.engine_starts`, which an own sample is not.
+        """
         from westbench.io.frames import concatenate
 
         columns = [k for k in POOLED_COLUMNS if k in groundtruth and k != "weight"]
-        has_own = self.own is not None and len(self.own["ca"])
-        parts = []
-        if not has_own or np.any(self.shared):
-            parts.append({**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": np.asarray(self.shared)})
-        if has_own:
+        parts = [{**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": np.asarray(self.shared)}]
+        if self.own is not None and len(self.own["ca"]):
             parts.append({k: np.asarray(self.own[k]) for k in [*columns, "weight"]})
         return concatenate(parts)
 

@@ -182,3 +182,16 @@ def test_a_hot_engine_starts_where_its_equilibrium_is_not_where_the_references_i
         write_engine_starts(
             tmp_path / "states.npz", tmp_path / "gt.h5", tmp_path / "reweighting.npz", "cold", 7, tmp_path / "cold.npz"
         )
+
+
+def test_an_engine_with_its_own_sample_starts_from_that_sample_not_from_the_draw():
+    """Its known answer is its own sample (uniform weights, the ground truth's 0): the starts are that sample's
+    frames, never the reference's draw, even though the sample's own weights are uniform."""
+    from westbench.calibration.known_answer import KnownAnswer
+
+    groundtruth = {"ca": np.zeros((8, 1, 3)), "traj": np.arange(8), "tics": np.zeros((8, 2))}
+    own = {"ca": np.full((4, 1, 3), 5.0), "traj": np.arange(4), "tics": np.ones((4, 2)), "weight": np.full(4, 0.25)}
+    pooled = KnownAnswer(np.zeros(8), own).pooled(groundtruth)
+    states = {"positions": groundtruth["ca"][:4], "run": np.arange(4), "frame": np.zeros(4, int)}
+    starts = engine_starts(states, pooled, pooled["weight"], seed=1)
+    assert starts["resampled"] and (starts["positions"] == 5.0).all()

@@ -22,4 +22,5 @@ def test_a_known_answer_pools_its_frames_with_the_ground_truths_keeping_runs_apa
     alone = KnownAnswer(np.full(4, 0.25)).pooled(groundtruth)
     assert len(alone["ca"]) == 4 and np.allclose(alone["weight"], 0.25)
     from_sample = KnownAnswer(np.zeros(4), {**own, "weight": np.array([0.5, 0.5])}).pooled(groundtruth)
-    assert from_sample["weight"].tolist() == [0.5, 0.5]  # the ground truth's weightless frames are not carried
+    # the ground truth's weightless frames stay: uniform weights would read as the reference's own equilibrium
+    assert from_sample["weight"].tolist() == [0.0, 0.0, 0.0, 0.0, 0.5, 0.5]
