@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from westbench.io.atomic import write_text
+
 
 def write_json(data: object, path: str | Path) -> None:
     """Write ``data`` as indented JSON with sorted keys (the format of every westbench summary), creating the
-    folder."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    folder; atomically (:mod:`westbench.io.atomic`): a failed write leaves the previous file, never half of one."""
+    write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
