@@ -37,10 +37,36 @@ UNIT_TIMEOUT_S = 600  # a unit test or doctest takes seconds; one that hangs (a 
 TIER_OF_FOLDER = {"workflow": "workflow", "cluster": "cluster", "containers": "container"}
 
 
+#: The fixture of the tests that read the benchmark's raw PDB files: they carry the ``structures`` marker.
+STRUCTURES_FIXTURE = "shared_structures"
+#: tools/test.sh --fast sets it: a bare clone offline (no ../shared, no RCSB) runs the fast lane without the
+#: structures tier, each of its tests skipped with the reason, instead of failing on a download.
+STRUCTURES_OPTIONAL_ENV = "WESTBENCH_STRUCTURES_OPTIONAL"
+
+
+def structures_at_hand(shared=None, cache=None) -> bool:
+    """Whether every benchmark entry is on this machine already (../shared/structures or the structure cache)."""
+    shared, cache = Path(shared or SHARED_STRUCTURES), Path(cache or STRUCTURE_CACHE)
+    return any(all((folder / f"{entry}.pdb").is_file() for entry in BENCHMARK_ENTRIES) for folder in (shared, cache))
+
+
 def pytest_collection_modifyitems(items):
     """Unit tests and doctests get a short timeout; DAG, SLURM and container tests keep pyproject's and carry
-    their folder's tier marker."""
+    their folder's tier marker; tests that read the benchmark's PDB files carry ``structures`` (skipped, with the
+    reason, only where the fast lane allows it and the files are not on this machine)."""
+    import os
+
+    skip_structures = None
+    if os.environ.get(STRUCTURES_OPTIONAL_ENV) and not os.environ.get("CI") and not structures_at_hand():
+        skip_structures = pytest.mark.skip(
+            reason=f"structures tier: the benchmark PDB files are neither in {SHARED_STRUCTURES} nor in "
+            f"{STRUCTURE_CACHE}; clone beside shared/ or run `bash tools/test.sh` online to fetch them"
+        )
     for item in items:
+        if STRUCTURES_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.structures)
+            if skip_structures is not None:
+                item.add_marker(skip_structures)
         path = Path(str(item.fspath)).resolve()
         for folder, marker in TIER_OF_FOLDER.items():
             if REPO / "tests" / folder in path.parents and item.get_closest_marker(marker) is None:

@@ -6,7 +6,8 @@
 #   bash tools/test.sh ARGS      pytest with ARGS only (e.g. one file), after the same setup
 # Every mode lints first (ruff, snakefmt; a lint failure fails the run after the tests ran).
 # Tests read the reference structures from ../shared/structures when it is there, else download them once
-# from the RCSB into resources/structures/ (tests/conftest.py, benchmark_structures).
+# from the RCSB into resources/structures/ (tests/conftest.py, benchmark_structures); the fast lane skips those
+# tests (the `structures` marker) where neither is possible, so it runs offline on a bare clone.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -22,7 +23,15 @@ if [ "${1:-}" = "--fast" ]; then
     only_fast=1
 fi
 bash tools/setup.sh
-.venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures or the RCSB (not committed)
+if [ -n "$only_fast" ]; then
+    # The fast lane runs offline on a bare clone (no ../shared, no RCSB): it needs no task inputs, and the tests that
+    # read the benchmark's PDB files (the `structures` tier, tests/conftest.py) are skipped with the reason when the
+    # files are not on this machine. The full run (CI) needs both and fails without them.
+    export WESTBENCH_STRUCTURES_OPTIONAL=1
+    .venv/bin/python tools/task_structures.py --optional
+else
+    .venv/bin/python tools/task_structures.py  # task inputs from ../shared/structures or the RCSB (not committed)
+fi
 
 # Lint (seconds), in every mode before pytest: ruff (lint and format) over the tree, snakefmt over the rules,
 # pinned in pyproject.toml's test extra and configured there. A failure fails the run; the tests still run.
