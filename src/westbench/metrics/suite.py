@@ -149,6 +149,10 @@ class MetricSuite:
     macrostate_model : MacrostateModel, optional
         The protein's ground-truth macrostates (rule ``macrostates``, one model shared by every
         engine); fitted here on the ground truth when not given.
+    floors : dict, optional
+        A cache of noise floors (by pseudo-model size) shared by suites of the same ground truth and settings
+        (the run's controls, :mod:`westbench.metrics.controls`): each floor is computed once. The 1-D W1 floors
+        then come from the first suite's transport grid, which differs from another's by its cells' widths.
     """
 
     def __init__(
@@ -157,6 +161,7 @@ class MetricSuite:
         model: Mapping,
         settings: Mapping | None = None,
         macrostate_model: MacrostateModel | None = None,
+        floors: dict | None = None,
     ):
         self.settings = {**DEFAULTS, **(settings or {})}
         # Scores depend on the set of frames, never on the order of rows or a frame written twice.
@@ -212,7 +217,7 @@ class MetricSuite:
         if self.tica_caveat:
             self.caveats.add("tica", f"the TICA is not well posed: {self.tica_caveat}")
         self._weights: dict[str, np.ndarray] = {}
-        self._floors: dict[int, NoiseFloor] = {}
+        self._floors: dict[int, NoiseFloor] = {} if floors is None else floors
 
     @property
     def n_model_units(self) -> int:
