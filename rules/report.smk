@@ -78,6 +78,7 @@ rule html_report:
         training_curves=PLAN.targets.training_curves(),
         protein_figures=PLAN.targets.protein_figures(),
         calibration=list(PLAN.calibration.report_inputs().values()),  # the study, shown first
+        controls=PLAN.targets.controls_outputs(),  # each protein's controls.json (params.records controls)
     output:
         PLAN.layout.REPORT,
     log:

@@ -29,8 +29,9 @@ import numpy as np
 #: The stages that draw a seed from the config's base seed, with the keys after the stage:
 #: ``fix_structure``; ``build_system`` (solvent); ``groundtruth_starts`` (its hot runs and the
 #: start selection); ``groundtruth_run`` (start id); ``tica`` (its random feature pairs); ``cg_train``
-#: (preset; protein ``all`` for a model of every protein); ``we`` (engine); ``metrics`` (engine); ``agents_leaderboard``
-#: and ``agents_failures`` (the failure analysis's bootstrap; protein ``all``); the calibration study's
+#: (preset; protein ``all`` for a model of every protein); ``we`` (engine); ``metrics`` (engine); ``controls``
+#: (a protein's controls, westbench.metrics.controls); ``agents_leaderboard`` and ``agents_failures`` (the
+#: failure analysis's bootstrap; protein ``all``); the calibration study's
 #: ``calibration_groundtruth``, ``calibration_cg_train`` (preset), ``calibration_basis_states``,
 #: ``calibration_engine_starts`` (engine), ``calibration_we`` (engine), ``calibration_macrostates`` and
 #: ``calibration_metrics`` (engine), protein = the study's.
@@ -44,6 +45,7 @@ STAGES = (
     "we",
     "macrostates",
     "metrics",
+    "controls",
     "agents_leaderboard",
     "agents_failures",
     "calibration_groundtruth",

@@ -157,6 +157,13 @@ JOBS: dict[str, Job] = {
             "macrostate_dim": "the macrostate model's (rule macrostates), an input of the suite",
         },
     ),
+    # rule controls: one protein's controls (westbench.metrics.controls).
+    "controls": Job("controls", exclude={"enabled": "whether the controls' files are targets: the DAG"}),
+    # rule controls: the metric suite's keys that change the controls' scores (they are scored under the frames'
+    # own weights, draw no figure and fit no MSM or macrostates; ground-truth frames have one iteration).
+    "controls_metrics": Job(
+        "metrics", only=("bins", "kl_floor", "w1_2d_bins", "bootstrap", "floor_splits", "min_effective_frames")
+    ),
     # rule macrostates: the protein's one ground-truth macrostate model.
     "macrostates": Job("metrics", only=("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")),
     # rule html_report: the page's notes and the bottom line's weighting order (the first an engine has ranks it).

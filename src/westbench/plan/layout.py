@@ -17,6 +17,8 @@ Examples
 ('results/p/external/md/frames.h5', 'results/p/cg/fulltrained')
 >>> layout.groundtruth_run("p", "s0000", layout.trajectory)
 'results/p/groundtruth/runs/s0000/trajectory.xtc'
+>>> layout.controls("p"), layout.controls("{protein}", "controls.csv")
+('results/p/controls/controls.json', 'results/{protein}/controls/controls.csv')
 """
 
 from __future__ import annotations
@@ -110,6 +112,11 @@ class Layout:
     def metrics(protein: str, engine: str, name: str = "metrics.json") -> str:
         """A file of one engine's metric suite: metrics.json, metrics.csv, contract.json."""
         return f"{RESULTS}/{protein}/metrics/{engine}/{name}"
+
+    @staticmethod
+    def controls(protein: str, name: str = "controls.json") -> str:
+        """A file of a protein's controls (rule controls): controls.json, controls.csv."""
+        return f"{RESULTS}/{protein}/controls/{name}"
 
     @staticmethod
     def figure(protein: str, name: str) -> str:

@@ -193,6 +193,15 @@ class Params:
         """What the protein's one ground-truth macrostate model reads of `metrics`."""
         return self._section("metrics", "macrostates")
 
+    def controls(self) -> dict:
+        """What the controls of a protein (rule controls) read of `controls` (not whether they run)."""
+        return self._section("controls", "controls")
+
+    def controls_metrics(self) -> dict:
+        """What the controls' metric suite reads of `metrics`: the keys that change their scores (no weightings,
+        figures, tables or MSM: every control is scored under the frames' own weights)."""
+        return self._section("metrics", "controls_metrics")
+
     def report_metrics(self) -> dict:
         """What the HTML report's own notes read of `metrics`."""
         return self._section("metrics", "report_metrics")

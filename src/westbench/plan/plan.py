@@ -76,6 +76,6 @@ class Plan:
             layout=layout,
             inputs=Inputs(config, roster, layout),
             params=Params(config, roster),
-            targets=Targets(roster, layout, calibration),
+            targets=Targets(roster, layout, calibration, controls_enabled=config["controls"]["enabled"]),
             calibration=calibration,
         )

@@ -12,6 +12,8 @@ Examples
 [['p', 'implicit'], ['p', 'cg_fulltrained'], ['p', 'groundtruth']]
 >>> plan.targets.cg_outputs()
 ['results/p/cg/fulltrained/model.pt', 'results/p/cg/fulltrained/training_curve.png']
+>>> plan.targets.controls_outputs()
+['results/p/controls/controls.json']
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ TABLES = ("preparation.csv", "groundtruth_throughput.csv", "w1.csv", "kl.csv", "
 
 
 class Targets:
-    """The files and job identities of one configuration (its roster, layout and calibration study)."""
+    """The files and job identities of one configuration (its roster, layout and calibration study; whether the
+    controls run, controls.enabled)."""
 
-    def __init__(self, roster, layout, calibration):
+    def __init__(self, roster, layout, calibration, *, controls_enabled: bool):
         self.roster, self.layout, self.calibration = roster, layout, calibration
+        self.controls_enabled = bool(controls_enabled)
 
     def all_outputs(self) -> list[str]:
         """The default target: every protein prepared, its TICA, WE runs, metrics, the CG models, the tables,
@@ -40,6 +44,7 @@ class Targets:
             + [self.layout.tica(p, name) for p in proteins for name in ("model.json", "tic01_density.png")]
             + [path for p in proteins for path in self.we_outputs(p)]
             + [path for p in proteins for path in self.metrics_outputs(p)]
+            + self.controls_outputs()
             + self.cg_outputs()
             + tables[2:5]
             + [REPORT, tables[5]]
@@ -112,6 +117,10 @@ class Targets:
         """An exported file of every scored engine of a protein, in :meth:`scored_engine_records` order."""
         return [self.layout.engine_output(p, engine, name) for p, engine in self.scored_engine_records([protein])]
 
+    def controls_outputs(self) -> list[str]:
+        """Every protein's controls.json (rule controls), in protein order; none when controls.enabled is false."""
+        return [self.layout.controls(p) for p in self.roster.proteins] if self.controls_enabled else []
+
     # --- CG models --------------------------------------------------------------------------------------------
 
     def cg_model_records(self) -> list[list[str]]:
@@ -150,4 +159,5 @@ class Targets:
             "training_curves": self.cg_model_records(),
             "protein_figures": self.protein_figure_records(),
             "calibration": list(self.calibration.report_inputs()),
+            "controls": self.roster.proteins if self.controls_enabled else [],
         }
