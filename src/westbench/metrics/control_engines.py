@@ -104,15 +104,25 @@ def reprojected(frames: Mapping, ca: np.ndarray, tica_model) -> Frames:
     return out
 
 
-def collapsed(frames: Mapping, k: int, seed: int) -> Frames:
+def collapsed(frames: Mapping, k: int, seed: int, jitter_nm: float = 0.0, tica_model=None) -> Frames:
     """The frames' rows, times and weights, every row holding one of ``k`` of their conformations (seeded draw of
-    distinct frames with weight), in turn: an engine stuck in a few conformations, sampled as long as the source."""
+    distinct frames with weight), in turn: an engine stuck in a few conformations, sampled as long as the source.
+
+    With ``jitter_nm`` > 0 each row's coordinates get Gaussian noise of that size and their TICs are projected again
+    (``tica_model``): a stuck engine's frames are close, not bitwise copies, and copies are one conformation to the
+    scoring (:mod:`westbench.io.canonical`), whose effective sample size then says the collapse instead of the
+    divergences.
+    """
     out = kept(frames)
     weight = np.asarray(out["weight"], dtype=np.float64)
+    rng = np.random.default_rng(seed)
     candidates = np.flatnonzero(weight > 0) if np.any(weight > 0) else np.arange(len(weight))
-    chosen = np.random.default_rng(seed).choice(candidates, size=min(int(k), len(candidates)), replace=False)
+    chosen = rng.choice(candidates, size=min(int(k), len(candidates)), replace=False)
     source = chosen[np.arange(len(weight)) % len(chosen)]
     out["ca"], out["tics"] = np.asarray(out["ca"])[source], np.asarray(out["tics"])[source]
+    if jitter_nm > 0:
+        ca = np.asarray(out["ca"], dtype=np.float64)
+        return reprojected(out, ca + rng.normal(0.0, float(jitter_nm), size=ca.shape), tica_model)
     return out
 
 
@@ -150,13 +160,18 @@ def spread(frames: Mapping, factor: float) -> Frames:
 
 def tic01_density(frames: Mapping, seed: int, points: int = DENSITY_POINTS) -> np.ndarray:
     """The frames' own density along TIC 0/1 at every frame: a weighted Gaussian kernel estimate (scipy, Scott's
-    bandwidth) fitted on at most ``points`` frames (a seeded draw beyond it). Raises :class:`WestbenchError` when
-    the frames have no spread to estimate it from."""
+    bandwidth) fitted on at most ``points`` frames (a seeded draw beyond it); along the one of the two TICs that
+    spreads when the other does not. Raises :class:`WestbenchError` when the frames have no spread to estimate it
+    from."""
     from scipy.stats import gaussian_kde
 
     tics = np.asarray(frames["tics"], dtype=np.float64)[:, :2]
     weight = np.asarray(frames["weight"], dtype=np.float64)
     positive = np.flatnonzero(weight > 0)
+    spreads = np.ptp(tics[positive], axis=0) if len(positive) else np.zeros(tics.shape[1])
+    if not np.any(spreads > 0):
+        raise WestbenchError("no density along TIC 0/1 to reweight: the frames do not spread along either")
+    tics = tics[:, spreads > 0]
     if len(positive) > points:
         positive = np.sort(np.random.default_rng(seed).choice(positive, size=points, replace=False))
     try:

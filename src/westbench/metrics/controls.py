@@ -40,11 +40,11 @@ Examples
 ...                 traj=np.repeat(np.arange(runs), per_run), time_ps=np.tile(np.arange(per_run, dtype=float), runs),
 ...                 iteration=np.zeros(runs * per_run, int))
 >>> frames.attrs = {}
->>> estimator = ControlsEstimator({"kinds": ["null", "shift"], "tic0_shifts": [3.0]}, {"bootstrap": 50}, seed=1)
+>>> estimator = ControlsEstimator({"kinds": ["null_half", "shift"], "tic0_shifts": [3.0]}, {"bootstrap": 50}, seed=1)
 >>> result = estimator.fit(frames)
 >>> [c["name"] for c in result.controls], result.detects
-(['null', 'shift_tic0_3sd'], {'shift along TIC 0 by 3 sd': 'yes'})
->>> result.negatives["null"]["within_noise"], result.resolution["w1"]["tic0"]["resolved"]
+(['null_half', 'shift_tic0_3sd'], {'shift along TIC 0 by 3 sd': 'yes'})
+>>> result.negatives["null_half"]["within_noise"], result.resolution["w1"]["tic0"]["resolved"]
 (True, True)
 """
 
@@ -74,7 +74,18 @@ from westbench.seeds import derive_seed
 log = logging.getLogger(__name__)
 
 #: The control families, in the order they are scored (``controls.kinds`` picks among them).
-KINDS = ("null", "rigid", "collapse", "mirror", "scale", "shift", "spread", "temperature", "missing_state", "noise")
+KINDS = (
+    "null_half",
+    "rigid",
+    "collapse",
+    "mirror",
+    "scale",
+    "shift",
+    "spread",
+    "temperature",
+    "missing_state",
+    "noise",
+)
 #: The weighting every control is scored under: the frames' own weights (the ground truth's, or a reweighting's).
 WEIGHTING = "we"
 #: The JSON keys of a control's cell.
@@ -97,6 +108,9 @@ TABLE_COLUMNS = [
     "verdict",
     "note",
 ]
+#: Gaussian noise (nm) on each row of the collapsed control: a stuck engine's frames are close, never bitwise copies
+#: (copies are one conformation to the scoring, westbench.io.canonical); 0.05 Angstrom, below any thermal spread.
+COLLAPSE_JITTER_NM = 0.005
 #: ``detects`` values by a control's ``detected``.
 DETECTS = {True: "yes", False: "no", None: "cannot tell"}
 _TICS = ("tic0", "tic1", "tic2", "tic3", "tic01")
@@ -155,9 +169,9 @@ def control_specs(settings: Mapping | None = None) -> list[ControlSpec]:
 
     Examples
     --------
-    >>> [spec.name for spec in control_specs({"kinds": ["null", "scale", "shift"], "scale_factors": [10],
+    >>> [spec.name for spec in control_specs({"kinds": ["null_half", "scale", "shift"], "scale_factors": [10],
     ...                                       "tic0_shifts": [0.5, 1]})]
-    ['null', 'scale_x10', 'shift_tic0_0.5sd', 'shift_tic0_1sd']
+    ['null_half', 'scale_x10', 'shift_tic0_0.5sd', 'shift_tic0_1sd']
     """
     s = {**section_defaults("controls"), **(settings or {})}
     unknown = sorted(set(s["kinds"]) - set(KINDS))
@@ -165,11 +179,11 @@ def control_specs(settings: Mapping | None = None) -> list[ControlSpec]:
         raise ConfigError(f"controls.kinds names {unknown}: not controls; choose among {', '.join(KINDS)}")
     specs: list[ControlSpec] = []
     kinds = set(s["kinds"])
-    if "null" in kinds:
+    if "null_half" in kinds:
         specs.append(
             ControlSpec(
-                "null",
-                "null",
+                "null_half",
+                "null_half",
                 "null",
                 None,
                 "the other half of the ground truth's runs as it is: an engine that samples the ground truth's "
@@ -202,11 +216,12 @@ def control_specs(settings: Mapping | None = None) -> list[ControlSpec]:
                 "collapse",
                 "failure",
                 f"collapse ({k} conformation{'s' if k != 1 else ''} repeated)",
-                f"{k} frame{'s' if k != 1 else ''} of the source half repeated over its rows: an engine stuck in a "
-                "few conformations",
+                f"{k} frame{'s' if k != 1 else ''} of the source half repeated over its rows, each row jittered by "
+                f"{_number(10 * COLLAPSE_JITTER_NM)} Å (TICs projected again): an engine stuck in a few conformations "
+                "(exact copies are one conformation to the scoring, whose effective sample size then says it)",
                 _ALL,
                 lambda frames, c: (
-                    engines.collapsed(frames, k, derive_seed(c.seed, "collapse")),
+                    engines.collapsed(frames, k, derive_seed(c.seed, "collapse"), COLLAPSE_JITTER_NM, c.tica_model),
                     f"{k} conformations repeated",
                 ),
                 float(k),
@@ -554,8 +569,10 @@ class ControlsEstimator:
         units = resampling_units(frames)[0]
         n_units = int(units.max()) + 1 if len(units) else 0
         reference, source = engines.kept(frames, reference_rows), engines.kept(frames, source_rows)
-        _, sd = engines.weighted_mean_sd(np.asarray(frames["tics"])[:, :1], frames["weight"])
-        context = Context(tica_model, macrostate_model, float(sd[0]), self.seed)
+        tic0 = np.asarray(frames["tics"])[:, :1]
+        _, sd = engines.weighted_mean_sd(tic0, frames["weight"])
+        spread = float(sd[0]) if len(tic0) and np.ptp(tic0) > 0 else 0.0  # equal values: none, not rounding's
+        context = Context(tica_model, macrostate_model, spread, self.seed)
         suite_settings = {**SUITE_DEFAULTS, **self.metric_settings, "seed": derive_seed(self.seed, "suite")}
         floors: dict = {}
         too_few = ""
@@ -655,7 +672,7 @@ def run_controls(
     >>> rng = np.random.default_rng(0)
     >>> write_frames(folder / "gt.h5", ca=np.cumsum(rng.normal(0, 0.2, (40, 5, 3)), axis=1), time_ps=np.arange(40.0),
     ...              traj=np.repeat(np.arange(4), 10), tics=rng.normal(size=(40, 4)))
-    >>> record = run_controls(folder / "gt.h5", None, None, {"kinds": ["null", "shift"]}, {}, 7, protein="p",
+    >>> record = run_controls(folder / "gt.h5", None, None, {"kinds": ["null_half", "shift"]}, {}, 7, protein="p",
     ...                       json_path=folder / "controls.json", csv_path=folder / "controls.csv")
     >>> read_controls(folder / "controls.json")["protein"], sorted(record["detects"].values())[0]
     ('p', 'cannot tell')
