@@ -20,6 +20,7 @@ report: "report/workflow.rst"
 
 
 include: "rules/common.smk"
+include: "rules/cluster.smk"  # cluster requests, local rules, the profile check (CLUSTER.check below)
 include: "rules/prepare.smk"
 include: "rules/groundtruth.smk"
 include: "rules/tica.smk"
@@ -44,3 +45,7 @@ rule all:
     default_target: True
     input:
         PLAN.targets.all_outputs(),
+
+
+# Last, once every rule is known: the cluster profile's account, partitions, GPU requests and runtimes (docs/cluster.md).
+CLUSTER.check()

@@ -25,6 +25,8 @@ rule calibration_models:
         "results/calibration/{protein}/benchmarks/calibration_models.tsv"
     conda:
         "../envs/torch.yaml"
+    resources:
+        **CLUSTER.resources("calibration_models"),
     params:
         native=config["calibration"]["native"],
         reference=STUDY.reference_settings(),
@@ -45,9 +47,13 @@ rule calibration_groundtruth:
         "results/calibration/{protein}/logs/calibration_groundtruth.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_groundtruth.tsv"
+    group:
+        "calibration_samples"
     conda:
         "../envs/torch.yaml"
     threads: 1  # ten beads: a second torch thread only adds synchronisation
+    resources:
+        **CLUSTER.resources("calibration_groundtruth", shares_gpu=True),
     params:
         langevin=lambda wildcards: STUDY.langevin(REFERENCE),
         settings=STUDY.groundtruth_settings(),
@@ -70,9 +76,13 @@ rule calibration_equilibrium_sample:
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_equilibrium_sample_{engine}.tsv"
     priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
+    group:
+        "calibration_samples"
     conda:
         "../envs/torch.yaml"
     threads: 1  # ten beads: a second torch thread only adds synchronisation
+    resources:
+        **CLUSTER.resources("calibration_equilibrium_sample", shares_gpu=True),
     params:
         engine=lambda wildcards: wildcards.engine,
         langevin=lambda wildcards: STUDY.langevin(wildcards.engine),
@@ -102,6 +112,8 @@ use rule fit_tica as calibration_fit_tica with:
     benchmark:
         "results/calibration/{protein}/benchmarks/fit_tica.tsv"
     priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
+    resources:
+        **CLUSTER.resources("calibration_fit_tica"),
     params:
         lag_frames=config["calibration"]["groundtruth"]["tica_lag_frames"],
 
@@ -115,6 +127,8 @@ use rule macrostates as calibration_macrostates with:
         "results/calibration/{protein}/logs/macrostates.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/macrostates.tsv"
+    resources:
+        **CLUSTER.resources("calibration_macrostates"),
     params:
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_macrostates"),
 
@@ -138,7 +152,12 @@ use rule cg_train as calibration_cg_train with:
     benchmark:
         "results/calibration/{protein}/benchmarks/cg_train_{preset}.tsv"
     priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
+    group:
+        "calibration_we"
     threads: 1  # a small network on ten beads: the two presets train side by side
+    resources:
+        **CLUSTER.resources("calibration_cg_train", shares_gpu=True),
+        gpu=torch_gpus,
     params:
         proteins=calibration_training_params,
         cg=calibration_training_settings,
@@ -158,6 +177,8 @@ rule calibration_basis_states:
         "results/calibration/{protein}/benchmarks/calibration_basis_states.tsv"
     conda:
         "../envs/westpa.yaml"
+    resources:
+        **CLUSTER.resources("calibration_basis_states"),
     params:
         states=config["calibration"]["we"]["basis_states"],  # how many
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_basis_states"),
@@ -173,6 +194,8 @@ use rule calibration_basis_states as calibration_basis_states_replica with:
         "results/calibration/{protein}/logs/calibration_basis_states_replica_{replica}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_basis_states_replica_{replica}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_basis_states_replica"),
     params:
         states=config["calibration"]["we"]["basis_states"],
         seed=lambda wildcards: STUDY.replica_seed("calibration_basis_states", None, wildcards.replica),
@@ -192,6 +215,8 @@ rule calibration_engine_starts:
         "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}.tsv"
     conda:
         "../envs/westpa.yaml"
+    resources:
+        **CLUSTER.resources("calibration_engine_starts"),
     params:
         engine=lambda wildcards: wildcards.engine,
         seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine),
@@ -208,6 +233,8 @@ use rule calibration_engine_starts as calibration_engine_starts_replica with:
         "results/calibration/{protein}/logs/calibration_engine_starts_{engine}_replica_{replica}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/calibration_engine_starts_{engine}_replica_{replica}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_engine_starts_replica"),
     params:
         engine=lambda wildcards: wildcards.engine,
         seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine, wildcards.replica),
@@ -224,6 +251,8 @@ use rule cg_model_check as calibration_cg_model_check with:
         "results/calibration/{protein}/logs/cg_model_check_{name}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/cg_model_check_{name}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_cg_model_check"),
 
 
 use rule cg_prior as calibration_cg_prior with:
@@ -237,6 +266,8 @@ use rule cg_prior as calibration_cg_prior with:
         "results/calibration/{protein}/logs/cg_prior_{name}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/cg_prior_{name}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_cg_prior"),
     params:
         proteins=calibration_training_params,
         cg=STUDY.prior_settings(PLAN.params.cg_prior()),
@@ -253,8 +284,11 @@ use rule we_run as calibration_we_run with:
     benchmark:
         "results/calibration/{protein}/benchmarks/we_run_{engine}.tsv"
     priority: 0  # the study fills the cores the main study's critical path leaves (CRITICAL_PATH_PRIORITY)
+    group:
+        "calibration_we"
     threads: 1  # ten beads per walker: one thread each, the study's runs side by side
     resources:
+        **CLUSTER.resources("calibration_we_run", shares_gpu=True),
         gpu=torch_gpus,
     params:
         run_dir=lambda wildcards: PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}"),
@@ -274,6 +308,9 @@ use rule calibration_we_run as calibration_we_run_replica with:
         "results/calibration/{protein}/logs/we_run_{engine}_replica_{replica}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/we_run_{engine}_replica_{replica}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_we_run_replica", shares_gpu=True),
+        gpu=torch_gpus,
     params:
         run_dir=lambda wildcards: STUDY.run_dir(wildcards.engine, wildcards.replica),
         kind=lambda wildcards: STUDY.kind(wildcards.engine),
@@ -296,6 +333,8 @@ use rule we_export as calibration_we_export with:
         "results/calibration/{protein}/logs/we_export_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/we_export_{engine}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_we_export"),
     params:
         run_dirs=lambda wildcards: STUDY.run_dirs(wildcards.engine),
         save_every=config["calibration"]["we"]["save_every"],
@@ -317,6 +356,8 @@ use rule metric_suite as calibration_metrics with:
         "results/calibration/{protein}/logs/metrics_{engine}.log",
     benchmark:
         "results/calibration/{protein}/benchmarks/metrics_{engine}.tsv"
+    resources:
+        **CLUSTER.resources("calibration_metrics"),
     params:
         settings=STUDY.metric_settings(PLAN.params.metric_suite()),
         seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
@@ -339,6 +380,8 @@ rule calibration_reweighting:
         f"{STUDY.dir()}/benchmarks/calibration_reweighting.tsv"
     conda:
         "../envs/torch.yaml"
+    resources:
+        **CLUSTER.resources("calibration_reweighting"),
     params:
         engines=STUDY.reference_engines(),  # input.models order
         sampled=STUDY.sampled_engines(),  # input.samples and output.known order

@@ -31,6 +31,7 @@ rule cg_train:
         "../envs/torch.yaml"
     threads: PLAN.params.threads("torch")
     resources:
+        **CLUSTER.resources("cg_train"),
         gpu=torch_gpus,
     params:
         proteins=cg_training_params,
@@ -74,6 +75,8 @@ rule cg_model_check:
     conda:
         "../envs/torch.yaml"
     threads: 1
+    resources:
+        **CLUSTER.resources("cg_model_check"),
     params:
         model=cg_model_check_params,
     script:
@@ -94,6 +97,8 @@ rule cg_prior:
     conda:
         "../envs/torch.yaml"
     threads: 1
+    resources:
+        **CLUSTER.resources("cg_prior"),
     params:
         proteins=cg_training_params,
         cg=PLAN.params.cg_prior(),

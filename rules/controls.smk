@@ -25,6 +25,8 @@ rule controls:
         "results/{protein}/benchmarks/controls.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("controls"),
     params:
         # Only what the controls read: the controls section less `enabled`, and the suite's keys that change scores.
         settings=PLAN.params.controls(),

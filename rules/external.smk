@@ -21,6 +21,8 @@ rule external_import:
         "results/{protein}/benchmarks/external_import_{engine}.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("external_import"),
     params:
         spec=lambda wildcards: config["external"][wildcards.engine],
         coverage_bins=config["metrics"]["coverage_bins"],

@@ -12,10 +12,13 @@ rule groundtruth_starts:
     benchmark:
         "results/{protein}/benchmarks/groundtruth_starts.tsv"
     priority: CRITICAL_PATH_PRIORITY
+    group:
+        "prepare_{protein}"
     conda:
         "../envs/openmm.yaml"
     threads: PLAN.params.threads("openmm")
     resources:
+        **CLUSTER.resources("groundtruth_starts", shares_gpu=True),
         gpu=openmm_gpus,
     params:
         settings=PLAN.params.starts(),
@@ -40,10 +43,13 @@ rule groundtruth_run:
     benchmark:
         "results/{protein}/benchmarks/groundtruth_run_{start}.tsv"
     priority: CRITICAL_PATH_PRIORITY
+    group:
+        "groundtruth_{protein}"
     conda:
         "../envs/openmm.yaml"
     threads: PLAN.params.threads("openmm")
     resources:
+        **CLUSTER.resources("groundtruth_run", shares_gpu=True),
         gpu=openmm_gpus,
     params:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
@@ -79,6 +85,8 @@ rule groundtruth_throughput:
         "results/benchmarks/groundtruth_throughput.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("groundtruth_throughput"),
     script:
         "../scripts/groundtruth_throughput.py"
 

@@ -17,6 +17,8 @@ rule macrostates:
         "results/{protein}/benchmarks/macrostates.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("macrostates"),
     params:
         settings=PLAN.params.macrostates(),
         seed=lambda wildcards: job_seed(wildcards, "macrostates"),
@@ -48,6 +50,8 @@ rule metric_suite:
         "results/{protein}/benchmarks/metrics_{engine}.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("metric_suite"),
     params:
         # Only what the suite reads: table settings (reference engine, thresholds) do not rerun it.
         settings=PLAN.params.metric_suite(),
@@ -79,6 +83,8 @@ rule scoring_contract:
         "results/{protein}/benchmarks/scoring_contract_{engine}.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("scoring_contract"),
     script:
         "../scripts/scoring_contract.py"
 

@@ -13,6 +13,8 @@ rule acquire_structure:
         "results/{protein}/benchmarks/acquire_structure.tsv"
     conda:
         "../envs/openmm.yaml"
+    resources:
+        **CLUSTER.resources("acquire_structure"),
     params:
         # Only what defines the structure: download settings and folders are read from the
         # config in the script, so changing a timeout does not rerun the protein.
@@ -33,6 +35,8 @@ rule fix_structure:
         "results/{protein}/benchmarks/fix_structure.tsv"
     conda:
         "../envs/openmm.yaml"
+    resources:
+        **CLUSTER.resources("fix_structure"),
     params:
         settings=PLAN.params.fix(),
         seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
@@ -53,10 +57,13 @@ rule build_system:
     benchmark:
         "results/{protein}/benchmarks/build_system_{solvent}.tsv"
     priority: CRITICAL_PATH_PRIORITY
+    group:
+        "prepare_{protein}"
     conda:
         "../envs/openmm.yaml"
     threads: PLAN.params.threads("openmm")
     resources:
+        **CLUSTER.resources("build_system", shares_gpu=True),
         gpu=openmm_gpus,
     params:
         settings=system_settings,
@@ -79,6 +86,8 @@ rule summarize_preparation:
         "results/{protein}/benchmarks/summarize_preparation.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("summarize_preparation"),
     script:
         "../scripts/summarize_preparation.py"
 
@@ -99,6 +108,8 @@ rule preparation_table:
         "results/benchmarks/preparation_table.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("preparation_table"),
     script:
         "../scripts/preparation_table.py"
 

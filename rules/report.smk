@@ -33,6 +33,8 @@ rule metric_tables:
         "results/benchmarks/metric_tables.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("metric_tables"),
     params:
         thresholds=config["metrics"]["coverage_thresholds"],
         platform=config["platform"]["name"],
@@ -58,6 +60,8 @@ rule protein_figures:
         "results/{protein}/benchmarks/protein_figures.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("protein_figures"),
     params:
         bins=config["tica"]["density_bins"],
         thresholds=config["metrics"]["coverage_thresholds"],
@@ -87,6 +91,8 @@ rule html_report:
         "results/benchmarks/html_report.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("html_report"),
     params:
         title=config["report"]["title"],
         metrics=PLAN.params.report_metrics(),
@@ -128,10 +134,12 @@ rule compute_tables:
         "results/benchmarks/compute_tables.tsv"
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("compute_tables"),
     params:
         # The profile ships with the workflow (not the working directory); its text as a parameter
-        # reruns the table when the profile changes.
-        profile_text=Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
+        # reruns the table when the profile changes (a function: the text holds group patterns such as `{protein}`).
+        profile_text=lambda wildcards: Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
         rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
         benchmark_patterns=benchmark_patterns,
     script:

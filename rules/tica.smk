@@ -23,6 +23,8 @@ rule fit_tica:
     priority: CRITICAL_PATH_PRIORITY
     conda:
         "../envs/analysis.yaml"
+    resources:
+        **CLUSTER.resources("fit_tica"),
     params:
         lag_frames=config["tica"]["lag_frames"],
         dim=config["tica"]["dim"],

@@ -20,6 +20,7 @@ rule we_run:
         "../envs/westpa.yaml"
     threads: we_threads
     resources:
+        **CLUSTER.resources("we_run"),
         gpu=we_gpus,
     params:
         run_dir=we_job_run_dir,
@@ -63,6 +64,8 @@ rule we_export:
         "results/{protein}/benchmarks/we_export_{engine}.tsv"
     conda:
         "../envs/westpa.yaml"
+    resources:
+        **CLUSTER.resources("we_export"),
     params:
         run_dirs=we_run_dirs,
         coverage_bins=config["metrics"]["coverage_bins"],  # the one coverage grid (stop rule, cost.csv, metrics)
