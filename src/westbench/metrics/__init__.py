@@ -18,6 +18,9 @@ _NAMES = {
     "coverage_table": "westbench.metrics.tables",
     "compute_to_coverage": "westbench.metrics.tables",
     "write_metric_figures": "westbench.metrics.figures",
+    "ControlsEstimator": "westbench.metrics.controls",
+    "run_controls": "westbench.metrics.controls",
+    "read_controls": "westbench.metrics.controls",
 }
 __all__ = list(_NAMES)
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES)

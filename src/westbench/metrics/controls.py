@@ -519,7 +519,7 @@ class RunResolution:
 
     def lines(self) -> list[str]:
         """What the controls say, one sentence each (the log's summary)."""
-        out = [f"with this ground truth, {mode}: would be caught: {answer}" for mode, answer in self.detects.items()]
+        out = [f"with this ground truth, {mode} would be caught: {answer}" for mode, answer in self.detects.items()]
         for name, negative in self.negatives.items():
             answer = {True: "yes", False: "no", None: "cannot tell"}[negative["within_noise"]]
             out.append(f"control {name} (a correct engine) within noise: {answer}")
