@@ -19,6 +19,7 @@ from westbench.cg.data import load_protein_data
 from westbench.cg.model import save_model
 from westbench.cg.noise_floor import force_noise_floor
 from westbench.cg.train import plot_training_curve, preset_training, train_model
+from westbench.presentation.training import failure_to_learn
 
 
 def train_preset(
@@ -102,6 +103,6 @@ def train_preset(
         noise_floor_source=summary["force_noise_floor_source"],
         title=f"{', '.join(proteins)}: {preset} ({frames} frames, "
         f"{summary['training']['lr_schedule']} LR)"
-        + ("" if summary["learned"] else ": FAILURE TO LEARN (epoch 0 kept)"),
+        + ("" if summary["learned"] else f": {failure_to_learn(summary, 'title')}"),  # the caveat's owner
     )
     return summary

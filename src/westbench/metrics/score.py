@@ -58,6 +58,7 @@ from westbench.io.records import write_json
 from westbench.metrics.divergences import kl_2d
 from westbench.metrics.metastable import MacrostateEstimator, MacrostateModel
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
+from westbench.presentation.training import failure_to_learn
 
 log = logging.getLogger("westbench.metrics")
 
@@ -194,13 +195,7 @@ def score_frames(
     shared = macrostate_model
     suite = MetricSuite(groundtruth, model, settings, macrostate_model=shared)
     if training and not training["learned"]:
-        suite.caveats.add(
-            "training",
-            f"failure to learn: training kept epoch {training['best_epoch']}, its validation loss "
-            f"{_percent(training.get('relative_drop'))} below the start's (a model learned at "
-            f"{_percent(training.get('min_relative_drop'))} or more, cg.training.min_relative_drop): its scores "
-            "are the network on its prior's, not a trained model's",
-        )
+        suite.caveats.add("training", failure_to_learn(training, "caveat"))  # the training curve's owner too
     if weight_left_out > 0:
         suite.caveats.add(
             "ended_walkers",
@@ -496,10 +491,6 @@ def finite_or_null(value):
 
 def _finite(value):
     return float(value) if value is not None and math.isfinite(value) else None
-
-
-def _percent(share) -> str:
-    return "an unknown share" if share is None else f"{100 * float(share):.3g} %"
 
 
 def _shown(value) -> str:
