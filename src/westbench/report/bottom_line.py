@@ -49,7 +49,9 @@ RULE = (
     "B on at least one divergence and below it on none; tied engines share a rank. Each comparison is one 95 % "
     "interval against another, one divergence at a time, with no correction for how many are compared: among many "
     "divergences a single one can separate two engines by chance, which is why the overall rank also asks that no "
-    "divergence point the other way."
+    "divergence point the other way. Values the run cannot read never rank: those of an engine that failed a sanity "
+    "check, TICs of a TICA that is not well posed, distributions its controls show it cannot resolve, and KL values "
+    "pinned by the bin floor (westbench.report.evidence); a CG model that failed to learn is named with that flag."
 )
 #: Columns of the long form (:func:`long_form`).
 LONG_COLUMNS = [
@@ -64,6 +66,7 @@ LONG_COLUMNS = [
     "floor_high",
     "verdict",
     "note",
+    "excluded",  # why the value may not rank ("" when it may): westbench.report.evidence.exclusion
 ]
 
 
@@ -88,6 +91,7 @@ def long_form(table: pd.DataFrame, metric: str) -> pd.DataFrame:
                     "floor_high": _number(record.get(f"{name}_floor_high")),
                     "verdict": _text(record.get(f"{name}_verdict")),
                     "note": _text(record.get(f"{name}_note")),
+                    "excluded": "",
                 }
             )
     return pd.DataFrame(rows, columns=LONG_COLUMNS)
@@ -124,7 +128,10 @@ def primary_rows(values: pd.DataFrame, weightings: Sequence[str]) -> pd.DataFram
 
 
 def is_ranked(row) -> bool:
-    """Whether a value can rank: a determined verdict, an estimate and both interval bounds."""
+    """Whether a value can rank: a determined verdict, an estimate and both interval bounds, and nothing that
+    excludes it (``excluded``: :func:`westbench.report.evidence.exclusion`)."""
+    if row.get("excluded"):
+        return False
     return row["verdict"] in DETERMINED and not any(math.isnan(row[c]) for c in ("value", "low", "high"))
 
 
@@ -211,8 +218,9 @@ def rank_label(rank, ranks: Sequence) -> str:
     return f"={rank}" if shared else f"{rank}"
 
 
-def standing_sentence(overall: pd.DataFrame) -> str:
-    """The protein's ranking in words (``overall``: one protein's rows of :func:`overall_ranks`).
+def standing_sentence(overall: pd.DataFrame, flags: Mapping[str, str] | None = None) -> str:
+    """The protein's ranking in words (``overall``: one protein's rows of :func:`overall_ranks`); an engine with a
+    flag (``flags``: a CG model that failed to learn) is named with it, in the same sentence, wherever it appears.
 
     Examples
     --------
@@ -220,7 +228,14 @@ def standing_sentence(overall: pd.DataFrame) -> str:
     ...                         "above": [[], [], []], "below": [[], [], []]})
     >>> standing_sentence(overall)
     'The data separate no two engines: a and b tie (this run cannot rank them); not ranked (no determined value): c.'
+    >>> standing_sentence(overall, {"b": "failed to learn"})  # doctest: +ELLIPSIS
+    'The data separate no two engines: a and b (failed to learn) tie ...'
     """
+    flags = dict(flags or {})
+
+    def _join(names):
+        return join([f"{n} ({flags[n]})" if flags.get(n) else n for n in names])
+
     ranked = overall[overall["rank"].notna()]
     unranked = list(overall.loc[overall["rank"].isna(), "engine"])
     tail = f"; not ranked (no determined value): {_join(unranked)}." if unranked else "."
@@ -245,7 +260,8 @@ def standing_sentence(overall: pd.DataFrame) -> str:
     return "Overall: " + "; ".join(parts) + tail
 
 
-def _join(names: Sequence[str]) -> str:
+def join(names: Sequence[str]) -> str:
+    """Names in a sentence: "a", "a and b", "a, b and c"."""
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
 
@@ -261,26 +277,3 @@ def label(metric: str, distribution: str) -> str:
 def model_rows(values: pd.DataFrame) -> pd.DataFrame:
     """The engines that are ranked: every engine but the ground truth scored against itself."""
     return values[values["engine"] != GROUNDTRUTH]
-
-
-def summary(
-    w1: pd.DataFrame, kl: pd.DataFrame, weightings: Sequence[str], designs: Mapping[str, Mapping | int]
-) -> dict[str, dict]:
-    """Per protein: ``values`` (its ranked rows, :func:`distribution_ranks`), ``overall``
-    (:func:`overall_ranks`), ``standing`` (:func:`standing_sentence`) and ``limitation``
-    (:func:`westbench.report.limits.limitation`), from the W1 and KL tables; ``designs``: per protein, each engine's
-    :class:`westbench.report.limits.FloorDesign` (or only the protein's ground-truth runs)."""
-    from westbench.report.limits import limitation  # it builds on this module's ranks
-
-    values = pd.concat([long_form(w1, "W1"), long_form(kl, "KL")], ignore_index=True)
-    values = distribution_ranks(model_rows(primary_rows(values, weightings)))
-    out = {}
-    for protein, group in values.groupby("protein", sort=False):
-        overall = overall_ranks(group)
-        out[protein] = {
-            "values": group.reset_index(drop=True),
-            "overall": overall,
-            "standing": standing_sentence(overall),
-            "limitation": limitation(group, designs.get(protein)),
-        }
-    return out

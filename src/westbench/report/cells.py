@@ -12,7 +12,10 @@ Rounding: the estimate to three significant digits; the interval one decimal few
 estimate; the floor's upper bound up, so "floor ≤" stays true.
 
 A value that could not be estimated reads "not estimable" where the number would be, with the reason
-in its ``title`` and as a numbered footnote of its table (:class:`Footnotes`).
+in its ``title`` and as a numbered footnote of its table (:class:`Footnotes`). A KL that is no score (pinned by
+the bin floor: :mod:`westbench.report.evidence`) reads "pinned by the bin floor" instead of a number (the value
+in its ``title``); a *within noise* on a distribution the run's controls show it cannot resolve carries "not
+distinguishable at this resolution" under it.
 
 Examples
 --------
@@ -186,6 +189,8 @@ class Estimate:
     verdict: str = ""
     note: str = ""
     extended: bool = False
+    reading: str = ""  # how the verdict reads here, e.g. "not distinguishable at this resolution" (the controls)
+    pinned: str = ""  # why this KL is no score (pinned by the bin floor): shown instead of the value
 
     @property
     def scored(self) -> bool:
@@ -215,12 +220,22 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
     >>> cell = estimate_cell(Estimate(2.5, low=2.1, high=3.0, bias=0.6, floor_high=0.7, verdict="separated"))
     >>> "2.50 [2.1, 3.0]" in cell, "◆" in cell, "floor ≤ 0.700" in cell, "bias +0.60" in cell
     (True, True, True, True)
+    >>> pinned = estimate_cell(Estimate(11.8, 10.8, 15.5, verdict="within noise", pinned="pinned by the bin floor"))
+    >>> "pinned by the bin floor" in pinned, "11.8 [" in pinned
+    (True, False)
+    >>> unresolved = Estimate(0.3, 0.1, 0.5, verdict="within noise", reading="not distinguishable at this resolution")
+    >>> "not distinguishable" in estimate_cell(unresolved)
+    True
     >>> str(estimate_cell(Estimate(0.3, low=0.2, high=0.5)))  # no verdict in the source: value and interval only
     '<span class="estimate" title="estimate 0.3, 95 % interval [0.2, 0.5]">0.300 [0.20, 0.50]</span>'
     """
     e = estimate
     if missing(e.value):
         return not_estimable(e.note, notes) if e.scored else Markup("")
+    if e.pinned:
+        return Markup('<span class="pinned" title="{}: {:.4g} nats, not a score">{}</span>').format(
+            e.pinned, e.value, e.pinned.split(":")[0]
+        )
     scale = next((x for x in (e.value, e.high, e.floor_high) if not missing(x) and x != 0), 0.0)
     places = decimals(scale, digits)
     text = number(e.value, places)
@@ -239,6 +254,8 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
     mark = verdict_mark(e.verdict, e.note)
     if mark:
         parts.append(Markup(" ") + mark)
+    if e.reading and e.verdict == "within noise":
+        parts.append(Markup('<br><span class="reading">{}</span>').format(e.reading))
     if not missing(e.floor_high):
         title = "noise floor (the ground truth against itself at this sample size)"
         if not missing(e.floor):

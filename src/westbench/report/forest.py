@@ -34,6 +34,32 @@ UNITS = {"rg": " (Å)", "bonds": " (Å)", "angles": " (°)", "dihedrals": " (°)
 COLUMNS = 3
 
 
+#: Short panel notes for a distribution whose values are left out of the ranking, by the start of the reason
+#: (:func:`westbench.report.evidence.exclusion`), first match wins.
+PANEL_NOTES = (
+    ("the TICA is not well posed", "TICA not well posed: not ranked"),
+    ("not distinguishable", "not resolved: not ranked"),
+    ("pinned", "pinned by the bin floor"),
+)
+
+
+def panel_note(panel: pd.DataFrame) -> str:
+    """The note a panel's title carries when every engine's value there is left out for one reason ("" else).
+
+    Examples
+    --------
+    >>> panel_note(pd.DataFrame({"excluded": ["the TICA is not well posed (few pairs)"] * 2}))
+    ' (TICA not well posed: not ranked)'
+    >>> panel_note(pd.DataFrame({"excluded": ["", "not distinguishable at this resolution"]}))
+    ''
+    """
+    reasons = [str(r) for r in panel.get("excluded", pd.Series(dtype=str))]
+    for start, note in PANEL_NOTES:
+        if reasons and all(r.startswith(start) for r in reasons):
+            return f" ({note})"
+    return ""
+
+
 def forest_png(values: pd.DataFrame, engines: Sequence[str], title: str, metric: str = "W1") -> bytes:
     """The forest plot of ``metric`` as PNG bytes (``values``: one protein's rows of
     :func:`westbench.report.bottom_line.distribution_ranks`; ``engines``: top-to-bottom order)."""
@@ -91,7 +117,8 @@ def forest_png(values: pd.DataFrame, engines: Sequence[str], title: str, metric:
         # room right of the longest bar for its rank label
         axis.set_xlim(0, 1.2 * max(reach) if reach and max(reach) > 0 else 1.0)
         axis.tick_params(axis="x", labelsize=7)
-        axis.set_title(f"{metric} {LABELS.get(name, name)}{UNITS.get(name, '')}", fontsize=9)
+        why = panel_note(panel)
+        axis.set_title(f"{metric} {LABELS.get(name, name)}{UNITS.get(name, '')}{why}", fontsize=9)
     for axis in list(axes.flat)[len(names) :]:
         axis.axis("off")
     figure.suptitle(title, fontsize=10)

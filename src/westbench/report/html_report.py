@@ -1,6 +1,9 @@
 """The HTML report of one configuration: the bottom line first (:mod:`westbench.report.overview`: which engines
-the data rank, how sure, what limits it), the calibration study, the run's settings and caveats, the tables across
-proteins and engines, then figures per protein and engine; a contents list links them.
+the data can rank and how sure, or that it cannot and what run would), what the run could detect (its controls:
+:mod:`westbench.report.detection`), the figures a reader of the published benchmark looks for (TIC densities,
+coverage against compute, training curves), the calibration study, the run's settings and caveats, the tables
+across proteins and engines, each engine's own table and figures, and the definitions of every quantity shown
+(:mod:`westbench.report.definitions`); a contents list links them (the page: :mod:`westbench.report.page`).
 
 One self-contained file (figures embedded as PNG data), so it can be mailed or
 archived with the configuration that produced it. Rendered with Jinja2.
@@ -34,12 +37,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
-import jinja2
 import pandas as pd
 from markupsafe import Markup
 
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND
+from westbench.report.definitions import defined_line, definitions_html, headings_of
+from westbench.report.limits import floor_designs
+from westbench.report.page import TEMPLATE
 from westbench.report.sections import (  # noqa: F401 (the report's API)
     EngineSection,
     Figure,
@@ -51,52 +56,6 @@ from westbench.report.sections import (  # noqa: F401 (the report's API)
 )
 from westbench.report.style import SCRIPT, STYLE
 from westbench.report.summary_tables import caveats, read_divergence_table, table_sections
-
-TEMPLATE = jinja2.Template(
-    """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
-{{ style }}{{ script }}</head><body>
-<h1>{{ title }}</h1>
-<nav class="contents"><ol>{% for key, heading in contents %}<li><a href="#{{ key }}">{{ heading }}</a></li>
-{% endfor %}</ol></nav>
-{% if overview %}<section class="bottom-line">{{ overview }}</section><!-- end of the bottom line -->{% endif %}
-{% if calibration %}<section id="calibration">{{ calibration }}</section>{% endif %}
-<section><h2 id="run">This run</h2>
-<table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>
-<p class="note">W1: Wasserstein-1 (circular, period 360°, for dihedrals); KL: KL(ground truth || model) in nats,
-on bins fixed per protein from the ground truth's range, with an overflow bin each side; coverage: share of the ground
-truth's TIC 0/1 grid cells the model visited. Units: TICs dimensionless; radius of gyration (Rg), C-alpha bonds and
-contact-map distances in Å; angles and dihedrals in degrees. A W1 or KL value reads "estimate [low, high]": the 95 %
-BCa bootstrap interval over independent units (widened for few units, docs/scoring.md), then its verdict, and under
-it "floor ≤" the upper bound of the noise floor (the ground truth against itself at the model's sample size); the
-bootstrap's bias where it exceeds half the interval's width. {{ legend }} Click a figure to enlarge it.</p>
-{% for note in notes %}<p class="note">{{ note }}</p>
-{% endfor %}</section>
-<div class="caveats"><h2 id="caveats">Caveats</h2>
-{% if caveats %}<p>What could not be estimated (shown as "not estimable" where the number would be, the reason in a
-footnote and on hover) and the frames left out, for every metrics job:</p>
-<div class="scroll">{{ caveats }}</div>
-{% else %}<p>None: every metric of every engine was estimated, and no frame was dropped.</p>
-{% endif %}</div>
-{% for name, table in tables.items() %}<section><h2 id="{{ anchors[name] }}">{{ name }}</h2>
-{% if name in table_notes %}<div class="note">{{ table_notes[name] }}</div>{% endif %}
-<div class="scroll">{{ table }}</div></section>
-{% endfor %}
-{% for protein in proteins %}<section><h2 id="{{ anchors[protein.name] }}">{{ protein.name }}</h2>
-{% for figure in protein.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
-src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
-<figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
-{% for engine in protein.engines %}<h3>{{ protein.name }}: {{ engine.name }}</h3>
-{% if engine.note %}<div class="note">{{ engine.note }}</div>{% endif %}
-<div class="scroll">{{ engine.table }}</div>
-{% for figure in engine.figures %}<figure{% if figure.wide %} class="wide"{% endif %}><img
-src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
-<figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
-{% endfor %}</section>{% endfor %}
-</body></html>
-""",
-    autoescape=True,
-)
 
 
 def anchor(name: str) -> str:
@@ -122,27 +81,37 @@ def build_report(
     caveats: pd.DataFrame | None = None,
     calibration: Markup | str = "",
     overview: Markup | str = "",
+    detection: Markup | str = "",
 ) -> None:
-    """Write the report: the ``overview`` (the bottom line, :mod:`westbench.report.overview`), the
-    ``calibration`` study, ``summary`` (key/value) with the ``notes``, the ``caveats`` box (:func:`caveats`;
-    none when empty), ``tables`` (name/DataFrame or rendered HTML, an optional note each), then each protein's
-    section; a contents list links every part."""
+    """Write the report: the ``overview`` (the bottom line, :mod:`westbench.report.overview`), what the run could
+    ``detection`` (:mod:`westbench.report.detection`), each protein's figures, the ``calibration`` study,
+    ``summary`` (key/value) with the ``notes``, the ``caveats`` box (:func:`caveats`; none when empty), ``tables``
+    (name/DataFrame or rendered HTML, an optional note each), then each protein's engine sections and the
+    definitions of every quantity shown (each table links those of its columns); a contents list links every
+    part."""
     has_caveats = caveats is not None and len(caveats)
     proteins = [replace(protein, name=engine_name(protein.name)) for protein in proteins]
+    figured = [protein for protein in proteins if protein.figures]
     anchors = {name: anchor(name) for name in [*tables, *(p.name for p in proteins)]}
     contents = [
         *([("bottom-line", "Bottom line")] if overview else []),
+        *([("detection", "What this run could detect")] if detection else []),
+        *([("figures", "Figures")] if figured else []),
         *([("calibration", "Calibration")] if calibration else []),
         ("run", "This run"),
         ("caveats", "Caveats"),
         *((anchors[name], name) for name in tables),
-        *((anchors[p.name], p.name) for p in proteins),
+        *((anchors[p.name], p.name) for p in proteins if p.engines),
+        ("definitions", "Definitions"),
     ]
+    rendered = {name: table if isinstance(table, Markup) else html_table(table) for name, table in tables.items()}
     html = TEMPLATE.render(
         title=title,
         style=STYLE,
         script=SCRIPT,
         overview=overview,
+        detection=detection,
+        figured=figured,
         contents=contents,
         anchors=anchors,
         summary=summary,
@@ -152,7 +121,11 @@ def build_report(
         table_notes=dict(table_notes or {}),
         legend=LEGEND,
         caveats=html_table(caveats) if has_caveats else "",
-        tables={name: table if isinstance(table, Markup) else html_table(table) for name, table in tables.items()},
+        caveats_defined=defined_line(caveats.columns) if has_caveats else "",
+        tables=rendered,
+        defined={name: defined_line(headings_of(html)) for name, html in rendered.items()},
+        engine_defined=lambda html: defined_line(headings_of(html)),
+        definitions=definitions_html(),
     )
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(html, encoding="utf-8")
@@ -172,6 +145,8 @@ def write_report(
     captions: Mapping[str, str],
     caption_config: Mapping,
     calibration: Mapping | None = None,
+    controls: Sequence[tuple[str, object]] = (),
+    paper_config: str | None = None,
 ) -> None:
     """The HTML report of one configuration (rule ``html_report``), every file given with its identity.
 
@@ -190,27 +165,40 @@ def write_report(
     captions : {figure or table name (the output file's stem): caption template}, as the rules declare them;
         each file's caption is found by its name.
     caption_config : the part of the config the captions read (:func:`westbench.report.captions.caption_config`).
-    calibration : the calibration study's ``table`` (CSV), ``summary`` (JSON) and ``figures`` (PNGs), shown first;
+    calibration : the calibration study's ``table`` (CSV), ``summary`` (JSON) and ``figures`` (PNGs);
         None when the study is off.
+    controls : (protein, controls.json) of every protein (:mod:`westbench.metrics.controls`); a file that is not
+        there is a run without controls, and the report says what it could detect is not known.
+    paper_config : the text of the published configuration (``config/paper.yaml``): the bottom line's "what run
+        would rank them" quotes its ground truth per protein (:func:`westbench.report.scale.paper_plans`); None
+        when not given.
     """
+    from westbench.report.detection import detection_html
+    from westbench.report.evidence import read_evidence, sanity_from_table
+    from westbench.report.scale import paper_plans
+
     captions = Captions(captions, caption_config)
+    evidence = read_evidence(metrics, controls)
+    w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
+    sanity_from_table(evidence, w1_table)
     sections: dict[str, ProteinSection] = {}
 
     def section(protein: str) -> ProteinSection:
         return sections.setdefault(protein, ProteinSection(protein))
 
     for protein, engine, metrics_json in metrics:
-        section(protein).engines.append(engine_section(protein, engine, metrics_json, captions))
+        section(protein).engines.append(engine_section(protein, engine, metrics_json, captions, evidence.get(protein)))
     for protein, preset, curve in training_curves:
         wildcards = {"preset": preset, **({} if protein == "all" else {"protein": protein})}
+        outcome = training_outcome(evidence, protein, preset)
         section("all proteins" if protein == "all" else protein).figures.append(
-            Figure(curve, captions.html(Path(curve).stem, wildcards))
+            Figure(curve, captions.html(Path(curve).stem, wildcards, **outcome))
         )
     for protein, density in densities:
         section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
     for protein, name, figure in protein_figures:
         section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=wide(name)))
-    frames, table_notes = table_sections(tables, settings, metrics, captions)
+    frames, table_notes = table_sections(tables, settings, metrics, captions, evidence)
     discard = settings["discard_iterations"]
     notes = [
         f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
@@ -226,11 +214,14 @@ def write_report(
     from westbench.report.overview import overview_html
 
     overview = overview_html(
-        read_divergence_table(tables["w1"]),
-        read_divergence_table(tables["kl"]),
+        w1_table,
+        kl_table,
         settings.get("weightings") or ["we"],
         floor_designs(metrics),
+        evidence=evidence,
+        plans=None if paper_config is None else paper_plans(paper_config),
     )
+    detection = detection_html({p: e.controls for p, e in evidence.items()}) if controls else ""
     build_report(
         path,
         title=title,
@@ -242,31 +233,22 @@ def write_report(
         caveats=caveats(metrics),
         calibration=study,
         overview=overview,
+        detection=detection,
     )
 
 
-def floor_designs(metrics: Sequence[tuple[str, str, object]]) -> dict[str, dict]:
-    """Per protein and engine, how its noise floor was made (:class:`westbench.report.bottom_line.FloorDesign`),
-    from its ``metrics.json`` (``noise_floor.of_units``, ``noise_floor.units``, ``frames``, ``groundtruth_frames``);
-    records without a floor are left out."""
-    import json
+def training_outcome(evidence: Mapping, protein: str, preset: str) -> dict:
+    """The training curve's runtime caption value ``outcome``: the failure-to-learn caveat of engine ``cg_<preset>``
+    (:func:`westbench.presentation.training.failure_to_learn`, the Caveats' own words), from its ``metrics.json``;
+    {} when it learned or was not scored. ``protein`` ``all``: a model shared by every protein."""
+    from westbench.presentation.training import failure_to_learn
 
-    from westbench.report.limits import FloorDesign
-
-    designs: dict[str, dict] = {}
-    for protein, engine, path in metrics:
-        record = json.loads(Path(path).read_text())
-        floor = record.get("noise_floor") or {}
-        runs = floor.get("of_units")
-        if not runs:
-            continue
-        per_run = (record.get("groundtruth_frames") or 0) / runs
-        designs.setdefault(protein, {})[engine] = FloorDesign(
-            runs=int(runs),
-            pseudo_runs=floor.get("units"),
-            engine_runs=(record["frames"] / per_run) if per_run and record.get("frames") else None,
-        )
-    return designs
+    proteins = list(evidence) if protein == "all" else [protein]
+    for name in proteins:
+        engine = evidence[name].engines.get(f"cg_{preset}") if name in evidence else None
+        if engine is not None and engine.training:
+            return {"outcome": failure_to_learn(engine.training, "caveat")}
+    return {}
 
 
 def figure_html(figure: Figure) -> Markup:

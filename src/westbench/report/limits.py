@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import pandas as pd
 
@@ -246,3 +246,26 @@ def _sampling_factor(a: Mapping, b: Mapping) -> float:
 def _g(value: float) -> str:
     """Two significant digits, as a sentence quotes a number."""
     return f"{value:.2g}"
+
+
+def floor_designs(metrics: Sequence[tuple[str, str, object]]) -> dict[str, dict]:
+    """Per protein and engine, how its noise floor was made (:class:`FloorDesign`),
+    from its ``metrics.json`` (``noise_floor.of_units``, ``noise_floor.units``, ``frames``, ``groundtruth_frames``);
+    records without a floor are left out."""
+    import json
+    from pathlib import Path
+
+    designs: dict[str, dict] = {}
+    for protein, engine, path in metrics:
+        record = json.loads(Path(path).read_text())
+        floor = record.get("noise_floor") or {}
+        runs = floor.get("of_units")
+        if not runs:
+            continue
+        per_run = (record.get("groundtruth_frames") or 0) / runs
+        designs.setdefault(protein, {})[engine] = FloorDesign(
+            runs=int(runs),
+            pseudo_runs=floor.get("units"),
+            engine_runs=(record["frames"] / per_run) if per_run and record.get("frames") else None,
+        )
+    return designs

@@ -1,5 +1,6 @@
 """The report's cross-engine tables: W1 and KL per engine with intervals (from the metric tables' CSV
-files), the verdict summary, the caveats (every number not estimated and why) and the KL bin sensitivity."""
+files, :mod:`westbench.report.divergence_tables`), the verdict summary, the caveats (every number not estimated
+and why) and the KL bin sensitivity."""
 
 from __future__ import annotations
 
@@ -11,103 +12,14 @@ import pandas as pd
 from markupsafe import Markup
 
 from westbench.engines.kinds import GROUNDTRUTH
-from westbench.presentation.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of, verdict_summary
+from westbench.presentation.verdicts import KEYS, verdict_summary
 from westbench.report.captions import Captions
-from westbench.report.cells import LEGEND, Estimate, Footnotes, estimate_cell, missing
+from westbench.report.cells import LEGEND, missing
+from westbench.report.divergence_tables import divergence_html, read_divergence_table, text
+from westbench.report.evidence import ProteinEvidence
 from westbench.report.sections import html_table, split_columns
 
-#: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
-HEADINGS = {
-    "tic0": "TIC 0",
-    "tic1": "TIC 1",
-    "tic2": "TIC 2",
-    "tic3": "TIC 3",
-    "rg": "Rg",
-    "bonds": "bonds",
-    "angles": "angles",
-    "dihedrals": "dihedrals",
-    "tic01": "TIC 0/1",
-}
-
-
-UNITS = {"rg": "Å", "bonds": "Å", "angles": "°", "dihedrals": "°"}
-
-
 CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
-
-
-def text(value) -> str:
-    """A text cell of a table read from CSV: "" where it is empty."""
-    return "" if missing(value) else str(value)
-
-
-def csv_estimate(row: Mapping, name: str) -> Estimate:
-    """Distribution ``name`` of one row of a W1/KL table (:func:`westbench.metrics.tables.divergence_table`);
-    the columns the older format lacks are None.
-
-    Examples
-    --------
-    >>> e = csv_estimate({"rg": 0.4, "rg_ci_low": 0.3, "rg_ci_high": 0.6, "rg_verdict": float("nan")}, "rg")
-    >>> e.value, e.low, e.high, e.floor_high, e.verdict, e.scored
-    (0.4, 0.3, 0.6, None, '', False)
-    """
-
-    def get(part):
-        value = row.get(f"{name}_{part}")
-        return None if missing(value) else value
-
-    return Estimate(
-        row.get(name),
-        *(get(part) for part in FIELDS if part not in TEXT_FIELDS),
-        verdict=text(row.get(f"{name}_verdict")),
-        note=text(row.get(f"{name}_note")),
-    )
-
-
-def divergence_cells(table: pd.DataFrame, prefix: str, units: bool = True) -> tuple[pd.DataFrame, Footnotes]:
-    """A W1/KL table for reading: the keys, then per distribution one cell (:func:`estimate_cell`); headings
-    carry the distribution's unit when ``units`` (W1); the footnotes give the reasons of missing values.
-
-    Examples
-    --------
-    >>> table = pd.DataFrame({"engine": ["a"], "rg": [0.375], "rg_ci_low": [0.21], "rg_ci_high": [0.9],
-    ...                       "rg_floor_high": [1.63], "rg_verdict": ["within noise"], "rg_note": [""]})
-    >>> cells, notes = divergence_cells(table, "w1")
-    >>> list(cells.columns), "0.375 [0.21, 0.90]" in cells.iloc[0, 1], "±" in cells.iloc[0, 1]
-    (['engine', 'Rg (Å)'], True, False)
-    """
-    notes = Footnotes(prefix)
-    names = distributions_of(table)
-    headings = [f"{HEADINGS.get(n, n)} ({UNITS[n]})" if units and n in UNITS else HEADINGS.get(n, n) for n in names]
-    keys = [key for key in KEYS if key in table]
-    rows = []
-    for row in table.to_dict("records"):  # row by row: footnotes numbered in reading order
-        rows.append([row[key] for key in keys] + [estimate_cell(csv_estimate(row, n), notes) for n in names])
-    return pd.DataFrame(rows, columns=[*keys, *headings]), notes
-
-
-def divergence_html(table: pd.DataFrame, prefix: str, units: bool = True) -> Markup:
-    """:func:`divergence_cells` as HTML: split into tables of a few distributions each that fit the page
-    (:func:`westbench.report.sections.split_columns`), the footnotes below the last.
-
-    Examples
-    --------
-    >>> table = pd.DataFrame({"engine": ["a"], **{n: [0.1] for n in ("tic0", "tic1", "tic2", "tic3", "rg", "bonds")}})
-    >>> str(divergence_html(table, "w1")).count("<table>")
-    2
-    """
-    cells, notes = divergence_cells(table, prefix, units)
-    keys = [key for key in KEYS if key in cells]
-    return Markup("").join(html_table(part) for part in split_columns(cells, keys)) + notes.html()
-
-
-def read_divergence_table(path) -> pd.DataFrame:
-    """A W1/KL CSV of rule ``metric_tables``: verdicts and notes as text ("" where empty)."""
-    table = pd.read_csv(path)
-    for column in table.columns:
-        if str(column).endswith(tuple(f"_{part}" for part in TEXT_FIELDS)):
-            table[column] = [text(value) for value in table[column]]
-    return table
 
 
 def verdict_table(w1: pd.DataFrame, kl: pd.DataFrame) -> pd.DataFrame | None:
@@ -234,14 +146,19 @@ def kl_sensitivity(metrics: Sequence[tuple[str, str, object]]) -> str:
 
 
 def table_sections(
-    tables: Mapping[str, object], settings: Mapping, metrics: Sequence[tuple[str, str, object]], captions: Captions
+    tables: Mapping[str, object],
+    settings: Mapping,
+    metrics: Sequence[tuple[str, str, object]],
+    captions: Captions,
+    evidence: Mapping[str, ProteinEvidence] | None = None,
 ) -> tuple[dict, dict]:
     """The report's tables ({heading: DataFrame or HTML}) and their notes, from the CSVs of rule
     ``metric_tables`` (``w1``, ``kl``, ``coverage``) and the ground-truth throughput (``throughput``).
 
     A note is the caption the rules declare for that CSV (``report/tables/*.rst``), plus what only this
     page shows: how a cell reads and, for KL, the binning-sensitivity example. When the tables carry
-    verdicts, a first table counts them per protein, engine and weighting.
+    verdicts, a first table counts them per protein, engine and weighting. ``evidence`` (per protein,
+    :func:`westbench.report.evidence.read_evidence`) marks what the divergence tables cannot read as a score.
     """
     verdicts = "Verdicts against the noise floor"
     w1, kl = "Wasserstein-1 (W1)", "KL(ground truth || model)"
@@ -253,8 +170,8 @@ def table_sections(
     w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
     # Split so that each table fits a 1,400 px window: totals, then the per-threshold compute.
     frames = {
-        w1: divergence_html(w1_table, "w1"),
-        kl: divergence_html(kl_table, "kl", units=False),
+        w1: divergence_html(w1_table, "w1", evidence=evidence),
+        kl: divergence_html(kl_table, "kl", units=False, evidence=evidence),
         coverage: full.drop(columns=per_threshold),
         reach: reach_html(full, per_threshold),
         throughput: pd.read_csv(tables["throughput"]),

@@ -6,7 +6,8 @@ import pandas as pd
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from westbench.report.bottom_line import above, distribution_ranks, overall_ranks, standing_sentence, summary
+from westbench.report.bottom_line import above, distribution_ranks, overall_ranks, standing_sentence
+from westbench.report.claims import summary
 from westbench.report.limits import FloorDesign, limitation, runs_for_floor
 from westbench.report.overview import overview_html
 

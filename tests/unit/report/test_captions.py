@@ -185,10 +185,11 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
         text = (REPO / "report" / relative).read_text()
         return str(caption_html(render_caption(text, config, wildcards, **extra)))
 
-    # The protein's section (its figures, then its engines), then the section of the model over all proteins.
+    # The figures section first (each protein's, then the model's over all proteins), then each engine's figures.
     expected = [
         rendered("tic01_density.rst", {"protein": "chignolin"}),
         rendered("figures/engines_tic01.rst", {"protein": "chignolin"}),
+        rendered("cg_training_curve.rst", {"preset": "undertrained"}),
     ]
     for _, engine, path in metrics:
         runtime = json.loads(path.read_text())["macrostates"]
@@ -202,9 +203,8 @@ def test_html_captions_equal_the_rendered_caption_files(workflow, tmp_path):
             for name in FIGURES
             if not (engine == "groundtruth" and not registered_figure(name).groundtruth)
         ]
-    expected.append(rendered("cg_training_curve.rst", {"preset": "undertrained"}))
     assert shown == expected
-    assert '<h2 id="all-proteins">all proteins</h2>' in html
+    assert '<h3 id="figures-all-proteins">all proteins</h3>' in html
     # The runtime values reach the caption; the ground truth gets its own branch of the same file.
     assert "Here: 3 of" in html and "few frames" in html
     assert "coloured by run" in html and "sanity check" in html
