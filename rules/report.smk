@@ -2,6 +2,7 @@
 # (results/report/westbench.html). `snakemake --report` gathers every report() output with its caption.
 
 import westbench.metrics.figure_list as figure_list  # the figure registry
+from westbench.report.scale import paper_ground_truths  # the published ground truth the bottom line quotes
 
 
 rule metric_tables:
@@ -101,6 +102,8 @@ rule html_report:
         # The caption texts and only the config keys they read: editing a caption reruns the report.
         captions=declared_captions,
         caption_config=html_report_caption_config,
+        # config/paper.yaml's ground truth per protein: "what run would rank them" in the bottom line.
+        paper=paper_ground_truths(workflow.basedir),
     script:
         "../scripts/html_report.py"
 

@@ -26,7 +26,14 @@ def main(snakemake):
         captions=snakemake.params.captions,
         caption_config=snakemake.params.caption_config,
         calibration=_calibration(records["calibration"], inputs.calibration),
+        controls=list(zip(records.get("controls", []), _listed(inputs.get("controls", [])), strict=True)),
+        paper=snakemake.params.paper,
     )
+
+
+def _listed(files):
+    """A named input as a list (one file may come as a string)."""
+    return [files] if isinstance(files, str) else list(files)
 
 
 def _calibration(roles, files):

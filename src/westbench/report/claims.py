@@ -101,7 +101,7 @@ def protein_claims(
     values: pd.DataFrame,
     evidence: ProteinEvidence | None,
     designs: Mapping | int | None,
-    plans: Mapping[str, GroundTruthPlan],
+    plans: Mapping[str, GroundTruthPlan] | None,
 ) -> dict:
     """The claims of one protein (see the module's description) from its long-form ``values``."""
     values = excluded(values, evidence)
@@ -147,7 +147,8 @@ def summary(
     """Per protein, :func:`protein_claims` from the W1 and KL tables; ``designs``: per protein, each engine's
     :class:`westbench.report.limits.FloorDesign` (or only the protein's ground-truth runs); ``evidence``: per protein,
     what its records say (:func:`westbench.report.evidence.read_evidence`; None: nothing known beyond the tables);
-    ``plans``: the published configuration's ground truth per protein (:func:`westbench.report.scale.paper_plans`)."""
+    ``plans``: the published configuration's ground truth per protein (:func:`westbench.report.scale.paper_plans`;
+    None: not known)."""
     values = pd.concat([long_form(w1, "W1"), long_form(kl, "KL")], ignore_index=True)
     values = model_rows(primary_rows(values, weightings))
     out = {}
@@ -157,6 +158,6 @@ def summary(
             group.reset_index(drop=True),
             (evidence or {}).get(protein),
             designs.get(protein),
-            plans or {},
+            plans,
         )
     return out

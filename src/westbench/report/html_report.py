@@ -146,7 +146,7 @@ def write_report(
     caption_config: Mapping,
     calibration: Mapping | None = None,
     controls: Sequence[tuple[str, object]] = (),
-    paper_config: str | None = None,
+    paper: Mapping[str, Mapping] | None = None,
 ) -> None:
     """The HTML report of one configuration (rule ``html_report``), every file given with its identity.
 
@@ -169,13 +169,13 @@ def write_report(
         None when the study is off.
     controls : (protein, controls.json) of every protein (:mod:`westbench.metrics.controls`); a file that is not
         there is a run without controls, and the report says what it could detect is not known.
-    paper_config : the text of the published configuration (``config/paper.yaml``): the bottom line's "what run
-        would rank them" quotes its ground truth per protein (:func:`westbench.report.scale.paper_plans`); None
-        when not given.
+    paper : the published configuration's ground truth per protein (``config/paper.yaml``:
+        :func:`westbench.report.scale.paper_ground_truths`), which the bottom line's "what would rank them" quotes;
+        None when not known.
     """
     from westbench.report.detection import detection_html
     from westbench.report.evidence import read_evidence, sanity_from_table
-    from westbench.report.scale import paper_plans
+    from westbench.report.scale import plans_from
 
     captions = Captions(captions, caption_config)
     evidence = read_evidence(metrics, controls)
@@ -219,7 +219,7 @@ def write_report(
         settings.get("weightings") or ["we"],
         floor_designs(metrics),
         evidence=evidence,
-        plans=None if paper_config is None else paper_plans(paper_config),
+        plans=plans_from(paper),
     )
     detection = detection_html({p: e.controls for p, e in evidence.items()}) if controls else ""
     build_report(

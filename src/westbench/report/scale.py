@@ -81,10 +81,31 @@ def paper_plans(text: str, source: str = PAPER_CONFIG) -> dict[str, GroundTruthP
     return plans
 
 
-def read_paper_plans(folder) -> dict[str, GroundTruthPlan]:
-    """:func:`paper_plans` of the workflow folder's :data:`PAPER_CONFIG` ({} when the file is not there)."""
+def paper_ground_truths(folder) -> dict[str, dict]:
+    """Each protein's ground truth in the workflow folder's :data:`PAPER_CONFIG` as plain values (``runs``,
+    ``length_ps``, ``save_interval_ps``: the report rule's parameter; {} when the file is not there); read back by
+    :func:`plans_from`."""
     path = Path(folder) / PAPER_CONFIG
-    return paper_plans(path.read_text()) if path.is_file() else {}
+    plans = paper_plans(path.read_text()) if path.is_file() else {}
+    return {
+        p: {"runs": v.runs, "length_ps": v.length_ps, "save_interval_ps": v.save_interval_ps} for p, v in plans.items()
+    }
+
+
+def plans_from(values: Mapping[str, Mapping] | None) -> dict[str, GroundTruthPlan] | None:
+    """:func:`paper_ground_truths`' values as :class:`GroundTruthPlan` (None stays None: not known).
+
+    Examples
+    --------
+    >>> plans_from({"p": {"runs": 2, "length_ps": 4000, "save_interval_ps": 10}})["p"].frames
+    800
+    """
+    if values is None:
+        return None
+    return {
+        p: GroundTruthPlan(p, int(v["runs"]), float(v["length_ps"]), float(v["save_interval_ps"]))
+        for p, v in values.items()
+    }
 
 
 def tica_short(caveat: str) -> str:
@@ -149,17 +170,23 @@ def what_would_rank(
     evidence: ProteinEvidence | None,
     values: pd.DataFrame,
     designs: Mapping | int | None,
-    plans: Mapping[str, GroundTruthPlan],
+    plans: Mapping[str, GroundTruthPlan] | None,
 ) -> str:
-    """One paragraph: the run that would rank this protein's engines (see the module's description)."""
+    """One paragraph: the run that would rank this protein's engines (see the module's description); ``plans``
+    None: the published configuration's ground truths are not known here (the sentence names the file)."""
     designs = designs if isinstance(designs, Mapping) else {}
     runs = next((d.runs for d in designs.values() if isinstance(d, FloorDesign)), None)
     engines = evidence.engines.values() if evidence is not None else ()
     frames = next((e.groundtruth_frames for e in engines if e.groundtruth_frames), None)
     have = ", ".join(part for part in (f"{runs} runs" if runs else "", f"{frames} frames" if frames else "") if part)
     text = f"What would rank them: a ground truth of many more independent runs than this one's ({have or 'unknown'})."
-    plan = plans.get(protein)
-    if plan is not None:
+    plan = (plans or {}).get(protein)
+    if plans is None:
+        text += (
+            f" The published benchmark's configuration, {PAPER_CONFIG}, has such a ground truth per protein (372 to "
+            "2,560 runs of 4 ns); docs/cluster.md estimates its cost at 0.27 GPU-hours per 4-ns run."
+        )
+    elif plan is not None:
         text += (
             f" The published benchmark's configuration, {plan.source}, has {plan.runs:,} runs of "
             f"{plan.length_ps / 1000:g} ns for {protein} ({plan.frames:,} frames), about {plan.gpu_hours:,.0f} "
