@@ -2,9 +2,11 @@
 measures of a chain, and the coverage grid of the TIC 0/1 plane.
 
 :mod:`~westbench.geometry.features` (atom selection, positions, pairwise distances),
-:mod:`~westbench.geometry.ca_geometry` (radius of gyration, bonds, angles, dihedrals) and
-:mod:`~westbench.geometry.coverage_grid` (the one grid of "% explored"). The geometry layer imports only the
-base (config, errors): sampling, training and analysis all use it.
+:mod:`~westbench.geometry.ca_geometry` (radius of gyration, bonds, angles, dihedrals),
+:mod:`~westbench.geometry.coverage_grid` (the one grid of "% explored") and :mod:`~westbench.geometry.sanity`
+(is an engine's sample a protein, and the ground truth's: the checks before scoring, with
+:mod:`~westbench.geometry.chain_checks` and :mod:`~westbench.geometry.ensemble_checks`). The geometry layer imports
+only the base (config, errors): sampling, training and analysis all use it.
 """
 
 from westbench._exports import lazy_exports
@@ -22,6 +24,9 @@ _NAMES = {
     "bond_angles": "westbench.geometry.ca_geometry",
     "dihedrals": "westbench.geometry.ca_geometry",
     "CoverageGrid": "westbench.geometry.coverage_grid",
+    "frames_per_chunk": "westbench.geometry.features",
+    "engine_sanity": "westbench.geometry.sanity",
+    "SanityReport": "westbench.geometry.sanity",
 }
 __all__ = list(_NAMES)
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES)

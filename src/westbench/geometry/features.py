@@ -63,11 +63,28 @@ def pairwise_distances(ca: np.ndarray) -> np.ndarray:
     return mdtraj.compute_distances(ca_trajectory(ca), pair_indices(ca.shape[1]), periodic=False)
 
 
-def mean_pairwise_distances(ca: np.ndarray, weights=None, chunk_frames: int = 5000) -> np.ndarray:
+#: Bytes of per-chunk arrays (distances of every pair, per-frame geometry) that the chunked C-alpha functions hold
+#: at once, whatever the protein's size: frames are taken in chunks of this many bytes, not of a fixed frame count
+#: (5,000 frames of all 179,700 pairs of a 600-residue protein are 3.6 GB of float32; 64 MB hold 93 frames of them,
+#: 28,000 of a 35-residue protein's 595 pairs, and numpy's throughput is flat above a few MB).
+CHUNK_BYTES = 64 * 2**20
+
+
+def frames_per_chunk(values_per_frame: int, bytes_per_value: int = 8, budget_bytes: int = CHUNK_BYTES) -> int:
+    """How many frames of ``values_per_frame`` values (``bytes_per_value`` each) fit ``budget_bytes``: at least one.
+
+    >>> frames_per_chunk(179_700, 4), frames_per_chunk(595, 4), frames_per_chunk(0)
+    (93, 28197, 8388608)
+    """
+    return max(1, int(budget_bytes) // (max(1, int(values_per_frame)) * max(1, int(bytes_per_value))))
+
+
+def mean_pairwise_distances(ca: np.ndarray, weights=None, chunk_frames: int | None = None) -> np.ndarray:
     """Weighted mean of every pairwise C-alpha distance (nm), in :func:`pair_indices` order, chunk by chunk.
 
-    Memory is O(chunk_frames x pairs), not O(frames x pairs) (100,000 frames of a 250-residue protein would hold
-    12 GB of distances at once).
+    Memory is O(:data:`CHUNK_BYTES`), not O(frames x pairs) (100,000 frames of a 250-residue protein would hold
+    12 GB of distances at once): ``chunk_frames`` (default: as many frames as :data:`CHUNK_BYTES` of distances
+    and their float64 product hold) bounds the frames per chunk.
 
     Parameters
     ----------
@@ -88,7 +105,10 @@ def mean_pairwise_distances(ca: np.ndarray, weights=None, chunk_frames: int = 50
     ca = np.asarray(ca)
     rows = np.ones((1, len(ca))) if weights is None else np.atleast_2d(np.asarray(weights, dtype=np.float64))
     rows = rows / rows.sum(axis=1, keepdims=True)
-    total = np.zeros((len(rows), ca.shape[1] * (ca.shape[1] - 1) // 2))
+    n_pairs = ca.shape[1] * (ca.shape[1] - 1) // 2
+    total = np.zeros((len(rows), n_pairs))
+    if chunk_frames is None:  # float32 distances, and their float64 copy in the product
+        chunk_frames = frames_per_chunk(n_pairs, bytes_per_value=4 + 8)
     for start in range(0, len(ca), chunk_frames):
         total += rows[:, start : start + chunk_frames] @ pairwise_distances(ca[start : start + chunk_frames])
     return total[0] if weights is None or np.ndim(weights) == 1 else total

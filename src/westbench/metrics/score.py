@@ -14,10 +14,15 @@ the sensitivity of a headline number to the binning), ``resampling`` (what the b
 units are), ``noise_floor`` (the first weighting's, per metric and distribution: ``value``, ``low``, ``high``;
 each weighting's own is in ``metrics.<weighting>.noise_floor``, matched on its effective sample size),
 ``not_estimable`` ({key: reason}: what the data could not give, null where the number would
-be), ``settings``, ``figures`` (``weighting``, ``files``) and ``metrics`` (per weighting, see
+be; ``sanity/<check>`` for each failed sanity check), ``sanity`` (the engine's sanity checks before
+scoring, :func:`westbench.geometry.sanity.engine_sanity`: ``passed``, ``failed`` (check names),
+``checks`` ({name: {``passed``, ``value``, ``threshold``, ``message``}}); an engine that fails one has
+every verdict that would read *within noise* made *undetermined*, the failure its reason), ``settings``,
+``figures`` (``weighting``, ``files``) and ``metrics`` (per weighting, see
 :meth:`westbench.metrics.suite.MetricSuite.score`). Every number is finite or null.
 ``metrics.csv``: the tidy rows of every weighting plus the simulated time and the macrostate
-count, with ``protein`` and ``engine`` columns.
+count, with ``protein`` and ``engine`` columns, and the row ``sanity`` ``failed`` (``note``: the failed
+checks, ";"-joined; ``value`` their count).
 
 Examples
 --------
@@ -53,10 +58,13 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.geometry.sanity import SanityReport, engine_sanity, not_checked
 from westbench.io.frames import DROPPED_ATTR, ok_frames, read_frames
 from westbench.io.records import write_json
 from westbench.metrics.divergences import kl_2d
+from westbench.metrics.estimability import NotEstimable
 from westbench.metrics.metastable import MacrostateEstimator, MacrostateModel
+from westbench.metrics.noise_floor import UNDETERMINED, WITHIN_NOISE
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
 from westbench.presentation.training import failure_to_learn
 
@@ -84,6 +92,7 @@ RECORD_KEYS = (
     "resampling",
     "noise_floor",
     "not_estimable",
+    "sanity",
     "settings",
     "figures",
     "metrics",
@@ -206,6 +215,7 @@ def score_frames(
         suite.caveats.add(
             "nonfinite", f"{dropped} frames with non-finite coordinates were dropped at import (on_nonfinite: drop)"
         )
+    sanity = check_sanity(suite)
     log.info(
         "%s %s: features of %d model and %d ground-truth frames in %.1f s; bootstrap units: ground truth %s, model %s",
         protein,
@@ -232,7 +242,7 @@ def score_frames(
         values["macrostate_populations"] = suite.macrostate_populations(labels, weighting)
         results[weighting] = values
         tables += [
-            table,
+            undetermined_if_insane(values, table, sanity),
             pd.DataFrame(
                 [
                     {
@@ -252,6 +262,7 @@ def score_frames(
                 {"weighting": "", "distribution": "time", "metric": "longest_simulated_ps", "value": longest},
                 {"weighting": "", "distribution": "time", "metric": "aggregate_simulated_ps", "value": aggregate},
                 {"weighting": "", "distribution": "macrostates", "metric": "n_used", "value": labels["n_macrostates"]},
+                sanity_row(sanity),
             ]
         )
     )
@@ -300,6 +311,7 @@ def score_frames(
         "noise_floor": results[weightings[0]].get("noise_floor") or {},
         **({"training": training} if training else {}),
         "not_estimable": dict(sorted(suite.caveats.reasons.items())),
+        "sanity": sanity.to_dict(),
         "settings": settings,
         "figures": {"weighting": figure_weighting, "files": []},
         "metrics": results,
@@ -423,6 +435,7 @@ def _empty_record(protein: str, engine: str, weightings: list, settings: Mapping
         "resampling": {},
         "noise_floor": {},
         "not_estimable": {"frames": reason},
+        "sanity": not_checked(reason).to_dict(),
         "settings": settings,
         "figures": {"weighting": weightings[0], "files": []},
         "metrics": {
@@ -470,6 +483,71 @@ def _nothing_to_score(scored: Scored, json_path, csv_path, figures_dir: str | Pa
     pd.DataFrame(rows).to_csv(csv_path, index=False)
     write_json(record, json_path)
     return record
+
+
+def check_sanity(suite: MetricSuite) -> SanityReport:
+    """The engine's sanity checks (:func:`westbench.geometry.sanity.engine_sanity`) on the frames the suite scores,
+    under their WE weights (the exported ones; every frame once where they are not a distribution); each failed
+    check is logged and recorded as a caveat (``sanity/<check>``)."""
+    try:
+        weights = suite.weights("we")
+    except NotEstimable:
+        weights = suite.weights("counts")
+    report = engine_sanity(suite.groundtruth, suite.model, weights)
+    for name in report.failed:
+        message = report.checks[name].message
+        log.warning("engine sanity: %s failed: %s", name, message)
+        suite.caveats.add(f"sanity/{name}", f"failed engine sanity check {name}: {message}")
+    return report
+
+
+def undetermined_if_insane(values: dict, table: pd.DataFrame, sanity: SanityReport) -> pd.DataFrame:
+    """Where the engine failed a sanity check, every verdict that would read *within noise* becomes *undetermined*
+    with the failure as its reason (in ``values`` and in the tidy ``table``, which is returned); *separated* stays.
+
+    Agreement within noise is no evidence for an engine that is not the protein (a mirror image has the ground
+    truth's TICs; a few frames repeated can sit inside a small ground truth's floor): it must never read as fine.
+    A separated verdict stays true of such an engine. The values, intervals and floors are kept.
+
+    Examples
+    --------
+    >>> from westbench.geometry.sanity import Check, SanityReport
+    >>> failed = SanityReport({"units": Check(False, 38.2, "3.3-4.3 Å", "median bond 38.2 Å")})
+    >>> values = {"verdicts": {"w1": {"rg": "separated", "tic0": "within noise"}}, "verdict_notes": {"w1": {}}}
+    >>> table = pd.DataFrame({"distribution": ["rg", "tic0"], "metric": ["w1", "w1"],
+    ...                       "verdict": ["separated", "within noise"], "note": ["", ""]})
+    >>> undetermined_if_insane(values, table, failed)["verdict"].tolist(), values["verdicts"]["w1"]["tic0"]
+    (['separated', 'undetermined'], 'undetermined')
+    """
+    if sanity.passed:
+        return table
+    why = f"the engine {sanity.reason()}: agreement within noise is no evidence for an engine that is not the protein"
+    for metric, verdicts in values.get("verdicts", {}).items():
+        for name, decided in verdicts.items():
+            if decided == WITHIN_NOISE:
+                verdicts[name] = UNDETERMINED
+                values.setdefault("verdict_notes", {}).setdefault(metric, {})[name] = why
+    if "verdict" in table:
+        within = (table["verdict"] == WITHIN_NOISE).to_numpy()
+        table = table.copy()
+        notes = table["note"].astype(object).where(table["note"].notna(), "") if "note" in table else None
+        table.loc[within, "verdict"] = UNDETERMINED
+        table.loc[within, "note"] = [
+            why if notes is None or not notes[i] else f"{why}; {notes[i]}" for i in table.index[within]
+        ]
+    return table
+
+
+def sanity_row(sanity: SanityReport) -> dict:
+    """The tidy ``metrics.csv`` row of the sanity checks: ``note`` the failed checks, ";"-joined ("" when none),
+    ``value`` their count (the tables' ``sanity_failed`` column, :func:`westbench.metrics.tables.divergence_table`)."""
+    return {
+        "weighting": "",
+        "distribution": "sanity",
+        "metric": "failed",
+        "value": float(len(sanity.failed)),
+        "note": ";".join(sanity.failed),
+    }
 
 
 def finite_or_null(value):

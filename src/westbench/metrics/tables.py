@@ -7,8 +7,11 @@
   ``<d>_bias`` (bootstrap mean minus estimate), ``<d>_floor`` / ``<d>_floor_low`` /
   ``<d>_floor_high`` (the noise floor: the ground truth against itself at the model's sample size,
   median and 2.5-97.5 % range), ``<d>_verdict`` ("separated", "within noise" or "undetermined")
-  and ``<d>_note`` (why a value, interval, floor or verdict is missing). Tidy rows of the older
-  format, without those columns, give the same table with them empty.
+  and ``<d>_note`` (why a value, interval, floor or verdict is missing). The last column,
+  ``sanity_failed``: the engine's failed sanity checks (``collapse``, ``chirality``, ``units``,
+  ``exploded``; ";"-joined, "" when none passed or none was run: :mod:`westbench.geometry.sanity`), from
+  the tidy ``sanity`` ``failed`` row. Tidy rows of the older format, without those columns, give the same
+  table with them empty.
 - Verdict summary (:func:`verdict_summary`, from :mod:`westbench.presentation.verdicts`): per row of a divergence
   table, how many distributions are separated from the noise floor, within it, or undetermined.
 - Coverage table: one row per (protein, engine): final coverage of the ground truth's
@@ -35,6 +38,7 @@ import pandas as pd
 
 from westbench.presentation.verdicts import (
     DISTRIBUTIONS,
+    ENGINE_FIELDS,
     FIELDS,
     KEYS,
     TEXT_FIELDS,
@@ -46,6 +50,7 @@ from westbench.runtime.devices import is_gpu_platform
 
 __all__ = [
     "DISTRIBUTIONS",
+    "ENGINE_FIELDS",
     "FIELDS",
     "KEYS",
     "TEXT_FIELDS",
@@ -84,8 +89,12 @@ def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
     >>> row = divergence_table(tidy, "w1").iloc[0]
     >>> [float(row[c]) for c in ("tic0", "tic0_ci_low", "tic0_ci_high", "tic0_floor_high")], row["tic0_verdict"]
     ([0.5, 0.4, 0.9, 0.3], 'separated')
-    >>> row["rg_verdict"], row["rg_note"]
-    ('undetermined', 'no ground-truth frame has a finite Rg')
+    >>> row["rg_verdict"], row["rg_note"], row["sanity_failed"]
+    ('undetermined', 'no ground-truth frame has a finite Rg', '')
+    >>> failed = pd.DataFrame({"protein": ["p"], "engine": ["e"], "weighting": [""], "distribution": ["sanity"],
+    ...                        "metric": ["failed"], "value": [2.0], "note": ["chirality;units"]})
+    >>> divergence_table(pd.concat([tidy, failed]), "w1")["sanity_failed"].tolist()
+    ['chirality;units']
     >>> old = tidy[["protein", "engine", "weighting", "distribution", "metric", "value"]]  # the older format
     >>> table = divergence_table(old, "w1")
     >>> table["tic0"].tolist(), table["tic0_verdict"].tolist(), bool(table["tic0_ci_low"].isna().all())
@@ -110,8 +119,20 @@ def divergence_table(tidy: pd.DataFrame, metric: str) -> pd.DataFrame:
                 extra[column] = of[part].reindex(index).astype("string").fillna("").astype(object)
             else:
                 extra[column] = pd.to_numeric(of[part], errors="coerce").reindex(index)
-    table = pd.concat([table, pd.DataFrame(extra, index=index)], axis=1)
-    return table.reset_index().rename_axis(columns=None)
+    table = pd.concat([table, pd.DataFrame(extra, index=index)], axis=1).reset_index().rename_axis(columns=None)
+    table["sanity_failed"] = sanity_failed(tidy, table)
+    return table
+
+
+def sanity_failed(tidy: pd.DataFrame, table: pd.DataFrame) -> list[str]:
+    """Per row of ``table``, its engine's failed sanity checks from the tidy ``sanity`` ``failed`` rows (their
+    ``note``; "" for engines without one: none failed, or a record from before the checks)."""
+    rows = tidy[(tidy["distribution"] == "sanity") & (tidy["metric"] == "failed")]
+    if "note" not in rows or not len(rows):
+        return [""] * len(table)
+    notes = rows.drop_duplicates(["protein", "engine"]).set_index(["protein", "engine"])["note"]
+    notes = notes.astype(object).where(notes.notna(), "")
+    return [str(notes.get((protein, engine), "")) for protein, engine in zip(table["protein"], table["engine"])]
 
 
 def compute_to_coverage(cost: pd.DataFrame, thresholds: Iterable[float], gpu: bool = False) -> pd.DataFrame:

@@ -27,6 +27,9 @@ KEYS = ["protein", "engine", "weighting"]
 FIELDS = ("ci_low", "ci_high", "bias", "floor", "floor_low", "floor_high", "verdict", "note")
 #: Text fields (the others are numbers).
 TEXT_FIELDS = ("verdict", "note")
+#: Columns of a W1/KL table that describe the row's engine, not a distribution: ``sanity_failed``, the engine's
+#: failed sanity checks (";"-joined, "" when none; :mod:`westbench.geometry.sanity`), the table's last column.
+ENGINE_FIELDS = ("sanity_failed",)
 #: The verdicts of the metric suite, in the order the summary counts them.
 VERDICTS = ("separated", "within noise", "undetermined")
 
@@ -36,11 +39,12 @@ def distributions_of(table: pd.DataFrame) -> list[str]:
 
     Examples
     --------
-    >>> distributions_of(pd.DataFrame(columns=["protein", "engine", "weighting", "tic0", "tic0_ci_low", "rg"]))
+    >>> distributions_of(pd.DataFrame(columns=["protein", "engine", "weighting", "sanity_failed", "tic0", "tic0_ci_low",
+    ...                                        "rg"]))
     ['tic0', 'rg']
     """
     suffixes = tuple(f"_{part}" for part in FIELDS)
-    return [c for c in table.columns if c not in KEYS and not str(c).endswith(suffixes)]
+    return [c for c in table.columns if c not in KEYS and c not in ENGINE_FIELDS and not str(c).endswith(suffixes)]
 
 
 def verdict_summary(table: pd.DataFrame, by: Sequence[str] = tuple(KEYS)) -> pd.DataFrame:

@@ -24,6 +24,7 @@ KEYS = {
     "resampling",
     "noise_floor",
     "not_estimable",
+    "sanity",
     "settings",
     "figures",
     "metrics",

@@ -6,6 +6,7 @@ import pytest
 
 from westbench.metrics.tables import (
     FIELDS,
+    distributions_of,
     compute_to_coverage,
     coverage_table,
     divergence_table,
@@ -36,12 +37,42 @@ def test_divergence_tables_have_one_row_per_run_and_published_column_order():
         "weighting",
         *values,
         *(f"{d}_{part}" for d in values for part in FIELDS),
+        "sanity_failed",
     ]
     assert len(w1) == 8
     row = w1[(w1.protein == "trpcage") & (w1.engine == "implicit") & (w1.weighting == "counts")].iloc[0]
     assert (row["dihedrals"], row["tic0"], row["rg"]) == (7, 8, 9)
     kl = divergence_table(tidy_rows(), "kl")
-    assert list(kl.columns)[3:7] == ["tic0", "rg", "dihedrals", "tic01"] and list(kl.columns)[-1] == "tic01_note"
+    assert list(kl.columns)[3:7] == ["tic0", "rg", "dihedrals", "tic01"] and list(kl.columns)[-2] == "tic01_note"
+    assert set(w1["sanity_failed"]) == {""}  # tidy rows without sanity rows (older records): none failed
+
+
+def test_the_sanity_failed_column_names_each_engine_s_failed_checks_in_both_tables():
+    """metrics.csv's ``sanity`` ``failed`` row (per engine) becomes the ``sanity_failed`` column of every weighting's
+    row of the W1 and KL tables; engines whose checks passed read ""; it is never taken for a distribution."""
+    failed = pd.DataFrame(
+        [
+            ["chignolin", "implicit", "", "sanity", "failed", 2.0, "chirality;units"],
+            ["chignolin", "groundtruth", "", "sanity", "failed", 0.0, ""],
+            ["trpcage", "implicit", "", "sanity", "failed", 1.0, "collapse"],
+        ],
+        columns=["protein", "engine", "weighting", "distribution", "metric", "value", "note"],
+    )
+    tidy = read_tidy_frame(pd.concat([tidy_rows().assign(note=""), failed], ignore_index=True))
+    for metric in ("w1", "kl"):
+        table = divergence_table(tidy, metric).set_index(["protein", "engine", "weighting"])
+        assert table.loc[("chignolin", "implicit", "we"), "sanity_failed"] == "chirality;units"
+        assert table.loc[("chignolin", "implicit", "counts"), "sanity_failed"] == "chirality;units"
+        assert table.loc[("chignolin", "groundtruth", "we"), "sanity_failed"] == ""
+        assert table.loc[("trpcage", "implicit", "counts"), "sanity_failed"] == "collapse"
+        assert table.loc[("trpcage", "groundtruth", "we"), "sanity_failed"] == ""  # no row: none ran
+        assert "sanity" not in table.columns and "sanity_failed" not in distributions_of(table.reset_index())
+        assert verdict_summary(table.reset_index())["no verdict"].sum() == len(table) * len(distributions_of(table))
+
+
+def read_tidy_frame(tidy):
+    """The tidy rows as :func:`read_tidy` gives them from CSV files (notes as text)."""
+    return tidy.assign(note=tidy["note"].fillna("").astype(str))
 
 
 def cost(coverage):
