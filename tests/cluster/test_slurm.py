@@ -44,6 +44,7 @@ def ci_profile(folder):
     for key in ("software-deployment-method", "conda-prefix"):
         profile.pop(key, None)
     profile.update({"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 2, "jobs": 4})
+    profile["resources"] = ["gpu_slots=2"]  # two cores: two runs of a packed group side by side
     for resources in profile["set-resources"].values():
         resources.update(cpus_per_task=1, mem_mb=2000)
     profile["set-threads"] = {rule: 1 for rule in profile["set-threads"]}
@@ -67,7 +68,7 @@ def slurm_jobs(workdir):
 #: per target.
 RESUBMITTED = {
     "build_system": 1,
-    "groundtruth_run": 1,
+    "groundtruth_run": 3,
     "fit_tica": 1,
     "macrostates": 1,
     "we_run": 1,
@@ -87,10 +88,16 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
     workdir = tmp_path / "slurm"
     shutil.copytree(default_run, workdir, symlinks=True)
     local, cluster = default_run / "results" / "chignolin", workdir / "results" / "chignolin"
-    start = sorted(p.name for p in (cluster / "groundtruth" / "runs").iterdir())[0]
+    starts = sorted(p.name for p in (cluster / "groundtruth" / "runs").iterdir())
     for suffix in (".xml", "_state.xml", ".pdb", ".json"):
         (cluster / "prepare" / f"explicit{suffix}").unlink()
-    for folder in (f"groundtruth/runs/{start}", "tica", "we/explicit", "metrics/explicit", "metrics/groundtruth"):
+    for folder in (
+        *(f"groundtruth/runs/{s}" for s in starts),
+        "tica",
+        "we/explicit",
+        "metrics/explicit",
+        "metrics/groundtruth",
+    ):
         shutil.rmtree(cluster / folder)
     kept = {
         p: p.stat().st_mtime_ns
@@ -125,26 +132,51 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
     assert expected == RESUBMITTED  # the removed jobs, nothing the copy holds finished
     jobs = slurm_jobs(workdir)
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
-    submitted = {}
+    submitted, groups = {}, {}
     for fields in jobs.values():
-        rule = (
-            re.match(r"rule_(\w+?)_wildcards", fields["Comment"]).group(1)
-            if "_wildcards" in fields["Comment"]
-            else fields["Comment"].removeprefix("rule_")
-        )
-        submitted[rule] = submitted.get(rule, 0) + 1
         assert fields["JobState"] == "COMPLETED", fields
-        wants_gpu = profile["set-resources"].get(rule, {}).get("gpu", 0)
-        assert ("gres:gpu:1" in fields.get("TresPerJob", "")) == bool(wants_gpu), (rule, fields.get("TresPerJob"))
-        assert fields["Partition"] == ("gpu" if wants_gpu else "cpu"), (rule, fields["Partition"])
+        name = re.match(r"rule_(\w+?)(?:_wildcards|$)", fields["Comment"]).group(1)
+        if name.startswith(("groundtruth_", "prepare_")) and name not in expected:  # a packed group's allocation
+            log = open(fields["StdOut"]).read()
+            members = re.findall(r"^\s*(?:localrule|rule) (\w+):$", log, re.MULTILINE)
+            groups[name] = members
+            rules = set(members)
+        else:
+            rules = {name}
+        for rule in rules:
+            count = members.count(rule) if rules != {name} else 1
+            submitted[rule] = submitted.get(rule, 0) + count
+            entry = profile["set-resources"].get(rule, {})
+            wants_gpu = entry.get("gpu", 0) or "gpu" in str(entry.get("gres", ""))
+            assert ("gpu" in fields.get("TresPerJob", "") or "gpu" in fields.get("TresPerNode", "")) == bool(
+                wants_gpu
+            ), (rule, fields.get("TresPerJob"), fields.get("TresPerNode"))
+            assert fields["Partition"] == ("gpu" if wants_gpu else "cpu"), (rule, fields["Partition"])
     assert submitted == expected
+    # The three ground-truth runs went as ONE allocation (the packed group), not three.
+    assert sorted(groups["groundtruth_chignolin"]) == ["groundtruth_run"] * 3, groups
+    assert len(jobs) == sum(expected.values()) - 2
+    # The accounting (sacct's job-completion records; the test cluster keeps no accounting database) has one record
+    # per allocation, each completed, the packed group's among them on the GPU partition.
+    accounting = subprocess.run(
+        ["sacct", "-c", "-n", "-P", "-o", "JobID,Partition,State", "-j", ",".join(jobs)],
+        capture_output=True,
+        text=True,
+    ).stdout
+    records = {line.split("|")[0]: line.split("|")[1:] for line in accounting.splitlines() if line.strip()}
+    assert set(records) == set(jobs), accounting
+    assert all(state == "COMPLETED" for _, state in records.values()), accounting
     assert {"groundtruth_run", "we_run", "build_system"} <= {
-        r for r in submitted if profile["set-resources"].get(r, {}).get("gpu")
+        r for r in submitted if set(profile["set-resources"].get(r, {})) & {"gpu", "gres"}
     }
     assert {p: p.stat().st_mtime_ns for p in kept} == kept  # the starts and the implicit runs: not recomputed
 
     # Outputs equal those of the local run (deterministic platform: one thread, seeded everything).
-    for name in (f"groundtruth/runs/{start}/frames.h5", "tica/groundtruth_frames.h5", "we/explicit/frames.h5"):
+    for name in (
+        *(f"groundtruth/runs/{s}/frames.h5" for s in starts),
+        "tica/groundtruth_frames.h5",
+        "we/explicit/frames.h5",
+    ):
         with h5py.File(local / name) as a, h5py.File(cluster / name) as b:
             assert set(a) == set(b)
             for key in a:
