@@ -189,7 +189,7 @@ def exploded(groundtruth: ChainGeometry, model: ChainGeometry, n_residues: int, 
     :data:`EXPLODED_RG_FACTOR`)."""
     threshold = THRESHOLDS["exploded"]
     # At each sample's own scale: a unit mistake is the units check's, and every frame of it would be "exploded" here.
-    model_scale, gt_scale = _scale(model, bonded), _scale(groundtruth, bonded)
+    model_scale, gt_scale = scale_of(model, bonded), scale_of(groundtruth, bonded)
     rod = CA_STEP_A * np.sqrt(max(n_residues**2 - 1, 0) / 12.0)
     rg_limit = EXPLODED_RG_FACTOR * max(float(np.max(groundtruth.rg)) * gt_scale, rod)
     broken = model.rg * model_scale > rg_limit
@@ -214,7 +214,7 @@ def exploded(groundtruth: ChainGeometry, model: ChainGeometry, n_residues: int, 
     )
 
 
-def _scale(geometry: ChainGeometry, bonded: np.ndarray) -> float:
+def scale_of(geometry: ChainGeometry, bonded: np.ndarray) -> float:
     """The factor that brings a sample's weighted median bonded C-alpha distance to 3.8 Angstrom (1 without bonds)."""
     if not len(bonded):
         return 1.0

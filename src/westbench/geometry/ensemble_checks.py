@@ -121,10 +121,11 @@ def weighted_picks(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray) -> tu
     return frames, counts
 
 
-def pick_statistics(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray) -> tuple[float, float]:
-    """(effective distinct conformations, spread in Angstrom) of weighted picks of the frames."""
+def pick_statistics(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
+    """(effective distinct conformations, spread in Angstrom) of weighted picks of the frames, their distances
+    times ``scale``."""
     frames, counts = weighted_picks(ca, weights, pairs)
-    features = conformation_features(ca, frames, pairs)
+    features = conformation_features(ca, frames, pairs) * scale
     square = (features**2).sum(axis=1)
     gram = features @ features.T
     distance = np.sqrt(np.maximum(square[:, None] + square[None, :] - 2.0 * gram, 0.0) / max(len(pairs), 1))
@@ -135,15 +136,23 @@ def pick_statistics(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray) -> t
     return float(counts.sum() ** 2 / same), float(share @ distance @ share)
 
 
-def collapse(gt_ca: np.ndarray, gt_w: np.ndarray, model_ca: np.ndarray, model_w: np.ndarray) -> Check:
+def collapse(
+    gt_ca: np.ndarray,
+    gt_w: np.ndarray,
+    model_ca: np.ndarray,
+    model_w: np.ndarray,
+    gt_scale: float = 1.0,
+    model_scale: float = 1.0,
+) -> Check:
     """The ``collapse`` check (module docstring): effective distinct conformations and spread against the ground
-    truth's."""
+    truth's, each sample at its own scale (``*_scale``: the factor that brings its C-alpha step to 3.8 Angstrom,
+    :func:`westbench.geometry.chain_checks.scale_of`), so that a unit mistake is the units check's alone."""
     threshold = THRESHOLDS["collapse"]
     if gt_ca.shape[1] < 2:
         return Check(None, None, threshold, "a single C-alpha has one conformation: collapse cannot be judged")
     pairs = conformation_pairs(gt_ca.shape[1])
-    gt_distinct, gt_spread = pick_statistics(gt_ca, gt_w, pairs)
-    distinct, spread = pick_statistics(model_ca, model_w, pairs)
+    gt_distinct, gt_spread = pick_statistics(gt_ca, gt_w, pairs, gt_scale)
+    distinct, spread = pick_statistics(model_ca, model_w, pairs, model_scale)
     needed = min(MIN_CONFORMATIONS, MIN_CONFORMATIONS_GT_SHARE * gt_distinct)
     ratio = spread / gt_spread if gt_spread > 0 else float("inf")
     numbers = (

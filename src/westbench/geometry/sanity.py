@@ -64,7 +64,7 @@ import numpy as np
 
 from westbench.errors import WestbenchError
 from westbench.geometry import chain_checks, ensemble_checks
-from westbench.geometry.chain_checks import Check, bonded_pairs, chain_geometry, exploded, units
+from westbench.geometry.chain_checks import Check, bonded_pairs, chain_geometry, exploded, scale_of, units
 from westbench.geometry.ensemble_checks import chirality, collapse
 
 #: The checks, in the order they are reported.
@@ -153,7 +153,9 @@ def engine_sanity(
     model_geometry = chain_geometry(model_ca, model_w, bonded)
     return SanityReport(
         {
-            "collapse": collapse(gt_ca, gt_w, model_ca, model_w),
+            "collapse": collapse(
+                gt_ca, gt_w, model_ca, model_w, scale_of(gt_geometry, bonded), scale_of(model_geometry, bonded)
+            ),
             "chirality": chirality(gt_ca, gt_w, model_ca, model_w),
             "units": units(gt_geometry, model_geometry, bonded),
             "exploded": exploded(gt_geometry, model_geometry, gt_ca.shape[1], bonded),

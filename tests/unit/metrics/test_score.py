@@ -134,3 +134,64 @@ def test_an_engine_whose_walkers_all_ended_gets_null_values_and_the_reason(score
     drawn = sorted(p.name for p in (tmp_path / "figures").glob("*.png")) if draws else []
     assert record["figures"]["files"] == drawn and (bool(drawn) == draws)
     assert (tmp_path / "figures").exists() == draws
+
+
+@pytest.fixture(scope="module")
+def protein_like(tmp_path_factory):
+    """A chiral C-alpha ground truth and an honest engine of it, with TICs from one distribution (within noise)."""
+    from ..geometry.chains import chain_ensemble
+
+    folder = tmp_path_factory.mktemp("sanity")
+    rng = np.random.default_rng(8)
+    for name, seed in (("groundtruth", 1), ("model", 2)):
+        write_frames(
+            folder / f"{name}.h5",
+            ca=chain_ensemble(10, 400, seed),
+            weight=np.full(400, 1 / 400),
+            traj=np.repeat(np.arange(8), 50),
+            time_ps=np.tile(np.arange(50.0), 8),
+            iteration=np.repeat(np.arange(1, 9), 50),
+            tics=rng.normal(0, 1, (400, 4)),
+        )
+    settings = {"weightings": ["we"], "macrostate_clusters": 10, "macrostates": 2, "bootstrap": 30, "seed": 3}
+    return folder, settings
+
+
+def test_an_engine_that_fails_a_sanity_check_reads_nowhere_as_fine(protein_like, tmp_path):
+    """The mirror image of an honest engine: metrics.json names the failed check (sanity, not_estimable), and no
+    verdict reads within noise (each is undetermined with the failure as its reason); its honest twin passes."""
+    from westbench.io.frames import read_frames
+
+    folder, settings = protein_like
+    (tmp_path / "honest").mkdir()
+    honest = score_into(tmp_path / "honest", folder / "groundtruth.h5", folder / "model.h5", settings, None)
+    assert honest["sanity"]["passed"] is True and honest["sanity"]["failed"] == []
+    assert set(honest["sanity"]["checks"]) == {"collapse", "chirality", "units", "exploded"}
+    assert not any(key.startswith("sanity/") for key in honest["not_estimable"])
+    assert "within noise" in honest["metrics"]["we"]["verdicts"]["w1"].values()  # so the mirror's would read fine
+    model = read_frames(folder / "model.h5")
+    write_frames(
+        tmp_path / "mirror.h5",
+        **{**{k: v for k, v in model.items() if k != "ca"}, "ca": model["ca"] * np.array([-1, 1, 1], np.float32)},
+    )
+    (tmp_path / "mirror").mkdir()
+    record = score_into(tmp_path / "mirror", folder / "groundtruth.h5", tmp_path / "mirror.h5", settings, None)
+    assert record["sanity"]["passed"] is False and record["sanity"]["failed"] == ["chirality"]
+    check = record["sanity"]["checks"]["chirality"]
+    assert check["passed"] is False and check["value"] < -0.25 and "mirror image" in check["message"]
+    assert "mirror image" in record["not_estimable"]["sanity/chirality"]
+    verdicts = record["metrics"]["we"]["verdicts"]
+    assert "within noise" not in [v for by_name in verdicts.values() for v in by_name.values()]
+    undetermined = 0
+    for metric, by_name in verdicts.items():
+        for name, decided in by_name.items():
+            if decided == "undetermined":  # within noise, or no verdict to begin with
+                undetermined += "chirality" in record["metrics"]["we"]["verdict_notes"][metric][name]
+    assert verdicts["w1"]["tic0"] == "undetermined" and undetermined >= 4  # TICs are blind to a mirror image
+    assert record["metrics"]["we"]["w1"]["tic0"] == honest["metrics"]["we"]["w1"]["tic0"]  # the numbers stay
+    table = pd.read_csv(tmp_path / "mirror" / "metrics.csv")
+    assert "within noise" not in set(table["verdict"].dropna())
+    row = table.query("distribution == 'sanity' and metric == 'failed'")
+    assert row["note"].tolist() == ["chirality"] and row["value"].tolist() == [1.0]
+    honest_row = pd.read_csv(tmp_path / "honest" / "metrics.csv").query("distribution == 'sanity'")
+    assert honest_row["value"].tolist() == [0.0] and honest_row["note"].isna().all()
