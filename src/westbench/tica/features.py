@@ -50,6 +50,9 @@ from westbench.geometry.features import ca_trajectory, pair_indices
 
 #: The selections of ``tica.features.pairs``.
 SELECTIONS = ("auto", "all", "stride", "contacts", "random")
+#: The fewest features a TICA can have: one per TIC that every use needs (TIC 0 and 1,
+#: :data:`westbench.tica.wellposed.REQUIRED_TICS`). No message suggests fewer.
+MIN_FEATURES = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,7 +101,21 @@ class PairFeatures:
         return mdtraj.compute_distances(ca_trajectory(ca), self.pairs, periodic=False)
 
     def how_to_reduce(self, count: int) -> str:
-        """The config change that gives at most ``count`` features instead of these (for error messages)."""
+        """The config change that gives at most ``count`` features instead of these (for error messages), or ""
+        when fewer features cannot help: ``count`` is not below these features' count, or below the
+        :data:`MIN_FEATURES` a TICA needs (the caller then names only its other fixes; never "lower from 2 to 2").
+
+        Examples
+        --------
+        >>> few = PairFeatures(10, pair_indices(10)[:2], "random", {"max_features": 2})
+        >>> few.how_to_reduce(2), few.how_to_reduce(1), few.how_to_reduce(50)
+        ('', '', '')
+        >>> PairFeatures(30, pair_indices(30)[:28], "random", {"max_features": 2000}).how_to_reduce(20)
+        'lower tica.features.max_features from 2,000 to 20'
+        """
+        count = int(count)
+        if count >= self.n_features or count < MIN_FEATURES:
+            return ""
         if self.selection == "all":
             return (
                 f"use at most {count:,} of the {self.n_features:,} pairs: tica.features.pairs: contacts (or, with "
@@ -110,7 +127,8 @@ class PairFeatures:
                 f"raise tica.features.stride (now {self.settings['stride']}: {self.n_features:,} pairs), or set "
                 f"tica.features.pairs: contacts and tica.features.max_features: {count:,}"
             )
-        return f"lower tica.features.max_features from {self.n_features:,} to {count:,}"
+        current = int(self.settings.get("max_features", self.n_features))  # above n_features when fewer pairs exist
+        return f"lower tica.features.max_features from {current:,} to {count:,}"
 
     def describe(self) -> dict:
         """The JSON record of these features (the pairs themselves are stored as an array beside it)."""

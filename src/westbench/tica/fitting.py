@@ -42,7 +42,7 @@ from westbench.tica.decomposition import LapackTICA
 from westbench.tica.features import choose_features
 from westbench.tica.memory import CHUNK_FRAMES, MOMENTS_KEPT, check_memory
 from westbench.tica.model import FEATURE_CA_DISTANCES, TicaModel
-from westbench.tica.wellposed import MORE_DATA, assess, check_data
+from westbench.tica.wellposed import assess, check_data, data_fix
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,7 @@ def fit_groundtruth(
     held = 2 * sum(r["ca"].nbytes for r in runs)  # the runs, and their concatenation written out
     need = check_memory(chosen, memory_gb, held, protein)
     enough = max(2, int(lagged // max(min_pairs_per_feature, 1)))  # features the data supports
-    fix = f"{chosen.how_to_reduce(enough)}, {MORE_DATA}"
+    fix = data_fix(chosen.how_to_reduce(enough))
     check_data(lagged, chosen.n_features, protein, fix)
     log.info(
         "%s: fitting TICA on %d features, %d lagged pairs of %d runs (estimated peak %.2f GB of tica.memory_gb %g)",

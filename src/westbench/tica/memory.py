@@ -48,10 +48,11 @@ def check_memory(features: PairFeatures, budget_gb: float, data_bytes: int, prot
     need = fit_memory_bytes(features.n_features, data_bytes=data_bytes)
     if need > budget_gb * 2**30:
         fitting = _fitting_features(budget_gb, data_bytes)
+        fewer = features.how_to_reduce(fitting)  # "" when even the fewest features a TICA needs do not fit
         raise WestbenchError(
             f"TICA of '{protein}' on {features.n_features:,} features ({features.reason}) needs about "
             f"{need / 2**30:.1f} GB, above tica.memory_gb {budget_gb:g}; {fitting:,} features fit. Fix: "
-            f"{features.how_to_reduce(fitting)}, or raise tica.memory_gb"
+            + (f"{fewer}, or raise tica.memory_gb" if fewer else "raise tica.memory_gb")
         )
     return need
 

@@ -43,6 +43,17 @@ MORE_DATA = "or give more frames (longer or more runs), or lower tica.lag_frames
 FIX = f"use fewer features (tica.features: pairs, all_pairs_up_to, max_features), {MORE_DATA}"
 
 
+def data_fix(fewer_features: str) -> str:
+    """The fix a message names: ``fewer_features`` (the exact feature change,
+    :meth:`westbench.tica.features.PairFeatures.how_to_reduce`) and more data; more data alone when fewer features
+    cannot help ("").
+
+    >>> data_fix("")
+    'give more frames (longer or more runs), or lower tica.lag_frames'
+    """
+    return f"{fewer_features}, {MORE_DATA}" if fewer_features else MORE_DATA.removeprefix("or ")
+
+
 class IllPosedError(WestbenchError):
     """The TICA fit cannot give TICs worth using: too little data for its features."""
 

@@ -63,6 +63,22 @@ def test_how_to_reduce_names_the_keys_of_each_selection(large):
     assert reduced.how_to_reduce(700) == "lower tica.features.max_features from 2,000 to 700"
 
 
+@pytest.mark.parametrize(
+    "settings",
+    [{"pairs": "random", "max_features": 2}, {"pairs": "contacts", "max_features": 5}, {"pairs": "all"}, {}],
+)
+def test_how_to_reduce_never_suggests_a_no_op_or_fewer_features_than_a_tica_needs(settings):
+    """The issue's "lower max_features from 2 to 2": no change is suggested where it changes nothing (as many
+    features or more) or cannot fit (fewer than the 2 a TICA needs); the caller then names only more data."""
+    chosen = choose_features(12, settings, synthetic_protein(12, 5, 1, seed=1)[2], seed=1)
+    for count in range(0, chosen.n_features + 3):
+        message = chosen.how_to_reduce(count)
+        if count >= chosen.n_features or count < 2:
+            assert message == "", (count, message)
+        else:
+            assert f" {count:,}" in message and f"from {count:,} to" not in message, message
+
+
 def test_stride_random_and_errors(large):
     _, native = large
     stride = choose_features(30, {"pairs": "stride", "stride": 4}, None)

@@ -64,3 +64,21 @@ def test_a_fit_on_noise_has_no_slow_process_and_is_refused(tmp_path):
     # 2 x (60 - lag) pairs for 66 features: never well posed, and an error whenever TIC 0 came out negative
     assert all(outcome is False or "TIC 0 has eigenvalue" in outcome for outcome in outcomes), outcomes
     assert any(isinstance(outcome, str) for outcome in outcomes), outcomes
+
+
+def test_a_fit_that_fewer_features_cannot_save_names_more_data_alone(tmp_path):
+    """Two random pairs of a noise-only protein: the fit is refused, and the fix never reads "lower
+    tica.features.max_features from 2 to 2" (fewer than 2 features is no TICA): it names more frames and the lag."""
+    rng = np.random.default_rng(4)
+    runs, _, native = synthetic_protein(n_residues=12, n_frames=12, n_runs=1, seed=4, switch_probabilities=())
+    write_frames(tmp_path / "run.h5", ca=runs[0] + rng.normal(scale=0.3, size=runs[0].shape), time_ps=np.arange(12.0))
+    messages = []
+    for lag in range(1, 11):
+        try:
+            fit_groundtruth([tmp_path / "run.h5"], "few", lag, 2, features={"pairs": "random", "max_features": 2})
+        except IllPosedError as exc:
+            messages.append(str(exc))
+    assert messages
+    for message in messages:
+        assert "from 2 to 2" not in message and "max_features" not in message, message
+        assert message.endswith("Fix: give more frames (longer or more runs), or lower tica.lag_frames"), message
