@@ -12,17 +12,9 @@ from hypothesis import strategies as st
 from westbench.config import section_defaults
 from westbench.errors import ConfigError
 from westbench.io.frames import write_frames
-from westbench.metrics.controls import (
-    KINDS,
-    TABLE_COLUMNS,
-    ControlsEstimator,
-    control_specs,
-    detected,
-    read_controls,
-    resolution,
-    run_controls,
-    split_units,
-)
+from westbench.metrics.control_results import TABLE_COLUMNS, detected, resolution
+from westbench.metrics.control_specs import KINDS, control_specs
+from westbench.metrics.controls import ControlsEstimator, read_controls, run_controls, split_units
 from westbench.metrics.noise_floor import SEPARATED, UNDETERMINED, WITHIN_NOISE
 
 from .controls_data import helix_groundtruth
@@ -53,7 +45,8 @@ def test_the_null_and_a_rigid_motion_are_within_noise_on_every_cell(large):
         control = by_name(result)[name]
         verdicts = {cell["verdict"] for cells in control["cells"].values() for cell in cells.values()}
         assert verdicts == {WITHIN_NOISE}, (name, control["cells"])
-        assert control["detected"] is False and result.negatives[name] == {"within_noise": True, "separated": []}
+        assert control["detected"] is False
+        assert result.negatives[name] == {"within_noise": True, "separated": [], "sanity_failed": []}
 
 
 def test_gross_failures_are_caught_where_they_act(large):
@@ -66,6 +59,9 @@ def test_gross_failures_are_caught_where_they_act(large):
     assert controls["collapse"]["cells"]["kl"]["tic0"]["verdict"] == SEPARATED
     assert result.resolution["w1"]["tic0"]["resolved"] and result.resolution["w1"]["dihedrals"]["resolved"]
     assert "mirror" in result.resolution["w1"]["dihedrals"]["separated_by"]
+    # Engine sanity catches the gross ones on its own, whatever the ground truth's size.
+    assert controls["mirror"]["sanity_failed"] == ["chirality"] and controls["scale_x10"]["sanity_failed"] == ["units"]
+    assert controls["shift_tic0_3sd"]["sanity_failed"] == [] and result.caught_by_sanity["mirror image"] == "yes"
 
 
 def test_the_mirror_moves_only_the_dihedrals_and_rigid_motion_nothing(large):
