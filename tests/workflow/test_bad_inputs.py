@@ -102,6 +102,11 @@ def other_sequence(files):
     ).save_hdf5(str(files["traj"]))
 
 
+def copied(files):
+    """A copy of the trajectory under another name (the same samples given twice)."""
+    (files["traj"].parent / "b.h5").write_bytes(files["traj"].read_bytes())
+
+
 def fewer_atoms(files):
     mdtraj.Trajectory(files["xyz"][:, :4], files["top"].subset(range(4))).save_hdf5(str(files["traj"]))
 
@@ -360,6 +365,14 @@ CASES = [
         WestbenchError,
         r"\S*a\.h5 has C-alpha sequence GYDP \(4 C-alpha atoms\); the protein was prepared as GYDPE \(5\)",
         r"give samples of the configured protein",
+    ),
+    Case(
+        "external-same-trajectory-twice",
+        "trajectories",
+        lambda t: external_with(t, copied, trajectories=lambda f: [str(f["traj"]), str(f["traj"].parent / "b.h5")]),
+        WestbenchError,
+        r"external\.byo\.trajectories gives the same trajectory twice: \S*a\.h5 and \S*b\.h5 \(identical content\)",
+        r"list each trajectory once in external\.byo\.trajectories",
     ),
     Case(
         "external-glob-matches-nothing",

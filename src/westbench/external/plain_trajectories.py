@@ -14,7 +14,7 @@ import numpy as np
 from westbench.config import default
 from westbench.external.ca_reader import CAReader, ExternalSamplesError, keep_frames
 from westbench.io.frames import BadFramesError, check_weights
-from westbench.io.trajectories import import_names, trajectory_files
+from westbench.io.trajectories import TrajectoryError, import_names, refuse_duplicate_files, trajectory_files
 
 
 def _weights_file(path: Path) -> np.ndarray:
@@ -37,6 +37,10 @@ def read_trajectories(
             f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
             f"files ({{protein}} is replaced by the protein id)"
         )
+    try:
+        refuse_duplicate_files(files, f"external.{reader.engine}.trajectories")
+    except TrajectoryError as exc:
+        raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
     names = [import_names([f])[0] for f in files]
     stride = spec["stride"]
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "keep")}

@@ -9,11 +9,17 @@ Examples
 ['run_a', 'run_b']
 >>> trajectory_files(["/data/{protein}/a.xtc"], "chignolin")
 ['/data/chignolin/a.xtc']
+
+The same trajectory given twice (one file under two spellings or through a link, or two files with the same bytes)
+would count as two independent runs, doubling the bootstrap's units and narrowing every interval: it is refused
+(:func:`refuse_duplicate_files`), naming both files and the fix.
 """
 
 from __future__ import annotations
 
 import glob
+import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Sequence
@@ -49,6 +55,83 @@ def import_names(files: Sequence[str]) -> list[str]:
             "(rename the files or keep them in one folder)"
         )
     return sorted(names)
+
+
+#: Bytes read from each end of a file for its quick fingerprint: files that agree on their size and both ends are
+#: then hashed whole (a trajectory's last frames differ between runs, so whole-file hashes are rarely needed).
+FINGERPRINT_BYTES = 1 << 16
+
+
+def _digest(path: str, size: int, whole: bool) -> str:
+    """SHA-256 of the file's first and last :data:`FINGERPRINT_BYTES` (or of all of it), read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        if whole or size <= 2 * FINGERPRINT_BYTES:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        else:
+            digest.update(handle.read(FINGERPRINT_BYTES))
+            handle.seek(size - FINGERPRINT_BYTES)
+            digest.update(handle.read(FINGERPRINT_BYTES))
+    return digest.hexdigest()
+
+
+def duplicate_files(files: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Pairs ``(first, again, how)`` among ``files`` that are one file (``how`` "the same file": one path written
+    two ways, a symbolic or hard link) or two files with identical bytes ("identical content"), in the order given.
+    Files that do not exist, and empty files, are not compared by content (the readers report them).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name, text in (("a.xtc", "frames"), ("b.xtc", "frames"), ("c.xtc", "other")):
+    ...     _ = open(os.path.join(folder, name), "w").write(text)
+    >>> [(os.path.basename(a), os.path.basename(b), how) for a, b, how in duplicate_files(
+    ...     [f"{folder}/a.xtc", f"{folder}/./a.xtc", f"{folder}/b.xtc", f"{folder}/c.xtc"])]
+    [('a.xtc', 'a.xtc', 'the same file'), ('a.xtc', 'b.xtc', 'identical content')]
+    """
+    found, first_of_inode, by_ends = [], {}, {}
+    for path in files:
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        inode = (status.st_dev, status.st_ino)
+        if inode in first_of_inode:
+            found.append((first_of_inode[inode], str(path), "the same file"))
+            continue
+        first_of_inode[inode] = str(path)
+        if status.st_size == 0:  # nothing to compare: the reader refuses an empty trajectory
+            continue
+        by_ends.setdefault((status.st_size, _digest(path, status.st_size, False)), []).append(str(path))
+    for (size, _), group in by_ends.items():
+        first_of_content: dict[str, str] = {}
+        for path in group if len(group) > 1 else ():
+            digest = _digest(path, size, True)
+            if digest in first_of_content:
+                found.append((first_of_content[digest], path, "identical content"))
+            else:
+                first_of_content[digest] = path
+    return found
+
+
+def refuse_duplicate_files(files: Sequence[str], key: str) -> None:
+    """A :class:`TrajectoryError` naming every file given twice (:func:`duplicate_files`) and the fix in ``key``
+    (the config key that lists them); nothing when each file is given once.
+
+    >>> refuse_duplicate_files([], "external.mine.trajectories")
+    """
+    pairs = duplicate_files(files)
+    if not pairs:
+        return
+    listed = "; ".join(f"{first} and {again} ({how})" for first, again, how in pairs)
+    raise TrajectoryError(
+        f"{key} gives the same trajectory twice: {listed}. Each file is taken as an independent run, so a "
+        f"trajectory given twice would count twice (twice the bootstrap's units, intervals narrower than the data "
+        f"holds). Fix: list each trajectory once in {key} (remove the second name or the copy; a glob and an "
+        "explicit path can name one file twice)"
+    )
 
 
 def ca_sequence(topology: mdtraj.Topology, atoms: Sequence[int]) -> str:

@@ -129,7 +129,7 @@ class Roster:
 
     def imported_trajectories(self, protein_id: str) -> dict[str, str]:
         """For groundtruth.source import: run id -> trajectory file of a protein."""
-        from westbench.io.trajectories import import_names, trajectory_files
+        from westbench.io.trajectories import import_names, refuse_duplicate_files, trajectory_files
 
         setting = self.config["groundtruth"]["import"]["trajectories"]
         files = trajectory_files(setting or [], protein_id)
@@ -139,6 +139,7 @@ class Roster:
                 f"({setting!r}) matches no file; give a glob or list of trajectory files."
             )
         try:
+            refuse_duplicate_files(files, "groundtruth.import.trajectories")  # each run once, or a clear error
             import_names(files)  # unique names, or a clear error
         except WestbenchError as exc:
             raise ConfigError(str(exc)) from None

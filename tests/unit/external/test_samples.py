@@ -177,3 +177,41 @@ def test_a_trajectory_with_fewer_c_alphas_than_the_protein_names_the_counts(prep
         r"protein was prepared as GYDPE \(5\)",
     ):
         import_samples(spec, pdb, tmp_path / "f.h5", tmp_path / "c.csv", engine="ext", protein="p")
+
+
+def test_the_same_trajectory_given_twice_is_refused_naming_both_files(prepared, tmp_path):
+    """The issue's case: importing the same sample files twice doubled the units and narrowed the intervals
+    silently. One file under two spellings (a glob and a path), a link, or a copy under another name: refused,
+    naming both files and the fix; distinct files still import."""
+    pdb, top = prepared
+    frames_of(top, 5, 1).save_xtc(str(tmp_path / "a.xtc"))
+    frames_of(top, 5, 2).save_xtc(str(tmp_path / "b.xtc"))
+    (tmp_path / "copies").mkdir()
+    (tmp_path / "copies" / "a_again.xtc").write_bytes((tmp_path / "a.xtc").read_bytes())
+    (tmp_path / "copies" / "b_link.xtc").symlink_to(tmp_path / "b.xtc")
+    spec = {"kind": "trajectories", "topology": str(pdb), "weights": None, "stride": 1, "save_interval_ps": 1.0}
+
+    def load(trajectories):
+        return import_samples(
+            {**spec, "trajectories": trajectories},
+            pdb,
+            tmp_path / "f.h5",
+            tmp_path / "c.csv",
+            engine="ext",
+            protein="p",
+        )
+
+    assert load(str(tmp_path / "*.xtc"))["frames"] == 10
+    cases = {
+        "the same file": [str(tmp_path / "*.xtc"), str(tmp_path / "copies" / ".." / "a.xtc")],
+        "identical content": [str(tmp_path / "a.xtc"), str(tmp_path / "copies" / "a_again.xtc")],
+        "link": [str(tmp_path / "b.xtc"), str(tmp_path / "copies" / "b_link.xtc")],
+    }
+    for case, trajectories in cases.items():
+        with pytest.raises(ExternalSamplesError) as refused:
+            load(trajectories)
+        message = str(refused.value)
+        assert "external.ext.trajectories gives the same trajectory twice" in message, case
+        assert "Fix: list each trajectory once in external.ext.trajectories" in message, case
+        named = {"the same file": "a.xtc", "identical content": "a_again.xtc", "link": "b_link.xtc"}[case]
+        assert named in message and ("identical content" if case == "identical content" else "the same file") in message

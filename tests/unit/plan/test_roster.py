@@ -190,6 +190,30 @@ def test_imported_runs_are_named_by_their_files_and_a_glob_without_files_is_an_e
     }
 
 
+def test_an_imported_trajectory_given_twice_is_a_config_error_naming_both_files(tmp_path, monkeypatch):
+    """A copy of a run, or one run listed under two spellings, would count as two independent runs (twice the
+    bootstrap's units): refused when the plan is built, naming both files and the key to fix."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "gt" / "chignolin"
+    folder.mkdir(parents=True)
+    (folder / "r1.xtc").write_bytes(b"run one")
+    (folder / "r2.xtc").write_bytes(b"run two")
+    listed = ["gt/{protein}/*.xtc", "gt/{protein}/../chignolin/r1.xtc"]
+    plan = plan_with(groundtruth={"source": "import", "import": {"trajectories": listed}})
+    with pytest.raises(
+        ConfigError,
+        match=r"groundtruth\.import\.trajectories gives the same trajectory twice: .*r1\.xtc and .*r1\.xtc "
+        r"\(the same file\).*Fix: list each trajectory once",
+    ):
+        plan.roster.start_ids("chignolin")
+    (folder / "r3.xtc").write_bytes(b"run two")  # a copy under another name
+    plan = plan_with(groundtruth={"source": "import", "import": {"trajectories": "gt/{protein}/*.xtc"}})
+    with pytest.raises(ConfigError, match=r"r2\.xtc and gt/chignolin/r3\.xtc \(identical content\)"):
+        plan.roster.start_ids("chignolin")
+    (folder / "r3.xtc").write_bytes(b"run three")
+    assert plan.roster.start_ids("chignolin") == ["r1", "r2", "r3"]
+
+
 def test_replicas_and_caps_per_engine_and_what_is_logged_about_them(default_plan):
     roster = default_plan.roster
     assert roster.we_replica_ids("implicit") == [0, 1, 2] and roster.we_replica_ids("explicit") == [None]
