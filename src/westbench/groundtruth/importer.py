@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -34,7 +35,8 @@ import mdtraj
 import numpy as np
 
 from westbench.config import default
-from westbench.geometry.features import ca_atom_indices
+from westbench.geometry.features import ca_atom_indices, frames_per_chunk
+from westbench.io.atomic import atomic_path
 from westbench.io.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
 from westbench.io.trajectories import TrajectoryError, ca_sequence, range_hint, select_residues
 
@@ -164,22 +166,18 @@ def import_run(
         solute = select_residues(top, residues, "groundtruth.import.residues", f"topology {topology or trajectory}")
     except TrajectoryError as exc:
         raise GroundTruthImportError(str(exc)) from None
+    kwargs = {"top": top} if topology is not None else {}
     try:
-        kwargs = {"top": top} if topology is not None else {}
         mdtraj.load_frame(str(trajectory), 0, **kwargs)  # checks the atom count against the topology
-        full = mdtraj.load(str(trajectory), atom_indices=solute, **kwargs)
     except Exception as exc:
-        raise GroundTruthImportError(
-            f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
-            f"({type(exc).__name__}: {exc}): check that the file is intact and that the topology "
-            f"has the trajectory's atoms in the same order"
-        ) from None
-    ca = ca_atom_indices(full.topology)
+        raise _unreadable(trajectory, topology, exc) from None
+    kept_topology = top.subset(solute)
+    ca = ca_atom_indices(kept_topology)
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
-    found = ca_sequence(full.topology, ca)
+    found = ca_sequence(kept_topology, ca)
     if found != expected:
-        hint = range_hint(full.topology, ca, expected)
+        hint = range_hint(kept_topology, ca, expected)
         selected = f" (groundtruth.import.residues {residues!r})" if residues else ""
         raise GroundTruthImportError(
             f"trajectory {trajectory} (topology {topology or trajectory}) has C-alpha sequence{selected} "
@@ -187,72 +185,75 @@ def import_run(
             f"({len(expected)}): import trajectories of the configured sequence"
             + (f", or keep its residues with groundtruth.import.residues: {hint}" if hint else "")
         )
-    n_full = full.n_frames
-    traj = full[::stride]
-    times = np.asarray(traj.time, dtype=np.float64)
-    timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
-    if interval_ps is not None:
-        times = np.arange(1, len(traj) + 1, dtype=np.float64) * interval_ps * stride
-    elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
-        raise GroundTruthImportError(
-            f"trajectory {trajectory} stores no usable frame times: set "
-            "groundtruth.import.interval_ps (ps between stored frames)"
-        )
-    force_array = None
-    if forces is not None:
-        ca_in_topology = solute[ca]  # the C-alphas' rows in the whole topology
-        layouts = {
-            top.n_atoms: ca_in_topology,
-            len(protein_atoms): np.searchsorted(protein_atoms, ca_in_topology),
-            full.n_atoms: ca,
-        }
-        force_array = read_forces(forces, n_full, ca, layouts, stride)
-        finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
-        if not finite.all():
-            row = int(np.flatnonzero(~finite)[0])
-            atom = int(np.argwhere(~np.isfinite(force_array[row]))[0][0])
+    suffix = "".join(Path(outputs["trajectory"]).suffixes[-1:])
+    # The solute trajectory is written chunk by chunk (memory: CHUNK_BYTES of atoms, whatever the file's length);
+    # only the C-alphas are kept whole. Everything is written to temporaries: a refused file leaves no output.
+    with atomic_path(outputs["trajectory"], suffix=suffix) as written:
+        read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written)
+        n_full, times, ca_xyz = read.frames_before_stride, read.times, read.ca
+        timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
+        if interval_ps is not None:
+            times = np.arange(1, len(times) + 1, dtype=np.float64) * interval_ps * stride
+        elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
             raise GroundTruthImportError(
-                f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
-                f"({full.topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
-                f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)"
+                f"trajectory {trajectory} stores no usable frame times: set "
+                "groundtruth.import.interval_ps (ps between stored frames)"
             )
-    ca_xyz = traj.xyz[:, ca]
-    try:
-        keep = keep_valid_frames(
-            ca_xyz,
-            source=f"imported trajectory {trajectory}",
-            on_nonfinite=on_nonfinite,
-            frame_of=lambda row: f"frame {row * stride}",
-            atom_of=lambda j: f"C-alpha {j} ({full.topology.atom(int(ca[j])).residue})",
-        )
-    except BadFramesError as exc:
-        raise GroundTruthImportError(str(exc)) from None
-    dropped = int((~keep).sum())
-    if dropped == len(keep):
-        raise GroundTruthImportError(
-            f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
-            f"import a trajectory with finite positions"
-        )
-    pieces = None
-    if dropped:
-        log.warning(
-            "%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)",
-            protein,
-            start,
-            dropped,
-            trajectory,
-        )
-        traj, times, ca_xyz = traj[np.flatnonzero(keep)], times[keep], ca_xyz[keep]
-        force_array = force_array[keep] if force_array is not None else None
-        pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
-    traj.save(str(outputs["trajectory"]))
-    traj[0].save_pdb(str(outputs["topology"]))
+        force_array = None
+        if forces is not None:
+            ca_in_topology = solute[ca]  # the C-alphas' rows in the whole topology
+            layouts = {
+                top.n_atoms: ca_in_topology,
+                len(protein_atoms): np.searchsorted(protein_atoms, ca_in_topology),
+                len(solute): ca,
+            }
+            force_array = read_forces(forces, n_full, ca, layouts, stride)
+            finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
+            if not finite.all():
+                row = int(np.flatnonzero(~finite)[0])
+                atom = int(np.argwhere(~np.isfinite(force_array[row]))[0][0])
+                raise GroundTruthImportError(
+                    f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
+                    f"({kept_topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
+                    f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)"
+                )
+        try:
+            keep = keep_valid_frames(
+                ca_xyz,
+                source=f"imported trajectory {trajectory}",
+                on_nonfinite=on_nonfinite,
+                frame_of=lambda row: f"frame {row * stride}",
+                atom_of=lambda j: f"C-alpha {j} ({kept_topology.atom(int(ca[j])).residue})",
+            )
+        except BadFramesError as exc:
+            raise GroundTruthImportError(str(exc)) from None
+        dropped = int((~keep).sum())
+        if dropped == len(keep):
+            raise GroundTruthImportError(
+                f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
+                f"import a trajectory with finite positions"
+            )
+        pieces = None
+        if dropped:
+            log.warning(
+                "%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)",
+                protein,
+                start,
+                dropped,
+                trajectory,
+            )
+            read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written, keep)  # without them
+            times, ca_xyz = times[keep], ca_xyz[keep]
+            force_array = force_array[keep] if force_array is not None else None
+            pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
+        with atomic_path(outputs["topology"], suffix=".pdb") as first:
+            read.first.save_pdb(str(first))
     attrs = {
         "protein": protein,
         "source": "import",
         "start": start,
         "imported_from": str(trajectory),
-        "residue_names": [r.name for r in full.topology.residues],
+        "residue_names": [r.name for r in kept_topology.residues],
         "residues_selected": str(residues) if residues else "all",
         "stride": stride,
         "force_units": "kJ/mol/nm" if force_array is not None else "none",
@@ -270,21 +271,95 @@ def import_run(
         "residues_selected": str(residues) if residues else "all",
         "platform": "imported",
         "residues": len(ca),
-        "solute_atoms": full.n_atoms,
-        "frames": len(traj),
+        "solute_atoms": len(solute),
+        "frames": len(ca_xyz),
         "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
         "ns_per_day": None,
         "seed": None,
-        "atoms": full.n_atoms,
+        "atoms": len(solute),
         DROPPED_ATTR: dropped,
     }
     log.info(
         "%s/%s: imported %d frames (stride %d) from %s%s",
         protein,
         start,
-        len(traj),
+        len(ca_xyz),
         stride,
         trajectory,
         "" if force_array is not None else "; no forces (CG training cannot use this run)",
     )
     return summary
+
+
+#: Bytes of atom positions (float32) read from a trajectory at once: an imported file is copied chunk by chunk, so
+#: its length never sets the import's memory (a 600-residue protein's 9,000 atoms: 1,500 frames a chunk).
+CHUNK_BYTES = 160 * 2**20
+
+
+@dataclass
+class SoluteCopy:
+    """What copying a trajectory's kept atoms gave: the frames before the stride, the kept frames' times and C-alpha
+    positions (nm), and the first frame written (the topology PDB)."""
+
+    frames_before_stride: int
+    times: np.ndarray
+    ca: np.ndarray
+    first: mdtraj.Trajectory | None
+
+
+def _unreadable(trajectory, topology, exc: Exception) -> GroundTruthImportError:
+    return GroundTruthImportError(
+        f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
+        f"({type(exc).__name__}: {exc}): check that the file is intact and that the topology "
+        f"has the trajectory's atoms in the same order"
+    )
+
+
+def _copy_solute(
+    trajectory: Path, topology, kwargs: dict, solute: np.ndarray, ca: list, stride: int, path: Path, keep=None
+) -> SoluteCopy:
+    """Stream the ``solute`` atoms of every ``stride``-th frame (of those ``keep`` marks, when given) into ``path``
+    (.xtc or .dcd), :data:`CHUNK_BYTES` at a time; return the C-alphas' positions and the times of all of them."""
+    chunk = frames_per_chunk(3 * len(solute), bytes_per_value=4, budget_bytes=CHUNK_BYTES)
+    n_full, kept, times, positions, first = 0, 0, [], [], None
+    try:
+        with mdtraj.open(str(path), "w", force_overwrite=True) as handle:
+            for piece in mdtraj.iterload(str(trajectory), chunk=chunk, atom_indices=solute, **kwargs):
+                rows = np.flatnonzero((np.arange(n_full, n_full + piece.n_frames) % stride) == 0)
+                n_full += piece.n_frames
+                piece = piece[rows]
+                times.append(np.asarray(piece.time, dtype=np.float64))
+                positions.append(piece.xyz[:, ca])
+                if keep is not None:
+                    piece = piece[np.flatnonzero(keep[kept : kept + piece.n_frames])]
+                kept += len(rows)
+                if piece.n_frames:
+                    first = piece[0] if first is None else first
+                    _write(handle, piece)
+    except GroundTruthImportError:
+        raise
+    except Exception as exc:  # mdtraj raises many types for unreadable files
+        raise _unreadable(trajectory, topology, exc) from None
+    return SoluteCopy(n_full, np.concatenate(times), np.concatenate(positions), first)
+
+
+def _write(handle, piece: mdtraj.Trajectory) -> None:
+    """Append frames to an open XTC or DCD file, as :meth:`mdtraj.Trajectory.save` writes them."""
+    from mdtraj.formats import DCDTrajectoryFile, XTCTrajectoryFile
+    from mdtraj.utils import in_units_of
+
+    xyz = in_units_of(piece.xyz, "nanometers", handle.distance_unit)
+    if isinstance(handle, XTCTrajectoryFile):
+        box = (
+            None if piece.unitcell_vectors is None else in_units_of(piece.unitcell_vectors, "nanometers", "nanometers")
+        )
+        handle.write(xyz=xyz, time=piece.time, box=box)
+    elif isinstance(handle, DCDTrajectoryFile):
+        lengths = piece.unitcell_lengths
+        handle.write(
+            xyz=xyz,
+            cell_lengths=None if lengths is None else in_units_of(lengths, "nanometers", handle.distance_unit),
+            cell_angles=piece.unitcell_angles,
+        )
+    else:
+        raise GroundTruthImportError(f"an imported run's trajectory is written as .xtc or .dcd, not {handle}")

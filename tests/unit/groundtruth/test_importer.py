@@ -148,3 +148,48 @@ def test_non_finite_forces_name_the_file_and_frame(generated, start_pdb, tmp_pat
     np.savez(tmp_path / "forces.npz", forces=forces)
     with pytest.raises(GroundTruthImportError, match=r"forces\.npz: frame 5 has a non-finite force on C-alpha 2"):
         imported(generated, start_pdb, tmp_path / "out", forces=tmp_path / "forces.npz")
+
+
+@pytest.mark.parametrize("stride", [1, 3])
+def test_a_trajectory_is_copied_chunk_by_chunk_with_the_same_result(
+    generated,
+    start_pdb,  # noqa: F811
+    tmp_path,
+    monkeypatch,
+    stride,
+):
+    """Memory by bytes: the solute trajectory is streamed in chunks of importer.CHUNK_BYTES, never loaded whole.
+    Chunks of one frame (with a stride across chunk edges and a frame dropped for a NaN) give the same frames file
+    and the same written trajectory as one chunk; a refused file writes nothing."""
+    import mdtraj
+
+    from westbench.groundtruth import importer
+
+    traj = mdtraj.load(str(generated / "trajectory.xtc"), top=str(generated / "topology.pdb"))
+    traj.xyz[4, traj.topology.select("name CA")[2], 0] = np.nan
+    traj.save_hdf5(str(tmp_path / "bad.h5"))
+    results = {}
+    for chunk_bytes in (importer.CHUNK_BYTES, 1):
+        monkeypatch.setattr(importer, "CHUNK_BYTES", chunk_bytes)
+        folder = tmp_path / f"chunk{chunk_bytes}"
+        summary = imported(
+            generated,
+            start_pdb,
+            folder,
+            trajectory=tmp_path / "bad.h5",
+            topology=None,
+            stride=stride,
+            on_nonfinite="drop",
+        )
+        written = mdtraj.load(str(folder / "trajectory.xtc"), top=str(folder / "topology.pdb"))
+        results[chunk_bytes] = (summary, read_frames(folder / "frames.h5"), written)
+    (whole, whole_frames, whole_traj), (one, one_frames, one_traj) = results.values()
+    kept = [row for row in range(0, traj.n_frames, stride) if row != 4]
+    assert whole == one and whole["frames"] == len(kept) == one_traj.n_frames
+    for name in ("ca", "time_ps", "traj", "weight"):
+        assert np.array_equal(whole_frames[name], one_frames[name]), name
+    assert np.array_equal(whole_traj.xyz, one_traj.xyz) and np.array_equal(whole_traj.time, one_traj.time)
+    assert np.allclose(one_traj.xyz, traj.xyz[kept], atol=6e-4)  # the kept frames, every atom of the solute
+    with pytest.raises(GroundTruthImportError, match=r"frame 4 has coordinate nan"):
+        imported(generated, start_pdb, tmp_path / "refused", trajectory=tmp_path / "bad.h5", topology=None)
+    assert not any((tmp_path / "refused").iterdir())  # no trajectory, topology or frames file of a refused run
