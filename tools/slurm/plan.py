@@ -21,6 +21,7 @@ import argparse
 import json
 import re
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -210,8 +211,8 @@ def markdown(summary: dict, title: str) -> str:
         "submitting host: " + (", ".join(f"{k} {v}" for k, v in sorted(s["local_jobs"].items())) or "none") + ")",
         f"- GPU-hours requested **{s['requested_gpu_h']:,.0f}**, expected {s['expected_gpu_h']:,.0f} "
         f"(ratio {s['requested_gpu_h'] / max(s['expected_gpu_h'], 1e-9):.2f}; margin {s['margin']['runtime']}x)",
-        f"- CPU-hours requested **{s['requested_cpu_h']:,.0f}**, expected {s['expected_cpu_h']:,.0f} (CPU jobs; "
-        "requested counts every core of every allocation)",
+        f"- CPU-hours requested **{s['requested_cpu_h']:,.0f}**, expected {s['expected_cpu_h']:,.0f} (allocations "
+        "without a GPU; a GPU allocation's cores come with its GPU-hours)",
         f"- peak concurrent GPUs: **{s['peak_gpus']}** (at most {s['jobs_cap']} allocations at once: the "
         "profile's `jobs`)",
         f"- GPU sharing: {s['gpu_slots']} simulation(s) per GPU in packed groups",
@@ -220,7 +221,7 @@ def markdown(summary: dict, title: str) -> str:
         "- longest allocations: " + "; ".join(_row(r) for r in s["longest"]),
         "- admin flags: " + ("; ".join(s["flags"]) if s["flags"] else "none"),
         "",
-        "| rule | jobs | allocations | GPU | CPU | mem (GB) | runtime per job (h) |",
+        "| rule | jobs | allocations | GPU | CPU | mem (GB) | runtime per job (h; packed: gpu_slots x alone) |",
         "|---|---|---|---|---|---|---|",
     ]
     for rule, info in s["rules"].items():
@@ -432,6 +433,9 @@ def cmd_table(options, rest) -> int:
         "--default-resources",
         "slurm_account=plan",
         "slurm_partition=cpu",
+        "cpus_per_task=1",
+        "--directory",
+        tempfile.mkdtemp(prefix="westbench-plan-"),  # a fresh run: every job planned
     ]
     workflow, args = build_dag(argv)
     summary = plan_summary(workflow, args, workflow.globals["CLUSTER"])
