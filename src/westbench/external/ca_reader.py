@@ -23,7 +23,8 @@ class ExternalSamplesError(WestbenchError):
 
 
 class CAReader:
-    """Reads C-alpha positions (nm) of trajectory files with one topology, checking the sequence once.
+    """Reads C-alpha positions (nm) of trajectory files with one topology, checking the sequence once; only the
+    C-alpha atoms of a file are read (its memory is frames x residues, never frames x atoms).
 
     ``residues`` (``external.<engine>.residues``) keeps the protein residues it selects (a residue-number
     range or an mdtraj selection, :func:`westbench.io.trajectories.select_residues`) before the C-alphas are taken.
@@ -71,10 +72,9 @@ class CAReader:
         if not path.is_file():
             raise ExternalSamplesError(f"external engine '{self.engine}': {path} does not exist")
         try:
-            if self.top is None:
-                traj = mdtraj.load(str(path))
-                self._check(traj.topology, path)
-                return traj.xyz[:, self.ca]
+            if self.top is None:  # a file with its own topology: its first frame gives it, then only C-alphas are read
+                self._check(mdtraj.load_frame(str(path), 0).topology, path)
+                return mdtraj.load(str(path), atom_indices=self.ca).xyz
             return mdtraj.load(str(path), top=self.top, atom_indices=self.ca).xyz
         except ExternalSamplesError:
             raise
