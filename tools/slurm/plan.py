@@ -300,7 +300,8 @@ def cmd_measure(options, rest) -> int:
         wildcards = match.groupdict()
         if rule.startswith("calibration_"):
             wildcards = {**wildcards, "protein": wildcards.get("protein", config["calibration"]["protein"])}
-        jobs[rule].append(
+        kind = wb_requests.variant(rule, wildcards)
+        jobs[f"{rule}:{kind}" if kind else rule].append(
             {
                 "seconds": float(row["s"]),
                 "rss_mb": float(row["max_rss"]),

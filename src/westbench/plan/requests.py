@@ -255,9 +255,27 @@ def _base_rule(rule: str) -> str:
     return ALIASES.get(rule, rule)
 
 
-def _measured(basis: Mapping, rule: str) -> Mapping | None:
+def variant(rule: str, wildcards: Mapping) -> str | None:
+    """The kind of work a job of a rule that runs several kinds does, measured apart: a WE run's engine, OpenMM
+    (``openmm``: walker-segments x steps x atoms) or batched CG (``cg``: iterations x steps x beads)."""
+    if _base_rule(rule).removeprefix("calibration_") in ("we_run", "we_run_replica") and "engine" in wildcards:
+        return "openmm" if wildcards["engine"] in ("implicit", "explicit") else "cg"
+    return None
+
+
+def _measured(basis: Mapping, rule: str, wildcards: Mapping | None = None) -> Mapping | None:
     rules = basis["rules"]
-    return rules.get(rule) or rules.get(ALIASES.get(rule, ""))
+    kind = variant(rule, wildcards or {})
+    for name in (rule, ALIASES.get(rule, "")):
+        if kind and f"{name}:{kind}" in rules:
+            return rules[f"{name}:{kind}"]
+        if name in rules:
+            return rules[name]
+    for name in (rule, ALIASES.get(rule, "")):  # a kind the measured run did not run: the rule's other kind
+        for key, entry in rules.items():
+            if key.split(":")[0] == name:
+                return entry
+    return None
 
 
 @dataclass(frozen=True)
@@ -292,7 +310,9 @@ class Requests:
         self._cache: dict = {}
 
     def has_basis(self, rule: str) -> bool:
-        return _measured(self.basis, rule) is not None
+        return _measured(self.basis, rule) is not None or any(
+            key.split(":")[0] in (rule, ALIASES.get(rule)) for key in self.basis["rules"]
+        )
 
     def estimate(self, rule: str, wildcards: Mapping) -> Estimate:
         """The expected need of one job of ``rule`` with these wildcards (no margin).
@@ -305,7 +325,7 @@ class Requests:
         key = (rule, tuple(sorted((k, str(v)) for k, v in wildcards.items())))
         if key in self._cache:
             return self._cache[key]
-        measured = _measured(self.basis, rule)
+        measured = _measured(self.basis, rule, wildcards)
         if measured is None:
             raise ConfigError(
                 f"rule {rule} has no measured basis in profiles/slurm/measured.json: run it once and refresh the "

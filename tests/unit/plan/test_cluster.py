@@ -33,7 +33,7 @@ def paper_like(**groundtruth):
 
 def test_the_basis_is_the_measured_runs_and_covers_every_rule_of_the_default_dag():
     assert "d50851d" in BASIS["source"]
-    for rule in ("groundtruth_run", "groundtruth_starts", "build_system", "fit_tica", "metric_suite", "we_run"):
+    for rule in ("groundtruth_run", "groundtruth_starts", "build_system", "fit_tica", "metric_suite", "we_run:openmm"):
         assert BASIS["rules"][rule]["seconds"] > 0 and BASIS["rules"][rule]["units"] > 0, rule
     # Every rate says where its number comes from.
     assert all(rate["source"] for rates in BASIS["rates"].values() for rate in rates)
@@ -78,6 +78,16 @@ def test_prepared_atom_counts_replace_the_estimate(tmp_path):
     sizes = wb_requests.Requests(paper_like(), BASIS, prepared).sizes
     assert sizes.explicit_atoms("small") == 12345
     assert sizes.explicit_atoms("large") == wb_requests.explicit_atoms(80, paper_like()["preparation"])
+
+
+def test_a_we_run_is_sized_by_the_measured_run_of_its_engines_kind():
+    small_we = {"max_iterations": 2, "steps_per_segment": 100, "save_every": 10}
+    requests = wb_requests.Requests(validate_config({"proteins": paper_like()["proteins"], "we": small_we}), BASIS)
+    openmm = requests.estimate("we_run", {"protein": "small", "engine": "explicit"})
+    cg = requests.estimate("we_run", {"protein": "small", "engine": "cg_fulltrained"})
+    assert openmm.seconds >= BASIS["rules"]["we_run:openmm"]["seconds"]
+    assert cg.seconds >= BASIS["rules"]["we_run:cg"]["seconds"]
+    assert openmm.seconds < 3600 and cg.seconds < 3600  # each scaled by its own kind's units
 
 
 def test_a_rule_without_a_measurement_gets_no_requests_and_a_clear_error():
