@@ -159,10 +159,28 @@ JOBS: dict[str, Job] = {
     ),
     # rule controls: one protein's controls (westbench.metrics.controls).
     "controls": Job("controls", exclude={"enabled": "whether the controls' files are targets: the DAG"}),
-    # rule controls: the metric suite's keys that change the controls' scores (they are scored under the frames'
-    # own weights, draw no figure and fit no MSM or macrostates; ground-truth frames have one iteration).
+    # rule controls: the metric suite's keys that change the controls' scores (a key added to the section reaches
+    # it: an estimator's setting reruns the controls).
     "controls_metrics": Job(
-        "metrics", only=("bins", "kl_floor", "w1_2d_bins", "bootstrap", "floor_splits", "min_effective_frames")
+        "metrics",
+        exclude={
+            "weightings": "every control is scored under the frames' own weights (we)",
+            "msm_bins": "no control is scored under the msm weighting",
+            "msm_lag": "no control is scored under the msm weighting",
+            "coverage_bins": "the controls report no coverage",
+            "coverage_thresholds": "table setting: rules metric_tables, groundtruth_throughput",
+            "reference_engine": "table setting: rule metric_tables",
+            "macrostate_clusters": "the macrostate model's (rule macrostates), an input of the controls",
+            "macrostates": "the macrostate model's (rule macrostates), an input of the controls",
+            "macrostate_dim": "the macrostate model's (rule macrostates), an input of the controls",
+            "density": "a figure setting: the controls draw none",
+            "kde_bandwidth": "a figure setting: the controls draw none",
+            "scatter_max_points": "a figure setting: the controls draw none",
+            "kl_sensitivity_bins": "the report's binning-sensitivity line of an engine, not the controls'",
+            "bootstrap_blocks": "WE exports only: the ground truth's units are its runs",
+            "block_decorrelation": "WE exports only: the ground truth's units are its runs",
+            "discard_iterations": "WE exports only: ground-truth frames have one iteration",
+        },
     ),
     # rule macrostates: the protein's one ground-truth macrostate model.
     "macrostates": Job("metrics", only=("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")),

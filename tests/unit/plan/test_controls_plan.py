@@ -22,11 +22,12 @@ def test_disabled_controls_leave_no_job_and_no_report_input():
     assert not any("/controls/" in path for path in plan.targets.all_outputs())
 
 
-def test_the_controls_read_their_section_less_enabled_and_six_suite_keys(default_plan):
+def test_the_controls_read_their_section_less_enabled_and_the_suite_keys_of_their_scores(default_plan):
     settings = default_plan.params.controls()
     assert "enabled" not in settings and set(settings) == set(section_defaults("controls")) - {"enabled"}
     metrics = default_plan.params.controls_metrics()
     assert list(metrics) == list(job_keys("controls_metrics")) and "weightings" not in metrics
+    assert {"bins", "kl_floor", "bootstrap", "floor_splits", "min_effective_frames"} <= set(metrics)
     # A table setting or a figure setting reruns no control.
     edited = plan_with(metrics={"coverage_thresholds": [0.3], "scatter_max_points": 5000, "weightings": ["we"]})
     assert repr(edited.params.controls_metrics()) == repr(metrics)
