@@ -245,7 +245,7 @@ def standing_sentence(overall: pd.DataFrame, flags: Mapping[str, str] | None = N
         )
     if not any(len(a) for a in ranked["above"]):
         if len(ranked) == 1:
-            return f"Only {ranked['engine'].iloc[0]} has determined values: nothing to rank it against" + tail
+            return f"Only {_join(list(ranked['engine']))} has determined values: nothing to rank it against" + tail
         return (
             f"The data separate no two engines: {_join(list(ranked['engine']))} tie (this run cannot rank them)" + tail
         )

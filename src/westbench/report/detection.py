@@ -26,6 +26,7 @@ from typing import Mapping
 import pandas as pd
 from markupsafe import Markup
 
+from westbench.report.definitions import defined_line
 from westbench.report.sections import html_table
 
 #: Families of controls whose failure any benchmark must catch (a collapsed, mirrored or unit-scaled engine): a run
@@ -204,8 +205,8 @@ def detection_html(found: Mapping[str, Mapping | None]) -> Markup:
             continue
         if controls.get("reference"):
             body += Markup('<p class="note">Reference of the controls: {}</p>\n').format(controls["reference"])
-        body += Markup('<div class="scroll">{}</div>\n').format(html_table(failure_table(controls)))
-        table = resolution_table(controls)
-        if len(table):
+        tables = [failure_table(controls), resolution_table(controls)]
+        for table in (t for t in tables if len(t)):
             body += Markup('<div class="scroll">{}</div>\n').format(html_table(table))
+        body += defined_line([column for table in tables for column in table.columns])
     return body

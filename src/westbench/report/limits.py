@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Mapping, Sequence
 
 import pandas as pd
@@ -87,13 +88,26 @@ def runs_for_floor(floor: float, runs: int, target: float) -> int:
 
     Examples
     --------
-    >>> runs_for_floor(1.0, 3, 0.5), runs_for_floor(1.0, 3, 2.0)
-    (13, 3)
+    >>> runs_for_floor(1.0, 3, 0.5), runs_for_floor(1.0, 3, 2.0), len(str(runs_for_floor(1.0, 3, 5e-324)))
+    (13, 3, 648)
+
+    In exact rational arithmetic (a target far below the floor needs more runs than a float holds).
     """
-    needed = math.floor(runs * (floor / target) ** 2) + 1
-    while floor * math.sqrt(runs / needed) >= target:  # x an integer that floats round down: one more run
-        needed += 1
+    needed = math.floor(runs * (Fraction(floor) / Fraction(target)) ** 2) + 1  # exact: the smallest n above
+    while floor * math.sqrt(runs / needed) >= target:  # as floats see it: a hair more where they round down
+        needed += max(1, needed // 10**12)
     return max(runs, needed)
+
+
+def count(n: int) -> str:
+    """A count of runs as a sentence quotes it: in full below a billion, else its power of ten.
+
+    Examples
+    --------
+    >>> count(76), count(10**15 + 3)
+    ('76', '10^15')
+    """
+    return str(n) if n < 10**9 else f"10^{len(str(n)) - 1}"
 
 
 def limitation(ranked: pd.DataFrame, designs: Mapping[str, FloorDesign] | int | None) -> Limitation:
@@ -187,7 +201,7 @@ def _floor_limitation(ranked: pd.DataFrame, within: list, designs) -> Limitation
     if design.pseudo_runs is None:  # the floor's design unknown: the plain 1/sqrt(runs)
         return Limitation(
             "floor",
-            head + f" The floor falls about as 1/√runs: about {runs_for_floor(floor, runs, target)} runs would "
+            head + f" The floor falls about as 1/√runs: about {count(runs_for_floor(floor, runs, target))} runs would "
             f"bring it below the lowest of those bounds ({_g(target)}).",
         )
     needed = design.runs_for(floor, target)
