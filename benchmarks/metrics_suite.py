@@ -9,6 +9,7 @@ apart) and every figure: :func:`westbench.metrics.score.score_engine` from frame
 ``metrics.json``.
 
     .venv/bin/python benchmarks/metrics_suite.py [--model-frames N] [--groundtruth-frames N] [--bootstrap N]
+        [--kl-estimator nearest_neighbours|histogram]
 
 Writes benchmarks/results/metrics_suite.json with the wall time of each part.
 """
@@ -66,6 +67,7 @@ def main():
     parser.add_argument("--groundtruth-frames", type=int, default=300_000)
     parser.add_argument("--beads", type=int, default=10)
     parser.add_argument("--bootstrap", type=int, default=None, help="replicates (default: the schema's)")
+    parser.add_argument("--kl-estimator", default=None, help="metrics.kl_estimator (default: the schema's)")
     parser.add_argument("--profile", action="store_true", help="print the top functions by cumulative time")
     parser.add_argument("--output", default=str(Path(__file__).parent / "results" / "metrics_suite.json"))
     args = parser.parse_args()
@@ -73,6 +75,8 @@ def main():
     settings = {**section_defaults("metrics"), "seed": 2024}
     if args.bootstrap is not None:
         settings["bootstrap"] = args.bootstrap
+    if args.kl_estimator is not None:
+        settings["kl_estimator"] = args.kl_estimator
     suite_settings = {
         key: settings[key]
         for key in settings
@@ -119,6 +123,7 @@ def main():
         "weightings": settings["weightings"],
         "bootstrap": settings["bootstrap"],
         "floor_splits": settings["floor_splits"],
+        "kl_estimator": settings["kl_estimator"],
         "resampling": record["resampling"],
         "not_estimable": record["not_estimable"],
         "figures": record["figures"]["files"],

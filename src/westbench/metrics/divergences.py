@@ -70,6 +70,11 @@ class Wasserstein1D:
         self._deltas = np.diff(pooled[order])
         self._cdf_indices = (np.cumsum(from_reference)[:-1], np.cumsum(~from_reference)[:-1])
 
+    @property
+    def orders(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ascending order of the reference's and of the model's flattened values (stable)."""
+        return self._sorters
+
     def _cdf(self, side: int, weights) -> np.ndarray:
         sorter, indices = self._sorters[side], self._cdf_indices[side]
         if weights is None:
@@ -144,6 +149,31 @@ def kl_batch(p: np.ndarray, q: np.ndarray, floor: float) -> np.ndarray:
     value = np.maximum(terms.sum(axis=-1), 0.0)  # round-off (and floors above 1 in sum) never go below 0
     empty = (p_total[..., 0] <= 0) | (q_total[..., 0] <= 0) | ~np.isfinite(p_total[..., 0] + q_total[..., 0])
     return np.where(empty, np.nan, value)
+
+
+def floored_share(p: np.ndarray, q: np.ndarray, floor: float) -> float:
+    """The share of :func:`kl_from_histograms` (p || q) that comes from cells where ``q`` is read at the floor (p has
+    mass, q less than ``floor``; above 1 where the other cells' terms are negative): above one half the value measures
+    the floor, not the divergence. NaN where the KL is not positive.
+
+    Examples
+    --------
+    >>> round(floored_share([0.5, 0.5], [1.0, 0.0], 1e-8), 2)  # one cell empty: 0.5 log(0.5 / 1e-8) of 8.6
+    1.04
+    >>> floored_share([0.5, 0.5], [0.4, 0.6], 1e-8)
+    0.0
+    """
+    p, q = np.ravel(np.asarray(p, dtype=np.float64)), np.ravel(np.asarray(q, dtype=np.float64))
+    p_total, q_total = p.sum(), q.sum()
+    if not (p_total > 0 and q_total > 0):
+        return float("nan")
+    p, q = p / p_total, q / q_total
+    floored = (p > 0) & (q < np.minimum(floor, p))
+    total = kl_from_histograms(p, q, floor)
+    if not total > 0:
+        return float("nan")
+    part = np.sum(p[floored] * np.log(p[floored] / np.minimum(floor, p[floored])))
+    return float(part / total)
 
 
 def w1_from_histograms(

@@ -53,9 +53,10 @@ from westbench.errors import WestbenchError
 from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
 from westbench.geometry.coverage_grid import CoverageGrid
 from westbench.io.canonical import MULTIPLICITY, canonical_frames
-from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D
+from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D, floored_share
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
+from westbench.metrics.kl import kl_mark, suite_kl
 from westbench.metrics.metastable import OUTSIDE, UNASSIGNED, MacrostateEstimator, MacrostateModel
 from westbench.metrics.msm import MsmWeights, grid_msm, msm_grid
 from westbench.metrics.noise_floor import (
@@ -203,6 +204,20 @@ class MetricSuite:
             PERIODS,
             self.groundtruth_weights,
         )
+        # KL by nearest neighbours in place of the histograms' (metrics.kl_estimator; westbench.metrics.kl).
+        self.knn = suite_kl(
+            self.settings,
+            self.binned.keys,
+            self.reference,
+            self.sample,
+            gt_tics,
+            model_tics,
+            self.groundtruth_units,
+            self.model_units,
+            self.groundtruth_weights,
+            PERIODS,
+            {name: self.w1[name].orders for name in self.w1},
+        )
         self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
         self.contact_w1 = PairDistanceW1(
             groundtruth["ca"], model["ca"], seed=derive_seed(int(self.settings["seed"]), "contact_pairs")
@@ -276,7 +291,7 @@ class MetricSuite:
         gt_ones = np.ones((1, self.n_groundtruth_units))
         model_ones = np.ones((1, self.n_model_units))
         histograms = self.model_histograms(weights) if histograms is None else histograms
-        values = self.binned.statistic(histograms)([gt_ones, model_ones])[:, 0]
+        values = self.statistic(weights, histograms)([gt_ones, model_ones])[:, 0]
         for i, (metric, name) in enumerate(self.binned.keys):
             if metric == "w1" and name in self.w1:
                 ref_w = np.repeat(self.groundtruth_weights, self.reference[name].shape[1])
@@ -300,7 +315,7 @@ class MetricSuite:
         k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
         if k not in self._floors:
             self._floors[k] = noise_floor(
-                self.binned.split_halves,
+                self.split_halves,
                 unit_frames,
                 size,
                 int(self.settings["floor_splits"]),
@@ -309,12 +324,28 @@ class MetricSuite:
             )
         return self._floors[k]
 
+    def statistic(self, weights: np.ndarray, histograms: dict):
+        """The bootstrap statistic of every row under the model's frame ``weights``: the binned one
+        (:meth:`BinnedDivergences.statistic`), its KL rows by nearest neighbours unless ``kl_estimator`` is
+        ``histogram``."""
+        binned = self.binned.statistic(histograms)
+        return binned if self.knn is None else self.knn.statistic(binned, weights)
+
+    def split_halves(self, subsets: np.ndarray) -> np.ndarray:
+        """The noise floor's split divergences of every row (:meth:`BinnedDivergences.split_halves`, KL rows as in
+        :meth:`statistic`)."""
+        if self.knn is None:
+            return self.binned.split_halves(subsets)
+        return self.knn.split_halves(self.binned.split_halves)(subsets)
+
     def largest_reachable(self) -> np.ndarray:
         """Per statistic, the largest value any model could score against this ground truth (inf for W1): the KL
         of a model with all its mass off the ground truth's cells. A floor at or above it cannot be cleared."""
         out = np.full(len(self.binned.keys), np.inf)
         for i, (metric, name) in enumerate(self.binned.keys):
-            if metric == "kl":
+            if metric == "kl" and self.knn is not None:  # every ground-truth point's model density at the floor
+                out[i] = self.knn.largest(name)
+            elif metric == "kl":
                 p = self.binned.reference_histograms[(metric, name)].sum(axis=0)
                 p = p[p > 0] / p.sum()
                 out[i] = float(np.sum(p * np.log(p / np.minimum(self.binned.floor, p))))
@@ -334,7 +365,7 @@ class MetricSuite:
             )
         histograms = self.model_histograms(weights) if histograms is None else histograms
         result = unit_bootstrap(
-            self.binned.statistic(histograms),
+            self.statistic(weights, histograms),
             [self.n_groundtruth_units, self.n_model_units],
             replicates,
             derive_seed(int(self.settings["seed"]), "bootstrap"),
@@ -399,6 +430,8 @@ class MetricSuite:
             intervals={"w1": {}, "kl": {}},
             verdicts={"w1": {}, "kl": {}},
             verdict_notes={"w1": {}, "kl": {}},
+            kl_marks={},
+            kl_estimator={"method": "histogram", "bins": s["bins"]} if self.knn is None else self.knn.describe(),
         )
         rows = []
         for i, (metric, name) in enumerate(self.binned.keys):
@@ -427,6 +460,15 @@ class MetricSuite:
                     _finite(floor.low[i]),
                     _finite(floor.high[i]),
                 )
+            mark, marked = "", ""
+            if metric == "kl":  # a KL that is mostly bias, or pinned by the bin floor, is no score (kl_marks)
+                if self.knn is None:
+                    p, q = self.binned.reference_histograms[(metric, name)], histograms[(metric, name)]
+                    share = floored_share(p.sum(axis=0), q.sum(axis=0), self.binned.floor)
+                else:
+                    share = self.knn.floored_share(name, weights)
+                mark, marked = kl_mark(floor_value, floor_high, share, reachable[i])
+                values["kl_marks"][name] = mark
             decided = verdict(low, floor_high)
             why = ""
             if interval is None:
@@ -443,6 +485,8 @@ class MetricSuite:
                     f"(all its mass off the ground truth's cells), and the noise floor reaches {floor_high:.3g}; "
                     "more ground-truth runs lower the floor"
                 )
+            elif mark:
+                why = marked
             if why:
                 decided = UNDETERMINED
                 note = f"{why}; {note}" if note and note != why else why

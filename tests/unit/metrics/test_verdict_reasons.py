@@ -41,13 +41,14 @@ def test_weights_that_few_frames_carry_leave_every_verdict_undetermined_with_the
 def test_a_floor_above_the_largest_kl_any_model_could_reach_is_undetermined_not_within_noise():
     """Few ground-truth frames over many bins: the ground truth's own splits leave most bins empty, so its floor sits
     at the KL of a model with all its mass elsewhere, which no model can clear."""
-    settings = {**SETTINGS, "bins": 400}
+    settings = {**SETTINGS, "bins": 400, "kl_estimator": "histogram"}
     suite = MetricSuite(frames(6, 4, 3), frames(20, 20, 4, 0.3), settings)
     values, _ = suite.score("we")
     reachable = dict(zip(suite.binned.keys, suite.largest_reachable()))
     assert values["noise_floor"]["kl"]["tic0"]["high"] >= reachable[("kl", "tic0")] - 1e-9
     assert values["verdicts"]["kl"]["tic0"] == "undetermined"
     assert values["verdict_notes"]["kl"]["tic0"].startswith("cannot be separated")
+    assert values["kl_marks"]["tic0"] == "pinned"  # the floor reads half or more of the largest reachable KL
     assert np.isinf(reachable[("w1", "tic0")])
 
 

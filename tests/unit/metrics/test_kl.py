@@ -1,0 +1,183 @@
+"""The nearest-neighbour KL (westbench.metrics.kl): the scoring properties on degenerate and random data
+(hypothesis), its resampling route (unit multiplicities, noise-floor splits) and the marks of a KL that is no score."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from westbench.metrics.kl import BIASED, PINNED, SuiteKL, kl_knn, kl_mark
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**31 - 1)
+kinds = st.sampled_from(["line", "circle", "plane"])
+
+
+def sample(rng, kind, n, shift=0.0, scale=1.0):
+    if kind == "plane":
+        return rng.normal(shift, scale, size=(n, 2))
+    if kind == "circle":
+        return np.mod(rng.vonmises(shift, 2.0 / scale**2, n), 2 * np.pi)
+    return rng.normal(shift, scale, n)
+
+
+def kl(reference, model, kind, **kwargs):
+    return kl_knn(reference, model, period=2 * np.pi if kind == "circle" else None, **kwargs)
+
+
+@SETTINGS
+@given(seeds, kinds, st.integers(2, 80), st.integers(1, 4))
+def test_a_sample_against_itself_scores_zero_whatever_its_weights_and_units(seed, kind, n, runs):
+    rng = np.random.default_rng(seed)
+    x = sample(rng, kind, n)
+    weights = rng.random(n) + 0.01
+    units = np.arange(n) % runs
+    assert kl(x, x, kind) == 0.0
+    assert kl(x, x, kind, reference_weights=weights, model_weights=3 * weights, reference_units=units) == 0.0
+
+
+@SETTINGS
+@given(seeds, kinds, st.integers(2, 40), st.integers(1, 40), st.floats(-5.0, 5.0))
+def test_all_mass_on_one_value_scores_zero_against_the_same_value_and_large_elsewhere(seed, kind, n, m, value):
+    """Degenerate samples (every value equal: all mass in one bin) are atoms, not densities of zero width."""
+    point = np.full((1, 2), value) if kind == "plane" else np.array([value])
+    reference, same = np.repeat(point, n, axis=0), np.repeat(point, m, axis=0)
+    assert kl(reference, same, kind) == pytest.approx(0.0, abs=1e-12)
+    elsewhere = np.repeat(point + 1.0, m, axis=0)
+    far_value = kl(reference, elsewhere, kind)
+    assert np.isfinite(far_value) and far_value > 10.0  # the model misses an atom: the floor's KL, not infinity
+
+
+def test_one_ground_truth_point_gives_no_kl():
+    assert np.isnan(kl_knn(np.zeros(1), np.zeros(5)))  # no density from one point
+
+
+@SETTINGS
+@given(seeds, st.sampled_from(["line", "plane"]), st.integers(5, 60), st.integers(3, 60), st.floats(0.0, 50.0))
+def test_disjoint_supports_score_more_than_any_overlap_and_never_less_when_further(seed, kind, n, m, further):
+    rng = np.random.default_rng(seed)
+    reference = sample(rng, kind, n)
+    overlapping = sample(rng, kind, m, shift=0.3)
+    beyond = np.max(reference, axis=0) - np.min(reference, axis=0) + 1.0
+    disjoint = overlapping + beyond
+    assert kl(reference, disjoint, kind) >= kl(reference, overlapping, kind) - 1e-12
+    assert kl(reference, disjoint + further, kind) >= kl(reference, disjoint, kind) - 1e-12
+
+
+@SETTINGS
+@given(seeds, st.sampled_from(["line", "plane"]), st.integers(8, 80), st.integers(4, 80), st.floats(0.01, 0.9))
+def test_mass_moved_off_the_support_never_lowers_the_kl_under_any_weights(seed, kind, n, m, share):
+    """The model's ball holds k times its mean point weight: weight moved away (the far-mass contract: copies far
+    away carrying a share of the total) can only widen it, whatever the weights."""
+    rng = np.random.default_rng(seed)
+    reference, model = sample(rng, kind, n), sample(rng, kind, m, shift=0.2, scale=1.3)
+    weights = rng.random(m) + 0.01
+    base = kl(reference, model, kind, model_weights=weights, reference_units=np.arange(n) % 3)
+    copies = rng.choice(m, size=max(1, int(round(share * m / (1 - share)))))
+    far = model[copies] + 50.0
+    far_weights = np.full(len(copies), share * weights.sum() / ((1 - share) * len(copies)))
+    moved = kl(
+        reference,
+        np.concatenate([model, far]),
+        kind,
+        model_weights=np.concatenate([weights, far_weights]),
+        reference_units=np.arange(n) % 3,
+    )
+    assert moved >= base - 1e-9 * max(1.0, base)
+    inside = np.ones(m, dtype=bool)
+    inside[rng.choice(m, size=max(1, m // 3), replace=False)] = False
+    relocated = model.copy()
+    relocated[~inside] = np.max(reference, axis=0) + 0.5  # out of the support, just past its edge
+    assert (
+        kl(reference, relocated, kind, model_weights=weights)
+        >= kl(reference, model, kind, model_weights=weights) - 1e-9
+    )
+
+
+@SETTINGS
+@given(seeds, kinds, st.integers(4, 60), st.integers(4, 60), st.floats(1e-3, 1e3))
+def test_a_weight_scale_and_weightless_frames_change_nothing(seed, kind, n, m, factor):
+    rng = np.random.default_rng(seed)
+    reference, model = sample(rng, kind, n), sample(rng, kind, m, shift=0.4)
+    weights = rng.random(m) + 0.01
+    base = kl(reference, model, kind, model_weights=weights)
+    assert kl(reference, model, kind, model_weights=factor * weights) == pytest.approx(base, rel=1e-9, abs=1e-12)
+    extra = sample(rng, kind, 5, shift=3.0)
+    padded = kl(reference, np.concatenate([model, extra]), kind, model_weights=np.concatenate([weights, np.zeros(5)]))
+    assert padded == pytest.approx(base, rel=1e-9, abs=1e-12)
+
+
+def test_shifted_gaussians_read_their_known_kl_at_a_run_s_sizes():
+    """The issue's pair (KL 0.125): the histograms read 6.8 at 60 frames a side; the estimator about the truth."""
+    values = {n: [] for n in (60, 1000)}
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        for n in values:
+            values[n].append(kl_knn(rng.normal(0, 1, n), rng.normal(0.5, 1, n)))
+    assert abs(np.mean(values[1000]) - 0.125) < 0.02
+    assert abs(np.mean(values[60]) - 0.125) < 0.1
+
+
+def suite_kl(gt_units=6, model_units=4, n=240, shift=0.5, seed=0):
+    rng = np.random.default_rng(seed)
+    gt = {"tic0": rng.normal(size=(n, 1)), "dihedrals": rng.uniform(-180, 180, size=(n, 3))}
+    model = {"tic0": rng.normal(shift, 1, size=(n, 1)), "dihedrals": rng.uniform(-180, 180, size=(n, 3))}
+    keys = [("w1", "tic0"), ("kl", "tic0"), ("w1", "dihedrals"), ("kl", "dihedrals"), ("kl", "tic01")]
+    tics = rng.normal(size=(n, 2)), rng.normal(shift, 1, size=(n, 2))
+    return SuiteKL(
+        keys,
+        gt,
+        model,
+        *tics,
+        np.arange(n) % gt_units,
+        np.arange(n) % model_units,
+        np.ones(n),
+        {"dihedrals": (-180.0, 180.0)},
+        query_points=100,
+    )
+
+
+def test_the_bootstrap_statistic_replaces_the_kl_rows_and_reads_the_estimate_at_multiplicity_one():
+    estimator = suite_kl()
+    binned = lambda multiplicities: np.full((5, len(multiplicities[0])), -1.0)  # noqa: E731
+    weights = np.ones(240)
+    statistic = estimator.statistic(binned, weights)
+    ones = statistic([np.ones((1, 6)), np.ones((1, 4))])[:, 0]
+    assert ones[0] == -1.0 and ones[2] == -1.0  # the W1 rows are the binned ones
+    assert 0.05 < ones[1] < 0.5 and ones[3] < 0.1 and 0.1 < ones[4] < 0.6
+    rng = np.random.default_rng(1)
+    replicates = statistic(
+        [
+            rng.multinomial(6, np.full(6, 1 / 6), 30).astype(float),
+            rng.multinomial(4, np.full(4, 0.25), 30).astype(float),
+        ]
+    )
+    assert replicates.shape == (5, 30) and np.isfinite(replicates[[1, 3, 4]]).all()
+    assert (replicates[[1, 3, 4]] >= 0).all()
+    assert 0.05 < np.median(replicates[1]) < 0.6
+
+
+def test_noise_floor_splits_score_the_ground_truth_against_itself_near_zero():
+    estimator = suite_kl(gt_units=8)
+    subsets = np.zeros((5, 8))
+    for row in range(5):
+        subsets[row, [row, (row + 3) % 8]] = 1.0
+    values = estimator.split_halves(lambda s: np.zeros((5, len(s))))(subsets)
+    assert values.shape == (5, 5) and np.isfinite(values[[1, 3, 4]]).all()
+    assert values[[1, 3, 4]].mean() < 0.3  # equal distributions: a small positive reading, far below the 0.125 + noise
+
+
+def test_a_resample_that_holds_one_ground_truth_unit_falls_back_to_that_unit():
+    estimator = suite_kl(gt_units=3)
+    statistic = estimator.statistic(lambda m: np.zeros((5, len(m[0]))), np.ones(240))
+    alone = statistic([np.array([[3.0, 0.0, 0.0]]), np.ones((1, 4))])
+    assert np.isfinite(alone[[1, 3, 4]]).all()
+
+
+def test_kl_marks_say_when_a_kl_is_no_score():
+    assert kl_mark(15.5, 15.7, floored_share=0.95)[0] == PINNED
+    assert kl_mark(15.4, 15.7, floored_share=0.1, reachable=16.0)[0] == PINNED  # the floor itself is pinned
+    mark, reason = kl_mark(0.2, 0.27)
+    assert mark == BIASED and "bias exceeds its noise" in reason
+    assert kl_mark(0.03, 0.2, floored_share=0.0) == ("", "")
+    assert kl_mark(None, None) == ("", "")
