@@ -254,8 +254,9 @@ def estimate_cell(estimate: Estimate, notes: Footnotes | None = None, digits: in
     mark = verdict_mark(e.verdict, e.note)
     if mark:
         parts.append(Markup(" ") + mark)
-    if e.reading and e.verdict == "within noise":
-        parts.append(Markup('<br><span class="reading">{}</span>').format(e.reading))
+    if e.reading and e.verdict == "within noise":  # the reading's first words, all of it on hover
+        short = " ".join(e.reading.split()[:2])
+        parts.append(Markup('<br><span class="reading" title="{}">{}</span>').format(e.reading, short))
     if not missing(e.floor_high):
         title = "noise floor (the ground truth against itself at this sample size)"
         if not missing(e.floor):

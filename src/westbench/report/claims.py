@@ -5,7 +5,9 @@ run can rank engines at all (:func:`westbench.report.scale.cannot_rank`), and th
 Per protein, in the order the bottom line shows them:
 
 - ``standing``: the ranking, each CG model that failed to learn named with that flag in the same sentence; or, where
-  the run cannot rank engines, a plain statement of that and why;
+  the run cannot rank engines, a plain statement of that;
+- ``why``: why it cannot ("" when it can);
+- ``flagged``: where it cannot rank, the CG models that failed to learn, each with its flag;
 - ``failed``: the engines that failed a sanity check, named as failed (never ranked);
 - ``shows``: what the values the run can read do show (engines separated from the ground truth), when it cannot rank;
 - ``would``: what run would rank them (:func:`westbench.report.scale.what_would_rank`);
@@ -21,9 +23,10 @@ Examples
 'Overall: a ranks 1; b ranks 2 (below a).'
 >>> controls = {"resolution": {"w1": {"rg": {"resolved": False}}}}
 >>> evidence = {"p": ProteinEvidence("p", controls=controls)}
->>> print(summary(w1, w1.iloc[0:0], ["we"], {"p": 3}, evidence)["p"]["standing"])  # doctest: +NORMALIZE_WHITESPACE
-This run cannot rank engines on p: its controls resolve none of its distributions; no value is left to rank once
-those it cannot read are set aside.
+>>> result = summary(w1, w1.iloc[0:0], ["we"], {"p": 3}, evidence)["p"]
+>>> print(result["standing"], result["why"])  # doctest: +NORMALIZE_WHITESPACE
+This run cannot rank engines on p. Why: its controls resolve none of its distributions; no value is left to rank
+once those it cannot read are set aside.
 """
 
 from __future__ import annotations
@@ -53,9 +56,14 @@ CANNOT_RANK = "this run cannot rank engines"
 
 
 def excluded(values: pd.DataFrame, evidence: ProteinEvidence | None) -> pd.DataFrame:
-    """``values`` (one protein's :func:`westbench.report.bottom_line.long_form`) with ``excluded`` filled in."""
+    """``values`` (one protein's :func:`westbench.report.bottom_line.long_form`) with ``excluded`` filled in, and
+    ``unresolved`` (the controls show the run cannot resolve the value's distribution, whatever else excludes it)."""
     values = values.copy()
-    values["excluded"] = [exclusion(row, evidence) for row in values.to_dict("records")]
+    records = values.to_dict("records")
+    values["excluded"] = [exclusion(row, evidence) for row in records]
+    values["unresolved"] = [
+        evidence is not None and evidence.resolved(row["metric"], row["distribution"]) is False for row in records
+    ]
     return values
 
 
@@ -115,10 +123,16 @@ def protein_claims(
         values["excluded"] = [why or CANNOT_RANK for why in values["excluded"]]
     ranked = distribution_ranks(values)
     overall = overall_ranks(ranked)
+    why = flagged = ""
     if reasons:
-        standing = f"This run cannot rank engines on {protein}: " + "; ".join(reasons) + "."
+        standing = f"This run cannot rank engines on {protein}."
+        why = "Why: " + "; ".join(reasons) + "."
         if flags:
-            standing += " Besides: " + "; ".join(f"{e} {flags[e]}" for e in flags) + "."
+            flagged = (
+                "Failed to learn, so their scores are the untrained network on its prior: "
+                + "; ".join(f"{e} ({flags[e]})" for e in flags)
+                + "."
+            )
     else:
         standing = standing_sentence(overall, flags)
     unresolved = evidence is not None and evidence.controls and (ranked["excluded"] != "").any()
@@ -128,6 +142,8 @@ def protein_claims(
         "flags": flags,
         "cannot_rank": reasons,
         "standing": standing,
+        "why": why,
+        "flagged": flagged,
         "failed": failed_sentence(failed),
         "shows": shows,
         "would": what_would_rank(protein, evidence, ranked, designs, plans) if reasons or unresolved else "",

@@ -103,6 +103,13 @@ DEFINITIONS = {
     "largest within noise": "The largest value of a known-bad control it left within noise there.",
     "resolved": "Whether some known-bad control that changes the distribution was separated there.",
     "distribution": "What is compared (a TIC, Rg, bonds, angles, dihedrals).",
+    "kind": "The calibration study's engines: null (the reference itself: must be within noise), perturbation (the "
+    "reference made hotter or its native contacts weaker: its answer is known), trained (a CG model trained on the "
+    "study's ground truth).",
+    "temperature ×, contacts ×": "A calibration perturbation's size: the temperature, and the strength of the native "
+    "contacts, as multiples of the reference's (1: unchanged).",
+    "dynamics": "A calibration engine's change of dynamics only (friction ×, timestep ×; empty for none): the "
+    "equilibrium is unchanged, so its answer is within noise.",
     "key, reason": "A not_estimable entry of metrics.json: what could not be estimated, and why.",
 }
 #: Table headings (lower case, unit stripped) that name a term differently, -> the terms they use.
@@ -119,10 +126,15 @@ ALIASES = {
     "gpu_seconds": ["compute seconds"],
     "production_ns": ["production ns"],
     "median_ns_per_day": ["ns per day"],
+    "ns_per_day": ["ns per day"],
+    "w1 against the ground truth": ["W1"],  # the bottom line's heatmaps
+    "kl against the ground truth": ["KL"],
     "mean_ns_per_day": ["ns per day"],
     "ranks above": ["ranks above/below"],
     "ranks below": ["ranks above/below"],
     "key": ["key, reason"],
+    "temperature ×": ["temperature ×, contacts ×"],
+    "contacts ×": ["temperature ×, contacts ×"],
     "reason": ["key, reason"],
 }
 PATTERNS = (

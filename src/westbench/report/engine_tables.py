@@ -26,7 +26,10 @@ ENGINE_DIVERGENCES = (
 
 
 # Keys of metrics.json's not_estimable that are not weightings.
-NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "training"}
+NOT_WEIGHTINGS = {"noise_floor", "macrostates", "nonfinite", "training", "tica", "ended_walkers", "sanity"}
+#: The weightings the metric suite knows, in its order: a whole one not estimable gets a row (its ``not_estimable``
+#: key is the weighting's name); any other key without "/" is a caveat of the record, not a weighting.
+WEIGHTINGS = ("we", "msm", "counts")
 
 
 def reasons(not_estimable: Mapping, *keys: str) -> str:
@@ -113,9 +116,10 @@ def engine_table(record: Mapping, prefix: str, evidence: ProteinEvidence | None 
     by_weighting = dict(record.get("metrics") or {})
     listed = (record.get("settings") or {}).get("weightings") or []
     for name in [*listed, *ne]:  # a whole weighting not estimable: a row that says so
-        if "/" not in name and name not in NOT_WEIGHTINGS and name not in by_weighting:
+        known = name in listed or name in WEIGHTINGS
+        if known and "/" not in name and name not in NOT_WEIGHTINGS and name not in by_weighting:
             by_weighting[name] = None
-    order = [name for name in listed if name in by_weighting]  # the configured order first
+    order = [name for name in listed or WEIGHTINGS if name in by_weighting]  # the configured order first
     by_weighting = {name: by_weighting[name] for name in [*order, *(n for n in by_weighting if n not in order)]}
     rows = []
     for name, values in by_weighting.items():

@@ -180,6 +180,17 @@ def kl_reason(row: Mapping, evidence: ProteinEvidence) -> str:
     return kl_pinned(row, largest_reachable_kl(engine.kl_floor, engine.groundtruth_frames))
 
 
+def tica_short(caveat: str) -> str:
+    """The first clause of the TICA's caveat (what is wrong, without the list of TICs).
+
+    Examples
+    --------
+    >>> tica_short("TICA fitted on 54 lagged frame pairs for 45 features (1.2 per feature): its TICs may follow noise")
+    'TICA fitted on 54 lagged frame pairs for 45 features (1.2 per feature)'
+    """
+    return caveat.split(": ")[0].split("; ")[0].strip()
+
+
 def exclusion(row: Mapping, evidence: ProteinEvidence | None) -> str:
     """Why one value (a row of :func:`westbench.report.bottom_line.long_form`) may not rank ("" when it may), the
     first that holds: the engine failed a sanity check; it is a KL that is no score; the distribution is a TIC of a
@@ -195,7 +206,7 @@ def exclusion(row: Mapping, evidence: ProteinEvidence | None) -> str:
         if pinned:
             return pinned
     if evidence.tica_caveat and distribution in TIC_DISTRIBUTIONS:
-        return f"the TICA is not well posed ({evidence.tica_caveat})"
+        return f"the TICA is not well posed ({tica_short(evidence.tica_caveat)})"
     if evidence.resolved(metric, distribution) is False:
         return f"{UNRESOLVED}: the controls show this run separates no known-bad engine here"
     return ""

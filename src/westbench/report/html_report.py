@@ -83,8 +83,8 @@ def build_report(
     overview: Markup | str = "",
     detection: Markup | str = "",
 ) -> None:
-    """Write the report: the ``overview`` (the bottom line, :mod:`westbench.report.overview`), what the run could
-    ``detection`` (:mod:`westbench.report.detection`), each protein's figures, the ``calibration`` study,
+    """Write the report: the ``overview`` (the bottom line, :mod:`westbench.report.overview`), each protein's
+    figures, what the run could detect (``detection``, :mod:`westbench.report.detection`), the ``calibration`` study,
     ``summary`` (key/value) with the ``notes``, the ``caveats`` box (:func:`caveats`; none when empty), ``tables``
     (name/DataFrame or rendered HTML, an optional note each), then each protein's engine sections and the
     definitions of every quantity shown (each table links those of its columns); a contents list links every
@@ -95,8 +95,8 @@ def build_report(
     anchors = {name: anchor(name) for name in [*tables, *(p.name for p in proteins)]}
     contents = [
         *([("bottom-line", "Bottom line")] if overview else []),
-        *([("detection", "What this run could detect")] if detection else []),
         *([("figures", "Figures")] if figured else []),
+        *([("detection", "What this run could detect")] if detection else []),
         *([("calibration", "Calibration")] if calibration else []),
         ("run", "This run"),
         ("caveats", "Caveats"),
@@ -188,16 +188,16 @@ def write_report(
 
     for protein, engine, metrics_json in metrics:
         section(protein).engines.append(engine_section(protein, engine, metrics_json, captions, evidence.get(protein)))
+    for protein, density in densities:
+        section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
+    for protein, name, figure in protein_figures:
+        section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=wide(name)))
     for protein, preset, curve in training_curves:
         wildcards = {"preset": preset, **({} if protein == "all" else {"protein": protein})}
         outcome = training_outcome(evidence, protein, preset)
         section("all proteins" if protein == "all" else protein).figures.append(
             Figure(curve, captions.html(Path(curve).stem, wildcards, **outcome))
         )
-    for protein, density in densities:
-        section(protein).figures.insert(0, Figure(density, captions.html(Path(density).stem, {"protein": protein})))
-    for protein, name, figure in protein_figures:
-        section(protein).figures.append(Figure(figure, captions.html(name, {"protein": protein}), wide=wide(name)))
     frames, table_notes = table_sections(tables, settings, metrics, captions, evidence)
     discard = settings["discard_iterations"]
     notes = [
@@ -211,6 +211,7 @@ def write_report(
 
         figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
         study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
+        study += defined_line(headings_of(study))
     from westbench.report.overview import overview_html
 
     overview = overview_html(

@@ -48,7 +48,7 @@ def heat_cell(record: Mapping, ranks: Sequence) -> Markup:
     verdict = record["verdict"] if record["verdict"] in HEAT else ""
     why = str(record.get("excluded") or "")
     css = HEAT[verdict]
-    if verdict == "within noise" and why.startswith(UNRESOLVED):
+    if verdict == "within noise" and (record.get("unresolved") or why.startswith(UNRESOLVED)):
         css = UNRESOLVED_CLASS
     if record["value"] != record["value"]:
         text = Markup("n/e")
@@ -71,6 +71,8 @@ def heat_cell(record: Mapping, ranks: Sequence) -> Markup:
     title += f"; {MEANINGS.get(verdict, 'no verdict')}"
     if record["note"]:
         title += f" ({record['note']})"
+    if css == UNRESOLVED_CLASS:
+        title += f"; read: {UNRESOLVED} (this run's controls separated no known-bad engine here)"
     if why:
         title += f"; not ranked: {why}"
     mark = MARKS.get(verdict, "") if css != PINNED_CLASS else ""
@@ -176,6 +178,8 @@ def overview_html(
         sentences = Markup("").join(
             Markup('<p class="{}">{}</p>\n').format(css, text)
             for css, text in (
+                ("why", result["why"]),
+                ("flagged", result["flagged"]),
                 ("failed", result["failed"]),
                 ("shows", result["shows"]),
                 ("would", result["would"]),

@@ -12,7 +12,6 @@ TEMPLATE = jinja2.Template(
 <nav class="contents"><ol>{% for key, heading in contents %}<li><a href="#{{ key }}">{{ heading }}</a></li>
 {% endfor %}</ol></nav>
 {% if overview %}<section class="bottom-line">{{ overview }}</section><!-- end of the bottom line -->{% endif %}
-{% if detection %}<section class="detection">{{ detection }}</section>{% endif %}
 {% if figured %}<section><h2 id="figures">Figures</h2>
 <p class="note">What a reader of the published benchmark looks for first: per protein, the ground truth's TIC 0/1
 density, every engine's TIC 0/1 contours against it, coverage against compute and each CG model's training curve.
@@ -22,6 +21,7 @@ Each engine's own figures follow its table further down.</p>
 src="data:image/png;base64,{{ figure.data }}" alt="{{ figure.alt }}">
 <figcaption>{{ figure.caption }}</figcaption></figure>{% endfor %}
 {% endfor %}</section>{% endif %}
+{% if detection %}<section class="detection">{{ detection }}</section>{% endif %}
 {% if calibration %}<section id="calibration">{{ calibration }}</section>{% endif %}
 <section><h2 id="run">This run</h2>
 <table>{% for key, value in summary.items() %}<tr><th>{{ key }}</th><td>{{ value }}</td></tr>{% endfor %}</table>

@@ -33,7 +33,7 @@ import pandas as pd
 import yaml
 
 from westbench.report.detection import missed_gross
-from westbench.report.evidence import ProteinEvidence
+from westbench.report.evidence import ProteinEvidence, tica_short
 from westbench.report.limits import FloorDesign
 
 #: The configuration of the published benchmark, relative to the workflow's folder.
@@ -106,17 +106,6 @@ def plans_from(values: Mapping[str, Mapping] | None) -> dict[str, GroundTruthPla
         p: GroundTruthPlan(p, int(v["runs"]), float(v["length_ps"]), float(v["save_interval_ps"]))
         for p, v in values.items()
     }
-
-
-def tica_short(caveat: str) -> str:
-    """The first clause of the TICA's caveat (what is wrong, without the list of TICs).
-
-    Examples
-    --------
-    >>> tica_short("TICA fitted on 54 lagged frame pairs for 45 features (1.2 per feature): its TICs may follow noise")
-    'TICA fitted on 54 lagged frame pairs for 45 features (1.2 per feature)'
-    """
-    return caveat.split(": ")[0].split("; ")[0].strip()
 
 
 def _resolves_nothing(controls: Mapping) -> bool:

@@ -41,6 +41,14 @@ ol.footnotes { font-size: 0.8em; color: #555; margin-top: -1em; }
 table.heatmap td.heat { text-align: center; min-width: 3.5em; cursor: help; }
 .heat.v-separated { background: #f6c9cf; color: #5c0010; } .heat.v-within-noise { background: #cfe8d0; color: #1b4d1e; }
 .heat.v-undetermined { background: #e2e2e2; color: #444; } .heat.v-none { background: #fff; color: #444; }
+.heat.v-unresolved { background: repeating-linear-gradient(45deg, #eef4ee, #eef4ee 4px, #fff 4px, #fff 8px);
+  color: #555; } .heat.v-pinned { background: #f3ecdd; color: #7a5a00; font-style: italic; }
+.reading { font-size: 0.75em; color: #666; font-style: italic; white-space: nowrap; cursor: help; }
+.pinned { font-style: italic; color: #7a5a00; }
+.failed { color: #b00020; font-weight: bold; } .flag { color: #8a4b00; font-size: 0.9em; }
+.bottom-line p.why, .bottom-line p.failed { font-weight: bold; }
+dl.definitions dt { font-weight: bold; margin-top: 0.4em; } dl.definitions dd { margin-left: 1.5em; color: #333; }
+.defined { font-size: 0.8em; }
 span.heat { padding: 0 0.4em; border: 1px solid #ccc; }
 nav.contents { font-size: 0.9em; } nav.contents li { margin: 0.1em 0; }
 </style>

@@ -16,7 +16,7 @@ from westbench.presentation.verdicts import KEYS, verdict_summary
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, missing
 from westbench.report.divergence_tables import divergence_html, read_divergence_table, text
-from westbench.report.evidence import ProteinEvidence
+from westbench.report.evidence import ProteinEvidence, tica_short
 from westbench.report.sections import html_table, split_columns
 
 CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
@@ -188,6 +188,12 @@ def table_sections(
                 "and the floor's median and range are in the CSV. "
             ).format(settings["bootstrap"])
             + LEGEND
+            + Markup(
+                " <i>not distinguishable</i> under a within-noise verdict: the run's controls separated no known-bad "
+                "engine on that distribution, so within noise reads <i>not distinguishable at this resolution</i> "
+                "(What this run could detect). <i>pinned by the bin floor</i>: a KL that is no score, shown instead "
+                "of its value (hover for it)."
+            )
         )
     else:
         reading = Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
@@ -197,9 +203,16 @@ def table_sections(
         return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
 
     name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
+    tica = Markup(" ").join(
+        Markup("TIC columns of {}: its TICA is not well posed ({}), so no rank comes from them (Caveats).").format(
+            protein, tica_short(found.tica_caveat)
+        )
+        for protein, found in (evidence or {}).items()
+        if found.tica_caveat
+    )
     notes = {
-        w1: note(name["w1"], reading),
-        kl: note(name["kl"], kl_sensitivity(metrics), reading),
+        w1: note(name["w1"], reading, tica),
+        kl: note(name["kl"], kl_sensitivity(metrics), reading, tica),
         coverage: note(name["coverage"]),
         reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
         throughput: note(name["throughput"]),

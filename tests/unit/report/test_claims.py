@@ -82,7 +82,7 @@ def test_a_model_that_failed_to_learn_is_never_named_in_a_rank_sentence_without_
     w1, kl = data
     result = summary(w1, kl, ["we"], {"p": 3}, {"p": evidence})["p"]
     for engine, flag in evidence.flags().items():
-        for sentence in (result["standing"], result["shows"]):
+        for sentence in (result["standing"], result["shows"], result["flagged"]):
             for match in re.finditer(rf"\b{engine}\b", sentence):
                 assert sentence[match.end() :].startswith((f" ({flag})", f" {flag}")), sentence
 
@@ -120,9 +120,9 @@ def test_the_default_run_s_case_says_it_cannot_rank_names_the_flag_and_the_run_t
     from westbench.report.scale import plans_from
 
     result = summary(w1, kl, ["we"], {"p": 3}, {"p": evidence}, plans_from(plans))["p"]
-    assert result["standing"].startswith("This run cannot rank engines on p")
-    assert "mirror image: cannot tell" in result["standing"]
-    assert "cg_alpha failed to learn: epoch 27 kept" in result["standing"]
+    assert result["standing"] == "This run cannot rank engines on p."
+    assert "mirror image: cannot tell" in result["why"] and "too small" not in result["why"]  # controls speak first
+    assert "cg_alpha (failed to learn: epoch 27 kept" in result["flagged"]
     assert result["values"]["rank"].isna().all()
     assert "implicit on W1(bonds)" in result["shows"]  # a separated verdict still stands, not as a rank
     assert (
@@ -155,7 +155,7 @@ def test_a_gross_failure_the_run_would_miss_stops_every_rank_even_where_a_distri
     w1, kl = demo_tables()
     controls = controls_record({"collapse": True, "mirror": False, "scale": True})
     result = summary(w1, kl, ["we"], {"p": 3}, {"p": ProteinEvidence("p", controls=controls)})["p"]
-    assert result["cannot_rank"] and "mirror image: no" in result["standing"]
+    assert result["cannot_rank"] and "mirror image: no" in result["why"]
     assert set(result["values"]["excluded"]) >= {CANNOT_RANK} and result["values"]["rank"].isna().all()
 
 

@@ -194,9 +194,9 @@ def write_new_format(folder: Path) -> list:
     return records
 
 
-def render(tmp_path, metrics, csvs, bootstrap=200):
+def render(tmp_path, metrics, csvs, bootstrap=200, controls=None):
     """write_report on the given metrics.json records and metrics.csv files (tables built as rule metric_tables
-    builds them), with the caption files of report/; the page's HTML."""
+    builds them), with the caption files of report/ and, when given, a controls.json record; the page's HTML."""
     tidy = read_tidy(csvs)
     tables = {
         "w1": tmp_path / "w1.csv",
@@ -224,8 +224,15 @@ def render(tmp_path, metrics, csvs, bootstrap=200):
         metrics=metrics,
         captions=captions,
         caption_config=config,
+        controls=[("chignolin", write_controls(tmp_path, controls))] if controls is not None else (),
     )
     return (tmp_path / "report.html").read_text()
+
+
+def write_controls(folder: Path, record: dict) -> Path:
+    path = folder / "controls.json"
+    path.write_text(json.dumps(record))
+    return path
 
 
 def after_bottom_line(html):
@@ -375,3 +382,101 @@ def test_no_bootstrap_says_so_instead_of_showing_intervals(tmp_path):
     metrics = write_new_format(tmp_path / "m")
     html = render(tmp_path, metrics, [path.with_suffix(".csv") for _, _, path in metrics], bootstrap=0)
     assert "metrics.bootstrap is 0: no intervals" in section(html, "Wasserstein-1 (W1)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What the run could detect, sanity failures and pinned KL values reach the page; figures before the long tables;
+# every quantity defined.
+
+from markupsafe import Markup  # noqa: E402
+
+from westbench.report.definitions import DEFINITIONS, anchor, terms_of  # noqa: E402
+
+from .evidence_data import controls_record  # noqa: E402
+
+
+def pinned_and_failed(folder: Path) -> list:
+    """The new-format records with the explicit engine failing its chirality check and cg_fulltrained's KL of TIC
+    0/1 floored at 15 nats (pinned by the bin floor: 600 frames, kl_floor 1e-8)."""
+    metrics = write_new_format(folder)
+    for _, engine, path in metrics:
+        record = json.loads(path.read_text())
+        record["settings"]["kl_floor"] = 1e-8
+        if engine == "explicit":
+            record["sanity"] = {
+                "passed": False,
+                "failed": ["chirality"],
+                "checks": {"chirality": {"message": "mirror"}},
+            }
+        path.write_text(json.dumps(record))
+        if engine == "cg_fulltrained":
+            table = pd.read_csv(path.with_suffix(".csv"))
+            table.loc[(table["metric"] == "kl") & (table["distribution"] == "tic01"), "floor_high"] = 15.0
+            table.to_csv(path.with_suffix(".csv"), index=False)
+    return metrics
+
+
+def test_the_report_names_failed_engines_marks_pinned_kl_and_says_what_the_run_could_detect(tmp_path):
+    metrics = pinned_and_failed(tmp_path / "m")
+    controls = controls_record({"collapse": None, "mirror": None, "scale": None})
+    html = render(tmp_path, metrics, [path.with_suffix(".csv") for _, _, path in metrics], controls=controls)
+    bottom = html.split("<!-- end of the bottom line -->")[0]
+    assert "This run cannot rank engines on chignolin." in bottom and "mirror image: cannot tell" in bottom
+    assert "Failed its sanity checks, so not ranked and no score of it reads as fine: explicit (chirality: mirror)" in (
+        bottom
+    )
+    assert "With this ground truth, a known-bad engine would be caught" in bottom
+    detection = html[html.index('<h2 id="detection">') : html.index('<h2 id="run">')]
+    assert "collapse (3 conformations repeated)" in detection and "cannot tell" in detection
+    kl = section(html, "KL(ground truth || model)")
+    rows = {(row[1], row[2]): row for row in cells(kl)}
+    assert "pinned by the bin floor" in rows[("cg_fulltrained", "we")][4] and "9.50 [" not in kl
+    w1 = section(html, "Wasserstein-1 (W1)")
+    assert "failed sanity check: chirality" in w1 and "not distinguishable" in w1
+
+
+def test_the_figures_come_before_the_long_tables(tmp_path):
+    figure, ax = plt.subplots()
+    figure.savefig(tmp_path / "density.png")
+    plt.close(figure)
+    protein = ProteinSection("chignolin", [Figure(tmp_path / "density.png", "the density")], [])
+    build_report(
+        tmp_path / "r.html",
+        title="T",
+        summary={"seed": 1},
+        tables={"W1": pd.DataFrame({"protein": ["chignolin"], "tic0": [0.1]})},
+        proteins=[protein],
+        overview=Markup("<h2>Bottom line</h2>"),
+        detection=Markup('<h2 id="detection">What this run could detect</h2>'),
+    )
+    html = (tmp_path / "r.html").read_text()
+    order = [
+        html.index(marker)
+        for marker in (
+            "<!-- end of the bottom line -->",
+            '<h2 id="figures">',
+            '<h2 id="detection">',
+            '<h2 id="caveats">',
+            '<h2 id="w1">',
+            '<h2 id="definitions">',
+        )
+    ]
+    assert order == sorted(order)
+    assert '<h2 id="chignolin">' not in html  # a protein without engine sections has no empty section
+
+
+def test_every_column_of_every_table_of_the_report_is_defined(tmp_path):
+    metrics = pinned_and_failed(tmp_path / "m")
+    controls = controls_record({"collapse": True, "mirror": None, "scale": True})
+    html = render(tmp_path, metrics, [path.with_suffix(".csv") for _, _, path in metrics], controls=controls)
+    headings = [
+        re.sub(r"<[^>]+>", "", th).strip()
+        for head in re.findall(r"<thead>(.*?)</thead>", html, re.S)
+        for th in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)
+    ]
+    assert len(headings) > 40
+    undefined = sorted({h for h in headings if not terms_of(h)})
+    assert undefined == [], "define these in westbench.report.definitions"
+    for term in {t for h in headings for t in terms_of(h)}:
+        assert term in DEFINITIONS and f'id="{anchor(term)}"' in html
+    assert html.count('class="defined note"') >= 6  # a definitions line beside every table
