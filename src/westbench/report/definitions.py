@@ -52,6 +52,8 @@ DEFINITIONS = {
     "no verdict": "A value from a table of the older format, which has no verdicts.",
     "pinned by the bin floor": "A KL that is no score: its noise floor reaches half of the largest value any engine "
     "could score (or the value reaches it), so it counts empty bins at kl_floor rather than a difference.",
+    "mostly bias": "A KL that is no score: the estimator's bias at this sample size exceeds its noise (the ground "
+    "truth against itself reads more than that reading's spread), so the value is mostly bias, not divergence.",
     "bias": "The bootstrap mean minus the estimate, shown where it exceeds half the interval's width.",
     "not estimable": "The data could not give the number; the reason is in a footnote, on hover and in Caveats.",
     "coverage": "The share of the ground truth's TIC 0/1 grid cells (metrics.coverage_bins per axis) the engine's "

@@ -12,8 +12,8 @@ Sources, each with its owner:
 - ``metrics.json`` ``sanity`` (``passed``, ``failed``, ``checks``: :mod:`westbench.geometry.sanity`) and the tables'
   ``sanity_failed`` column (:mod:`westbench.metrics.tables`);
 - ``metrics.json`` ``not_estimable.tica`` (the TICA's caveat, :func:`westbench.metrics.suite.tica_quality`);
-- the KL marks of :data:`KL_MARKS` in each weighting's block of ``metrics.json`` (the KL estimators' owner), and
-  until a record has them, :func:`kl_pinned`'s reading of the value and its floor;
+- ``metrics.json`` ``metrics.<weighting>.kl_marks`` (:func:`westbench.metrics.kl.kl_mark`: ``pinned``, ``bias`` or
+  "" per distribution), and for a record from before them, :func:`kl_pinned`'s reading of the value and its floor;
 - ``controls.json`` (:func:`westbench.metrics.controls.read_controls`).
 
 Examples
@@ -40,13 +40,20 @@ from westbench.presentation.training import failure_to_learn
 
 #: Distributions whose values are TICs of the protein's TICA.
 TIC_DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "tic01")
-#: Where a KL estimator's verdict on its own value can stand in ``metrics.json`` (each weighting's block):
-#: ``{distribution: reason}``, a non-empty reason meaning "not a score" (pinned by the bin floor, or a bias larger
-#: than the noise floor). Read in this order; until a record has one, :func:`kl_pinned` decides.
-KL_MARKS = ("kl_not_scores", "kl_flags")
+#: Where the KL estimators mark a value that is no score in ``metrics.json`` (each weighting's block):
+#: ``{distribution: mark}``, "" for a score (westbench.metrics.kl.kl_mark); a record without it is read by
+#: :func:`kl_pinned`.
+KL_MARKS = "kl_marks"
 #: The suite's own note for a KL floor at or above the largest value any model could reach.
 UNREACHABLE_NOTE = "cannot be separated: no model could score above"
 PINNED = "pinned by the bin floor"
+BIASED = "mostly bias"
+#: What each KL mark reads as (the start of the reason a value is no score).
+MARK_TEXT = {
+    "pinned": PINNED,
+    "bias": f"{BIASED}: the estimator's bias at this sample size exceeds its noise (the ground truth against itself "
+    "reads more than that reading's spread)",
+}
 #: How *within noise* reads where the controls show the run could not have told (the reason's start).
 UNRESOLVED = "not distinguishable at this resolution"
 
@@ -174,9 +181,10 @@ def kl_reason(row: Mapping, evidence: ProteinEvidence) -> str:
     """Why one KL row (``engine``, ``weighting``, ``distribution``, ``value``, ``floor_high``, ``note``) is no score:
     the estimator's own mark where the record has one, else :func:`kl_pinned`."""
     engine = evidence.engine(str(row.get("engine", "")))
-    marked = engine.kl_marks.get((str(row.get("weighting", "")), str(row.get("distribution", ""))))
-    if marked:
-        return marked
+    key = (str(row.get("weighting", "")), str(row.get("distribution", "")))
+    if key in engine.kl_marks:  # the estimator's own verdict, "" for a score
+        mark = engine.kl_marks[key]
+        return MARK_TEXT.get(mark, str(mark)) if mark else ""
     return kl_pinned(row, largest_reachable_kl(engine.kl_floor, engine.groundtruth_frames))
 
 
@@ -214,12 +222,11 @@ def exclusion(row: Mapping, evidence: ProteinEvidence | None) -> str:
 
 def read_metrics_evidence(record: Mapping, engine: str) -> tuple[EngineEvidence, str]:
     """An engine's evidence and the TICA caveat from its ``metrics.json`` (as a mapping)."""
-    marks = {}
-    for weighting, block in (record.get("metrics") or {}).items():
-        for key in KL_MARKS:
-            for distribution, reason in ((block or {}).get(key) or {}).items():
-                if reason and (weighting, distribution) not in marks:
-                    marks[(weighting, distribution)] = reason if isinstance(reason, str) else PINNED
+    marks = {
+        (weighting, distribution): str(mark or "")
+        for weighting, block in (record.get("metrics") or {}).items()
+        for distribution, mark in ((block or {}).get(KL_MARKS) or {}).items()
+    }
     settings = record.get("settings") or {}
     found = EngineEvidence(
         engine,

@@ -28,7 +28,7 @@ from westbench.report import bottom_line
 from westbench.report.bottom_line import DETERMINED, RULE, label, rank_label
 from westbench.report.cells import MARKS, MEANINGS, decimals, number
 from westbench.report.claims import summary
-from westbench.report.evidence import PINNED, UNRESOLVED
+from westbench.report.evidence import BIASED, PINNED, UNRESOLVED
 from westbench.report.forest import forest_png
 
 #: The heatmap's colour classes (CSS in the report's template) by verdict; "" is a value without a verdict.
@@ -52,8 +52,8 @@ def heat_cell(record: Mapping, ranks: Sequence) -> Markup:
         css = UNRESOLVED_CLASS
     if record["value"] != record["value"]:
         text = Markup("n/e")
-    elif why.startswith(PINNED):
-        text, css = Markup("pinned"), PINNED_CLASS
+    elif why.startswith((PINNED, BIASED)):  # a KL that is no score
+        text, css = Markup("pinned" if why.startswith(PINNED) else "bias"), PINNED_CLASS
     else:
         rank = rank_label(record["rank"], ranks)
         text = Markup("{}<br><small>{}</small>").format(
@@ -147,8 +147,8 @@ def legend_html() -> Markup:
         "(# with = for a tie; none where not ranked; n/e: not estimable), coloured by verdict: {} "
         '<span class="heat v-none">no verdict</span>; <span class="heat {}">≈ {}</span>: within noise on a '
         "distribution this run's controls show it cannot resolve; "
-        '<span class="heat {}">pinned</span>: a KL pinned by the bin floor, no score. Hover a cell for its interval, '
-        "floor, any note and why it is not ranked.</p>"
+        '<span class="heat {}">pinned</span>, <i>bias</i>: a KL that is no score (pinned by the bin floor, or mostly '
+        "the estimator's bias). Hover a cell for its interval, floor, any note and why it is not ranked.</p>"
     ).format(items, UNRESOLVED_CLASS, UNRESOLVED, PINNED_CLASS)
 
 

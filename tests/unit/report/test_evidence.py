@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from westbench.report.evidence import (
+    BIASED,
     PINNED,
     UNRESOLVED,
     EngineEvidence,
@@ -81,12 +82,15 @@ def test_exclusion_reasons_in_their_order():
 
 
 def test_the_kl_estimator_s_own_mark_wins_over_the_reading_of_value_and_floor(tmp_path):
-    record = metrics_record("a")
-    record["metrics"]["we"]["kl_not_scores"] = {"rg": "its bias exceeds its noise floor"}
+    record = metrics_record("a", frames=60)
+    record["metrics"]["we"]["kl_marks"] = {"rg": "bias", "tic0": "pinned", "bonds": ""}
     found = read_evidence(write_metrics(tmp_path, {"a": record}))["p"]
     row = {"engine": "a", "weighting": "we", "distribution": "rg", "value": 0.1, "floor_high": 0.2, "note": ""}
-    assert kl_reason(row, found) == "its bias exceeds its noise floor"
-    assert kl_reason({**row, "distribution": "bonds"}, found) == ""
+    assert kl_reason(row, found).startswith(BIASED) and kl_reason({**row, "distribution": "tic0"}, found) == PINNED
+    # The estimator said "a score": its word stands over the fallback (which would call this floor pinned).
+    assert kl_reason({**row, "distribution": "bonds", "floor_high": 16.0}, found) == ""
+    # A distribution it did not mark (a record from before the marks): the fallback reads value and floor.
+    assert kl_reason({**row, "distribution": "angles", "floor_high": 16.0}, found).startswith(PINNED)
 
 
 @given(
