@@ -12,7 +12,8 @@ Per protein, in the order the bottom line shows them:
 - ``shows``: what the values the run can read do show (engines separated from the ground truth), when it cannot rank;
 - ``would``: what run would rank them (:func:`westbench.report.scale.what_would_rank`);
 - ``detects``: what the run could detect (:func:`westbench.report.detection.detection_sentence`);
-- ``limitation``: what limits a ranking it can make (:func:`westbench.report.limits.limitation`).
+- ``limitation``: what limits a ranking it can make (:func:`westbench.report.limits.limitation`); where it cannot
+  rank, only why its values are undetermined.
 
 Examples
 --------
@@ -48,7 +49,7 @@ from westbench.report.bottom_line import (
 )
 from westbench.report.detection import detection_sentence
 from westbench.report.evidence import UNRESOLVED, ProteinEvidence, exclusion
-from westbench.report.limits import limitation
+from westbench.report.limits import Limitation, limitation
 from westbench.report.scale import GroundTruthPlan, cannot_rank, what_would_rank
 
 #: The reason every value of a protein the run cannot rank is left out for.
@@ -117,6 +118,8 @@ def protein_claims(
     failed = evidence.failed() if evidence is not None else {}
     reasons = cannot_rank(evidence, values)
     limit = limitation(distribution_ranks(values[values["excluded"] == ""]), designs)
+    if reasons and limit.kind != "undetermined":  # no ranking to limit: "would" says what run would rank them
+        limit = Limitation("none", "")
     shows = ""
     if reasons:
         shows = shows_sentence(values, flags)

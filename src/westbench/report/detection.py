@@ -118,7 +118,10 @@ def detection_sentence(controls: Mapping | None) -> str:
     named = list(dict.fromkeys(gross)) or list(found)
     parts = [f"{mode}: {found.get(mode, 'cannot tell')}" for mode in named]
     others = Counter(answer for mode, answer in found.items() if mode not in named)
-    if others:
+    if sum(others.values()) == 1:
+        mode = next(mode for mode in found if mode not in named)
+        parts.append(f"{mode}: {found[mode]}")
+    elif others:
         counted = ", ".join(f"{others[a]} {a}" for a in ANSWERS if others[a])
         parts.append(f"the other {sum(others.values())} known-bad controls: {counted}")
     text = "With this ground truth, a known-bad engine would be caught: " + "; ".join(parts) + "."

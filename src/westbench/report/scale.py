@@ -32,6 +32,7 @@ from typing import Mapping
 import pandas as pd
 import yaml
 
+from westbench.report.bottom_line import label
 from westbench.report.detection import missed_gross
 from westbench.report.evidence import ProteinEvidence, tica_short
 from westbench.report.limits import FloorDesign
@@ -192,6 +193,6 @@ def what_would_rank(
         if found is not None:
             text += (
                 f" The noise floor's design asks for at least {found[0]:,} runs like this run's to separate the "
-                f"largest known-bad control it left within noise on W1({found[1]})."
+                f"largest known-bad control it left within noise on {label('W1', found[1])}."
             )
     return text

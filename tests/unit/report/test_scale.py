@@ -66,7 +66,7 @@ def test_what_would_rank_quotes_the_config_the_runs_and_the_floor_s_design():
     assert "this one's (3 runs, 60 frames)" in text and f"{PAPER_CONFIG}, has 372 runs of 4 ns for p" in text
     assert "(148,800 frames), about 101 GPU-hours" in text
     needed = designs["a"].runs_for(1.0, 0.2)  # the largest known-bad control within noise there: 0.2
-    assert f"at least {needed:,} runs like this run's" in text and "W1(rg)" in text
+    assert f"at least {needed:,} runs like this run's" in text and "W1(Rg)" in text
     assert "has no entry for q" in what_would_rank("q", evidence, values(), designs, plans)
     assert "372 to 2,560 runs" in what_would_rank("p", None, values(), 3, None)
 
