@@ -14,7 +14,7 @@ Sources, each with its owner:
 - ``metrics.json`` ``not_estimable.tica`` (the TICA's caveat, :func:`westbench.metrics.suite.tica_quality`);
 - ``metrics.json`` ``metrics.<weighting>.kl_marks`` (:func:`westbench.metrics.kl.kl_mark`: ``pinned``, ``bias`` or
   "" per distribution), and for a record from before them, :func:`kl_pinned`'s reading of the value and its floor;
-- ``controls.json`` (:func:`westbench.metrics.controls.read_controls`).
+- ``controls.json`` (:mod:`westbench.metrics.controls`; read by :func:`read_controls`).
 
 Examples
 --------
@@ -262,12 +262,19 @@ def read_evidence(
 
 
 def read_controls(path) -> dict | None:
-    """A protein's ``controls.json`` (None when absent): the controls' own reader where it is installed."""
-    try:
-        from westbench.metrics.controls import read_controls as reader
-    except ImportError:  # a tree without the controls stage
-        return json.loads(Path(path).read_text()) if path and Path(path).is_file() else None
-    return reader(path)
+    """A protein's ``controls.json`` (None when there is no such file: controls disabled, or a run from before
+    them). Read here as the report reads ``metrics.json``: the report stage does not import the metric stage's
+    modules (tests/unit/test_layers.py), and the file is the interface (``westbench.metrics.controls.read_controls``
+    is the same reading).
+
+    Examples
+    --------
+    >>> read_controls("no/such/controls.json") is None, read_controls(None) is None
+    (True, True)
+    """
+    if path is None or not Path(path).is_file():
+        return None
+    return json.loads(Path(path).read_text())
 
 
 def sanity_from_table(evidence: Mapping[str, ProteinEvidence], table) -> None:
