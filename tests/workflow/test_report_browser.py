@@ -55,10 +55,18 @@ def test_the_checks_find_an_overflowing_table_an_empty_section_and_an_empty_tabl
 def test_the_default_report_fits_the_window_and_has_no_empty_section(browser, default_run):
     report = default_run / "results" / "report" / "westbench.html"
     assert problems(browser, report) == []
-    # The bottom line comes first: the standing of the engines and what limits it, before the calibration study.
+    # The bottom line comes first, then the figures a reader looks for, then the calibration study and the tables.
+    # The demo's ground truth cannot rank engines, and the bottom line says so, what run would and what it could
+    # detect (westbench.report.claims).
     text = browser.find_element("tag name", "body").text
-    assert text.index("Bottom line") < text.index("Calibration: does the benchmark")
-    assert "What limits this result" in text and "Ranking rule" in text
+    headings = [h.text for h in browser.find_elements("tag name", "h2")]
+    order = [
+        next(i for i, h in enumerate(headings) if h.startswith(s))
+        for s in ("Bottom line", "Figures", "Calibration", "Wasserstein-1")
+    ]
+    assert order == sorted(order), headings
+    assert "This run cannot rank engines on chignolin." in text and "Ranking rule" in text
+    assert "What would rank them" in text and "With this ground truth, a known-bad engine would be caught" in text
 
 
 def test_the_agent_page_fits_the_window_and_has_no_empty_section(browser, tmp_path):
