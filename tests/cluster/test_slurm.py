@@ -45,6 +45,7 @@ def ci_profile(folder):
         profile.pop(key, None)
     profile.update({"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 2, "jobs": 4})
     profile["resources"] = ["gpu_slots=2"]  # two cores: two runs of a packed group side by side
+    profile["slurm-keep-successful-logs"] = True  # the test reads which jobs each allocation ran
     for resources in profile["set-resources"].values():
         resources.update(cpus_per_task=1, mem_mb=2000)
     profile["set-threads"] = {rule: 1 for rule in profile["set-threads"]}
@@ -135,10 +136,14 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
     submitted, groups = {}, {}
     for fields in jobs.values():
         assert fields["JobState"] == "COMPLETED", fields
+        # A packed group's allocation is named <group id>_<its rules> (Snakemake's GroupJob.name).
         name = re.match(r"rule_(\w+?)(?:_wildcards|$)", fields["Comment"]).group(1)
-        if name.startswith(("groundtruth_", "prepare_")) and name not in expected:  # a packed group's allocation
+        if name.startswith(("groundtruth_", "prepare_")) and name not in expected:
             log = open(fields["StdOut"]).read()
-            members = re.findall(r"^\s*(?:localrule|rule) (\w+):$", log, re.MULTILINE)
+            # Each job of the allocation, once: Snakemake logs a job's block (rule, ..., wildcards) more than once.
+            blocks = re.findall(r"^\s*(?:localrule|rule) (\w+):\n((?:[ \t]+\w+: .*\n)*)", log, re.MULTILINE)
+            jobs_of = {(rule, re.search(r"wildcards: (.*)", block).group(1)) for rule, block in blocks}
+            members = [rule for rule, _ in sorted(jobs_of)]
             groups[name] = members
             rules = set(members)
         else:
@@ -154,7 +159,9 @@ def test_default_dag_runs_through_sbatch_and_matches_a_local_run(slurm, default_
             assert fields["Partition"] == ("gpu" if wants_gpu else "cpu"), (rule, fields["Partition"])
     assert submitted == expected
     # The three ground-truth runs went as ONE allocation (the packed group), not three.
-    assert sorted(groups["groundtruth_chignolin"]) == ["groundtruth_run"] * 3, groups
+    assert [sorted(members) for group, members in groups.items() if group.startswith("groundtruth_chignolin")] == [
+        ["groundtruth_run"] * 3
+    ], groups
     assert len(jobs) == sum(expected.values()) - 2
     # The accounting (sacct's job-completion records; the test cluster keeps no accounting database) has one record
     # per allocation, each completed, the packed group's among them on the GPU partition.
