@@ -9,13 +9,13 @@ include: "agents_common.smk"
 rule agent_trial:
     """One trial through Harbor; agent and verifier failures are recorded in trial.json, not raised."""
     input:
-        lambda wildcards: agents_task_files(AGENT_TASKS_DIR / wildcards.task),
+        agent_task_files,
     output:
-        trial="results/agents/trials/{task}/{agent}/{model}/{attempt}/trial.json",
+        trial=PLAN.layout.agents.trial("{task}", "{agent}", "{model}", "{attempt}"),
     log:
-        "results/agents/logs/trial_{task}_{agent}_{model}_{attempt}.log",
+        PLAN.layout.agents.log("trial_{task}_{agent}_{model}_{attempt}"),
     benchmark:
-        "results/agents/benchmarks/trial_{task}_{agent}_{model}_{attempt}.tsv"
+        PLAN.layout.agents.benchmark("trial_{task}_{agent}_{model}_{attempt}")
     wildcard_constraints:
         **AGENT_WILDCARDS,
     priority: agent_trial_priority
@@ -24,11 +24,11 @@ rule agent_trial:
     resources:
         agent_trials=1,
     params:
-        settings={key: AGENTS[key] for key in AGENT_TRIAL_KEYS},
+        settings=PLAN.params.agent_trial(),
         run=agent_trial_run,
         root=workflow.basedir,
         task_dir=agent_task_dir,
-        job_dir=lambda wildcards: f"results/agents/harbor/{wildcards.task}/{wildcards.agent}/{wildcards.model}/{wildcards.attempt}",
+        job_dir=agent_job_dir,
     script:
         "../scripts/agent_trial.py"
 
@@ -38,11 +38,11 @@ rule agent_near_miss:
     input:
         agent_near_miss_files,
     output:
-        trial="results/agents/near_misses/{task}/{near_miss}/trial.json",
+        trial=PLAN.layout.agents.near_miss("{task}", "{near_miss}"),
     log:
-        "results/agents/logs/near_miss_{task}_{near_miss}.log",
+        PLAN.layout.agents.log("near_miss_{task}_{near_miss}"),
     benchmark:
-        "results/agents/benchmarks/near_miss_{task}_{near_miss}.tsv"
+        PLAN.layout.agents.benchmark("near_miss_{task}_{near_miss}")
     wildcard_constraints:
         task=AGENT_WILDCARDS["task"],
         near_miss=AGENT_WILDCARDS["agent"],
@@ -52,12 +52,12 @@ rule agent_near_miss:
     resources:
         agent_trials=1,
     params:
-        settings={key: AGENTS[key] for key in AGENT_TRIAL_KEYS},
-        run={"agent": {"id": "near-miss", "name": "oracle"}, "model": None},
+        settings=PLAN.params.agent_trial(),
+        run=PLAN.agents.near_miss_run(),
         root=workflow.basedir,
         task_dir=agent_task_dir,
         solution=agent_near_miss_dir,
-        job_dir=lambda wildcards: f"results/agents/harbor/{wildcards.task}/near-miss/{wildcards.near_miss}",
+        job_dir=agent_near_miss_job_dir,
     script:
         "../scripts/agent_trial.py"
 
@@ -65,13 +65,13 @@ rule agent_near_miss:
 rule agent_mutation:
     """Mutation testing of one task's verifier: mutants of its reference solution, each run through the verifier."""
     input:
-        lambda wildcards: agents_mutation_files(AGENT_TASKS_DIR / wildcards.task),
+        agent_mutation_files,
     output:
-        json="results/agents/mutation/{task}.json",
+        json=PLAN.layout.agents.mutation("{task}"),
     log:
-        "results/agents/logs/mutation_{task}.log",
+        PLAN.layout.agents.log("mutation_{task}"),
     benchmark:
-        "results/agents/benchmarks/mutation_{task}.tsv"
+        PLAN.layout.agents.benchmark("mutation_{task}")
     wildcard_constraints:
         task=AGENT_WILDCARDS["task"],
     conda:
@@ -79,9 +79,9 @@ rule agent_mutation:
     resources:
         agent_trials=1,
     params:
-        settings={key: AGENTS[key] for key in AGENT_MUTATION_KEYS},
+        settings=PLAN.params.agent_mutation(),
         task_dir=agent_task_dir,
-        cache_dir=lambda wildcards: f"results/agents/mutation-cache/{wildcards.task}",
+        cache_dir=agent_mutation_cache,
     script:
         "../scripts/agent_mutation.py"
 
@@ -89,23 +89,23 @@ rule agent_mutation:
 rule agent_mutation_score:
     """Every mutant of every task (mutation.csv) and each task's mutation score (mutation_score.csv)."""
     input:
-        tasks=agent_mutation_results(),
+        tasks=PLAN.agents.mutation_results(),
     output:
         mutants=report(
-            "results/agents/mutation.csv",
+            PLAN.layout.agents.file("mutation.csv"),
             caption="../report/agents_mutation.rst",
             category="Agents",
             labels={"table": "mutants"},
         ),
         scores=report(
-            "results/agents/mutation_score.csv",
+            PLAN.layout.agents.file("mutation_score.csv"),
             caption="../report/agents_mutation.rst",
             category="Agents",
             labels={"table": "mutation score"},
         ),
-        json="results/agents/mutation.json",
+        json=PLAN.layout.agents.file("mutation.json"),
     log:
-        "results/agents/logs/mutation_score.log",
+        PLAN.layout.agents.log("mutation_score"),
     conda:
         "../envs/agents.yaml"
     script:
@@ -115,21 +115,21 @@ rule agent_mutation_score:
 rule agent_judge:
     """Process criteria of one trial (rubric.toml), judged through the endpoint in the environment, or not judged."""
     input:
-        trial="results/agents/trials/{task}/{agent}/{model}/{attempt}/trial.json",
+        trial=PLAN.layout.agents.trial("{task}", "{agent}", "{model}", "{attempt}"),
     output:
-        judge="results/agents/trials/{task}/{agent}/{model}/{attempt}/judge.json",
+        judge=PLAN.layout.agents.trial("{task}", "{agent}", "{model}", "{attempt}", "judge.json"),
     log:
-        "results/agents/logs/judge_{task}_{agent}_{model}_{attempt}.log",
+        PLAN.layout.agents.log("judge_{task}_{agent}_{model}_{attempt}"),
     benchmark:
-        "results/agents/benchmarks/judge_{task}_{agent}_{model}_{attempt}.tsv"
+        PLAN.layout.agents.benchmark("judge_{task}_{agent}_{model}_{attempt}")
     wildcard_constraints:
         **AGENT_WILDCARDS,
     conda:
         "../envs/agents.yaml"
     params:
-        judge=AGENTS["judge"],
+        judge=PLAN.params.agent_judge(),
         task_dir=agent_task_dir,
-        cache_dir="results/agents/judge-cache",
+        cache_dir=PLAN.layout.agents.cache("judge"),
     script:
         "../scripts/agent_judge.py"
 
@@ -138,23 +138,23 @@ rule agent_process:
     """Process scorecard of one trial: the six capabilities the task gives an opportunity for (process.toml), each
     from 0/1/2-anchored items judged by the hardened judge through the endpoint in the environment, or not judged."""
     input:
-        trial="results/agents/trials/{task}/{agent}/{model}/{attempt}/trial.json",
+        trial=PLAN.layout.agents.trial("{task}", "{agent}", "{model}", "{attempt}"),
         matrix=agent_process_matrix,
-        rubric=str(PROCESS_RUBRIC),
+        rubric=PLAN.agents.process_rubric,
     output:
-        process="results/agents/trials/{task}/{agent}/{model}/{attempt}/process.json",
+        process=PLAN.layout.agents.trial("{task}", "{agent}", "{model}", "{attempt}", "process.json"),
     log:
-        "results/agents/logs/process_{task}_{agent}_{model}_{attempt}.log",
+        PLAN.layout.agents.log("process_{task}_{agent}_{model}_{attempt}"),
     benchmark:
-        "results/agents/benchmarks/process_{task}_{agent}_{model}_{attempt}.tsv"
+        PLAN.layout.agents.benchmark("process_{task}_{agent}_{model}_{attempt}")
     wildcard_constraints:
         **AGENT_WILDCARDS,
     conda:
         "../envs/agents.yaml"
     params:
-        judge=AGENTS["judge"],
+        judge=PLAN.params.agent_judge(),
         task_dir=agent_task_dir,
-        cache_dir="results/agents/process-cache",
+        cache_dir=PLAN.layout.agents.cache("process"),
     script:
         "../scripts/agent_process.py"
 
@@ -162,27 +162,27 @@ rule agent_process:
 rule agent_gate:
     """Oracle gate: reference solution 1.0, do-nothing agent 0.0 and every near miss below 1.0 on every task."""
     input:
-        trials=agent_gate_trials(),
-        near_misses=agent_near_miss_trials(),
-        mutation=agent_mutation_scores(),
+        trials=PLAN.agents.gate_trials(),
+        near_misses=PLAN.agents.near_miss_trials(),
+        mutation=PLAN.agents.mutation_scores(),
     output:
         csv=report(
-            "results/agents/gate.csv",
+            PLAN.layout.agents.file("gate.csv"),
             caption="../report/agents_gate.rst",
             category="Agents",
             labels={"table": "oracle gate"},
         ),
-        json="results/agents/gate.json",
+        json=PLAN.layout.agents.file("gate.json"),
     log:
-        "results/agents/logs/gate.log",
+        PLAN.layout.agents.log("gate"),
     benchmark:
-        "results/agents/benchmarks/gate.tsv"
+        PLAN.layout.agents.benchmark("gate")
     conda:
         "../envs/agents.yaml"
     params:
-        tasks=AGENT_TASKS,
-        reference=AGENTS["gate"]["reference"],
-        null=AGENTS["gate"]["null"],
+        tasks=PLAN.agents.tasks,
+        reference=PLAN.agents.reference,
+        null=PLAN.agents.null,
     script:
         "../scripts/agent_gate.py"
 
@@ -190,53 +190,53 @@ rule agent_gate:
 rule agent_leaderboard:
     """Leaderboard over the gated tasks (MDArena and FrontierChallenge counts, 95 % intervals), breakdowns, figures."""
     input:
-        gate="results/agents/gate.json",
-        trials=agent_trials(),
-        judges=[path.replace("trial.json", "judge.json") for path in agent_trials()],
+        gate=PLAN.layout.agents.file("gate.json"),
+        trials=PLAN.agents.trials(),
+        judges=PLAN.agents.trials(name="judge.json"),
     output:
         leaderboard=report(
-            "results/agents/leaderboard.csv",
+            PLAN.layout.agents.file("leaderboard.csv"),
             caption="../report/agents_leaderboard.rst",
             category="Agents",
             labels={"table": "leaderboard"},
         ),
         by_tag=report(
-            "results/agents/leaderboard_by_tag.csv",
+            PLAN.layout.agents.file("leaderboard_by_tag.csv"),
             caption="../report/agents_leaderboard.rst",
             category="Agents",
             labels={"table": "by tag"},
         ),
-        trials="results/agents/trials.csv",
+        trials=PLAN.layout.agents.file("trials.csv"),
         figure=report(
-            "results/agents/leaderboard.png",
+            PLAN.layout.agents.file("leaderboard.png"),
             caption="../report/agents_figure.rst",
             category="Agents",
             labels={"figure": "leaderboard"},
         ),
         outcomes=report(
-            "results/agents/outcomes.png",
+            PLAN.layout.agents.file("outcomes.png"),
             caption="../report/agents_outcomes.rst",
             category="Agents",
             labels={"figure": "trial outcomes"},
         ),
         cost=report(
-            "results/agents/cost_vs_success.png",
+            PLAN.layout.agents.file("cost_vs_success.png"),
             caption="../report/agents_cost.rst",
             category="Agents",
             labels={"figure": "cost versus success"},
         ),
     log:
-        "results/agents/logs/leaderboard.log",
+        PLAN.layout.agents.log("leaderboard"),
     benchmark:
-        "results/agents/benchmarks/leaderboard.tsv"
+        PLAN.layout.agents.benchmark("leaderboard")
     conda:
         "../envs/agents.yaml"
     params:
-        settings={key: AGENTS[key] for key in LEADERBOARD_KEYS},  # only what the leaderboard reads
-        tasks=AGENT_TASKS,
-        tasks_dir=str(AGENT_TASKS_DIR),
-        runs=AGENT_RUNS,
-        seed=agents_leaderboard_seed(),
+        settings=PLAN.params.agent_leaderboard(),  # only what the leaderboard reads
+        tasks=PLAN.agents.tasks,
+        tasks_dir=str(PLAN.agents.tasks_dir),
+        runs=PLAN.agents.runs,
+        seed=PLAN.params.seed("all", "agents_leaderboard"),
     script:
         "../scripts/agent_leaderboard.py"
 
@@ -246,66 +246,63 @@ rule agent_failures:
     score (Spearman, bootstrap interval), completion language by outcome, tool errors per 100 tool results, breach
     signatures by difficulty and category; tables and figures."""
     input:
-        gate="results/agents/gate.json",
-        trials=agent_trials(),
-        judges=[path.replace("trial.json", "judge.json") for path in agent_trials()],
-        scorecards=agent_process_trials(),
+        gate=PLAN.layout.agents.file("gate.json"),
+        trials=PLAN.agents.trials(),
+        judges=PLAN.agents.trials(name="judge.json"),
+        scorecards=PLAN.agents.process_trials(),
     output:
         process=report(
-            "results/agents/process.csv",
+            PLAN.layout.agents.file("process.csv"),
             caption="../report/agents_process.rst",
             category="Agents",
             labels={"table": "process scorecards"},
         ),
         process_summary=report(
-            "results/agents/process_summary.csv",
+            PLAN.layout.agents.file("process_summary.csv"),
             caption="../report/agents_process.rst",
             category="Agents",
             labels={"table": "process per agent"},
         ),
-        process_correlation="results/agents/process_correlation.csv",
+        process_correlation=PLAN.layout.agents.file("process_correlation.csv"),
         failures=report(
-            "results/agents/failures.csv",
+            PLAN.layout.agents.file("failures.csv"),
             caption="../report/agents_failures.rst",
             category="Agents",
             labels={"table": "failure analysis"},
         ),
-        completion="results/agents/completion_claims.csv",
-        tool_errors="results/agents/tool_errors.csv",
-        breaches="results/agents/breaches.csv",
+        completion=PLAN.layout.agents.file("completion_claims.csv"),
+        tool_errors=PLAN.layout.agents.file("tool_errors.csv"),
+        breaches=PLAN.layout.agents.file("breaches.csv"),
         process_figure=report(
-            "results/agents/process.png",
+            PLAN.layout.agents.file("process.png"),
             caption="../report/agents_process.rst",
             category="Agents",
             labels={"figure": "process scorecards"},
         ),
         failures_figure=report(
-            "results/agents/failures.png",
+            PLAN.layout.agents.file("failures.png"),
             caption="../report/agents_failures.rst",
             category="Agents",
             labels={"figure": "completion claims and tool errors"},
         ),
         breaches_figure=report(
-            "results/agents/breaches.png",
+            PLAN.layout.agents.file("breaches.png"),
             caption="../report/agents_failures.rst",
             category="Agents",
             labels={"figure": "breach signatures"},
         ),
     log:
-        "results/agents/logs/failures.log",
+        PLAN.layout.agents.log("failures"),
     benchmark:
-        "results/agents/benchmarks/failures.tsv"
+        PLAN.layout.agents.benchmark("failures")
     conda:
         "../envs/agents.yaml"
     params:
-        settings={
-            **{key: AGENTS[key] for key in job_keys("agent_failures")},
-            **{key: AGENTS["process"][key] for key in job_keys("agent_failures_process")},
-        },
-        tasks=AGENT_TASKS,
-        tasks_dir=str(AGENT_TASKS_DIR),
-        gate_agents=[AGENTS["gate"]["reference"], AGENTS["gate"]["null"]],
-        seed=agents_failures_seed(),
+        settings=PLAN.params.agent_failures(),
+        tasks=PLAN.agents.tasks,
+        tasks_dir=str(PLAN.agents.tasks_dir),
+        gate_agents=PLAN.agents.gate_agents,
+        seed=PLAN.params.seed("all", "agents_failures"),
     script:
         "../scripts/agent_failures.py"
 
@@ -314,37 +311,37 @@ rule agent_report:
     """The agent benchmark's own page: leaderboard with intervals, breakdowns, cost, outcomes, tasks, gate."""
     input:
         unpack(agent_page_optional_inputs),
-        leaderboard="results/agents/leaderboard.csv",
-        by_tag="results/agents/leaderboard_by_tag.csv",
-        trials_table="results/agents/trials.csv",
-        gate="results/agents/gate.csv",
-        gate_summary="results/agents/gate.json",
-        leaderboard_figure="results/agents/leaderboard.png",
-        outcomes_figure="results/agents/outcomes.png",
-        cost_figure="results/agents/cost_vs_success.png",
-        suite="results/agents/suite_composition.csv",
-        process_summary="results/agents/process_summary.csv",
-        process_correlation="results/agents/process_correlation.csv",
-        process_table="results/agents/process.csv",
-        completion="results/agents/completion_claims.csv",
-        tool_errors="results/agents/tool_errors.csv",
-        breaches="results/agents/breaches.csv",
-        process_figure="results/agents/process.png",
-        failures_figure="results/agents/failures.png",
-        breaches_figure="results/agents/breaches.png",
-        trials=agent_trials(),
+        leaderboard=PLAN.layout.agents.file("leaderboard.csv"),
+        by_tag=PLAN.layout.agents.file("leaderboard_by_tag.csv"),
+        trials_table=PLAN.layout.agents.file("trials.csv"),
+        gate=PLAN.layout.agents.file("gate.csv"),
+        gate_summary=PLAN.layout.agents.file("gate.json"),
+        leaderboard_figure=PLAN.layout.agents.file("leaderboard.png"),
+        outcomes_figure=PLAN.layout.agents.file("outcomes.png"),
+        cost_figure=PLAN.layout.agents.file("cost_vs_success.png"),
+        suite=PLAN.layout.agents.file("suite_composition.csv"),
+        process_summary=PLAN.layout.agents.file("process_summary.csv"),
+        process_correlation=PLAN.layout.agents.file("process_correlation.csv"),
+        process_table=PLAN.layout.agents.file("process.csv"),
+        completion=PLAN.layout.agents.file("completion_claims.csv"),
+        tool_errors=PLAN.layout.agents.file("tool_errors.csv"),
+        breaches=PLAN.layout.agents.file("breaches.csv"),
+        process_figure=PLAN.layout.agents.file("process.png"),
+        failures_figure=PLAN.layout.agents.file("failures.png"),
+        breaches_figure=PLAN.layout.agents.file("breaches.png"),
+        trials=PLAN.agents.trials(),
     output:
-        "results/report/agents.html",
+        PLAN.layout.agents.page,
     log:
-        "results/agents/logs/agent_report.log",
+        PLAN.layout.agents.log("agent_report"),
     benchmark:
-        "results/agents/benchmarks/agent_report.tsv"
+        PLAN.layout.agents.benchmark("agent_report")
     conda:
         "../envs/analysis.yaml"  # the report's environment (captions, tables)
     params:
-        title=f"{config['report']['title']}: agent benchmark",
-        gate_agents=[AGENTS["gate"]["reference"], AGENTS["gate"]["null"]],
-        trial_log=lambda wildcards: str(rules.agent_trial.log[0]),
+        title=PLAN.params.agent_page_title(),
+        gate_agents=PLAN.agents.gate_agents,
+        trial_log=agent_trial_log,  # the trial rule's log pattern (a function: its wildcards stay unexpanded)
     script:
         "../scripts/agent_report.py"
 
@@ -352,24 +349,24 @@ rule agent_report:
 rule agent_suite:
     """Composition of the selected task suite: tasks per difficulty, category, package, system and method."""
     input:
-        tasks=lambda wildcards: [str(AGENT_TASKS_DIR / task / "task.toml") for task in AGENT_TASKS],
+        tasks=PLAN.agents.task_tomls(),
     output:
         table=report(
-            "results/agents/suite_composition.csv",
+            PLAN.layout.agents.file("suite_composition.csv"),
             caption="../report/agents_suite.rst",
             category="Agents",
             labels={"table": "task suite"},
         ),
         figure=report(
-            "results/agents/suite_composition.png",
+            PLAN.layout.agents.file("suite_composition.png"),
             caption="../report/agents_suite.rst",
             category="Agents",
             labels={"figure": "task suite"},
         ),
     log:
-        "results/agents/logs/suite.log",
+        PLAN.layout.agents.log("suite"),
     benchmark:
-        "results/agents/benchmarks/suite.tsv"
+        PLAN.layout.agents.benchmark("suite")
     conda:
         "../envs/agents.yaml"
     script:
@@ -379,16 +376,12 @@ rule agent_suite:
 rule agents_task:
     """Target: every trial (and judge) of one task and its near misses, e.g. results/agents/tasks/we-weighted-rg.done."""
     input:
-        trials=lambda wildcards: agent_trials(tasks=[wildcards.task]),
-        near_misses=lambda wildcards: [
-            agents_plan.near_miss_path(wildcards.task, n) for n in AGENT_NEAR_MISSES.get(wildcards.task, [])
-        ],
-        judges=lambda wildcards: [p.replace("trial.json", "judge.json") for p in agent_trials(tasks=[wildcards.task])],
-        scorecards=lambda wildcards: [
-            p for p in agent_process_trials() if p.startswith(f"results/agents/trials/{wildcards.task}/")
-        ],
+        trials=agents_task_trials,
+        near_misses=agents_task_near_misses,
+        judges=agents_task_judges,
+        scorecards=agents_task_scorecards,
     output:
-        touch("results/agents/tasks/{task}.done"),
+        touch(PLAN.layout.agents.task_done("{task}")),
     wildcard_constraints:
         task=AGENT_WILDCARDS["task"],
 
@@ -400,5 +393,5 @@ rule agents:
         rules.agent_leaderboard.output,
         rules.agent_failures.output,
         rules.agent_suite.output,
-        "results/agents/gate.csv",
-        "results/report/agents.html",
+        PLAN.layout.agents.file("gate.csv"),
+        PLAN.layout.agents.page,

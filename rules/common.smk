@@ -49,17 +49,23 @@ wildcard_constraints:
 CRITICAL_PATH_PRIORITY = 1
 
 
-def of_protein(answer):
-    """An input function of the wildcard protein: an id not in the config names the config files read."""
+def of_wildcards(answer, *names):
+    """An input function asking the plan with the wildcards ``names``: an id not in the config names the config
+    files read."""
 
     def function(wildcards):
         try:
-            return answer(wildcards.protein)
+            return answer(*(getattr(wildcards, name) for name in names))
         except ConfigError as exc:
             files = ", ".join(map(str, workflow.configfiles)) or "none"
             raise WorkflowError(f"{exc} Config files read: {files}.") from None
 
     return function
+
+
+def of_protein(answer):
+    """An input function of the wildcard protein (:func:`of_wildcards`)."""
+    return of_wildcards(answer, "protein")
 
 
 # Input functions and params: one line each, the plan answers (rules pass only the config keys a job reads).

@@ -134,8 +134,6 @@ STAGES = ["prepare", "groundtruth", "we", "cg", "external", "metrics", "report",
 # distributions and W1), as its rules reuse theirs.
 ALLOWED = {
     ("report", "westbench.metrics.figure_list"),
-    # The agent page links each trial's record where the agent stage's plan puts it (the one owner of that path).
-    ("report", "westbench.agents.plan"),
     # The agent page's process and failure sections name the capabilities and breach signatures the agent stage
     # owns (their vocabulary, in its order), and read its tables through its readers.
     ("report", "westbench.agents.failures"),

@@ -190,7 +190,7 @@ def select_tasks(tmp):
 
 
 def agents(section):
-    from westbench.agents.plan import check_gate_agents, selected_entries
+    from westbench.plan.agents import check_gate_agents, selected_entries
 
     base = {
         "agents": [{"name": "oracle"}, {"name": "nop"}],

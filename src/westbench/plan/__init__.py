@@ -5,7 +5,8 @@ asking it, and unit tests build plans from config dicts without parsing the Snak
 each: :mod:`~westbench.plan.roster` (proteins, engines and their kinds, every cross-check of the config),
 :mod:`~westbench.plan.layout` (every path pattern), :mod:`~westbench.plan.inputs`, :mod:`~westbench.plan.params`
 (with :mod:`~westbench.plan.jobkeys`, the config keys each job reads), :mod:`~westbench.plan.targets` and
-:mod:`~westbench.plan.calibration` (the calibration study's part).
+:mod:`~westbench.plan.calibration` (the calibration study's part) and :mod:`~westbench.plan.agents` (the agent
+benchmark's: its tasks, runs and trials; its paths are :class:`~westbench.plan.layout.AgentsLayout`'s).
 
 The plan sits above the stages: it may import any of them, none of them imports it (tests/unit/test_layers.py).
 Snakemake's own objects (``workflow``, wildcards, ``report()``, ``WorkflowError``) stay in rules/common.smk.
@@ -22,6 +23,8 @@ _NAMES = {
     "Params": "westbench.plan.params",
     "Targets": "westbench.plan.targets",
     "CalibrationPlan": "westbench.plan.calibration",
+    "AgentsPlan": "westbench.plan.agents",
+    "AgentsLayout": "westbench.plan.layout",
     "job_keys": "westbench.plan.jobkeys",
 }
 __all__ = list(_NAMES)

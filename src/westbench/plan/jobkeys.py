@@ -192,7 +192,7 @@ JOBS: dict[str, Job] = {
     "calibration_cg_engine": Job("cg", only=("explosion", "device", "cuda_graphs", "deterministic")),
     # rule cg_train (its own preset only; order kept: params text).
     "cg_training": Job("cg", only=("model", "prior", "langevin", "device", "training", "presets")),
-    # rules agent_trial, agent_trial_attempt: one trial (its own agent entry and model: agent_trial_run).
+    # rules agent_trial, agent_near_miss: one trial (its own agent entry and model: AgentsPlan.trial_run).
     "agent_trial": Job("agents", only=("environment", "harbor", "default_agent_timeout_s", "timeout_margin_s")),
     # rule agent_mutation: one task's mutants through its verifier.
     "agent_mutation": Job("agents", only=("environment", "mutation")),
@@ -208,14 +208,14 @@ JOBS: dict[str, Job] = {
 NOT_PASSED: dict[str, dict[str, str]] = {
     "agents": {
         "tasks_dir": "where the tasks are: the DAG, and the leaderboard's param tasks_dir",
-        "agents": "a trial's own agent entry, passed per trial (agent_trial_run)",
+        "agents": "a trial's own agent entry, passed per trial (westbench.plan.agents.AgentsPlan.trial_run)",
         "select": "which tasks and agents run: the DAG",
         "gate": "rule agent_gate passes reference and null; near_misses and mutation decide the DAG",
         "judge": "rules agent_judge and agent_process pass the whole section",
         "process": "its own section (agents.process): assess_gate_agents decides the DAG, agent_failures the rest",
     },
     "agents.process": {
-        "assess_gate_agents": "which trials get a scorecard: the DAG (rules/agents_common.smk, agent_process_trials)",
+        "assess_gate_agents": "which trials get a scorecard: the DAG (westbench.plan.agents.AgentsPlan.process_runs)",
     },
     "cg": {
         "scope": "where a model lives (cg_model_dir): the DAG, not a setting of a job",

@@ -19,6 +19,8 @@ Examples
 'results/p/groundtruth/runs/s0000/trajectory.xtc'
 >>> layout.controls("p"), layout.controls("{protein}", "controls.csv")
 ('results/p/controls/controls.json', 'results/{protein}/controls/controls.csv')
+>>> layout.agents.trial("t", "oracle", "none", 1), layout.agents.file("gate.csv")
+('results/agents/trials/t/oracle/none/1/trial.json', 'results/agents/gate.csv')
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from westbench.engines.kinds import EXTERNAL
 RESULTS = "results"
 #: The HTML report of a configuration.
 REPORT = f"{RESULTS}/report/westbench.html"
+#: The agent benchmark's folder (rules/agents.smk).
+AGENTS = f"{RESULTS}/agents"
 
 
 class Layout:
@@ -54,6 +58,8 @@ class Layout:
         self.trajectory = f"trajectory.{config['groundtruth']['trajectory_format']}"
         #: The calibration study's name (calibration.protein): its folder under results/calibration/.
         self.study = config["calibration"]["protein"]
+        #: The agent benchmark's paths.
+        self.agents = AgentsLayout()
 
     # --- one protein's stages ---------------------------------------------------------------------------------
 
@@ -162,3 +168,65 @@ class Layout:
     def calibration(self, name: str = "") -> str:
         """This configuration's calibration study's folder (calibration.protein), or a file in it."""
         return self.study_file(self.study, name)
+
+
+class AgentsLayout:
+    """Where the agent benchmark's files live (rules/agents.smk): everything under results/agents/, and its page.
+
+    As :class:`Layout`'s, each method given wildcard patterns returns a rule's output pattern.
+
+    >>> agents = AgentsLayout()
+    >>> agents.near_miss("t", "no-posre"), agents.mutation("{task}")
+    ('results/agents/near_misses/t/no-posre/trial.json', 'results/agents/mutation/{task}.json')
+    >>> agents.harbor("t", "near-miss", "x"), agents.cache("judge"), agents.log("gate"), agents.page
+    ('results/agents/harbor/t/near-miss/x', 'results/agents/judge-cache', 'results/agents/logs/gate.log', \
+'results/report/agents.html')
+    """
+
+    #: The agent benchmark's own HTML page (rule agent_report), beside the study's report.
+    page = f"{RESULTS}/report/agents.html"
+
+    @staticmethod
+    def file(name: str) -> str:
+        """A table, figure or record across tasks and agents: gate.csv, leaderboard.csv, trials.csv, ..."""
+        return f"{AGENTS}/{name}"
+
+    @classmethod
+    def trial(cls, task: str, agent: str, model: str, attempt, name: str = "trial.json") -> str:
+        """A file of one trial: trial.json, and beside it its judge.json and process.json."""
+        return cls.file(f"trials/{task}/{agent}/{model}/{attempt}/{name}")
+
+    @classmethod
+    def near_miss(cls, task: str, near_miss: str, name: str = "trial.json") -> str:
+        """The trial of a task's near miss (run by the oracle agent as the reference solution)."""
+        return cls.file(f"near_misses/{task}/{near_miss}/{name}")
+
+    @classmethod
+    def mutation(cls, task: str) -> str:
+        """One task's mutation testing (rule agent_mutation)."""
+        return cls.file(f"mutation/{task}.json")
+
+    @classmethod
+    def harbor(cls, task: str, *parts) -> str:
+        """A Harbor job's folder of a task: <agent>/<model>/<attempt> for a trial, near-miss/<name> for a near miss."""
+        return cls.file("/".join(map(str, ("harbor", task, *parts))))
+
+    @classmethod
+    def cache(cls, kind: str, task: str | None = None) -> str:
+        """A cache folder across trials (judge, process) or of one task (mutation)."""
+        return cls.file(f"{kind}-cache" + (f"/{task}" if task is not None else ""))
+
+    @classmethod
+    def task_done(cls, task: str) -> str:
+        """The flag of rule agents_task: every trial of one task done."""
+        return cls.file(f"tasks/{task}.done")
+
+    @classmethod
+    def log(cls, name: str) -> str:
+        """The log of an agent rule's job (results/agents/logs/<name>.log)."""
+        return cls.file(f"logs/{name}.log")
+
+    @classmethod
+    def benchmark(cls, name: str) -> str:
+        """The benchmark record of an agent rule's job (results/agents/benchmarks/<name>.tsv)."""
+        return cls.file(f"benchmarks/{name}.tsv")

@@ -38,7 +38,11 @@ class Params:
         self.config, self.roster = config, roster
 
     def _section(self, section: str, job: str) -> dict:
-        return {key: self.config[section][key] for key in job_keys(job)}
+        """The keys ``job`` reads of a config section (dotted for a nested one: ``agents.process``)."""
+        values = self.config
+        for part in section.split("."):
+            values = values[part]
+        return {key: values[key] for key in job_keys(job)}
 
     # --- seeds: westbench.seeds.stage_seed, the one derivation from `seed` ------------------------------------
 
@@ -228,3 +232,32 @@ class Params:
             "KL floor": config["metrics"]["kl_floor"],
             "westbench": __version__,
         }
+
+    # --- the agent benchmark (rules/agents.smk) ----------------------------------------------------------------
+
+    def agent_trial(self) -> dict:
+        """What one trial or near miss reads of `agents` (its own agent entry and model: AgentsPlan.trial_run)."""
+        return self._section("agents", "agent_trial")
+
+    def agent_mutation(self) -> dict:
+        """What one task's mutation testing reads of `agents`."""
+        return self._section("agents", "agent_mutation")
+
+    def agent_judge(self) -> dict:
+        """The judge's section (agents.judge): the judge and the process scorecards read all of it."""
+        return self.config["agents"]["judge"]
+
+    def agent_leaderboard(self) -> dict:
+        """What the leaderboard reads of `agents`."""
+        return self._section("agents", "agent_leaderboard")
+
+    def agent_failures(self) -> dict:
+        """What the process and failure analysis reads of `agents` and `agents.process`."""
+        return {
+            **self._section("agents", "agent_failures"),
+            **self._section("agents.process", "agent_failures_process"),
+        }
+
+    def agent_page_title(self) -> str:
+        """The agent benchmark's page's title (the report's, with what the page is)."""
+        return f"{self.config['report']['title']}: agent benchmark"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from westbench.plan.agents import AgentsPlan
 from westbench.plan.calibration import CalibrationPlan
 from westbench.plan.inputs import Inputs
 from westbench.plan.layout import Layout
@@ -44,6 +45,8 @@ class Plan:
         The default target's files and the identities of the gathering jobs.
     calibration : CalibrationPlan
         The calibration study's engines, files and settings.
+    agents : AgentsPlan
+        The agent benchmark's tasks, runs and trials (rules/agents.smk).
     """
 
     config: Mapping
@@ -53,6 +56,7 @@ class Plan:
     params: Params
     targets: Targets
     calibration: CalibrationPlan
+    agents: AgentsPlan
 
     @classmethod
     def from_config(cls, config: Mapping) -> "Plan":
@@ -65,7 +69,7 @@ class Plan:
         ------
         ConfigError
             For every cross-reference between sections that does not hold (:class:`Roster`,
-            :class:`CalibrationPlan`), naming the key and the fix.
+            :class:`CalibrationPlan`, :class:`AgentsPlan`), naming the key and the fix.
         """
         roster = Roster(config)
         layout = Layout(config, roster)
@@ -78,4 +82,5 @@ class Plan:
             params=Params(config, roster),
             targets=Targets(roster, layout, calibration, controls_enabled=config["controls"]["enabled"]),
             calibration=calibration,
+            agents=AgentsPlan(config, layout.agents),
         )

@@ -4,13 +4,11 @@ near-miss and mutation catch rates, and mutation testing ("not run" until its fi
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Mapping
 
 import pandas as pd
 from markupsafe import Markup
 
-from westbench.agents.plan import trial_path
 from westbench.report.agents_results import (
     NOT_RUN,
     AgentResults,
@@ -66,10 +64,10 @@ def _caught(gate: pd.DataFrame, task: str) -> str:
 
 def _trial_cell(results: AgentResults, record: Mapping) -> Markup:
     key = (record["task"], record["agent"], record["model"], int(record["attempt"]))
-    path = results.trial_files.get(key) or Path(trial_path(*key))
+    path = results.trial_files.get(key)  # the page's trial inputs: every trial of trials.csv in the workflow
     correctness = record.get("correctness")
     text = f"{record['status']}" + (f" {float(correctness):.2f}" if finite(correctness) else "")
-    links = [Markup('<a href="{}">{}</a>').format(results.link(path), text)]
+    links = [Markup('<a href="{}">{}</a>').format(results.link(path), text) if path else Markup.escape(text)]
     trial_dir = (results.trial_records.get(key) or {}).get("trial_dir")
     if trial_dir:
         links.append(Markup('<a href="{}">Harbor</a>').format(results.link(trial_dir)))

@@ -61,4 +61,6 @@ def test_the_agent_page_needs_mutation_testing_only_when_the_gate_runs_it(tmp_pa
     report_inputs = workflow.globals["agent_page_optional_inputs"]()
     mutation_files = {"results/agents/mutation.csv", "results/agents/mutation_score.csv"}
     assert set(report_inputs.values()) == (mutation_files if mutation else set())
-    assert workflow.globals["agent_mutation_scores"]() == (["results/agents/mutation_score.csv"] if mutation else [])
+    assert workflow.globals["PLAN"].agents.mutation_scores() == (
+        ["results/agents/mutation_score.csv"] if mutation else []
+    )
