@@ -10,7 +10,7 @@ from snakemake.logging import logger
 
 from westbench import config as wb_config
 from westbench.errors import ConfigError
-from westbench.engines.kinds import SOLVENTS
+from westbench.simulation import SOLVENTS
 from westbench.plan import Plan
 
 try:

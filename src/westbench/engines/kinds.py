@@ -22,10 +22,9 @@ from __future__ import annotations
 from typing import Collection, Mapping
 
 from westbench.errors import ConfigError
+from westbench.simulation import SOLVENTS  # an OpenMM engine is named after the solvent model it runs
 
 OPENMM, CG, EXTERNAL, GROUNDTRUTH, USER = "openmm", "cg", "external", "groundtruth", "user"
-#: Solvent models; an OpenMM engine is named after the one it runs (and its prepared system).
-SOLVENTS = ("implicit", "explicit")
 #: Prefix of CG engines: ``cg_<preset>``.
 CG_PREFIX = "cg_"
 

@@ -13,7 +13,7 @@ import westbench.report.agents_tasks  # noqa: F401 (registered first: these sect
 from westbench.agents.failures.breaches import SIGNATURES
 from westbench.agents.process.capabilities import CAPABILITIES
 from westbench.report.agents_results import NOT_RUN, AgentResults, agent_label, figure, finite, interval, register
-from westbench.report.sections import html_table
+from westbench.report.html_tables import html_table
 
 AGGREGATION = (
     "Each task's <code>process.toml</code> is its row of the opportunity matrix: which of the six capabilities the "

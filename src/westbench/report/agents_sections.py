@@ -17,7 +17,7 @@ from westbench.report.agents_results import (
     register,
 )
 from westbench.report.bottom_line import rank_label
-from westbench.report.sections import html_table
+from westbench.report.html_tables import html_table
 
 #: What every section about the agents' scores says when no agent ran on a task that passed the gate.
 NO_LEADERBOARD = Markup(

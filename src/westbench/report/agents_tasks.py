@@ -17,7 +17,7 @@ from westbench.report.agents_results import (
     interval,
     register,
 )
-from westbench.report.sections import html_table
+from westbench.report.html_tables import html_table
 
 
 @register("tasks", "Per task")

@@ -27,7 +27,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from westbench.report.definitions import defined_line
-from westbench.report.sections import html_table
+from westbench.report.html_tables import html_table
 
 #: Families of controls whose failure any benchmark must catch (a collapsed, mirrored or unit-scaled engine): a run
 #: that cannot catch one of them cannot rank engines (:func:`missed_gross`). Scale controls count when they are unit

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from westbench.presentation.verdicts import FIELDS, KEYS, TEXT_FIELDS, distributions_of
 from westbench.report.cells import Estimate, Footnotes, estimate_cell, missing
 from westbench.report.evidence import UNRESOLVED, ProteinEvidence, kl_reason
-from westbench.report.sections import html_table, split_columns
+from westbench.report.html_tables import html_table, split_columns
 
 #: Column headings of the divergence tables' distributions, and the unit of each distribution (its W1's unit).
 HEADINGS = {
@@ -139,7 +139,7 @@ def divergence_html(
     table: pd.DataFrame, prefix: str, units: bool = True, evidence: Mapping[str, ProteinEvidence] | None = None
 ) -> Markup:
     """:func:`divergence_cells` as HTML: split into tables of a few distributions each that fit the page
-    (:func:`westbench.report.sections.split_columns`), the footnotes below the last.
+    (:func:`westbench.report.html_tables.split_columns`), the footnotes below the last.
 
     Examples
     --------

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from westbench.report.cells import NO_REASON, Estimate, Footnotes, estimate_cell, missing, value_cell
 from westbench.report.divergence_tables import marked
 from westbench.report.evidence import ProteinEvidence
-from westbench.report.sections import html_table
+from westbench.report.html_tables import html_table
 
 # The divergences of an engine's own table: (metric, distribution, heading).
 ENGINE_DIVERGENCES = (

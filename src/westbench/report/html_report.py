@@ -43,15 +43,14 @@ from markupsafe import Markup
 from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND
 from westbench.report.definitions import defined_line, definitions_html, headings_of
+from westbench.report.html_tables import engine_name, html_table  # noqa: F401 (the report's API)
 from westbench.report.limits import floor_designs
 from westbench.report.page import TEMPLATE
 from westbench.report.sections import (  # noqa: F401 (the report's API)
     EngineSection,
     Figure,
     ProteinSection,
-    engine_name,
     engine_section,
-    html_table,
     wide,
 )
 from westbench.report.style import SCRIPT, STYLE

@@ -17,7 +17,7 @@ from westbench.report.captions import Captions
 from westbench.report.cells import LEGEND, missing
 from westbench.report.divergence_tables import divergence_html, read_divergence_table, text
 from westbench.report.evidence import ProteinEvidence, tica_short
-from westbench.report.sections import html_table, split_columns
+from westbench.report.html_tables import html_table, split_columns
 
 CAVEAT_COLUMNS = ["protein", "engine", "key", "reason"]
 

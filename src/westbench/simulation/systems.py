@@ -29,7 +29,7 @@ import openmm
 from openmm import app, unit
 
 from westbench.config import section_defaults
-from westbench.engines.kinds import SOLVENTS
+from westbench.simulation import SOLVENTS
 
 log = logging.getLogger(__name__)
 
