@@ -93,7 +93,8 @@ def weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
     """
     order = np.argsort(values, kind="stable")
     cumulative = np.cumsum(weights[order])
-    return float(values[order][np.searchsorted(cumulative, 0.5 * cumulative[-1])])
+    # Within 1e-9 of half is half: weights times a constant (float rounding) never move the median across a tie.
+    return float(values[order][np.searchsorted(cumulative, 0.5 * cumulative[-1] * (1 - 1e-9))])
 
 
 def bonded_pairs(gt_ca: np.ndarray, gt_w: np.ndarray, native: np.ndarray | None) -> np.ndarray:

@@ -16,11 +16,10 @@ Examples
 
 from __future__ import annotations
 
-import mdtraj
 import numpy as np
 
+from westbench.geometry.ca_geometry import dihedrals
 from westbench.geometry.chain_checks import Check, chunks
-from westbench.geometry.features import ca_trajectory
 
 #: Frames picked by weight for the collapse check. 1 / P(two picks coincide) can reach at most this count, so it
 #: must be well above :data:`MIN_CONFORMATIONS` (and the pairs of picks, PICKS^2 / 2 = 80,000 distances, cost
@@ -116,7 +115,10 @@ def weighted_picks(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray) -> tu
     order = support[np.argsort(key, kind="stable")]
     cumulative = np.cumsum(weights[order])
     positions = (np.arange(PICKS) + 0.5) / PICKS * cumulative[-1]
-    picked = order[np.minimum(np.searchsorted(cumulative, positions, side="right"), len(order) - 1)]
+    # A frame whose cumulative weight ties a position (within 1e-9: float rounding, weights times a constant) is
+    # passed, whatever the rounding.
+    at = np.searchsorted(cumulative, positions + 1e-9 * cumulative[-1], side="right")
+    picked = order[np.minimum(at, len(order) - 1)]
     frames, counts = np.unique(picked, return_counts=True)
     return frames, counts
 
@@ -188,13 +190,13 @@ def handedness_profile(ca: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray,
     ([0.77, 0.77, 0.77], [0.0, 0.0, 0.0])
     """
     n = ca.shape[1]
-    quads = np.column_stack([np.arange(n - 3), np.arange(1, n - 2), np.arange(2, n - 1), np.arange(3, n)])
+    quads = max(n - 3, 0)  # dihedrals of consecutive C-alphas
     support = np.flatnonzero(weights > 0)
     w = weights / weights[support].sum()
-    first, second, square = (np.zeros(len(quads)) for _ in range(3))  # sums of w sin, w^2 sin, w^2 sin^2
-    for part in chunks(len(support), 3 * n + 2 * len(quads)):
+    first, second, square = (np.zeros(quads) for _ in range(3))  # sums of w sin, w^2 sin, w^2 sin^2
+    for part in chunks(len(support), 3 * n + 2 * quads):
         rows = support[part]
-        sines = np.sin(mdtraj.compute_dihedrals(ca_trajectory(ca[rows]), quads).astype(np.float64))
+        sines = np.sin(dihedrals(ca[rows]))  # float64: rigid motion moves the profile by rounding only (1e-16)
         first += w[rows] @ sines
         second += w[rows] ** 2 @ sines
         square += w[rows] ** 2 @ sines**2

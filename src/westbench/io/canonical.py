@@ -1,6 +1,40 @@
-"""The one canonical order of a frame set: every score is computed on it, so none depends on the order of rows in
-a file or on a frame written twice (the frames contract, :mod:`westbench.io.frames`, identifies a frame by its piece
-and its time in it, not by its row).
+"""The one canonical form of a frame set: every score is computed on it, so none depends on what carries no
+information (the order of rows, a frame written more than once, frames of weight 0).
+
+What a frame set says (the scoring contract, docs/scoring.md "What an interval depends on"): which records it holds
+(a conformation saved at a time, with its weight, in an iteration), which continuous piece (``traj``), WE segment
+and replica each belongs to, and from that which independent runs they come from. What it does not say, and so
+what the canonical form removes:
+
+- **the order of rows**: rows are sorted by piece (``traj``) and time (``time_ps``), ties by content;
+- **frames of weight 0**: they carry no probability and are no part of the sample (left out under every
+  weighting, so an added weightless frame changes no count, no grid, no transition and no unit); a set whose
+  every weight is 0 is kept whole (it says nothing about weights, and the ``we`` weighting refuses it);
+- **copies**: rows equal in everything but their labels (:data:`LABELS`: piece, segment, replica) are one record
+  written more than once, whether twice in one piece, once more in a new piece (with the weight split between
+  the copies, each copy holds the same share, which normalizing removes), or in a whole piece, replica or file
+  written again. The record is kept once, at the copy in the piece of most distinct records (ties: the first by
+  piece and time), and :data:`MULTIPLICITY` says how many rows it stood for. A piece, replica or run whose rows
+  are all copies of rows kept elsewhere is therefore no new piece, replica or run: no new independent unit.
+
+Records that hold the same conformation at other times or with other weights (an engine stuck in one
+conformation, walkers that meet) are distinct observations and all stay; :data:`CONFORMATION` numbers the
+distinct conformations (equal coordinates and TICs), so an effective sample size can count a conformation once,
+its weights summed (:func:`westbench.metrics.weighted.effective_sample_size`). Two independent simulations do
+not write bitwise-identical frames: on real data neither rule merges anything (none of the default run's frames
+files holds a copy).
+
+Examples
+--------
+>>> frames = Frames(ca=np.array([[[2.0, 0, 0]], [[1.0, 0, 0]], [[2.0, 0, 0]], [[3.0, 0, 0]], [[2.0, 0, 0]]]),
+...                 weight=np.array([0.3, 0.3, 0.3, 0.0, 0.1]), traj=np.array([0, 0, 1, 0, 0]),
+...                 time_ps=np.array([1.0, 0.0, 1.0, 2.0, 3.0]), iteration=np.zeros(5, int))
+>>> frames.attrs = {}
+>>> canonical = canonical_frames(frames)  # row 2 copies row 0 in another piece; row 3 has no weight
+>>> canonical["ca"][:, 0, 0].tolist(), canonical["weight"].tolist(), canonical[MULTIPLICITY].tolist()
+([1.0, 2.0, 2.0], [0.3, 0.3, 0.1], [1, 2, 1])
+>>> canonical[CONFORMATION].tolist()  # the last two rows: one conformation, saved at two times
+[0, 1, 1]
 """
 
 from __future__ import annotations
@@ -11,68 +45,121 @@ import numpy as np
 
 from westbench.io.frames import Frames
 
-#: The per-frame dataset that :func:`canonical_frames` adds: how many identical rows each frame stands for.
+#: The per-frame dataset that :func:`canonical_frames` adds: how many rows held each record (itself and its copies).
 MULTIPLICITY = "multiplicity"
+#: The per-frame dataset that :func:`canonical_frames` adds: the frame's distinct conformation (0..m-1; equal
+#: coordinates and TICs, one number).
+CONFORMATION = "conformation"
+#: Datasets that name where a row was written, not what it holds: rows equal in everything else are copies.
+LABELS = ("traj", "seg_id", "replica")
+#: The content key reads at most this many coordinates of a row (enough to tell frames apart; equality is then
+#: checked on every coordinate).
+KEY_COLUMNS = 48
 
 
-def canonical_frames(frames: Mapping) -> Frames:
-    """The frames in their one canonical order, identical rows merged: what every score is computed from.
-
-    The contract identifies a frame by its piece (``traj``) and its time in it (``time_ps``), not by its row, so
-    a score must not depend on the order of rows in a file nor on a frame written twice. Rows are sorted by
-    (``traj``, ``time_ps``), rows that share both and hold the same coordinates (and TICs) are one frame written
-    more than once: they become one row whose ``weight`` is their sum and whose :data:`MULTIPLICITY` is their
-    count. Rows that share (``traj``, ``time_ps``) but differ are kept, ordered by their content, so the result
-    depends on the set of rows only.
+def content_keys(parts: list[np.ndarray], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two sort keys per row, equal for identical rows: fixed random projections of (up to :data:`KEY_COLUMNS` of)
+    their values, accumulated one column at a time, so a row's key never depends on where it sits in the array
+    (a matrix product may round a row differently by its alignment).
 
     Examples
     --------
-    >>> frames = Frames(ca=np.array([[[2.0, 0, 0]], [[1.0, 0, 0]], [[2.0, 0, 0]]]), weight=np.array([0.2, 0.3, 0.5]),
-    ...                 traj=np.array([0, 0, 0]), time_ps=np.array([1.0, 0.0, 1.0]), iteration=np.zeros(3, int))
-    >>> frames.attrs = {}
-    >>> canonical = canonical_frames(frames)
-    >>> canonical["ca"][:, 0, 0].tolist(), canonical["weight"].tolist(), canonical[MULTIPLICITY].tolist()
-    ([1.0, 2.0], [0.3, 0.7], [1, 2])
+    >>> rows = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])
+    >>> first, second = content_keys([rows])
+    >>> bool(first[0] == first[2] and second[0] == second[2] and first[0] != first[1])
+    True
     """
+    n = len(parts[0]) if parts else 0
+    keys = np.zeros((2, n))
+    rng = np.random.default_rng(seed)
+    for part in parts:
+        columns = part.shape[1]
+        chosen = np.sort(rng.choice(columns, size=min(columns, KEY_COLUMNS), replace=False))
+        factors = rng.normal(size=(2, len(chosen)))
+        for k, column in enumerate(chosen):
+            values = part[:, column].astype(np.float64)
+            values = np.where(values == 0.0, 0.0, np.where(np.isnan(values), 0.5, values))  # -0.0 is 0.0; NaN one value
+            keys[0] += values * factors[0, k]
+            keys[1] += values * factors[1, k]
+    return keys[0], keys[1]
+
+
+def conformations(parts: list[np.ndarray]) -> np.ndarray:
+    """The distinct conformation (0..m-1) of every row: rows equal on every value of ``parts`` share one.
+
+    Examples
+    --------
+    >>> conformations([np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])]).tolist()
+    [0, 1, 0]
+    """
+    n = len(parts[0]) if parts else 0
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    first, second = content_keys(parts)
+    order = np.lexsort((second, first))
+    new = np.ones(n, dtype=bool)
+    same = np.ones(n - 1, dtype=bool)
+    for part in parts:
+        a, b = part[order[1:]], part[order[:-1]]
+        equal = a == b
+        if np.issubdtype(part.dtype, np.floating):
+            equal |= np.isnan(a) & np.isnan(b)
+        same &= np.all(equal, axis=1)
+    new[1:] = ~same
+    out = np.empty(n, dtype=np.int64)
+    out[order] = np.cumsum(new) - 1
+    return out
+
+
+def canonical_frames(frames: Mapping) -> Frames:
+    """The frames in their one canonical form (module text): weightless rows left out, copies of a record kept once
+    (:data:`MULTIPLICITY` their count), each row's distinct conformation numbered (:data:`CONFORMATION`), sorted by
+    piece and time, ties by content. The result depends on the information in the rows only."""
     n = len(frames["ca"])
+    attrs = dict(getattr(frames, "attrs", {}))
+    per_row = [name for name, values in frames.items() if np.ndim(values) and len(values) == n]
     if n == 0:  # nothing to order: the caller says what an empty frame set means
         out = Frames(frames)
         out[MULTIPLICITY] = np.zeros(0, dtype=np.int64)
-        out.attrs = dict(getattr(frames, "attrs", {}))
+        out[CONFORMATION] = np.zeros(0, dtype=np.int64)
+        out.attrs = attrs
         return out
-    traj = np.asarray(frames["traj"]) if "traj" in frames else np.zeros(n, dtype=np.int64)
+    weight = np.asarray(frames["weight"], dtype=np.float64) if "weight" in frames else None
+    rows = np.arange(n)
+    if weight is not None and np.any(weight != 0.0) and np.any(weight == 0.0):
+        rows = np.flatnonzero(weight != 0.0)
+    traj = np.asarray(frames["traj"])[rows] if "traj" in frames else np.zeros(len(rows), dtype=np.int64)
     # Without times (frames made in memory), the rows of a piece are taken to be in time order.
-    time = np.asarray(frames["time_ps"], dtype=np.float64) if "time_ps" in frames else np.arange(n, dtype=np.float64)
-    parts = [np.asarray(frames[name]).reshape(n, -1) for name in ("ca", "tics") if name in frames]
-    # Rows that tie on (traj, time) are ordered by a fixed random projection of their content: equal for identical
-    # rows, distinct (almost surely) for others, and one sort key however many atoms a frame has.
-    rng = np.random.default_rng(0)
-    projection = sum((part @ rng.normal(size=part.shape[1]) for part in parts), np.zeros(n))
-    order = np.lexsort((projection, time, traj))
-    first = np.ones(n, dtype=bool)
-    if n > 1:
-        same_key = (traj[order][1:] == traj[order][:-1]) & (time[order][1:] == time[order][:-1])
-        candidates = np.flatnonzero(same_key)
-        identical = np.ones(len(candidates), dtype=bool)
-        for part in parts:
-            identical &= np.all(part[order[candidates + 1]] == part[order[candidates]], axis=1)
-        first[candidates[identical] + 1] = False
-    multiplicity = np.asarray(frames[MULTIPLICITY]) if MULTIPLICITY in frames else np.ones(n, dtype=np.int64)
-    if first.all() and np.array_equal(order, np.arange(n)):  # already canonical: no copies
-        out = Frames(frames)
-        out[MULTIPLICITY] = multiplicity.astype(np.int64)
-        out.attrs = dict(getattr(frames, "attrs", {}))
-        return out
-    group = np.cumsum(first) - 1
-    kept = order[first]
-    out = Frames(
-        {
-            name: np.asarray(values)[kept] if np.ndim(values) and len(values) == n else values
-            for name, values in frames.items()
-        }
+    time = np.asarray(frames["time_ps"], dtype=np.float64)[rows] if "time_ps" in frames else rows.astype(np.float64)
+    content = [np.asarray(frames[name])[rows].reshape(len(rows), -1) for name in ("ca", "tics") if name in frames]
+    held = [
+        np.asarray(frames[name])[rows].reshape(len(rows), -1)
+        for name in sorted(per_row)
+        if name not in LABELS and name not in (MULTIPLICITY, CONFORMATION, "ca", "tics")
+    ]
+    if "time_ps" not in frames:
+        held.append(time[:, None])
+    record = conformations(content + held)
+    first, _ = content_keys(content)
+    # The copy that stays: the one in the piece of most distinct records (a frame copied into a piece of its own is
+    # not the original), then the first by piece, time and content.
+    _, piece = np.unique(traj, return_inverse=True)
+    stride = int(record.max()) + 1
+    length = np.bincount(np.unique(piece.astype(np.int64) * stride + record) // stride, minlength=int(piece.max()) + 1)
+    order = np.lexsort((first, time, traj, -length[piece], record))
+    kept = order[np.r_[True, record[order][1:] != record[order][:-1]]]
+    kept = kept[np.lexsort((first[kept], time[kept], traj[kept]))]  # the canonical order
+    written = np.asarray(frames[MULTIPLICITY])[rows] if MULTIPLICITY in frames else np.ones(len(rows))
+    count = np.bincount(record, written)[record[kept]].astype(np.int64)
+    source = rows[kept]
+    out = (
+        Frames(frames)
+        if len(kept) == n and np.array_equal(source, np.arange(n))
+        else Frames(
+            {name: np.asarray(values)[source] if name in per_row else values for name, values in frames.items()}
+        )
     )
-    out.attrs = dict(getattr(frames, "attrs", {}))
-    out[MULTIPLICITY] = np.bincount(group, multiplicity[order], minlength=len(kept)).astype(np.int64)
-    if "weight" in frames:
-        out["weight"] = np.bincount(group, np.asarray(frames["weight"], dtype=np.float64)[order], minlength=len(kept))
+    out.attrs = attrs
+    out[MULTIPLICITY] = count
+    out[CONFORMATION] = conformations([part[kept] for part in content])
     return out

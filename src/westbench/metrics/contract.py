@@ -14,9 +14,21 @@ Properties (:func:`check_contract`), each a transformation of the frames and wha
   keep the sample's own weights (the ``msm`` weighting re-estimates them from transitions, so against itself
   it measures that estimator's error, which is reported, not 0: there the ground truth must come out *within
   noise* or *undetermined*, never *separated*, on every distribution).
-- **order**: the rows of both frame sets permuted: every number unchanged (the contract identifies a frame
-  by its piece and time, :mod:`westbench.io.canonical`).
-- **duplication**: every row of both frame sets written twice: every number unchanged.
+- **invariances** (:data:`INVARIANCES`): transformations of both frame sets that carry no information
+  (docs/scoring.md, "What an interval depends on"): every value of the record unchanged, numbers to
+  :data:`TOLERANCE` (relative), and every verdict, flag and text (reasons, unit descriptions) exactly:
+
+  - **order**: the rows permuted (the contract identifies a frame by its piece and time);
+  - **duplication**: every row written twice; **written twice**: some rows written twice in their piece;
+  - **copies in new pieces**: every frame also written as a copy in a new piece, the weights halved (the copies
+    of a piece one new piece; **copies, a piece each**: each copy a piece of its own);
+  - **piece duplicated**: a whole piece written again as a new piece; **file duplicated**: the whole file;
+  - **weights scaled**: every weight times 1000;
+  - **zero-weight frames**: frames of weight 0 added, as new pieces and inside existing ones;
+  - **rigid motion**: every frame rotated and translated (one motion each; float64).
+
+  What keeps them is one canonical form of the frames (:mod:`westbench.io.canonical`), float64 geometry
+  (:mod:`westbench.geometry.ca_geometry`) and BCa ties by tolerance (:mod:`westbench.metrics.intervals`).
 - **far mass**: a share of the model's weight moved to copies of its frames placed far away (every TIC at
   ``FAR_TIC``, the chain scaled to a radius of gyration of ``FAR_RG_ANGSTROM``), each copy a piece of its
   own in the last iteration: no *lower* number falls and coverage does not rise. Scaling a chain keeps its
@@ -33,7 +45,7 @@ Examples
 ...             "weight": np.full(120, 1 / 120), "traj": np.repeat(np.arange(12), 10),
 ...             "time_ps": np.tile(np.arange(10.0), 12), "iteration": np.repeat(np.arange(1, 13), 10)}
 >>> settings = {"weightings": ["we", "counts"], "bootstrap": 0, "macrostate_clusters": 5, "macrostates": 2}
->>> check_contract(frames(1), frames(2), settings, shares=(0.01,))
+>>> check_contract(frames(1), frames(2), settings, shares=(0.01,), invariances=("order", "rigid motion"))
 []
 """
 
@@ -45,7 +57,18 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from westbench.metrics.adversarial import duplicated, permuted, with_far_mass
+from westbench.metrics.adversarial import (
+    copied_to_new_pieces,
+    duplicated,
+    file_duplicated,
+    permuted,
+    piece_duplicated,
+    rigidly_moved,
+    scaled_weights,
+    with_far_mass,
+    with_zero_weight_frames,
+    written_twice,
+)
 from westbench.metrics.noise_floor import SEPARATED
 from westbench.metrics.score import score_frames
 
@@ -72,6 +95,22 @@ REESTIMATED = ("msm",)
 NOT_NUMBERS = ("settings", "figures", "resampling")
 #: Two numbers are the same when they differ by at most this much (absolute and relative).
 TOLERANCE = 1e-9
+#: Subtrees of the record that an invariance does not compare (what the job was asked, what it drew).
+NOT_RESULTS = ("settings", "figures")
+#: Transformations that carry no information, by property name: (frames, seed) -> frames. Each is applied to both
+#: frame sets (the ground truth with the seed, the model with the seed + 1) and every value must stay.
+INVARIANCES = {
+    "order": lambda frames, seed: permuted(frames, seed),
+    "duplication": lambda frames, seed: duplicated(frames),
+    "written twice": lambda frames, seed: written_twice(frames, 0.3, seed),
+    "copies in new pieces": lambda frames, seed: copied_to_new_pieces(frames),
+    "copies, a piece each": lambda frames, seed: copied_to_new_pieces(frames, per_frame=True),
+    "piece duplicated": lambda frames, seed: piece_duplicated(frames, 1, seed),
+    "file duplicated": lambda frames, seed: file_duplicated(frames),
+    "weights scaled": lambda frames, seed: scaled_weights(frames, 1000.0),
+    "zero-weight frames": lambda frames, seed: with_zero_weight_frames(frames, 0.2, seed),
+    "rigid motion": lambda frames, seed: rigidly_moved(frames, seed, per_frame=True),
+}
 
 
 @dataclass(frozen=True)
@@ -113,6 +152,48 @@ def reported_numbers(record: Mapping) -> dict[str, float | None]:
 
     walk(record, "")
     return out
+
+
+def reported_values(record: Mapping) -> dict[str, object]:
+    """Every value of a ``metrics.json`` record by its path, numbers as floats, verdicts, flags and texts as they
+    are: what an invariance compares (all but :data:`NOT_RESULTS`).
+
+    Examples
+    --------
+    >>> reported_values({"frames": 3, "metrics": {"we": {"verdicts": {"w1": {"tic0": "separated"}}}}, "figures": {}})
+    {'frames': 3.0, 'metrics/we/verdicts/w1/tic0': 'separated'}
+    """
+    out: dict[str, object] = {}
+
+    def walk(value, path):
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if not path and key in NOT_RESULTS:
+                    continue
+                walk(item, f"{path}/{key}" if path else str(key))
+        elif isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                walk(item, f"{path}/{index}")
+        elif isinstance(value, (bool, np.bool_, str)) or value is None:
+            out[path] = value if isinstance(value, str) or value is None else bool(value)
+        elif isinstance(value, (int, float, np.number)):
+            out[path] = float(value)
+        else:
+            out[path] = repr(value)
+
+    walk(record, "")
+    return out
+
+
+def same_value(a, b) -> bool:
+    """Numbers within :data:`TOLERANCE` (relative, absolute below 1), anything else equal.
+
+    >>> same_value(1.0, 1.0 + 1e-12), same_value(0.5, 0.51), same_value("within noise", "separated")
+    (True, False, False)
+    """
+    if isinstance(a, float) and isinstance(b, float):
+        return _same(a, b)
+    return type(a) is type(b) and a == b
 
 
 def direction(path: str) -> str:
@@ -165,9 +246,11 @@ def check_contract(
     macrostate_model=None,
     shares: Iterable[float] = FAR_SHARES,
     seed: int = 0,
+    invariances: Iterable[str] | None = None,
 ) -> list[Violation]:
     """Every violation of the contract's properties (module docstring) by the suite on these frames: [] when
-    it holds. ``settings``: the ``metrics`` keys with ``weightings`` (as ``metrics.json`` records them)."""
+    it holds. ``settings``: the ``metrics`` keys with ``weightings`` (as ``metrics.json`` records them);
+    ``invariances``: the names of :data:`INVARIANCES` to check (all when None)."""
 
     def record(gt, frames):
         return score_frames(
@@ -177,7 +260,8 @@ def check_contract(
     def numbers(gt, frames):
         return reported_numbers(record(gt, frames))
 
-    baseline = numbers(groundtruth, model)
+    first = record(groundtruth, model)
+    baseline = reported_numbers(first)
     violations = []
     itself = record(groundtruth, groundtruth)
     for weighting in REESTIMATED:
@@ -194,14 +278,7 @@ def check_contract(
             continue
         if expected is not None and not _same(value, expected):
             violations.append(Violation("self", path, expected, value))
-    for prop, gt, frames in (
-        ("order", permuted(groundtruth, seed), permuted(model, seed + 1)),
-        ("duplication", duplicated(groundtruth), duplicated(model)),
-    ):
-        changed = numbers(gt, frames)
-        for path in sorted(set(baseline) | set(changed)):
-            if not _same(baseline.get(path), changed.get(path)):
-                violations.append(Violation(prop, path, baseline.get(path), changed.get(path)))
+    violations += check_invariances(groundtruth, model, record, invariances=invariances, seed=seed, baseline=first)
     for share in shares:
         changed = numbers(groundtruth, with_far_mass(model, share, seed))
         for path, value in baseline.items():
@@ -213,6 +290,29 @@ def check_contract(
                 worse_or_equal = after <= value + TOLERANCE * max(1.0, abs(value))
             if not worse_or_equal:
                 violations.append(Violation(f"far mass {share:g}", path, value, after))
+    return violations
+
+
+def check_invariances(
+    groundtruth: Mapping,
+    model: Mapping,
+    score,
+    *,
+    invariances: Iterable[str] | None = None,
+    seed: int = 0,
+    baseline: Mapping | None = None,
+) -> list[Violation]:
+    """Every value of the record that one of :data:`INVARIANCES` changes: ``score(groundtruth, model)`` gives a
+    ``metrics.json`` record; each transformation is applied to both frame sets and the records compared
+    (:func:`same_value` on :func:`reported_values`). ``baseline``: the untransformed record, when already made."""
+    before = reported_values(score(groundtruth, model) if baseline is None else baseline)
+    violations = []
+    for prop in INVARIANCES if invariances is None else invariances:
+        transform = INVARIANCES[prop]
+        after = reported_values(score(transform(groundtruth, seed), transform(model, seed + 1)))
+        for path in sorted(set(before) | set(after)):
+            if not same_value(before.get(path), after.get(path)):
+                violations.append(Violation(prop, path, before.get(path), after.get(path)))
     return violations
 
 
@@ -249,13 +349,14 @@ def contract_report(
     )
     numbers = reported_numbers(record)
     kinds = [direction(path) for path in numbers]
+    values = len(reported_values(record))
     report = {
         "protein": protein,
         "engine": engine,
         "numbers": len(numbers),
+        "values": values,
         "checked": {
-            "order": len(numbers),
-            "duplication": len(numbers),
+            **{prop: values for prop in INVARIANCES},
             "self": sum(kind != "descriptive" for kind in kinds),
             "far mass": sum(
                 kind != "descriptive" and _distribution(p) not in NOT_FAR for p, kind in zip(numbers, kinds)

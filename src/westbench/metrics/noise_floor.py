@@ -48,10 +48,15 @@ class NoiseFloor:
 
 
 def pseudo_model_units(unit_frames: np.ndarray, model_frames: int) -> int:
-    """Runs in the pseudo-model: about the model's frame count, at least one, at most half the runs."""
+    """Runs in the pseudo-model: about the model's frame count, at least one, at most half the runs (a count
+    halfway between two is rounded to the even one, whatever float rounding did to it).
+
+    >>> pseudo_model_units(np.full(10, 20), 50), pseudo_model_units(np.full(10, 20), 50 * (1 + 1e-15))
+    (2, 2)
+    """
     n = len(unit_frames)
     share = model_frames / max(float(np.sum(unit_frames)), 1.0)
-    return int(min(max(1, round(n * share)), n // 2))
+    return int(min(max(1, round(round(n * share, 9))), n // 2))
 
 
 def floor_subsets(n_units: int, k: int, splits: int, seed: int) -> np.ndarray:

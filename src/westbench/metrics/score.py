@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 
 from westbench.geometry.sanity import SanityReport, engine_sanity, not_checked
+from westbench.io.canonical import canonical_frames
 from westbench.io.frames import DROPPED_ATTR, ok_frames, read_frames
 from westbench.io.records import write_json
 from westbench.metrics.divergences import kl_2d
@@ -120,7 +121,7 @@ def fit_macrostate_model(
     (2, 2)
     """
     s = {**DEFAULTS, **settings}
-    frames = read_frames(groundtruth_frames)
+    frames = canonical_frames(read_frames(groundtruth_frames))  # the frames the suite scores (io.canonical)
     model = MacrostateEstimator(
         s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], int(seed)
     ).fit(frames["tics"], frames["traj"])
@@ -190,6 +191,7 @@ def score_frames(
     settings = dict(settings)
     weightings = list(settings.pop("weightings", DEFAULTS["weightings"]))
     start = time.perf_counter()
+    exported = canonical_frames(exported)  # copies of a frame and weightless rows are no frames (io.canonical)
     model = ok_frames(exported)  # segments of walkers a CG engine ended (exploded, imploded) are left out
     left_out = len(exported["ca"]) - len(model["ca"])
     if left_out:

@@ -14,6 +14,8 @@ Examples
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.stats import gaussian_kde
 
@@ -29,9 +31,13 @@ def normalized(weights) -> np.ndarray:
     return weights / total
 
 
-def effective_sample_size(weights) -> float:
+def effective_sample_size(weights, conformations=None) -> float:
     """Kish's effective sample size of frame weights, (sum w)^2 / sum w^2: how many equally weighted frames
     carry as much information (n for uniform weights, 1 when one frame holds all the weight).
+
+    ``conformations`` (one label per frame, :data:`westbench.io.canonical.CONFORMATION`): frames that hold one
+    conformation count as one, their weights summed. A conformation written again (at another time, in another
+    piece) adds no information about the distribution: the sample size stays what it was.
 
     Examples
     --------
@@ -39,10 +45,18 @@ def effective_sample_size(weights) -> float:
     (4.0, 1.0)
     >>> round(effective_sample_size([3, 1]), 2)
     1.6
+    >>> effective_sample_size([0.5, 0.5, 1, 1], conformations=[0, 0, 1, 2])  # the first two: one conformation
+    3.0
     """
     w = np.asarray(weights, dtype=np.float64)
-    square = float(np.sum(w**2))
-    return float(w.sum() ** 2 / square) if square > 0 else 0.0
+    if conformations is not None and len(w):
+        w = np.bincount(np.unique(np.asarray(conformations), return_inverse=True)[1], w)
+    square = math.fsum(w**2)  # exact sums: the order of the frames never matters
+    if not square > 0:
+        return 0.0
+    # To 10 significant digits: a sample size is no more precise, and float rounding (weights times a constant) then
+    # never puts it on either side of a threshold it ties (6 effective frames against a minimum of 6).
+    return float(f"{math.fsum(w) ** 2 / square:.10g}")
 
 
 def weighted_mean(values: np.ndarray, weights=None, axis: int = 0) -> np.ndarray | float:

@@ -1,6 +1,7 @@
 """The scoring contract (westbench.metrics.contract) on generated frames of every shape (hypothesis): every number the
-suite reports, in every weighting, holds self-score 0, row-order and duplication invariance, and far-away mass
-never improving a score."""
+suite reports, in every weighting, holds self-score 0, invariance under every transformation that carries no
+information (row order, copies of frames in any form, weights scaled, weightless frames, rigid motion), and far-away
+mass never improving a score; degenerate shapes included (3 units a side, one frame a piece, ties, a collapse)."""
 
 import numpy as np
 import pytest
@@ -8,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from westbench.metrics.adversarial import duplicated, permuted, with_far_mass
+from westbench.metrics.contract import INVARIANCES, check_invariances, direction, reported_numbers, reported_values
 from westbench.metrics.contract import check_contract as check
-from westbench.metrics.contract import direction, reported_numbers
 from westbench.metrics.score import score_frames
 
 SETTINGS = {
@@ -151,3 +152,84 @@ def test_the_msm_weighting_of_the_ground_truth_against_itself_must_not_come_out_
     monkeypatch.setattr(contract, "score_frames", separated_against_itself)
     violations = [v for v in check(gt, model, SETTINGS, shares=()) if v.prop == "self"]
     assert [v.path for v in violations] == ["metrics/msm/verdicts/w1/tic0"]
+
+
+def degenerate_frames(rng, kind, pieces, per_piece, lattice, shift=0.0):
+    """Frames of one shape: ``runs`` (plain trajectories, a run a unit), ``we`` (a WE export, blocks of iterations),
+    ``replicas`` (three WE replicas), ``collapse`` (two conformations written again and again); ``lattice`` puts
+    TICs and coordinates on a coarse grid, so values tie."""
+    n = pieces * per_piece
+    tics = shift + rng.normal(size=(n, 4))
+    ca = np.cumsum(rng.normal(0, 0.15, size=(n, 6, 3)), axis=1) + np.array([0.38, 0, 0]) * np.arange(6)[:, None]
+    if lattice:
+        tics, ca = np.round(tics * 2) / 2, np.round(ca * 20) / 20
+    if kind == "collapse":
+        tics, ca = tics[np.arange(n) % 2], ca[np.arange(n) % 2]
+    frames = {
+        "ca": ca.astype(np.float32),
+        "tics": tics.astype(np.float32),
+        "weight": np.repeat(rng.dirichlet(np.ones(pieces)), per_piece),
+        "traj": np.repeat(np.arange(pieces), per_piece),
+        "time_ps": np.tile(np.arange(1, per_piece + 1, dtype=float), pieces),
+        "iteration": np.repeat(np.arange(pieces) + 1, per_piece) if kind != "runs" else np.zeros(n, dtype=int),
+    }
+    if kind != "runs":
+        frames["seg_id"] = np.repeat(np.arange(pieces), per_piece)
+    if kind == "replicas":
+        frames["replica"] = np.repeat(np.arange(pieces) % 3, per_piece)
+    return frames
+
+
+@st.composite
+def degenerate_cases(draw):
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    lattice = draw(st.booleans())
+    gt = degenerate_frames(rng, "runs", draw(st.integers(2, 6)), draw(st.integers(1, 8)), lattice)
+    gt["weight"] = np.full(len(gt["ca"]), 1.0 / len(gt["ca"]))
+    kind = draw(st.sampled_from(["runs", "we", "replicas", "collapse"]))
+    model = degenerate_frames(
+        rng, kind, draw(st.integers(3, 12)), draw(st.integers(1, 5)), lattice, draw(st.floats(-1.0, 1.0))
+    )
+    return gt, model
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(degenerate_cases())
+@pytest.mark.slow
+def test_every_value_stays_under_transformations_that_carry_no_information(case):
+    """Every value of the record (numbers to 1e-9, verdicts, flags and reasons exactly), in every weighting, on
+    degenerate shapes: few units (intervals from 3 a side), one frame a piece, tied values, a collapsed model."""
+    gt, model = case
+    score = lambda g, m: score_frames(g, m, SETTINGS, protein="p", engine="e").record  # noqa: E731
+    assert check_invariances(gt, model, score) == []
+
+
+def test_three_units_a_side_with_ties_keep_every_value_under_every_transformation():
+    """The issue's case, fixed and fast: three runs against three WE replicas, intervals from 3 units a side (about
+    one replicate in 20 ties its estimate), coordinates and TICs on a lattice."""
+    rng = np.random.default_rng(11)
+    gt = degenerate_frames(rng, "runs", 3, 8, lattice=True)
+    gt["weight"] = np.full(24, 1 / 24)
+    model = degenerate_frames(rng, "replicas", 9, 4, lattice=True, shift=0.5)
+    score = lambda g, m: score_frames(g, m, SETTINGS, protein="p", engine="e").record  # noqa: E731
+    record = score(gt, model)
+    assert record["metrics"]["we"]["intervals"]["w1"], "intervals are made: the tie tolerance is exercised"
+    assert check_invariances(gt, model, score, baseline=record) == []
+
+
+def test_the_invariances_are_not_vacuous():
+    """Each transformation changes the frames it is given (rows, weights or coordinates), and a record whose verdict
+    changes is a violation."""
+    rng = np.random.default_rng(12)
+    model = degenerate_frames(rng, "we", 6, 3, lattice=False)
+    for name, transform in INVARIANCES.items():
+        changed = transform(model, 1)
+        assert len(changed["ca"]) != len(model["ca"]) or not all(
+            np.array_equal(np.asarray(changed[k]), np.asarray(model[k])) for k in ("ca", "weight")
+        ), name
+    flipped = {"metrics": {"we": {"verdicts": {"w1": {"tic0": "separated"}}}}}
+    kept = {"metrics": {"we": {"verdicts": {"w1": {"tic0": "within noise"}}}}}
+    records = iter([kept, flipped])
+    violations = check_invariances(model, model, lambda g, m: next(records), invariances=["order"])
+    assert [(v.path, v.value) for v in violations] == [("metrics/we/verdicts/w1/tic0", "separated")]
+    assert reported_values(kept) == {"metrics/we/verdicts/w1/tic0": "within noise"}
