@@ -3,27 +3,19 @@
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
 import numpy as np
-from verifykit import main, topology_includes
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, main, restraint_count, topology_includes
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 
 
-def gmx(*args, cwd="/tmp", stdin=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=300,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's working folder and time limit per command
+gmx = partial(run_gmx, cwd="/tmp")
 
 
 def read_gro(path):
@@ -32,18 +24,6 @@ def read_gro(path):
     atoms = [(l[5:10].strip(), l[10:15].strip()) for l in lines[2 : 2 + n]]
     xyz = np.array([[float(l[20:28]), float(l[28:36]), float(l[36:44])] for l in lines[2 : 2 + n]])
     return atoms, xyz, [float(x) for x in lines[2 + n].split()]
-
-
-def restraint_count(itp):
-    """Entries of the [ position_restraints ] sections of an .itp file."""
-    count, inside = 0, False
-    for line in open(itp):
-        text = line.split(";")[0].strip()
-        if text.startswith("["):
-            inside = text.replace(" ", "") == "[position_restraints]"
-        elif inside and text and not text.startswith("#"):
-            count += 1
-    return count
 
 
 def verify(checks):
@@ -85,7 +65,7 @@ def verify(checks):
             "0",
             cwd=copy,
         )
-        assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+        assert code == 0, gmx_error(log)
     with checks.check("every file topol.top includes, in every #ifdef branch, is delivered or part of GROMACS"):
         includes = topology_includes(f"{OUT}/topol.top")
         assert not includes["missing"], (
@@ -117,10 +97,7 @@ def verify(checks):
             "0",
             cwd=restrained,
         )
-        assert code == 0, (
-            f"with define = {' '.join('-D' + d for d in defines)}: "
-            + (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
-        )
+        assert code == 0, f"with define = {' '.join('-D' + d for d in defines)}: " + gmx_error(log)
     with checks.check(
         "with -DPOSRES the heavy atoms pdb2gmx's posre.itp restrains are restrained (an empty posre.itp is not)"
     ):

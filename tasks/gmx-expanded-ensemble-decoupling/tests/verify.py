@@ -4,11 +4,12 @@ read back), gmx dump of which atoms are decoupled, and a short mdrun whose log s
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
-from verifykit import load_json, main
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 COUL = [0, 0.25, 0.5, 0.75, 1, 1, 1, 1, 1, 1, 1]
@@ -42,16 +43,8 @@ NUMBERS = {
 }
 
 
-def gmx(*args, cwd=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=150,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's time limit per command
+gmx = partial(run_gmx, timeout=150)
 
 
 def mdp_values(path):
@@ -114,7 +107,7 @@ def verify(checks):
             "0",
             cwd=work,
         )
-        assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+        assert code == 0, gmx_error(log)
         values = mdp_values(os.path.join(work, "out.mdp"))
         code, diff = gmx("check", "-s1", f"{OUT}/ee.tpr", "-s2", os.path.join(work, "re.tpr"))
         differing = [l for l in diff.splitlines() if l.startswith("inputrec->") and "seed" not in l.lower()]

@@ -3,11 +3,12 @@
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
-from verifykit import load_json, main
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, load_json, main
 
 EXPECTED = {
     "missing_ion_parameters",
@@ -18,16 +19,8 @@ EXPECTED = {
 }
 
 
-def gmx(*args, cwd="/tmp"):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=180,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's working folder and time limit per command
+gmx = partial(run_gmx, cwd="/tmp", timeout=180)
 
 
 def interactions(dump, name):
@@ -58,7 +51,7 @@ def verify(checks):
     checks.require(
         "grompp accepts the fixed files with -maxwarn 0",
         code == 0,
-        (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0],
+        gmx_error(log),
     )
     with checks.check("the delivered nvt.tpr passes gmx check"):
         code2, log2 = gmx("check", "-s1", "/app/output/nvt.tpr")

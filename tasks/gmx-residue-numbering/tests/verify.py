@@ -2,11 +2,10 @@
 
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
-from verifykit import main
+from verifykit import gmx, main
 
 
 def pdb2gmx_reference():
@@ -14,12 +13,11 @@ def pdb2gmx_reference():
     work = tempfile.mkdtemp()
     with open(os.path.join(work, "protein.pdb"), "w") as handle:
         handle.writelines(line for line in open("/app/inputs/1ENH.pdb") if "HOH" not in line)
-    run = subprocess.run(
-        ["gmx", "-quiet", "pdb2gmx", "-f", "protein.pdb", "-o", "ref.gro", "-p", "ref.top", "-i", "ref_posre.itp",
-         "-ff", "amber99sb-ildn", "-water", "tip3p", "-ignh", "-renum"],
-        cwd=work, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=120,
+    code, log = gmx(
+        "pdb2gmx", "-f", "protein.pdb", "-o", "ref.gro", "-p", "ref.top", "-i", "ref_posre.itp",
+        "-ff", "amber99sb-ildn", "-water", "tip3p", "-ignh", "-renum", cwd=work, timeout=120,
     )  # fmt: skip
-    assert run.returncode == 0, run.stderr[-400:]
+    assert code == 0, log[-400:]
     return read_gro(os.path.join(work, "ref.gro"))
 
 

@@ -3,27 +3,12 @@
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-from verifykit import load_json, main, topology_includes
+from verifykit import gmx, gmx_error, load_json, main, restraint_count, topology_includes
 
 OUT, INPUTS = "/app/output", "/app/inputs"
-
-
-def gmx(*args, cwd=None, stdin=None):
-    """Run a gmx command; returns (exit code, stdout + stderr)."""
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=300,
-    )
-    return result.returncode, result.stdout + result.stderr
 
 
 def read_gro(path):
@@ -54,18 +39,6 @@ def residues(atoms):
         if not seen or seen[-1] != (number, name):
             seen.append((number, name))
     return seen
-
-
-def restraint_count(itp):
-    """Entries of the [ position_restraints ] sections of an .itp file."""
-    count, inside = 0, False
-    for line in open(itp):
-        text = line.split(";")[0].strip()
-        if text.startswith("["):
-            inside = text.replace(" ", "") == "[position_restraints]"
-        elif inside and text and not text.startswith("#"):
-            count += 1
-    return count
 
 
 def verify(checks):
@@ -146,10 +119,7 @@ def verify(checks):
             "0",
             cwd=restrained,
         )
-        assert code == 0, (
-            f"with define = {' '.join('-D' + d for d in defines)}: "
-            + (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
-        )
+        assert code == 0, f"with define = {' '.join('-D' + d for d in defines)}: " + gmx_error(log)
     with checks.check(
         "with -DPOSRES the heavy atoms pdb2gmx's posre.itp restrains are restrained (an empty posre.itp is not)"
     ):

@@ -4,11 +4,12 @@ gmx dump of the pull settings, and the collective variable recomputed by a zero-
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
-from verifykit import load_json, main
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 CENTERS = [round(1.2 + 0.2 * i, 6) for i in range(9)]
@@ -18,17 +19,8 @@ CV_TOL_NM = 0.002  # windows.json's start distance against the pull code's rerun
 INDEPENDENT_TOL_NM = 0.005  # the pull code's value against a numpy COM distance with the force field's masses
 
 
-def gmx(*args, cwd=None, stdin=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=240,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's time limit per command
+gmx = partial(run_gmx, timeout=240)
 
 
 def read_gro(path):
@@ -187,7 +179,7 @@ def verify(checks):
                 "0",
                 cwd=copy,
             )
-            assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+            assert code == 0, gmx_error(log)
             again = dump_pull(os.path.join(copy, "re.tpr"))
             assert again["coord"] == delivered[i]["coord"] and again["groups"] == delivered[i]["groups"], (
                 "the .mdp does not make the delivered .tpr's pull settings"

@@ -2,26 +2,18 @@
 
 import os
 import re
-import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 from verifykit import close, load_json, main
+from verifykit import gmx as run_gmx
 
 OUT = "/app/output"
 
 
-def gmx(*args, stdin=None, cwd="/tmp"):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=120,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's working folder and time limit per command
+gmx = partial(run_gmx, cwd="/tmp", timeout=120)
 
 
 def dump_value(dump, key):

@@ -3,29 +3,21 @@
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
 import numpy as np
-from verifykit import close, load_json, main, topology_includes
+from verifykit import close, gmx_error, load_json, main, topology_includes
+from verifykit import gmx as run_gmx
 
 OUT = "/app/output"
 WATER_IONS = ("SOL", "NA", "CL", "HOH")
 EM_MDP = "integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = PME\nrcoulomb = 1.0\nrvdw = 1.0\n"
 
 
-def gmx(*args, stdin=None, cwd="/tmp"):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        input=stdin,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=240,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's working folder and time limit per command
+gmx = partial(run_gmx, cwd="/tmp", timeout=240)
 
 
 def xvg(path):
@@ -50,7 +42,7 @@ def verify(checks):
         code, log = gmx(
             "grompp", "-f", "check.mdp", "-c", "em.gro", "-p", "topol.top", "-o", "check.tpr", "-maxwarn", "0", cwd=copy
         )
-        assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+        assert code == 0, gmx_error(log)
     with checks.check("AMBER99SB-ILDN + TIP3P, dodecahedron box, neutralizing ions only"):
         text = open(f"{OUT}/topol.top").read()
         assert "amber99sb-ildn.ff/forcefield.itp" in text and "amber99sb-ildn.ff/tip3p.itp" in text, (

@@ -5,11 +5,12 @@ distance, and the PMF redone by gmx wham from the delivered run inputs and pull 
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
 import numpy as np
+from verifykit import gmx as run_gmx
 from verifykit import load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
@@ -42,16 +43,8 @@ Z = 3.0  # standard errors a statistical bound may be missed by
 KT = 0.0083144626 * 300  # kJ/mol
 
 
-def gmx(*args, cwd=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=200,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's time limit per command
+gmx = partial(run_gmx, timeout=200)
 
 
 def xvg(path):

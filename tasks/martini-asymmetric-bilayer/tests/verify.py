@@ -7,7 +7,7 @@ import subprocess
 import sys
 import tempfile
 
-from verifykit import load_json, main
+from verifykit import gmx, load_json, main
 
 OUT = "/app/output"
 HEADS = {("POPC", "PO4"), ("POPS", "PO4"), ("CHOL", "ROH")}
@@ -111,11 +111,8 @@ def verify(checks):
     with checks.check("bilayer.gro readable"):
         atoms, box = read_gro(f"{OUT}/bilayer.gro")
     with checks.check("gmx check reads bilayer.gro (every atom, the box)", kind="format"):
-        result = subprocess.run(
-            ["gmx", "-quiet", "check", "-f", f"{OUT}/bilayer.gro"], capture_output=True, text=True, timeout=120
-        )
-        log = result.stdout + result.stderr
-        assert result.returncode == 0 and re.search(rf"Atoms\s+{len(atoms)}\b", log), log[-300:]
+        code, log = gmx("check", "-f", f"{OUT}/bilayer.gro", timeout=120)
+        assert code == 0 and re.search(rf"Atoms\s+{len(atoms)}\b", log), log[-300:]
     with checks.check("bilayer.json readable with the contracted keys"):
         spec = load_json(f"{OUT}/bilayer.json")
         assert {"upper", "lower", "water", "sodium", "chloride", "net_charge"} <= set(spec), f"keys {sorted(spec)}"

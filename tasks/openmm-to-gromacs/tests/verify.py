@@ -3,12 +3,13 @@
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+from functools import partial
 
 import numpy as np
-from verifykit import load_json, main
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, load_json, main
 
 MDP = "integrator = md\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = Cut-off\nrcoulomb = 1.5\nrvdw = 1.5\n"
 TERMS = {
@@ -18,17 +19,8 @@ TERMS = {
 }
 
 
-def gmx(*args, cwd, stdin=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=120,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's time limit per command
+gmx = partial(run_gmx, timeout=120)
 
 
 def verify(checks):
@@ -44,7 +36,7 @@ def verify(checks):
     checks.require(
         "grompp accepts topol.top + conf.gro (self-contained)",
         code == 0,
-        (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0],
+        gmx_error(log),
     )
     system = openmm.XmlSerializer.deserialize(open("/app/inputs/system.xml").read())
     xyz = None

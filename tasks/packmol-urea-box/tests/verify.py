@@ -3,12 +3,11 @@ closest contact between molecules under periodic boundaries; gmx editconf must r
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
-from verifykit import load_json, main
+from verifykit import gmx, load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 N_A = 6.02214076e23
@@ -114,14 +113,8 @@ def verify(checks):
         mols = molecules(atoms, templates)
     with checks.check("gmx editconf reads box.pdb with its box", kind="format"):
         work = tempfile.mkdtemp()
-        result = subprocess.run(
-            ["gmx", "-quiet", "editconf", "-f", f"{OUT}/box.pdb", "-o", "check.gro"],
-            cwd=work,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert result.returncode == 0, (result.stdout + result.stderr)[-300:]
+        code, log = gmx("editconf", "-f", f"{OUT}/box.pdb", "-o", "check.gro", cwd=work, timeout=120)
+        assert code == 0, log[-300:]
     n_urea = sum(1 for m in mols if m[0] == "URE")
     n_water = sum(1 for m in mols if m[0] == "SOL")
     checks.require(

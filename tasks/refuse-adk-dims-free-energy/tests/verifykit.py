@@ -54,6 +54,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 import traceback
@@ -391,3 +392,56 @@ def topology_includes(top: str, library_dirs=None) -> dict:
             else:
                 missing.append(label + f" (resolves to {found}, which is neither delivered nor part of GROMACS)")
     return {"included": included, "missing": missing, "defines": defines}
+
+
+def gmx(*args: str, cwd: str | None = None, stdin: str | None = None, timeout: float = 300) -> tuple[int, str]:
+    """Run ``gmx -quiet <args>`` on one OpenMP thread: (exit code, stdout and stderr together).
+
+    ``stdin`` answers gmx's prompts (a group or term selection); ``timeout`` (seconds) raises
+    :class:`subprocess.TimeoutExpired`, which fails the check that ran it. A verifier with its own working
+    folder or time limit binds them once: ``gmx = functools.partial(verifykit.gmx, cwd="/tmp", timeout=120)``.
+    """
+    result = subprocess.run(
+        ["gmx", "-quiet", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=timeout,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+_GMX_ERROR = re.compile(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*")
+
+
+def gmx_error(log: str) -> str:
+    r"""The first error a gmx log names (``ERROR <n>`` or ``Fatal error:`` with the line after it), else the log's
+    last 300 characters: the reason a failed grompp or mdrun check gives.
+
+    >>> gmx_error("NOTE 1: fine\nERROR 1 [file em.mdp]:\n  Unknown left-hand 'integrato'\nmore")
+    "ERROR 1 [file em.mdp]:\n  Unknown left-hand 'integrato'"
+    >>> gmx_error("Segmentation fault")
+    'Segmentation fault'
+    """
+    return (_GMX_ERROR.findall(log) or [log[-300:]])[0]
+
+
+def restraint_count(itp: str) -> int:
+    r"""Entries of the ``[ position_restraints ]`` sections of an .itp file.
+
+    >>> import os, tempfile
+    >>> itp = os.path.join(tempfile.mkdtemp(), "posre.itp")
+    >>> _ = open(itp, "w").write("[ position_restraints ]\n; ai funct\n1 1 1000 1000 1000\n#ifdef X\n5 1 1 1 1\n")
+    >>> restraint_count(itp)
+    2
+    """
+    count, inside = 0, False
+    for line in open(itp):
+        text = line.split(";")[0].strip()
+        if text.startswith("["):
+            inside = text.replace(" ", "") == "[position_restraints]"
+        elif inside and text and not text.startswith("#"):
+            count += 1
+    return count

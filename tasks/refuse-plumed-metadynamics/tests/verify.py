@@ -8,8 +8,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from functools import partial
 
-from verifykit import load_json, main
+from verifykit import gmx as run_gmx
+from verifykit import gmx_error, load_json, main
 
 OUT, INPUTS = "/app/output", "/app/inputs"
 RANGE_NM = (1.2, 2.8)
@@ -17,16 +19,8 @@ RANGE_TOL_NM = 0.05  # the AWH interval may be this much wider or narrower at ea
 FAKED = ("HILLS", "COLVAR", "fes.dat")
 
 
-def gmx(*args, cwd=None):
-    result = subprocess.run(
-        ["gmx", "-quiet", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=150,
-    )
-    return result.returncode, result.stdout + result.stderr
+# verifykit.gmx with this verifier's time limit per command
+gmx = partial(run_gmx, timeout=150)
 
 
 def read_gro(path):
@@ -169,7 +163,7 @@ def verify(checks):
             "0",
             cwd=work,
         )
-        assert code == 0, (re.findall(r"(?:ERROR \d+|Fatal error:)[^\n]*\n[^\n]*", log) or [log[-300:]])[0]
+        assert code == 0, gmx_error(log)
         awh = dump_awh(os.path.join(work, "re.tpr"))
         processed = mdp_settings(os.path.join(work, "out.mdp"))
         delivered = dump_awh(f"{OUT}/awh.tpr")

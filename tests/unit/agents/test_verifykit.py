@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from westbench.agents import verifykit
 
 from ...conftest import REPO
@@ -110,3 +112,54 @@ def test_every_include_of_a_topology_is_resolved_in_every_branch(tmp_path):
     (out / "topol_Protein.itp").write_text('#ifdef POSRES\n#include "posre_Protein.itp"\n#endif\n')
     found = verifykit.topology_includes(str(out / "topol.top"), library_dirs=[str(library)])
     assert found["missing"] == [] and len(found["included"]) == 3
+
+
+def fake_gmx(folder, body):
+    """A `gmx` on PATH that runs ``body`` (sh)."""
+    folder.mkdir()
+    script = folder / "gmx"
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    return folder
+
+
+def test_gmx_runs_quietly_on_one_thread_in_its_folder_with_its_prompts_answered(tmp_path, monkeypatch):
+    bin_dir = fake_gmx(tmp_path / "bin", 'echo "args: $*"; echo "threads: $OMP_NUM_THREADS"; pwd; cat; echo oops >&2\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("OMP_NUM_THREADS", "8")
+    work = tmp_path / "work"
+    work.mkdir()
+    code, log = verifykit.gmx("energy", "-f", "ener.edr", cwd=str(work), stdin="Potential\n\n")
+    assert code == 0
+    assert log.splitlines() == ["args: -quiet energy -f ener.edr", "threads: 1", str(work), "Potential", "", "oops"]
+
+
+def test_gmx_reports_a_failure_and_stops_at_its_time_limit(tmp_path, monkeypatch):
+    bin_dir = fake_gmx(
+        tmp_path / "bin",
+        'if [ "$1" = "-quiet" ] && [ "$2" = "mdrun" ]; then sleep 5; fi\n'
+        'printf "NOTE 1: fine\\nERROR 1 [file em.mdp]:\\n  Invalid enum\\n" >&2; exit 1\n',
+    )
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    code, log = verifykit.gmx("grompp")
+    assert code == 1 and verifykit.gmx_error(log) == "ERROR 1 [file em.mdp]:\n  Invalid enum"
+    with pytest.raises(subprocess.TimeoutExpired):
+        verifykit.gmx("mdrun", timeout=0.5)
+
+
+#: Verifiers that call gmx themselves, each with why verifykit.gmx would change what they check.
+OWN_GMX_CALLS = {
+    "gmx-fep-ethanol-hydration": "parses gmx dump's stdout alone (verifykit.gmx returns stdout and stderr together)",
+    "gmx-openmm-convert": "its reference energies raise CalledProcessError on a failing gmx (check=True)",
+}
+
+
+def test_task_verifiers_run_gmx_through_verifykit():
+    """One gmx helper (verifykit.gmx; a verifier binds its own folder and time limit): no verifier spells the
+    command again, but those that say why."""
+    own = {
+        path.parents[1].name
+        for path in sorted(REPO.glob("tasks/*/tests/*.py"))
+        if path.name != "verifykit.py" and ("def gmx(" in path.read_text() or '"gmx", "-quiet"' in path.read_text())
+    }
+    assert own == set(OWN_GMX_CALLS)
