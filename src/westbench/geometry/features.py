@@ -79,6 +79,34 @@ def frames_per_chunk(values_per_frame: int, bytes_per_value: int = 8, budget_byt
     return max(1, int(budget_bytes) // (max(1, int(values_per_frame)) * max(1, int(bytes_per_value))))
 
 
+#: Positions (consecutive pairs, triplets, quadruplets) of a per-residue distribution that the metric suite scores:
+#: above this count, evenly spaced positions along the chain stand for all (the same for every engine of a protein),
+#: as a sample of pairs does for the contact map. The suite's exact W1, histograms and nearest-neighbour KL hold about
+#: 130 bytes per value scored, so memory grows with frames x this, not frames x residues: a 600-residue protein of
+#: 30,000 frames held 7.4 GB scoring all 600 positions (benchmarks/foreign_large.json). Every protein of
+#: config/paper.yaml (at most 80 residues) keeps all its positions.
+MAX_SCORED_POSITIONS = 100
+
+
+def scored_positions(count: int, limit: int = MAX_SCORED_POSITIONS) -> np.ndarray:
+    """The positions of a per-residue distribution with ``count`` of them that are scored: all up to ``limit``,
+    else ``limit`` (at least 2) evenly spaced ones, the first and last included.
+
+    >>> scored_positions(7).tolist(), scored_positions(10, limit=4).tolist()
+    ([0, 1, 2, 3, 4, 5, 6], [0, 3, 6, 9])
+    """
+    if count <= limit:
+        return np.arange(count)
+    return np.unique(np.round(np.linspace(0, count - 1, limit)).astype(np.int64))
+
+
+def scored_columns(values: np.ndarray, limit: int = MAX_SCORED_POSITIONS) -> np.ndarray:
+    """(n_frames, positions) values of a per-residue distribution, their :func:`scored_positions` columns only (the
+    array itself when all are scored)."""
+    values = np.asarray(values)
+    return values if values.shape[1] <= limit else values[:, scored_positions(values.shape[1], limit)]
+
+
 def mean_pairwise_distances(ca: np.ndarray, weights=None, chunk_frames: int | None = None) -> np.ndarray:
     """Weighted mean of every pairwise C-alpha distance (nm), in :func:`pair_indices` order, chunk by chunk.
 
