@@ -64,6 +64,14 @@ def test_each_trial_links_its_records_relative_to_the_page(tmp_path):
     )
 
 
+def test_a_trial_whose_record_the_page_was_not_given_is_shown_unlinked(tmp_path):
+    """The page links the trial files it is given (in the workflow, every trial of trials.csv): it guesses no
+    path for the others."""
+    tasks = section(page(tmp_path, example_files(tmp_path / "agents")), "tasks")
+    assert 'class="trial"><a href=' not in tasks
+    assert re.search(r'<div class="trial">(passed|failed|\w+)( \d\.\d\d)?</div>', tasks)
+
+
 def test_mutation_results_are_shown_when_present(tmp_path):
     folder = tmp_path / "agents"
     files = example_files(folder)
