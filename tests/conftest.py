@@ -65,8 +65,8 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if STRUCTURES_FIXTURE in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.structures)
-            if skip_structures is not None:
-                item.add_marker(skip_structures)
+        if skip_structures is not None and item.get_closest_marker("structures") is not None:
+            item.add_marker(skip_structures)
         path = Path(str(item.fspath)).resolve()
         for folder, marker in TIER_OF_FOLDER.items():
             if REPO / "tests" / folder in path.parents and item.get_closest_marker(marker) is None:
