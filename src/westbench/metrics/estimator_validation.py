@@ -277,3 +277,60 @@ def correlated(
                     {"memory": memory, "runs": n_runs, "length": length, "estimator": name, **_summary(vals, 0.125)}
                 )
     return rows
+
+
+def bootstrap_spread(
+    cases: Sequence[str] = ("shift", "bimodal", "von_mises", "plane"),
+    sizes: Sequence[int] = (256, 1024),
+    frames_per_unit: int = 16,
+    seeds: int = 10,
+    replicates: int = 100,
+    seed: int = 0,
+) -> list[dict]:
+    """How wide the unit bootstrap of the suite's nearest-neighbour KL is: per case and size, the spread of the
+    estimate over ``seeds`` independent pairs of samples (each of ``size`` points in units of ``frames_per_unit``)
+    against the mean spread of ``replicates`` bootstrap replicates (unit multiplicities on both sides, as
+    :func:`westbench.metrics.intervals.unit_bootstrap` draws them). A ratio above 1: intervals wider than needed."""
+    from westbench.metrics.intervals import multiplicities
+    from westbench.metrics.kl import SuiteKL
+
+    rows = []
+    for case_name in cases:
+        case = CASES[case_name]
+        for n in sizes:
+            units = np.arange(n) // frames_per_unit
+            n_units = int(units.max()) + 1
+            estimates, spreads = [], []
+            for s in range(seeds):
+                rng = np.random.default_rng([seed, int(n), s, 7])
+                p, q = case.p(rng, n), case.q(rng, n)
+                if case.kind == "plane":
+                    keys, ref, mod, tics = [("kl", "tic01")], {}, {}, (p, q)
+                else:
+                    scale = np.degrees(1.0) if case.kind == "circle" else 1.0  # the suite's dihedrals are degrees
+                    keys, ref, mod, tics = (
+                        [("kl", "x")],
+                        {"x": scale * p[:, None]},
+                        {"x": scale * q[:, None]},
+                        (None, None),
+                    )
+                periods = {"x": (-180.0, 180.0)} if case.kind == "circle" else {}
+                estimator = SuiteKL(keys, ref, mod, *tics, units, units, np.ones(n), periods)
+                statistic = estimator.statistic(lambda m: np.zeros((1, len(m[0]))), np.ones(n))
+                estimates.append(statistic([np.ones((1, n_units)), np.ones((1, n_units))])[0, 0])
+                boot = statistic([multiplicities(rng, n_units, replicates), multiplicities(rng, n_units, replicates)])
+                spreads.append(float(np.nanstd(boot[0])))
+            true_sd = float(np.std(estimates, ddof=1))
+            rows.append(
+                {
+                    "case": case_name,
+                    "n": int(n),
+                    "units": n_units,
+                    "estimate_sd": true_sd,
+                    "bootstrap_sd": float(np.mean(spreads)),
+                    "ratio": float(np.mean(spreads)) / true_sd if true_sd > 0 else None,
+                    "seeds": seeds,
+                    "replicates": replicates,
+                }
+            )
+    return rows

@@ -3,8 +3,8 @@
 Why not histograms: the plug-in KL of 100-bin histograms is biased upward by about (bins - 1) / (2 n) per
 side, and far more where the model leaves a ground-truth bin empty (its floor probability, ``kl_floor``, puts
 about log(1 / floor) = 18 nats on each such bin). At a run's sizes the bias is the value: two samples whose
-KL is 0.125 read 6.8 at 60 frames a side and 0.43 at 1,000 (docs/scoring.md, "KL estimators against known
-answers"; ``benchmarks/kl_validation.py``).
+KL is 0.125 read 7.2 at 60 frames a side and 0.42 at 1,000; this estimator reads 0.125 and 0.107 (docs/scoring.md,
+"KL estimators against known answers"; ``benchmarks/kl_validation.py``).
 
 The estimator (Wang, Kulkarni and Verdu, IEEE Trans. Inf. Theory 55, 2392 (2009)) compares, at each
 ground-truth point x, the distance r_P to its k-th nearest ground-truth neighbour with the distance r_Q to its
@@ -29,8 +29,8 @@ each for a reason:
   many equal values) the atom's mass is its mass, so two samples with all their mass on one value score 0.
 - **Leave one unit out.** The ground truth's density at x_i comes from its *other* independent units (runs):
   frames of x_i's own run lie next to it in time, so its nearest neighbours would be its neighbours in time and
-  the density overestimated (with 3 runs of 20 frames of lag-1 correlation 0.98, a pair whose KL is 0.125 read
-  1.0 with every frame and 0.27 from the other runs; docs/scoring.md). Where a resample holds no other unit, its
+  the density overestimated (with 3 runs of 20 frames of lag-1 correlation 0.9, a pair whose KL is 0.125 reads
+  0.27 with every frame and 0.11 from the other runs; docs/scoring.md). Where a resample holds no other unit, its
   own unit without x_i.
 - **Circular distance** for periodic variables (dihedrals), Euclidean for TIC 0/1 after whitening by the
   ground truth's covariance (the KL is invariant to that linear map; the estimator is less biased on round
@@ -68,8 +68,8 @@ from westbench.config import default
 from westbench.errors import WestbenchError
 from westbench.metrics.binning import ReferenceBins
 
-#: Neighbours per density (k): 4 halves the spread of k = 1 at a bias within 10 % of the value from 1,000
-#: points a side on the known answers (docs/scoring.md, "KL estimators against known answers").
+#: Neighbours per density (k): 4 halves the spread of k = 1 at about the same bias, -15 % to +4 % of the value at
+#: 1,000 points a side on the known answers (docs/scoring.md, "KL estimators against known answers").
 NEIGHBOURS = 4
 #: Ground-truth locations the KL is averaged over at most (the densities use every frame): the time of every
 #: bootstrap replicate grows with it; the average's own noise is about 0.7 / sqrt(QUERY_POINTS) nats.
@@ -81,8 +81,8 @@ LIST = 2
 #: Candidates a replicate reads after merging the units' lists: the first of these, then the second where they
 #: fall short, then all.
 WIDTHS = (12, 48)
-#: Replicates evaluated at once (memory: WIDTHS[1] x query points x this many floats per array).
-CHUNK = 16
+#: Replicates evaluated at once (memory: WIDTHS[0] x query points x this many floats per array).
+CHUNK = 64
 #: Chunks of ground-truth multiplicities whose densities are kept (a bootstrap's: about 220 replicates / CHUNK).
 CACHED = 32
 #: Relative rounding allowed when a ball's mass is compared with its target.
@@ -113,19 +113,23 @@ class Layout:
     location (-1: outside the support). :meth:`side` weighs them (once per weighting).
 
     :meth:`of` takes ``points`` (n,) or (n, d) values (whitened, or wrapped into [0, period)), ``units`` (n,), each
-    point's unit (0..n_units-1), and ``inside`` (n,), whether each point lies in the ground truth's support (all
-    when not given): a point outside is no location, only weight in its unit's total.
+    point's unit (0..n_units-1), ``inside`` (n,), whether each point lies in the ground truth's support (all when
+    not given: a point outside is no location, only weight in its unit's total), and ``per_frame``: points come
+    ``per_frame`` to a frame, frame by frame (a frame's bonds), so :meth:`side` takes one weight per frame.
     """
 
     values: np.ndarray  # (L, d)
     units: np.ndarray  # (L,)
-    location: np.ndarray  # (n,) the location of each point, -1 outside the support
-    point_units: np.ndarray  # (n,)
+    frame: np.ndarray  # (L,) the frame of each location
+    frame_units: np.ndarray  # (n_frames,)
+    per_frame: int
     n_units: int
     period: float | None = None
 
     @classmethod
-    def of(cls, points, units, n_units: int, period: float | None = None, inside=None, order=None) -> "Layout":
+    def of(
+        cls, points, units, n_units: int, period: float | None = None, inside=None, order=None, per_frame: int = 1
+    ) -> "Layout":
         """``order``: the points' ascending order, when known (1-D: the W1's sort, which the suite has made)."""
         points = np.asarray(points, dtype=np.float64)
         keys = points[:, None] if points.ndim == 1 else points
@@ -137,21 +141,20 @@ class Layout:
             order = order[np.asarray(inside)[order]]
         small = units.astype(np.int16) if n_units < 2**15 else units  # a radix sort
         order = order[np.argsort(small[order], kind="stable")]
-        location = np.full(len(keys), -1, dtype=np.int64)
-        location[order] = np.arange(len(order))
-        return cls(keys[order], units[order], location, units, int(n_units), period)
+        per_frame = int(per_frame)
+        return cls(keys[order], units[order], order // per_frame, units[::per_frame], per_frame, int(n_units), period)
 
     def side(self, weights) -> "Side":
-        """The locations weighted by their points' ``weights`` (weightless ones left out), and each unit's total
+        """The locations weighted by their frames' ``weights`` (weightless ones left out), and each unit's total
         weight, the points outside the support included."""
         weights = np.asarray(weights, dtype=np.float64)
-        totals = np.bincount(self.point_units, weights, minlength=self.n_units)
-        inside = self.location >= 0
-        mass = np.empty(len(self.units))
-        mass[self.location[inside]] = weights[inside]
+        totals = np.bincount(self.frame_units, weights, minlength=self.n_units) * self.per_frame
+        mass = weights[self.frame]
         keep = mass > 0
         if keep.all():
-            return Side(self.values, mass, self.units, self.n_units, self.period, totals)
+            side = Side(self.values, mass, self.units, self.n_units, self.period, totals)
+            side._trees = self.__dict__.setdefault("_trees", {})  # every weighting shares the trees
+            return side
         return Side(self.values[keep], mass[keep], self.units[keep], self.n_units, self.period, totals)
 
 
@@ -179,12 +182,22 @@ class Side:
         self.n_units, self.period = int(n_units), period
         bounds = np.searchsorted(self.units, np.arange(self.n_units + 1))
         self.slices = [slice(int(bounds[u]), int(bounds[u + 1])) for u in range(self.n_units)]
-        self.unit_weights = np.bincount(self.units, self.weights, minlength=self.n_units)
-        self.unit_squares = np.bincount(self.units, self.weights**2, minlength=self.n_units)
+        filled = np.diff(bounds) > 0
+        self.unit_weights, self.unit_squares = np.zeros(self.n_units), np.zeros(self.n_units)
+        if filled.any():
+            self.unit_weights[filled] = np.add.reduceat(self.weights, bounds[:-1][filled])
+            self.unit_squares[filled] = np.add.reduceat(self.weights * self.weights, bounds[:-1][filled])
         self.unit_totals = self.unit_weights if unit_totals is None else np.asarray(unit_totals, dtype=np.float64)
         self.pad = len(self.weights)  # the location index of padding (weight 0)
-        self.padded_weights = np.append(self.weights, 0.0)
         self._trees: dict = {}
+
+    def weight_of(self, location: np.ndarray) -> np.ndarray:
+        """The weight of each location index (0 for :attr:`pad` and beyond: padding)."""
+        location = np.asarray(location)
+        real = (location >= 0) & (location < self.pad)
+        if not self.pad:
+            return np.zeros(location.shape)
+        return np.where(real, self.weights[np.clip(location, 0, self.pad - 1)], 0.0)
 
     @classmethod
     def build(cls, points, weights, units, n_units: int, period: float | None = None, inside=None) -> "Side":
@@ -294,7 +307,7 @@ class Side:
             atom = np.array([weights[i].sum() if len(i) else 0.0 for i in lists])
         if exclude is not None:
             inside = (exclude >= offset) & (exclude < offset + len(values))
-            atom = atom - np.where(inside, self.padded_weights[np.where(inside, exclude, self.pad)], 0.0)
+            atom = atom - np.where(inside, self.weight_of(exclude), 0.0)
         return np.maximum(atom, 0.0)
 
     def candidates(self, query, count: int, eps: float, skip=None, exclude=None, only=None) -> Candidates:
@@ -326,7 +339,7 @@ class Side:
             distance, unit, location = distance[:, :keep], unit[:, :keep], location[:, :keep]
         location = np.where(np.isfinite(distance), location, self.pad)
         unit = np.ascontiguousarray(unit, dtype=np.int64)
-        return Candidates(distance, unit, location, atom, reach, self.padded_weights[location])
+        return Candidates(distance, unit, location, atom, reach, self.weight_of(location))
 
     def _only(self, query, only, unit, count, eps, exclude):
         """:meth:`nearest` for the query points whose unit is ``unit``; nothing (inf) for the others."""
@@ -346,7 +359,7 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     the ball's mass (``target``; the atom's mass where the ball is within ``eps``; what the lists hold where they
     hold less), where the lists may have fallen short (only with ``check``: a present unit has more mass beyond
     its listed locations inside the ball, or the lists never reach the target), and the atom's mass (within
-    ``eps``).
+    ``eps``; None where no ball is that small: :meth:`VariableKL._ball` computes it where it needs it).
 
     ``multiplicities``: (batch, n_units); ``target``: (batch,) the ball's mass (:meth:`Side.ball_mass`).
     """
@@ -370,19 +383,28 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
             d = np.where(ok, d, np.where(held >= 0, far, np.inf))
         return d, mass, ok
 
-    radius, mass, ok = None, None, None
-    for width in (min(WIDTHS[0], c), min(WIDTHS[1], c), c):
-        if ok is None:
-            w = multiplicities[:, cands.unit[:, :width]] * cands.weight[None, :, :width]  # (B, Q, W)
-            radius, mass, ok = first(np.broadcast_to(cands.distance[:, :width], w.shape), w, target)
-        else:
-            b, i = np.nonzero(~ok)  # the few (replicate, query) pairs that need more candidates
-            w = multiplicities[b[:, None], cands.unit[i, :width]] * cands.weight[i, :width]
-            radius[b, i], mass[b, i], ok[b, i] = first(cands.distance[i, :width], w, target[b, i])
-        if ok.all() or width == c:
+    # The first candidates of every (replicate, query point), laid out candidate-first: (W, Q, B) sums fast.
+    width = min(WIDTHS[0], c)
+    w = multiplicities.T[cands.unit[:, :width].T] * cands.weight[:, :width].T[:, :, None]
+    cumulative = np.cumsum(w, axis=0)
+    goal = target.T
+    reached = cumulative >= goal * (1 - ROUNDING)
+    ok = reached[-1]
+    position = np.argmax(reached, axis=0)  # (Q, B)
+    radius = np.take_along_axis(cands.distance[:, :width], position, axis=1).T.copy()
+    mass = np.where(ok, goal, cumulative[-1]).T.copy()
+    ok = ok.T.copy()
+    for width in (min(WIDTHS[1], c), c):
+        if ok.all():
             break
-    atom = multiplicities @ cands.atom.T
-    mass = np.where(radius <= eps, atom, mass)  # an atom: its mass (at least the target)
+        b, i = np.nonzero(~ok)  # the few (replicate, query) pairs that need more candidates
+        w = multiplicities[b[:, None], cands.unit[i, :width]] * cands.weight[i, :width]
+        radius[b, i], mass[b, i], ok[b, i] = first(cands.distance[i, :width], w, target[b, i])
+    inside = radius <= eps
+    atom = None  # computed where needed: (batch, Q) of the units' weight within eps, with multiplicities
+    if inside.any():
+        atom = multiplicities @ cands.atom.T
+        mass = np.where(inside, atom, mass)  # an atom: its mass (at least the target)
     short = ~ok
     if check:
         present = multiplicities > 0
@@ -480,7 +502,11 @@ class VariableKL:
             r, m, s, _ = crossing(more, multiplicities[whole], target[whole], self.eps, check=True)
             index = np.ix_(np.flatnonzero(whole), rows)
             radius[index], mass[index], short[index] = r, m, s & ~unreachable[index]
+        if not unreachable.any():
+            return radius, mass
         available = np.broadcast_to(available, radius.shape)
+        if atom is None:
+            atom = multiplicities @ cands.atom.T
         spans = np.where(atom >= available * (1 - ROUNDING), self.eps, max(self.diameter, self.eps))  # an atom: eps
         return np.where(unreachable, spans, radius), np.where(unreachable, available, mass)
 
@@ -798,15 +824,25 @@ class SuiteKL:
                     low, high = periods[name]
                     period = float(high - low)
                     ref_points, model_points = ref_points - low, model_points - low
-            ref_weights = np.repeat(reference_weights, per_frame)
-            both = prepared(ref_points, model_points, ref_weights, period)
+            both = prepared(ref_points, model_points, np.repeat(reference_weights, per_frame), period)
             ref_order, model_order = (orders or {}).get(name, (None, None))
             reference_side = Layout.of(
-                both.reference, np.repeat(reference_units, per_frame), n_reference_units, period, order=ref_order
-            ).side(ref_weights)
+                both.reference,
+                np.repeat(reference_units, per_frame),
+                n_reference_units,
+                period,
+                order=ref_order,
+                per_frame=per_frame,
+            ).side(reference_weights)
             self.variables[name] = both.estimator(reference_side, self.k, self.query_points, floor)
             model_layout = Layout.of(
-                both.model, np.repeat(sample_units, per_frame), n_sample_units, period, both.inside, model_order
+                both.model,
+                np.repeat(sample_units, per_frame),
+                n_sample_units,
+                period,
+                both.inside,
+                model_order,
+                per_frame,
             )
             self.layouts[name] = (model_layout, per_frame)
         self._sides: tuple = (None, {})
@@ -815,9 +851,7 @@ class SuiteKL:
         """The model's weighted locations per distribution under frame ``weights`` (the last weights' cached)."""
         cached, sides = self._sides
         if cached is not weights:
-            sides = {
-                name: layout.side(np.repeat(weights, per_frame)) for name, (layout, per_frame) in self.layouts.items()
-            }
+            sides = {name: layout.side(weights) for name, (layout, _) in self.layouts.items()}
             self._sides = (weights, sides)
         return sides
 
