@@ -158,6 +158,9 @@ class BinnedDivergences:
         (low, high) of the periodic distributions (dihedrals).
     reference_weights : ndarray, optional
         The ground truth's frame weights (uniform when not given).
+    kl : bool
+        Whether to bin the KL rows; without, they are NaN here (the nearest-neighbour KL replaces them,
+        :class:`westbench.metrics.kl.SuiteKL`) and no KL histogram is made.
 
     The statistics, in :attr:`keys` order: ("w1", name) and ("kl", name) per distribution, then
     ("kl", "tic01") and ("w1", "tic01").
@@ -173,8 +176,10 @@ class BinnedDivergences:
         settings: Mapping,
         periods: Mapping | None = None,
         reference_weights: np.ndarray | None = None,
+        kl: bool = True,
     ):
         periods = dict(periods or {})
+        self.kl = bool(kl)
         self.names = [name for name in reference if name in sample]
         self.floor = float(settings["kl_floor"])
         self.kl_bins = {
@@ -216,7 +221,8 @@ class BinnedDivergences:
             per_frame = np.asarray(values[name]).shape[1]
             flat, w, u = np.ravel(values[name]), np.repeat(weights, per_frame), np.repeat(units, per_frame)
             kl, transport = self.kl_bins[name], self.transport[name]
-            out[("kl", name)] = unit_histograms(kl.index(flat), w, u, n_units, kl.n_cells)
+            if self.kl:
+                out[("kl", name)] = unit_histograms(kl.index(flat), w, u, n_units, kl.n_cells)
             out[("w1", name)] = unit_histograms(transport.index(flat), w, u, n_units, transport.n_cells)
             if not transport.periodic:
                 excess = transport.excess(flat)
@@ -224,9 +230,10 @@ class BinnedDivergences:
                     [np.bincount(u, w * excess[:, k], minlength=n_units) for k in range(2)]
                 )
         points = np.asarray(tics, dtype=np.float64)[:, :2]
-        out[("kl", "tic01")] = unit_histograms(
-            self.kl_grid.index(points), weights, units, n_units, self.kl_grid.n_cells
-        )
+        if self.kl:
+            out[("kl", "tic01")] = unit_histograms(
+                self.kl_grid.index(points), weights, units, n_units, self.kl_grid.n_cells
+            )
         cells, n_cells = self.w1_grid.index(points), self.w1_grid.n_cells
         out[("w1", "tic01")] = unit_histograms(cells, weights, units, n_units, n_cells)
         out[("w1_moments", "tic01")] = np.stack(
@@ -246,6 +253,8 @@ class BinnedDivergences:
                         p[(metric, name)], q[(metric, name)], p[moments].reshape(shape), q[moments].reshape(shape)
                     )
                 )
+            elif metric == "kl" and not self.kl:
+                rows.append(np.full(len(p[("w1", "tic01")]), np.nan))
             elif metric == "kl":
                 rows.append(kl_batch(p[(metric, name)], q[(metric, name)], self.floor))
             else:
