@@ -50,9 +50,10 @@ import pandas as pd
 
 from westbench.config import section_defaults
 from westbench.errors import WestbenchError
-from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, radius_of_gyration
+from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, quantized, radius_of_gyration
 from westbench.geometry.coverage_grid import CoverageGrid
-from westbench.io.canonical import MULTIPLICITY, canonical_frames
+from westbench.geometry.features import scored_columns
+from westbench.io.canonical import CONFORMATION, canonical_frames
 from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D, floored_share
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
@@ -128,11 +129,11 @@ def distributions(frames: Mapping) -> dict[str, np.ndarray]:
     dihedrals in degrees (:data:`UNITS`)."""
     ca = np.asarray(frames["ca"])
     out = {f"tic{i}": np.asarray(frames["tics"])[:, i : i + 1] for i in range(min(4, np.shape(frames["tics"])[1]))}
-    out.update(
-        rg=10.0 * radius_of_gyration(ca)[:, None],
-        bonds=10.0 * bond_lengths(ca),
-        angles=np.degrees(bond_angles(ca)),
-        dihedrals=np.degrees(dihedrals(ca)),
+    out.update(  # float64 geometry, rounded to 2^-30 of a unit: ties and edge values stay put (ca_geometry.quantized)
+        rg=quantized(10.0 * radius_of_gyration(ca)[:, None]),
+        bonds=quantized(10.0 * bond_lengths(ca)),
+        angles=quantized(np.degrees(bond_angles(ca))),
+        dihedrals=quantized(np.degrees(dihedrals(ca))),
     )
     return out
 
@@ -176,6 +177,9 @@ class MetricSuite:
         self.caveats = Caveats()
         self.groundtruth_weights = normalized(np.asarray(groundtruth["weight"], dtype=np.float64))
         self.reference, self.sample = distributions(groundtruth), distributions(model)
+        # A long chain: evenly spaced positions of its bonds, angles and dihedrals stand for all (memory by bytes).
+        self.reference = {name: scored_columns(values) for name, values in self.reference.items()}
+        self.sample = {name: scored_columns(values) for name, values in self.sample.items()}
         self.names = [name for name in self.reference if name in self.sample]
         self.w1 = {
             name: (
@@ -247,16 +251,17 @@ class MetricSuite:
         """Model frame weights under ``weighting`` (we, msm, counts), normalized, cached; raises
         :class:`NotEstimable` when the weighting cannot be had from these frames.
 
-        ``we``: the exported WE weights; ``counts``: every row of the file counts once (a frame written twice,
-        twice); ``msm``: the stationary distribution of the grid MSM over the ground truth's TIC 0/1 grid
-        (:func:`westbench.metrics.msm.grid_msm`; its diagnostics in :attr:`msm`).
+        ``we``: the exported WE weights; ``counts``: every distinct conformation counts once (copies of a row are
+        one conformation, weightless rows none: :mod:`westbench.io.canonical`); ``msm``: the stationary
+        distribution of the grid MSM over the ground truth's TIC 0/1 grid (:func:`westbench.metrics.msm.grid_msm`;
+        its diagnostics in :attr:`msm`).
         """
         if weighting not in self._weights:
             frames = self.model
             if weighting == "we":
                 weights = np.asarray(frames["weight"], dtype=np.float64)
             elif weighting == "counts":
-                weights = np.asarray(frames[MULTIPLICITY], dtype=np.float64)
+                weights = np.ones(len(frames["ca"]))
             elif weighting == "msm":
                 self.msm = grid_msm(
                     frames["tics"],
@@ -264,7 +269,6 @@ class MetricSuite:
                     self.msm_grid,
                     self.settings["msm_lag"],
                     time=frames.get("time_ps"),
-                    multiplicity=frames[MULTIPLICITY],
                 )
                 weights = self.msm.weights
             else:
@@ -277,8 +281,9 @@ class MetricSuite:
 
     def effective_frames(self, weighting: str) -> float:
         """Kish's effective sample size of the model's frames under ``weighting``: how many equally weighted frames
-        carry the same information (:func:`westbench.metrics.weighted.effective_sample_size`)."""
-        return effective_sample_size(self.weights(weighting))
+        carry the same information (:func:`westbench.metrics.weighted.effective_sample_size`; a conformation counted
+        once, its weights summed)."""
+        return effective_sample_size(self.weights(weighting), self.model.get(CONFORMATION))
 
     def model_histograms(self, weights: np.ndarray) -> dict:
         """Per-unit histograms of the model under ``weights`` on the suite's grids."""
@@ -373,7 +378,8 @@ class MetricSuite:
             lowest=0.0,  # every statistic is a divergence
         )
         shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
-        result.low, result.high, result.estimate = result.low + shift, result.high + shift, estimates
+        # The shift may carry a bound that stopped at 0 below it (the binned W1 above the exact one): bounds stop at 0.
+        result.low, result.high, result.estimate = np.maximum(result.low + shift, 0.0), result.high + shift, estimates
         return result
 
     def score(self, weighting: str = "we") -> tuple[dict, pd.DataFrame]:
