@@ -1,18 +1,27 @@
-"""Does an engine's score agree with its known answer? An interval of their difference, both sides' noise in it.
+"""Does an engine's score agree with its known answer? The answer as the engine's sample would show it, and an interval
+of their difference with both sides' noise in it.
 
-The known answer of a calibration engine is the ground truth reweighted to that engine's equilibrium
-(:mod:`westbench.calibration.reweighting`), scored against the ground truth: it is computed from the same finite
-ground truth as the engine's score, so it carries that sample's noise too, and reweighting amplifies it (a few
-high-energy runs carry a hotter engine's weight). Asking whether the engine's interval holds the known answer
-treats the answer as exact and finds "misses" that are the answer's own noise. The honest question is whether
-``score - known answer`` is 0 within the noise of both: a bootstrap that resamples the ground truth's units once
-for both terms (their shared noise cancels as it should) and the engine's units for the score, with the suite's
-BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`). An engine whose known
-answer rests on its own sample (:class:`westbench.calibration.known_answer.KnownAnswer`) has that sample's runs
-resampled as a third set of units.
+The known answer of a calibration engine is its equilibrium's divergence from the ground truth: an engine that
+changes the equilibrium has its own unbiased sample (:class:`KnownAnswer` ``own``), the others the ground truth
+reweighted to their equilibrium (:mod:`westbench.calibration.reweighting`; uniform weights for the reference's own
+equilibrium: the null and the engines that change only their dynamics). Two things stand between that answer and
+an engine's score, and both are measured (``benchmarks/calibration_lean.py``, docs/calibration.md "Where the lean
+came from"):
 
-Near 0 every finite sample's divergence is biased upward and the known answer's is not, so the question is asked
-where the answer is resolved (:func:`westbench.calibration.table.interval_coverage`).
+- **Noise on both sides.** The answer comes from finite samples too (the ground truth it shares with the score, its
+  own sample's runs), so the question is whether ``score - known answer`` is 0 within the noise of both: a
+  bootstrap that resamples the ground truth's units once for both terms (their shared noise cancels as it should),
+  the engine's units for the score and the own sample's runs as a third set of units for the answer, with the
+  suite's BCa interval widened for few units (:func:`westbench.metrics.intervals.unit_bootstrap`). Every statistic
+  is the suite's own (:meth:`westbench.metrics.suite.MetricSuite.statistic`: its KL estimator, its grids), on both
+  sides.
+- **Finite-sample excess.** A divergence estimated from a finite sample lies above the divergence of its
+  distribution (Jensen: W1 and KL are convex), by more the smaller the sample. An engine's score carries the excess
+  of its own sample; a known answer from 6,400 frames (or 0, the reference against itself) carries less. Compare like
+  with like: :func:`answer_at_size` is the answer as a sample of the engine's size shows it, the mean over seeded
+  draws of as many of the own sample's runs as make the engine's effective frames (Kish), or for the reference's
+  equilibrium the noise floor's median (the ground truth against itself at the engine's effective frames, which
+  the suite computes anyway). ``covers`` then asks whether score minus that answer holds 0.
 
 Examples
 --------
@@ -48,11 +57,14 @@ from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
-#: The ground truth's per-frame known-answer weight, carried through the suite's canonical order with its frame.
-KNOWN_WEIGHT = "known_answer_weight"
-
 #: The frame columns a known answer's own sample shares with the ground truth (the pooled frames of both).
 POOLED_COLUMNS = ("ca", "tics", "weight", "traj", "time_ps", "iteration")
+#: Seeded draws of an own sample's runs that make a known answer at an engine's size (:func:`answer_at_size`): the
+#: mean's Monte Carlo error is then a small share of the draws' spread.
+SIZE_DRAWS = 32
+#: The smallest positive weight: a ground-truth frame that a reweighted answer gives no weight keeps its place, its
+#: run and so the answer's units (the ground truth's own), at no weight a divergence can tell from 0.
+_TINY = np.finfo(np.float64).tiny
 
 
 @dataclass
@@ -78,11 +90,37 @@ class KnownAnswer:
             parts.append({k: np.asarray(self.own[k]) for k in [*columns, "weight"]})
         return concatenate(parts)
 
+    @property
+    def sampled(self) -> bool:
+        """Whether the answer rests on its own sample (an engine that changes the equilibrium)."""
+        return self.own is not None and len(self.own["ca"]) > 0
+
+    def is_reference(self) -> bool:
+        """Whether the answer is the reference's own equilibrium (uniform weights over the ground truth, no sample)."""
+        shared = np.asarray(self.shared, dtype=np.float64)
+        return not self.sampled and bool(np.allclose(shared, shared.mean(), rtol=1e-9, atol=0))
+
+    def frames(self, groundtruth: Mapping) -> dict:
+        """The answer as a model's frames: its own sample (its runs its units), or the ground truth with the answer's
+        weights (a frame of no weight lifted to the smallest positive float, so the answer's units are the ground
+        truth's own and resample with them)."""
+        if self.sampled:
+            return {k: np.asarray(v) for k, v in self.own.items() if k in POOLED_COLUMNS}
+        columns = [k for k in POOLED_COLUMNS if k in groundtruth and k != "weight"]
+        weight = np.fmax(np.asarray(self.shared, dtype=np.float64), _TINY)
+        return {**{k: np.asarray(groundtruth[k]) for k in columns}, "weight": weight}
+
+    def suite(self, groundtruth: Mapping, settings: Mapping | None = None):
+        """The metric suite of the answer's frames against the ground truth (every frame kept: no iteration of an
+        equilibrium sample is left out)."""
+        from westbench.metrics.suite import MetricSuite
+
+        return MetricSuite(groundtruth, self.frames(groundtruth), {**dict(settings or {}), "discard_iterations": 0})
+
 
 def load_known_answer(reweighting_path, engine: str, sample_path=None) -> KnownAnswer:
     """``engine``'s :class:`KnownAnswer` from the files :func:`westbench.calibration.reweighting.write_reweighting`
     writes."""
-    from westbench.errors import WestbenchError
     from westbench.io.frames import read_frames
 
     with np.load(reweighting_path) as data:
@@ -90,6 +128,52 @@ def load_known_answer(reweighting_path, engine: str, sample_path=None) -> KnownA
             raise WestbenchError(f"{reweighting_path} has no weights of {engine!r}: rerun rule calibration_reweighting")
         shared = np.asarray(data[engine], dtype=np.float64)
     return KnownAnswer(shared, None if sample_path is None else read_frames(sample_path))
+
+
+def _keyed(suite, values) -> dict:
+    return {key: float(value) for key, value in zip(suite.binned.keys, values)}
+
+
+def answer_at_size(suite, effective_frames: float, seed: int, draws: int = SIZE_DRAWS) -> tuple[dict, dict]:
+    """The known answer as a sample of ``effective_frames`` (an engine's Kish effective frames) shows it:
+    {(metric, distribution): value}, the mean over ``draws`` seeded draws of as many of the answer's runs (without
+    replacement) as hold about that many frames, and what was drawn (``runs``, ``of_runs``, ``draws``).
+
+    ``suite``: the answer's own sample against the ground truth (:meth:`KnownAnswer.suite`). Where the engine's
+    effective frames reach the sample's, no draw is smaller than the sample: the answer itself (its excess at least
+    the engine's).
+
+    Examples
+    --------
+    >>> from westbench.metrics.suite import MetricSuite
+    >>> r = np.random.default_rng(0)
+    >>> def runs(n, shift):
+    ...     return {"ca": np.cumsum(r.normal(0, 0.2, (n * 20, 5, 3)), axis=1), "weight": np.ones(n * 20),
+    ...             "tics": r.normal(size=(n * 20, 2)) + [shift, 0], "traj": np.repeat(np.arange(n), 20),
+    ...             "time_ps": np.tile(np.arange(20.0), n)}
+    >>> suite = MetricSuite(runs(40, 0.0), runs(30, 0.0))
+    >>> full = _keyed(suite, suite.estimates(suite.weights("we")))
+    >>> small, drawn = answer_at_size(suite, effective_frames=100.0, seed=1)
+    >>> drawn["runs"], drawn["of_runs"]
+    (5, 30)
+    >>> bool(small[("w1", "tic0")] > full[("w1", "tic0")])  # five runs carry more excess than thirty
+    True
+    """
+    traj = np.asarray(suite.model["traj"])
+    runs, index = np.unique(traj, return_inverse=True)
+    weights = suite.weights("we")
+    k = int(min(len(runs), max(1, round(len(runs) * float(effective_frames) / max(len(traj), 1)))))
+    drawn = {"runs": k, "of_runs": int(len(runs)), "draws": 0 if k >= len(runs) else int(draws)}
+    if k >= len(runs):
+        return _keyed(suite, suite.estimates(weights)), drawn
+    rng = np.random.default_rng(seed)
+    total = np.zeros(len(suite.binned.keys))
+    for _ in range(draws):
+        chosen = np.zeros(len(runs), dtype=bool)
+        chosen[rng.choice(len(runs), size=k, replace=False)] = True
+        w = np.where(chosen[index], weights, 0.0)
+        total += suite.estimates(w / w.sum())
+    return _keyed(suite, total / draws), drawn
 
 
 def difference_intervals(
@@ -117,15 +201,15 @@ def difference_intervals(
         The known answer's own sample (frames with ``tics`` and its share of the weight in ``weight``): with
         ``weights``, the engine's equilibrium (:class:`~westbench.calibration.known_answer.KnownAnswer`).
 
-    Both terms are computed on the suite's bootstrap grids; the difference's interval is shifted onto the
-    difference of the grid estimates. Empty when either side has fewer than
+    Both terms are the suite's statistics (:meth:`~westbench.metrics.suite.MetricSuite.statistic`, its KL estimator
+    included), the answer's from its own suite (:meth:`KnownAnswer.suite`) whose ground-truth units are the score's;
+    the interval is shifted onto the difference of the exact estimates. Empty when either side has fewer than
     :data:`~westbench.metrics.intervals.MIN_UNITS` units, ``settings["bootstrap"]`` is below 2 or no engine frame is
     left to score.
     """
-    from westbench.metrics.resampling import resampling_units
-    from westbench.metrics.suite import MetricSuite, distributions
+    from westbench.metrics.suite import MetricSuite
 
-    groundtruth = {**dict(groundtruth), KNOWN_WEIGHT: np.asarray(weights, dtype=np.float64)}
+    known = KnownAnswer(np.asarray(weights, dtype=np.float64), own)
     try:
         suite = MetricSuite(groundtruth, engine_frames, settings)
     except WestbenchError as exc:  # no frames left to score: the engine's metrics.json says why
@@ -134,33 +218,27 @@ def difference_intervals(
     replicates = int(suite.settings["bootstrap"])
     if replicates < 2 or min(suite.n_groundtruth_units, suite.n_model_units) < MIN_UNITS:
         return {}
-    binned = suite.binned
-    known = binned.histograms(
-        suite.reference,
-        np.asarray(suite.groundtruth["tics"], dtype=np.float64)[:, :2],
-        suite.groundtruth[KNOWN_WEIGHT],
-        suite.groundtruth_units,
-        suite.n_groundtruth_units,
-    )
-    engine = suite.model_histograms(suite.weights(weighting))
+    answer = known.suite(groundtruth, settings)
+    if not np.array_equal(answer.groundtruth_units, suite.groundtruth_units):
+        raise WestbenchError("the known answer's ground-truth units differ from the score's: report this as a bug")
+    engine_weights, answer_weights = suite.weights(weighting), answer.weights("we")
+    score = suite.statistic(engine_weights, suite.model_histograms(engine_weights))
+    reference = known.is_reference()  # the ground truth against itself: 0 in every resample
+    truth = None if reference else answer.statistic(answer_weights, answer.model_histograms(answer_weights))
     n_units = [suite.n_groundtruth_units, suite.n_model_units]
-    sampled = {}
-    if own is not None and len(own["ca"]):
-        units, _ = resampling_units(own)
-        n_units.append(int(units.max()) + 1)
+    if known.sampled:
+        n_units.append(answer.n_model_units)
         if n_units[-1] < MIN_UNITS:
             return {}
-        tics = np.asarray(own["tics"], dtype=np.float64)[:, :2]
-        sampled = binned.histograms(distributions(own), tics, np.asarray(own["weight"]), units, n_units[-1])
+    elif not reference and answer.n_model_units != suite.n_groundtruth_units:
+        raise WestbenchError("a reweighted known answer lost ground-truth runs: report this as a bug")
 
     def difference(multiplicities):
-        groundtruth_units, engine_units = multiplicities[:2]
-        reference = {key: groundtruth_units @ value for key, value in binned.reference_histograms.items()}
-        score = binned.divergences(reference, {key: engine_units @ value for key, value in engine.items()})
-        answer = {key: groundtruth_units @ value for key, value in known.items()}
-        for key, value in sampled.items():  # the known answer's own sample: its own units
-            answer[key] = answer[key] + multiplicities[2] @ value
-        return score - binned.divergences(reference, answer)
+        value = np.asarray(score(multiplicities[:2]), dtype=np.float64)
+        if truth is None:
+            return value
+        resampled = multiplicities[2] if known.sampled else multiplicities[0]
+        return value - np.asarray(truth([multiplicities[0], resampled]), dtype=np.float64)
 
     result = unit_bootstrap(
         difference,
@@ -168,4 +246,11 @@ def difference_intervals(
         replicates,
         derive_seed(int(suite.settings["seed"]), "known_answer_difference"),
     )
-    return {key: (float(result.low[i]), float(result.high[i])) for i, key in enumerate(binned.keys)}
+    exact = suite.estimates(engine_weights)
+    if not reference:
+        exact = exact - answer.estimates(answer_weights)
+    shift = np.where(np.isfinite(exact) & np.isfinite(result.estimate), exact - result.estimate, 0.0)
+    return {
+        key: (float(result.low[i] + shift[i]), float(result.high[i] + shift[i]))
+        for i, key in enumerate(suite.binned.keys)
+    }

@@ -84,6 +84,7 @@ COLUMNS = [
     "floor_high",
     "verdict",
     "predicted",
+    "predicted_at_size",
     "expected",
     "agrees",
     "difference_low",
@@ -119,16 +120,28 @@ def predicted_divergences(
     groundtruth: Mapping, weights: np.ndarray, settings: Mapping | None = None, own: Mapping | None = None
 ) -> dict:
     """Every divergence the metric suite reports, {(metric, distribution): value}, between the ground truth and the
-    ground truth reweighted by ``weights`` (aligned with its frames), with the known answer's ``own`` sample beside
-    it where it has one (:class:`~westbench.calibration.known_answer.KnownAnswer`): the suite itself computes them,
-    on its grids, so a prediction and an engine's score are the same number of the same distributions."""
+    ground truth reweighted by ``weights`` (aligned with its frames), or the known answer's ``own`` sample where it
+    has one (:class:`~westbench.calibration.known_answer.KnownAnswer`): the suite itself computes them, on its
+    grids and with its estimators, so a prediction and an engine's score are the same number of the same
+    distributions."""
     from westbench.calibration.known_answer import KnownAnswer
-    from westbench.metrics.suite import MetricSuite
 
-    reweighted = KnownAnswer(np.asarray(weights, dtype=np.float64), own).pooled(groundtruth)
-    suite = MetricSuite(groundtruth, reweighted, {**dict(settings or {}), "discard_iterations": 0})
+    suite = KnownAnswer(np.asarray(weights, dtype=np.float64), own).suite(groundtruth, settings)
     values = suite.divergences(suite.weights("we"))
     return {(metric, name): float(value) for metric, by_name in values.items() for name, value in by_name.items()}
+
+
+def floor_medians(record: Mapping, weighting: str) -> dict:
+    """{(metric, distribution): the noise floor's median} of an engine's metrics.json: the ground truth against
+    itself at the engine's effective frames, the reference's equilibrium as a sample of the engine's size shows it
+    (its known answer at that size, :mod:`westbench.calibration.known_answer`)."""
+    floor = ((record.get("metrics") or {}).get(weighting) or {}).get("noise_floor") or record.get("noise_floor") or {}
+    return {
+        (metric, name): float(bound["value"])
+        for metric in ("w1", "kl")
+        for name, bound in (floor.get(metric) or {}).items()
+        if isinstance(bound, Mapping) and bound.get("value") is not None
+    }
 
 
 def engine_rows(
@@ -140,14 +153,19 @@ def engine_rows(
     weighting: str,
     predicted: Mapping | None,
     differences: Mapping | None = None,
+    at_size: Mapping | None = None,
 ) -> list[dict]:
     """One table row per metric and distribution the engine's metrics.json reports (every W1 and KL).
 
-    ``predicted``: {(metric, distribution): value} of :func:`predicted_divergences` (None for trained engines);
+    ``predicted``: {(metric, distribution): value} of :func:`predicted_divergences` (None for trained engines), the
+    known answer; ``at_size``: the same answer as a sample of the engine's size shows it
+    (:func:`westbench.calibration.known_answer.answer_at_size`, or the floor's median for the reference's
+    equilibrium: :func:`floor_medians`), ``predicted_at_size`` (the prediction itself where not given);
     ``differences``: {(metric, distribution): (low, high)}, the 95 % interval of the engine's value minus the
-    prediction, both sides' noise in it (:func:`westbench.calibration.known_answer.difference_intervals`);
-    ``covers``: whether that interval holds 0, or without it whether the engine's interval holds the prediction
-    (None without either).
+    prediction, both sides' noise in it (:func:`westbench.calibration.known_answer.difference_intervals`), written
+    as the interval of the value minus ``predicted_at_size`` (``difference_low``, ``difference_high``: the same
+    interval moved by the excess the engine's smaller sample carries); ``covers``: whether that interval holds 0,
+    or without it whether the engine's interval holds ``predicted_at_size`` (None without either).
     """
     values = record.get("metrics", {}).get(weighting) or {}
     floor = values.get("noise_floor") or record.get("noise_floor") or {}
@@ -163,14 +181,20 @@ def engine_rows(
             expected = (
                 "" if predicted is None else expected_verdict(guess, np.nan if floor_high is None else floor_high)
             )
+            sized = (at_size or {}).get((metric, name), guess)
+            sized = guess if sized is None or not np.isfinite(sized) else float(sized)
             low, high = interval.get("low"), interval.get("high")
             difference = (differences or {}).get((metric, name), (None, None))
+            if difference[0] is not None and np.isfinite(difference).all() and np.isfinite(guess):
+                difference = (difference[0] - (sized - guess), difference[1] - (sized - guess))
+            else:
+                difference = (None, None)
             if predicted is None or not np.isfinite(guess):
                 covers = None
-            elif difference[0] is not None and np.isfinite(difference).all():
+            elif difference[0] is not None:
                 covers = bool(difference[0] <= 0.0 <= difference[1])
             else:
-                covers = None if low is None or high is None else bool(low <= guess <= high)
+                covers = None if low is None or high is None else bool(low <= sized <= high)
             rows.append(
                 {
                     "study": study,
@@ -187,6 +211,7 @@ def engine_rows(
                     "floor_high": floor_high,
                     "verdict": verdict,
                     "predicted": guess,
+                    "predicted_at_size": None if predicted is None else sized,
                     "expected": expected,
                     "agrees": agrees(verdict, expected) if expected else None,
                     "difference_low": difference[0],
@@ -336,21 +361,29 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
 
 
 def interval_coverage(table: pd.DataFrame) -> dict:
-    """How often an engine's score agrees with its known answer (the exact prediction) within their noise: the 95 %
-    interval of the score minus the prediction (the ground truth resampled once for both) holds 0.
+    """How often an engine's score agrees with its known answer within their noise: the 95 % interval of the score
+    minus the answer as a sample of the engine's size shows it (``predicted_at_size``; the ground truth resampled
+    once for both) holds 0, and which way the scores lean.
 
-    Over the cells whose prediction is resolved (expected *separated*: clear of the noise, so the divergence the
-    interval estimates is the prediction's, not the upward bias every finite sample adds to a divergence near 0,
-    which no interval of an estimate can hold): ``cells``, ``covered`` and the ``rate`` (about 0.95 when the
-    intervals are honest; well below, they are too narrow). ``all_cells``: the same over every cell with a
-    prediction, the null's included (near 0 the bias dominates, and the floor, not the interval, decides).
+    ``cells``, ``covered``, ``rate``: over the cells whose prediction is resolved (expected *separated*: clear of the
+    noise); ``all_cells``: the same over every cell with a known answer, the null's and the cells near the floor
+    included (the answer at the engine's size carries the excess a finite sample adds near 0, so these are held to
+    it too). About 0.95 when the intervals are honest. ``lean``: over the resolved cells and over all of them, how
+    many scores lie above and below the answer at the engine's size (about as many each way when nothing pulls
+    them), and how many of the uncovered lie above and below.
 
     Examples
     --------
     >>> table = pd.DataFrame({"covers": [True, True, False, None, False],
-    ...                       "expected": ["separated"] * 3 + ["", "either"]})
-    >>> interval_coverage(table)
-    {'cells': 3, 'covered': 2, 'rate': 0.667, 'all_cells': {'cells': 4, 'covered': 2, 'rate': 0.5}}
+    ...                       "expected": ["separated"] * 3 + ["", "either"],
+    ...                       "value": [0.5, 0.3, 0.2, 0.1, 0.4], "predicted_at_size": [0.4, 0.4, 0.4, 0.1, 0.3]})
+    >>> result = interval_coverage(table)
+    >>> result["cells"], result["covered"], result["rate"], result["all_cells"]
+    (3, 2, 0.667, {'cells': 4, 'covered': 2, 'rate': 0.5})
+    >>> result["lean"]["resolved"]
+    {'above': 1, 'below': 2, 'uncovered_above': 0, 'uncovered_below': 1}
+    >>> result["lean"]["all_cells"]
+    {'above': 2, 'below': 2, 'uncovered_above': 1, 'uncovered_below': 1}
     """
     if "covers" not in table:
         return {"cells": 0, "covered": 0, "rate": None, "all_cells": {"cells": 0, "covered": 0, "rate": None}}
@@ -363,7 +396,23 @@ def interval_coverage(table: pd.DataFrame) -> dict:
             "rate": round(float(known.mean()), 3) if len(known) else None,
         }
 
-    return {**rate(table[table["expected"].astype(str) == SEPARATED]), "all_cells": rate(table)}
+    def lean(rows):
+        rows = rows[rows["covers"].notna()]
+        answer = "predicted_at_size" if "predicted_at_size" in rows else "predicted"
+        difference = rows["value"].astype(float) - rows[answer].astype(float)
+        missed = ~rows["covers"].astype(bool)
+        return {
+            "above": int((difference > 0).sum()),
+            "below": int((difference < 0).sum()),
+            "uncovered_above": int((missed & (difference > 0)).sum()),
+            "uncovered_below": int((missed & (difference < 0)).sum()),
+        }
+
+    resolved = table[table["expected"].astype(str) == SEPARATED]
+    result = {**rate(resolved), "all_cells": rate(table)}
+    if "value" in table and ("predicted_at_size" in table or "predicted" in table):
+        result["lean"] = {"resolved": lean(resolved), "all_cells": lean(table)}
+    return result
 
 
 def floor_distance(summary: Mapping) -> dict:
@@ -402,6 +451,30 @@ def training_comparison(table: pd.DataFrame, better: str, worse: str) -> dict:
     b = w1[w1["engine"] == worse].set_index("distribution")["value"].astype(float)
     closer = int((a < b).sum())
     return {"closer_on": closer, "of": int(len(a)), "most": bool(closer > len(a) / 2)}
+
+
+def known_answer_at_size(record: Mapping, weighting: str, known, answer, engine: str) -> tuple[dict | None, dict]:
+    """An engine's known answer at its own sample size and how it was made (``calibration.json``'s
+    ``known_answer_at_size``): its own sample's runs drawn to the engine's Kish effective frames
+    (:func:`westbench.calibration.known_answer.answer_at_size`), the noise floor's median for the reference's
+    equilibrium (:func:`floor_medians`), or none for a reweighted ground truth (no independent sample to draw:
+    the answer as it is)."""
+    from westbench.calibration.known_answer import answer_at_size
+    from westbench.seeds import derive_seed
+
+    effective = ((record.get("metrics") or {}).get(weighting) or {}).get("effective_frames")
+    if effective is None:
+        return None, {"how": "none: the engine's metrics.json has no effective frames"}
+    if known.sampled:
+        seed = derive_seed(int((record.get("settings") or {}).get("seed", 0)), "known_answer_at_size", engine)
+        values, drawn = answer_at_size(answer, float(effective), seed)
+        return values, {"how": "own sample drawn to the engine's size", "engine_effective_frames": effective, **drawn}
+    if known.is_reference():
+        return floor_medians(record, weighting), {
+            "how": "the noise floor's median (the ground truth against itself at the engine's size)",
+            "engine_effective_frames": effective,
+        }
+    return None, {"how": "none: a reweighted ground truth has no independent sample to draw"}
 
 
 def calibration_table(
@@ -444,32 +517,33 @@ def calibration_table(
     groundtruth = read_frames(groundtruth_path)
     with np.load(reweighting_path) as data:
         predictions = set(data.files)
-    rows, ess, memory = [], {}, {}
+    rows, ess, memory, sizes = [], {}, {}, {}
     suite_settings = None
     for engine, path in zip(engines, metrics_paths):
         record = json.loads(Path(path).read_text())
         suite_settings = suite_settings or record.get("settings", {})
         change = {key: perturbations[engine].get(key, CHANGE_DEFAULTS[key]) for key in CHANGE_DEFAULTS}
+        at_size = None
         if engine in predictions:
+            settings = record.get("settings", {})
             known = load_known_answer(reweighting_path, engine, (known_samples or {}).get(engine))
             own_weight = np.zeros(0) if known.own is None else np.asarray(known.own["weight"])
             ess[engine] = effective_sample_size(np.concatenate([known.shared, own_weight]))
-            predicted = predicted_divergences(groundtruth, known.shared, record.get("settings", {}), known.own)
+            answer = known.suite(groundtruth, settings)
+            predicted = {
+                key: float(value) for key, value in zip(answer.binned.keys, answer.estimates(answer.weights("we")))
+            }
+            at_size, sizes[engine] = known_answer_at_size(record, weighting, known, answer, engine)
             differences = None
             if engine in (engine_frames or {}):
                 differences = difference_intervals(
-                    groundtruth,
-                    read_frames(engine_frames[engine]),
-                    known.shared,
-                    record.get("settings", {}),
-                    weighting,
-                    known.own,
+                    groundtruth, read_frames(engine_frames[engine]), known.shared, settings, weighting, known.own
                 )
             kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:
             predicted, differences = None, None
             kind = "trained" if engine in trained_records else "user"  # a user engine: no known answer
-        rows += engine_rows(study, engine, kind, change, record, weighting, predicted, differences)
+        rows += engine_rows(study, engine, kind, change, record, weighting, predicted, differences, at_size)
         tau = (record.get("resampling") or {}).get("model_memory_iterations")
         memory[engine] = {
             "iterations": tau,
@@ -488,6 +562,8 @@ def calibration_table(
     # The user's engines (calibration.engines): scored beside the known answers, read by no check.
     result["user_engines"] = [e for e in engines if e not in predictions and e not in trained_records]
     result["known_answer_effective_frames"] = {e: round(v, 1) for e, v in ess.items()}
+    # Each known answer as a sample of its engine's size shows it (the answer covers and the lean are read against).
+    result["known_answer_at_size"] = sizes
     result["groundtruth_frames"] = int(len(groundtruth["ca"]))
     # Sampling speed, apart from accuracy: how many iterations (and ps) each engine's WE run needs to forget itself.
     result["sampling_memory"] = memory
