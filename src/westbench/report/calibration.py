@@ -95,10 +95,18 @@ def headline(result: Mapping) -> str:
         parts.append(text)
     coverage = result.get("interval_coverage")
     if coverage and coverage.get("rate") is not None:
-        parts.append(
-            f"score and known answer agree within their noise (the 95 % interval of their difference holds 0) in "
-            f"{coverage['covered']} of {coverage['cells']} resolved cells ({coverage['rate']:.0%})"
+        text = (
+            f"score and known answer at the engine's sample size agree within their noise (the 95 % interval of "
+            f"their difference holds 0) in {coverage['covered']} of {coverage['cells']} resolved cells "
+            f"({coverage['rate']:.0%})"
         )
+        every = coverage.get("all_cells") or {}
+        if every.get("rate") is not None:
+            text += f" and {every['covered']} of {every['cells']} cells with a known answer ({every['rate']:.0%})"
+        lean = (coverage.get("lean") or {}).get("resolved")
+        if lean:
+            text += f"; resolved scores above their answer {lean['above']}, below {lean['below']}"
+        parts.append(text)
     equilibrated = result.get("groundtruth_equilibrated")
     if equilibrated and equilibrated.get("equilibrated") is not None:
         parts.append(

@@ -35,6 +35,7 @@ RECORDS = {
     "tests_fast": "the fast lane: lint, unit tests and doctests",
     "tests": "the whole suite, as CI runs it",
     "agents": "the agent benchmark: every task's gate with its near misses",
+    "calibration_seeds": "the calibration study over several seeds, one after another",
 }
 #: The README's generated blocks.
 BLOCKS = ("measured", "calibration")
@@ -139,6 +140,12 @@ def _result(name: str, record: Mapping) -> str:
     if name in ("tests", "tests_fast"):
         failed = record.get("failed") or 0
         return f"{wall}; {record.get('passed')} passed" + (f", {failed} failed" if failed else "")
+    if name == "calibration_seeds":
+        total = seeds_total(record.get("seeds") or [])
+        return (
+            f"{wall}; {len(record.get('seeds') or [])} seeds: {total['all_covered']} of {total['all_cells']} cells "
+            f"with a known answer covered, {total['agree']} of {total['rows']} verdicts agree"
+        )
     if name == "agents":
         return (
             f"{wall}; {record.get('gated')} of {record.get('tasks')} tasks pass the gate; "
@@ -163,18 +170,109 @@ def measured_table(records: Mapping[str, Mapping]) -> str:
     return "\n".join(lines)
 
 
+#: What the calibration numbers depend on besides the seed, said wherever they are shown.
+MACHINE_NOTE = (
+    "Every number depends on the machine as well as the seed: the study's runs (ground truth, own samples, WE) are "
+    "chaotic trajectories, and another CPU (or torch and BLAS build) rounds their arithmetic otherwise, so the same "
+    "seed there gives other numbers in every cell, drawn from the same distributions: compare the counts over "
+    "seeds, not one seed's cells. On the same machine the same seed reproduces every number "
+    "(`tests/workflow/test_calibration_reproducible.py`)."
+)
+
+
+def calibration_seed_summary(study: str | Path, seed: int, wall_s: float | None = None) -> dict:
+    """One seed's line of the ``calibration_seeds`` record, from its study's ``calibration.json``
+    (``results/calibration/<study>/``): agreement, coverage on the resolved and on all cells with a known answer,
+    and which way the scores lean (:func:`westbench.calibration.table.interval_coverage`)."""
+    result = json.loads((Path(study) / "calibration.json").read_text())
+    coverage = result.get("interval_coverage") or {}
+    return {
+        "seed": int(seed),
+        "wall_s": wall_s,
+        "agreement": result.get("agreement") or {},
+        "resolved": {"cells": coverage.get("cells"), "covered": coverage.get("covered")},
+        "all_cells": {k: (coverage.get("all_cells") or {}).get(k) for k in ("cells", "covered")},
+        "lean": coverage.get("lean") or {},
+        "null_within_noise": result.get("null_within_noise"),
+    }
+
+
+def seeds_total(seeds) -> dict:
+    """The ``calibration_seeds`` record's seeds added up."""
+
+    def add(path):
+        total = 0
+        for seed in seeds:
+            value = seed
+            for key in path:
+                value = (value or {}).get(key) if isinstance(value, Mapping) else None
+            total += int(value or 0)
+        return total
+
+    return {
+        "resolved_cells": add(("resolved", "cells")),
+        "resolved_covered": add(("resolved", "covered")),
+        "all_cells": add(("all_cells", "cells")),
+        "all_covered": add(("all_cells", "covered")),
+        "above": add(("lean", "resolved", "above")),
+        "below": add(("lean", "resolved", "below")),
+        "all_above": add(("lean", "all_cells", "above")),
+        "all_below": add(("lean", "all_cells", "below")),
+        "missed_above": add(("lean", "all_cells", "uncovered_above")),
+        "missed_below": add(("lean", "all_cells", "uncovered_below")),
+        "rows": add(("agreement", "rows")),
+        "agree": add(("agreement", "agree")),
+    }
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part} of {whole}" + (f" ({part / whole:.0%})" if whole else "")
+
+
+def seeds_block(record: Mapping) -> str:
+    """The README's summary of the calibration study over seeds (``tools/measure.py calibration_seeds``): per seed
+    and in all, the cells whose score holds its known answer within both sides' noise (resolved ones and all with
+    a known answer), which way the scores lie from their answer, which way the misses lie, and the verdicts that
+    agree; labelled with where it was measured and what varies between machines."""
+    seeds = record.get("seeds") or []
+    lines = [
+        "| seed | resolved cells covered | all cells with a known answer covered | resolved scores above / below "
+        "their answer | misses above / below their answer | verdicts that agree |",
+        "|---|---|---|---|---|---|",
+    ]
+    for seed in [*seeds, None]:
+        total = seeds_total(seeds if seed is None else [seed])
+        label = "**all**" if seed is None else str(seed["seed"])
+        lines.append(
+            f"| {label} | {_share(total['resolved_covered'], total['resolved_cells'])} | "
+            f"{_share(total['all_covered'], total['all_cells'])} | {total['above']} / {total['below']} | "
+            f"{total['missed_above']} / {total['missed_below']} | {total['agree']} of {total['rows']} |"
+        )
+    where = _where(record)
+    return (
+        f"Over {len(seeds)} seeds of the embedded default study (the seed its only change; "
+        f"`.venv/bin/python tools/measure.py calibration_seeds`; {where}):\n\n"
+        + "\n".join(lines)
+        + "\n\n"
+        + MACHINE_NOTE
+    )
+
+
 def calibration_block(folder: str | Path = MEASURED_DIR) -> str:
-    """The README's calibration table and result, from the default run's ``calibration.csv`` and
-    ``calibration.json`` copied beside the records (``tools/measure.py default_run``)."""
+    """The README's calibration summary over seeds (``calibration_seeds.json``, :func:`seeds_block`) and the default
+    run's table and result, from its ``calibration.csv`` and ``calibration.json`` copied beside the records
+    (``tools/measure.py default_run``)."""
     from decimal import ROUND_CEILING, ROUND_FLOOR
 
     from westbench.report.calibration import HEADINGS, headline, headline_only, read_table
     from westbench.report.cells import number
 
     folder = Path(folder)
+    seeds = folder / "calibration_seeds.json"
+    summary = seeds_block(json.loads(seeds.read_text())) + "\n\n" if seeds.is_file() else ""
     table_path, summary_path = folder / "calibration.csv", folder / "calibration.json"
     if not table_path.is_file() or not summary_path.is_file():
-        return "Not measured yet: `.venv/bin/python tools/measure.py default_run` records it."
+        return summary + "Not measured yet: `.venv/bin/python tools/measure.py default_run` records it."
     table = read_table(table_path)
     result = json.loads(summary_path.read_text())
     names = [n for n in HEADINGS if n in set(table["distribution"])]
@@ -209,7 +307,14 @@ def calibration_block(folder: str | Path = MEASURED_DIR) -> str:
         for engine, t in training.items()
         if t.get("initial_validation_loss") is not None and t.get("best_validation_loss") is not None
     ]
-    text = "\n".join(lines) + f"\n\nResult: {headline(result)}."
+    default = read_records(folder).get("default_run") or {}
+    intro = (
+        f"One of these studies, cell by cell: the default run's (seed {default['seed']}; "
+        f"`.venv/bin/python tools/measure.py default_run`; {_where(default)}).\n\n"
+        if default.get("seed") is not None
+        else "The default run's study, cell by cell (`.venv/bin/python tools/measure.py default_run`).\n\n"
+    )
+    text = summary + intro + "\n".join(lines) + f"\n\nResult: {headline(result)}."
     if learned:
         text += f" Validation force loss of the trained CG models, start to best: {'; '.join(learned)} (kJ/mol/nm)²."
     return text

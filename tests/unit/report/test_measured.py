@@ -77,3 +77,53 @@ def test_the_calibration_block_reads_the_table_and_its_checks(tmp_path):
     block = measured.calibration_block(tmp_path)
     assert "| `reference` | null | 0.08 [0.04, 0.13] ≤ 0.10: within noise (within noise) |" in block
     assert "2 of 2 verdicts agree with the known answer" in block
+
+
+def test_the_calibration_summary_over_seeds_adds_up_the_seeds_and_says_what_varies_between_machines(tmp_path):
+    def seed(number, resolved, covered, every, all_covered, above, below, missed):
+        return {
+            "seed": number,
+            "wall_s": 300.0,
+            "agreement": {"rows": 90, "agree": 90},
+            "resolved": {"cells": resolved, "covered": covered},
+            "all_cells": {"cells": every, "covered": all_covered},
+            "lean": {
+                "resolved": {"above": above, "below": below, "uncovered_above": 0, "uncovered_below": 0},
+                "all_cells": {"above": 50, "below": 40, "uncovered_above": missed[0], "uncovered_below": missed[1]},
+            },
+        }
+
+    record = {
+        "command": "snakemake ... calibration",
+        "date": "2026-12-05",
+        "wall_s": 1500.0,
+        "returncode": 0,
+        "host": {"cpu": "Some CPU", "cores": 2},
+        "seeds": [seed(2024, 17, 16, 90, 85, 8, 9, (3, 2)), seed(7, 13, 13, 90, 86, 7, 6, (1, 3))],
+    }
+    (tmp_path / "calibration_seeds.json").write_text(json.dumps(record))
+    block = measured.calibration_block(tmp_path)  # no default run recorded: the summary and what is missing
+    assert "| 2024 | 16 of 17 (94%) | 85 of 90 (94%) | 8 / 9 | 3 / 2 | 90 of 90 |" in block
+    assert "| **all** | 29 of 30 (97%) | 171 of 180 (95%) | 15 / 15 | 4 / 5 | 180 of 180 |" in block
+    assert "2 cores (Some CPU)" in block and "another CPU" in block and "test_calibration_reproducible" in block
+    assert block.endswith("Not measured yet: `.venv/bin/python tools/measure.py default_run` records it.")
+    row = measured.measured_table({"calibration_seeds": record})
+    assert "**25 min 0 s**; 2 seeds: 171 of 180 cells with a known answer covered, 180 of 180 verdicts agree" in row
+
+
+def test_a_seeds_line_reads_the_studys_checks(tmp_path):
+    result = {
+        "agreement": {"rows": 90, "agree": 89},
+        "interval_coverage": {
+            "cells": 12,
+            "covered": 11,
+            "rate": 0.917,
+            "all_cells": {"cells": 90, "covered": 80, "rate": 0.889},
+            "lean": {"resolved": {"above": 5, "below": 7, "uncovered_above": 0, "uncovered_below": 1}},
+        },
+        "null_within_noise": True,
+    }
+    (tmp_path / "calibration.json").write_text(json.dumps(result))
+    line = measured.calibration_seed_summary(tmp_path, 7, 301.5)
+    assert line["resolved"] == {"cells": 12, "covered": 11} and line["all_cells"] == {"cells": 90, "covered": 80}
+    assert line["lean"]["resolved"]["below"] == 7 and line["seed"] == 7 and line["wall_s"] == 301.5
