@@ -181,3 +181,47 @@ def test_kl_marks_say_when_a_kl_is_no_score():
     assert mark == BIASED and "bias exceeds its noise" in reason
     assert kl_mark(0.03, 0.2, floored_share=0.0) == ("", "")
     assert kl_mark(None, None) == ("", "")
+
+
+def suite_frames(n_runs, per_run, seed, shift=0.0):
+    from westbench.io.frames import Frames
+
+    rng = np.random.default_rng(seed)
+    n = n_runs * per_run
+    out = Frames(
+        ca=np.cumsum(rng.normal(0, 0.2, (n, 5, 3)), axis=1),
+        tics=rng.normal(shift, 1.0, (n, 4)),
+        weight=np.full(n, 1 / n),
+        traj=np.repeat(np.arange(n_runs), per_run),
+        time_ps=np.tile(np.arange(per_run, dtype=float), n_runs),
+        iteration=np.zeros(n, int),
+    )
+    out.attrs = {}
+    return out
+
+
+def test_metrics_json_marks_every_kl_and_names_its_estimator():
+    from westbench.metrics.suite import MetricSuite
+
+    settings = {"bootstrap": 50, "seed": 1, "w1_2d_bins": 8, "min_effective_frames": 5}
+    values, table = MetricSuite(suite_frames(20, 20, 1), suite_frames(20, 20, 2, 1.0), settings).score("we")
+    assert set(values["kl_marks"]) == set(values["kl"])
+    assert values["kl_estimator"]["method"] == "nearest_neighbours" and values["kl_estimator"]["neighbours"] == 4
+    assert values["kl_marks"]["tic0"] == "" and values["verdicts"]["kl"]["tic0"] == "separated"
+    assert values["kl"]["tic0"] == pytest.approx(0.5, abs=0.25)  # KL(N(0,1) || N(1,1)) = 0.5
+
+
+def test_a_pinned_histogram_kl_is_no_score():
+    """The demo's case: few ground-truth frames on 100 bins, every empty model bin read at the floor."""
+    from westbench.metrics.suite import MetricSuite
+
+    settings = {"bootstrap": 50, "seed": 1, "w1_2d_bins": 8, "min_effective_frames": 5, "kl_estimator": "histogram"}
+    values, table = MetricSuite(suite_frames(4, 15, 3), suite_frames(20, 20, 4, 0.3), settings).score("we")
+    assert values["kl_estimator"]["method"] == "histogram"
+    marked = {name for name, mark in values["kl_marks"].items() if mark}
+    assert {"tic0", "tic1", "tic01"} <= marked
+    for name in marked:
+        assert values["verdicts"]["kl"][name] == "undetermined"
+        assert values["verdict_notes"]["kl"][name]
+    rows = table[(table["metric"] == "kl") & table["distribution"].isin(marked)]
+    assert (rows["verdict"] == "undetermined").all() and rows["note"].str.len().gt(0).all()
