@@ -22,8 +22,6 @@ Examples
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
 #: Coordinates (frames x beads x 3) taken at a time: the temporaries of one chunk stay near 100 MB.
@@ -54,49 +52,84 @@ def quantized(values, quantum: float = QUANTUM) -> np.ndarray:
     return out
 
 
-def _chunked(ca: np.ndarray, width: int, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """``compute`` (float64 (frames, beads, 3) -> (frames, width)) over chunks of frames."""
+#: A dihedral whose first or last three beads are collinear to this (the sine of their angle: 1e-6, an angle within
+#: 0.00006 degrees of 180, which no chain comes near) has no plane: 0. Closer to collinear, float64 rounding
+#: alone moves the dihedral by 1e-16 / sine: by 1e-7 at a sine of 1e-9.
+COLLINEAR = 1e-6
+#: What :func:`chain_geometry` gives, per frame: (name, columns for n beads).
+QUANTITIES = {"rg": lambda n: 1, "bonds": lambda n: n - 1, "angles": lambda n: n - 2, "dihedrals": lambda n: n - 3}
+
+
+def _cross(a: tuple, b: tuple) -> tuple:
+    """The cross product of two vectors given by components (a 3-tuple of arrays each)."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: tuple, b: tuple) -> np.ndarray:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _chunk_geometry(axes: tuple, wanted: tuple) -> dict:
+    """The ``wanted`` quantities of a chunk of frames given as float64 (frames, beads) coordinates per axis."""
+    out = {}
+    if "rg" in wanted:
+        out["rg"] = np.sqrt(sum(((c - c.mean(axis=1, keepdims=True)) ** 2).mean(axis=1) for c in axes))[:, None]
+    bond = tuple(np.diff(c, axis=1) for c in axes)  # bond i: bead i to bead i + 1
+    length = np.sqrt(_dot(bond, bond))
+    out["bonds"] = length
+    if "angles" in wanted or "dihedrals" in wanted:
+        first, second = tuple(b[:, :-1] for b in bond), tuple(b[:, 1:] for b in bond)
+        normal = _cross(first, second)  # of the plane of beads i, i + 1, i + 2
+        sine = np.sqrt(_dot(normal, normal))  # |b_i x b_i+1|
+        # The angle at bead i + 1 between -b_i and b_i+1: atan2 of |cross| and dot (exact near 0 and pi).
+        out["angles"] = np.arctan2(sine, -_dot(first, second))
+        if "dihedrals" in wanted:
+            b1 = tuple(b[:, :-2] for b in bond)
+            c1, c2 = tuple(m[:, 1:] for m in normal), tuple(m[:, :-1] for m in normal)
+            value = np.arctan2(_dot(b1, c1) * length[:, 1:-1], _dot(c1, c2))
+            planeless = (sine[:, :-1] <= COLLINEAR * length[:, :-2] * length[:, 1:-1]) | (
+                sine[:, 1:] <= COLLINEAR * length[:, 1:-1] * length[:, 2:]
+            )
+            out["dihedrals"] = np.where(planeless, 0.0, value)
+    return {name: out[name] for name in wanted}
+
+
+def chain_geometry(ca: np.ndarray, wanted: tuple = tuple(QUANTITIES)) -> dict[str, np.ndarray]:
+    """Rg (n_frames,), bonds, angles and dihedrals (n_frames, n - 1, n - 2, n - 3) of every frame in one pass over
+    chunks of frames (the bond vectors and plane normals shared), float64, nm and radians. ``wanted``: which.
+
+    >>> ca = np.array([[[0.0, 0, 0], [0.38, 0, 0], [0.38, 0.38, 0], [0.38, 0.38, 0.38]]])
+    >>> {name: np.round(values, 3).tolist() for name, values in chain_geometry(ca).items()}["dihedrals"]
+    [[1.571]]
+    """
     ca = np.asarray(ca)
-    n = len(ca)
-    out = np.empty((n, width))
-    step = max(1, CHUNK_VALUES // max(1, ca.shape[1] * 3))
+    n, beads = len(ca), ca.shape[1]
+    out = {name: np.empty((n, max(QUANTITIES[name](beads), 0))) for name in wanted}
+    step = max(1, CHUNK_VALUES // max(1, beads * 3))
     for start in range(0, n, step):
-        out[start : start + step] = compute(np.asarray(ca[start : start + step], dtype=np.float64))
+        chunk = ca[start : start + step]
+        axes = tuple(np.ascontiguousarray(chunk[..., k], dtype=np.float64) for k in range(3))
+        for name, values in _chunk_geometry(axes, tuple(wanted)).items():
+            out[name][start : start + step] = values
+    if "rg" in out:
+        out["rg"] = out["rg"][:, 0]
     return out
 
 
 def radius_of_gyration(ca: np.ndarray) -> np.ndarray:
     """Rg of every frame (nm), beads weighted equally: the root mean square distance from their centre."""
-
-    def rg(x):
-        centred = x - x.mean(axis=1, keepdims=True)
-        return np.sqrt((centred**2).sum(axis=-1).mean(axis=1))[:, None]
-
-    return _chunked(ca, 1, rg)[:, 0]
+    return chain_geometry(ca, ("rg",))["rg"]
 
 
 def bond_lengths(ca: np.ndarray) -> np.ndarray:
     """Consecutive C-alpha distances (n_frames, n - 1), nm."""
-    n = np.shape(ca)[1]
-    return _chunked(ca, max(n - 1, 0), lambda x: np.sqrt((np.diff(x, axis=1) ** 2).sum(axis=-1)))
+    return chain_geometry(ca, ("bonds",))["bonds"]
 
 
 def bond_angles(ca: np.ndarray) -> np.ndarray:
     """C-alpha triplet angles (n_frames, n - 2), radians in [0, pi]: the angle at bead i + 1 between the bonds to
     beads i and i + 2 (atan2 of the cross and dot products: exact near 0 and pi, where arccos is not)."""
-    n = np.shape(ca)[1]
-
-    def angles(x):
-        u, v = x[:, :-2] - x[:, 1:-1], x[:, 2:] - x[:, 1:-1]
-        return np.arctan2(np.linalg.norm(np.cross(u, v), axis=-1), (u * v).sum(axis=-1))
-
-    return _chunked(ca, max(n - 2, 0), angles)
-
-
-#: A dihedral whose first or last three beads are collinear to this (the sine of their angle: 1e-6, an angle within
-#: 0.00006 degrees of 180, which no chain comes near) has no plane: 0. Closer to collinear, float64 rounding
-#: alone moves the dihedral by 1e-16 / sine: by 1e-7 at a sine of 1e-9.
-COLLINEAR = 1e-6
+    return chain_geometry(ca, ("angles",))["angles"]
 
 
 def dihedrals(ca: np.ndarray) -> np.ndarray:
@@ -106,16 +139,4 @@ def dihedrals(ca: np.ndarray) -> np.ndarray:
     for exactly collinear beads, so a rotation, which leaves them collinear to float64 rounding only, cannot turn
     it into an arbitrary angle.
     """
-    n = np.shape(ca)[1]
-
-    def torsions(x):
-        b1, b2, b3 = x[:, 1:-2] - x[:, :-3], x[:, 2:-1] - x[:, 1:-2], x[:, 3:] - x[:, 2:-1]
-        c1, c2 = np.cross(b2, b3), np.cross(b1, b2)
-        l1, l2, l3 = (np.linalg.norm(b, axis=-1) for b in (b1, b2, b3))
-        value = np.arctan2((b1 * c1).sum(axis=-1) * l2, (c1 * c2).sum(axis=-1))
-        planeless = (np.linalg.norm(c2, axis=-1) <= COLLINEAR * l1 * l2) | (
-            np.linalg.norm(c1, axis=-1) <= COLLINEAR * l2 * l3
-        )
-        return np.where(planeless, 0.0, value)
-
-    return _chunked(ca, max(n - 3, 0), torsions)
+    return chain_geometry(ca, ("dihedrals",))["dihedrals"]

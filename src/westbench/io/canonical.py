@@ -54,38 +54,51 @@ CONFORMATION = "conformation"
 LABELS = ("traj", "seg_id", "replica")
 #: The content key reads at most this many coordinates of a row (enough to tell frames apart; equality is then
 #: checked on every coordinate).
-KEY_COLUMNS = 48
+KEY_COLUMNS = 16
 
 
-def content_keys(parts: list[np.ndarray], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Two sort keys per row, equal for identical rows: fixed random projections of (up to :data:`KEY_COLUMNS` of)
+def content_key(parts: list[np.ndarray], seed: int = 0) -> np.ndarray:
+    """A sort key per row, equal for identical rows: a fixed random projection of (up to :data:`KEY_COLUMNS` of)
     their values, accumulated one column at a time, so a row's key never depends on where it sits in the array
-    (a matrix product may round a row differently by its alignment).
+    (a matrix product may round a row differently by its alignment). -0.0 counts as 0.0 and every NaN as one value.
 
     Examples
     --------
     >>> rows = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])
-    >>> first, second = content_keys([rows])
-    >>> bool(first[0] == first[2] and second[0] == second[2] and first[0] != first[1])
+    >>> key = content_key([rows])
+    >>> bool(key[0] == key[2] and key[0] != key[1])
     True
     """
     n = len(parts[0]) if parts else 0
-    keys = np.zeros((2, n))
+    key = np.zeros(n)
     rng = np.random.default_rng(seed)
     for part in parts:
         columns = part.shape[1]
         chosen = np.sort(rng.choice(columns, size=min(columns, KEY_COLUMNS), replace=False))
-        factors = rng.normal(size=(2, len(chosen)))
-        for k, column in enumerate(chosen):
-            values = part[:, column].astype(np.float64)
-            values = np.where(values == 0.0, 0.0, np.where(np.isnan(values), 0.5, values))  # -0.0 is 0.0; NaN one value
-            keys[0] += values * factors[0, k]
-            keys[1] += values * factors[1, k]
-    return keys[0], keys[1]
+        factors = rng.normal(size=len(chosen))
+        block = np.array(part[:, chosen].T, dtype=np.float64)  # one contiguous row per column
+        block += 0.0  # -0.0 is 0.0
+        np.copyto(block, 0.5, where=np.isnan(block))
+        for factor, values in zip(factors, block):
+            key += values * factor
+    return key
 
 
-def conformations(parts: list[np.ndarray]) -> np.ndarray:
-    """The distinct conformation (0..m-1) of every row: rows equal on every value of ``parts`` share one.
+def _equal_rows(part: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether rows ``a`` and ``b`` of ``part`` hold the same values (NaN equal to NaN)."""
+    x, y = part[a], part[b]
+    equal = x == y
+    if np.issubdtype(part.dtype, np.floating):
+        equal |= np.isnan(x) & np.isnan(y)
+    return equal.all(axis=1)
+
+
+def conformations(parts: list[np.ndarray], key: np.ndarray | None = None) -> np.ndarray:
+    """The distinct row (0..m-1, numbered in the order of their content) of every row: rows equal on every value of
+    ``parts`` share one. ``key``: their :func:`content_key`, when already made.
+
+    Rows are sorted by their keys and only neighbours with equal keys are compared in full; should two different
+    rows share keys (they agree on every column the keys read), every row is compared in full instead.
 
     Examples
     --------
@@ -95,20 +108,28 @@ def conformations(parts: list[np.ndarray]) -> np.ndarray:
     n = len(parts[0]) if parts else 0
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    first, second = content_keys(parts)
-    order = np.lexsort((second, first))
-    new = np.ones(n, dtype=bool)
-    same = np.ones(n - 1, dtype=bool)
-    for part in parts:
-        a, b = part[order[1:]], part[order[:-1]]
-        equal = a == b
-        if np.issubdtype(part.dtype, np.floating):
-            equal |= np.isnan(a) & np.isnan(b)
-        same &= np.all(equal, axis=1)
-    new[1:] = ~same
+    key = content_key(parts) if key is None else key
+    order = np.argsort(key)  # identical rows have equal keys: neighbours unless a different row shares it
+    ordered = key[order]
+    candidates = np.flatnonzero(ordered[1:] == ordered[:-1])
+    same = np.zeros(n - 1, dtype=bool)
+    if len(candidates):
+        equal = np.ones(len(candidates), dtype=bool)
+        for part in parts:
+            equal &= _equal_rows(part, order[candidates + 1], order[candidates])
+        if not equal.all():  # different rows with equal keys: group them exactly
+            return _exact_groups(parts)
+        same[candidates] = True
     out = np.empty(n, dtype=np.int64)
-    out[order] = np.cumsum(new) - 1
+    out[order] = np.cumsum(np.r_[True, ~same]) - 1
     return out
+
+
+def _exact_groups(parts: list[np.ndarray]) -> np.ndarray:
+    """:func:`conformations` by comparing every value (slow; for rows the keys cannot tell apart)."""
+    rows = np.concatenate([np.asarray(part, dtype=np.float64) + 0.0 for part in parts], axis=1)
+    np.copyto(rows, 0.5, where=np.isnan(rows))
+    return np.unique(rows, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
 
 
 def canonical_frames(frames: Mapping) -> Frames:
@@ -131,24 +152,37 @@ def canonical_frames(frames: Mapping) -> Frames:
     traj = np.asarray(frames["traj"])[rows] if "traj" in frames else np.zeros(len(rows), dtype=np.int64)
     # Without times (frames made in memory), the rows of a piece are taken to be in time order.
     time = np.asarray(frames["time_ps"], dtype=np.float64)[rows] if "time_ps" in frames else rows.astype(np.float64)
-    content = [np.asarray(frames[name])[rows].reshape(len(rows), -1) for name in ("ca", "tics") if name in frames]
+    every = len(rows) == n
+
+    def column(name):  # the kept rows of a dataset, one row per frame (no copy when every row is kept)
+        values = np.asarray(frames[name])
+        return (values if every else values[rows]).reshape(len(rows), -1)
+
+    content = [column(name) for name in ("ca", "tics") if name in frames]
     held = [
-        np.asarray(frames[name])[rows].reshape(len(rows), -1)
+        column(name)
         for name in sorted(per_row)
         if name not in LABELS and name not in (MULTIPLICITY, CONFORMATION, "ca", "tics")
     ]
     if "time_ps" not in frames:
         held.append(time[:, None])
-    record = conformations(content + held)
-    first, _ = content_keys(content)
-    # The copy that stays: the one in the piece of most distinct records (a frame copied into a piece of its own is
-    # not the original), then the first by piece, time and content.
-    _, piece = np.unique(traj, return_inverse=True)
-    stride = int(record.max()) + 1
-    length = np.bincount(np.unique(piece.astype(np.int64) * stride + record) // stride, minlength=int(piece.max()) + 1)
-    order = np.lexsort((first, time, traj, -length[piece], record))
-    kept = order[np.r_[True, record[order][1:] != record[order][:-1]]]
-    kept = kept[np.lexsort((first[kept], time[kept], traj[kept]))]  # the canonical order
+    key = content_key(content)
+    conformation = conformations(content, key)
+    record = conformation
+    if conformation.max() + 1 < len(rows):  # some conformation is held more than once: which rows are copies
+        record = conformations(content + held, key + content_key(held, seed=1))
+    if record.max() + 1 == len(rows):  # no copies: every row stays
+        kept = np.lexsort((key, time, traj))
+    else:
+        # The copy that stays: the one in the piece of most distinct records (a frame copied into a piece of its
+        # own is not the original), then the first by piece, time and content.
+        _, piece = np.unique(traj, return_inverse=True)
+        stride = int(record.max()) + 1
+        distinct = np.unique(piece.astype(np.int64) * stride + record) // stride
+        length = np.bincount(distinct, minlength=int(piece.max()) + 1)
+        order = np.lexsort((key, time, traj, -length[piece], record))
+        kept = order[np.r_[True, record[order][1:] != record[order][:-1]]]
+        kept = kept[np.lexsort((key[kept], time[kept], traj[kept]))]  # the canonical order
     written = np.asarray(frames[MULTIPLICITY])[rows] if MULTIPLICITY in frames else np.ones(len(rows))
     count = np.bincount(record, written)[record[kept]].astype(np.int64)
     source = rows[kept]
@@ -161,5 +195,5 @@ def canonical_frames(frames: Mapping) -> Frames:
     )
     out.attrs = attrs
     out[MULTIPLICITY] = count
-    out[CONFORMATION] = conformations([part[kept] for part in content])
+    out[CONFORMATION] = conformation[kept]
     return out

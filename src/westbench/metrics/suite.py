@@ -50,7 +50,7 @@ import pandas as pd
 
 from westbench.config import section_defaults
 from westbench.errors import WestbenchError
-from westbench.geometry.ca_geometry import bond_angles, bond_lengths, dihedrals, quantized, radius_of_gyration
+from westbench.geometry.ca_geometry import chain_geometry, quantized
 from westbench.geometry.coverage_grid import CoverageGrid
 from westbench.geometry.features import scored_columns
 from westbench.io.canonical import CONFORMATION, canonical_frames
@@ -129,11 +129,12 @@ def distributions(frames: Mapping) -> dict[str, np.ndarray]:
     dihedrals in degrees (:data:`UNITS`)."""
     ca = np.asarray(frames["ca"])
     out = {f"tic{i}": np.asarray(frames["tics"])[:, i : i + 1] for i in range(min(4, np.shape(frames["tics"])[1]))}
-    out.update(  # float64 geometry, rounded to 2^-30 of a unit: ties and edge values stay put (ca_geometry.quantized)
-        rg=quantized(10.0 * radius_of_gyration(ca)[:, None]),
-        bonds=quantized(10.0 * bond_lengths(ca)),
-        angles=quantized(np.degrees(bond_angles(ca))),
-        dihedrals=quantized(np.degrees(dihedrals(ca))),
+    geometry = chain_geometry(ca)  # float64, rounded to 2^-30 of a unit: ties and edge values stay put (quantized)
+    out.update(
+        rg=quantized(10.0 * geometry["rg"][:, None]),
+        bonds=quantized(10.0 * geometry["bonds"]),
+        angles=quantized(np.degrees(geometry["angles"])),
+        dihedrals=quantized(np.degrees(geometry["dihedrals"])),
     )
     return out
 

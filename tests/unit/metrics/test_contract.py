@@ -233,3 +233,27 @@ def test_the_invariances_are_not_vacuous():
     violations = check_invariances(model, model, lambda g, m: next(records), invariances=["order"])
     assert [(v.path, v.value) for v in violations] == [("metrics/we/verdicts/w1/tic0", "separated")]
     assert reported_values(kept) == {"metrics/we/verdicts/w1/tic0": "within noise"}
+
+
+def chignolin_slice():
+    """Real frames (tests/unit/metrics/data/chignolin_slice.npz): the default run's ground truth (3 runs, 60 frames)
+    and 270 frames of its implicit-solvent engine (3 WE replicas, 3 iterations, their first 3 segments), TICs 0-3."""
+    from pathlib import Path
+
+    data = np.load(Path(__file__).parent / "data" / "chignolin_slice.npz")
+    return (
+        {k[3:]: data[k] for k in data.files if k.startswith("gt_")},
+        {k[6:]: data[k] for k in data.files if k.startswith("model_")},
+    )
+
+
+@pytest.mark.slow
+def test_real_frames_keep_every_value_under_every_transformation():
+    """The held-out check on real frames, small: every value of the record under every weighting, with intervals
+    from 3 units a side (the default run's), under each transformation that carries no information."""
+    gt, model = chignolin_slice()
+    settings = {"weightings": ["we", "msm", "counts"], "bootstrap": 100, "floor_splits": 50, "seed": 5}
+    score = lambda g, m: score_frames(g, m, settings, protein="chignolin", engine="implicit").record  # noqa: E731
+    record = score(gt, model)
+    assert record["resampling"]["model"] == "3 WE replicas" and record["metrics"]["we"]["intervals"]["w1"]
+    assert check_invariances(gt, model, score, baseline=record) == []
