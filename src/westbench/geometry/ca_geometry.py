@@ -81,8 +81,9 @@ def _chunk_geometry(axes: tuple, wanted: tuple) -> dict:
         first, second = tuple(b[:, :-1] for b in bond), tuple(b[:, 1:] for b in bond)
         normal = _cross(first, second)  # of the plane of beads i, i + 1, i + 2
         sine = np.sqrt(_dot(normal, normal))  # |b_i x b_i+1|
-        # The angle at bead i + 1 between -b_i and b_i+1: atan2 of |cross| and dot (exact near 0 and pi).
-        out["angles"] = np.arctan2(sine, -_dot(first, second))
+        # The angle at bead i + 1 between -b_i and b_i+1: atan2 of |cross| and dot (exact near 0 and pi); + 0.0 makes
+        # the dot of a bond of length 0 (two beads at one point) +0.0, whose angle is 0 whatever the signs around it.
+        out["angles"] = np.arctan2(sine, -_dot(first, second) + 0.0)
         if "dihedrals" in wanted:
             b1 = tuple(b[:, :-2] for b in bond)
             c1, c2 = tuple(m[:, 1:] for m in normal), tuple(m[:, :-1] for m in normal)

@@ -76,3 +76,15 @@ def test_too_short_chains_give_empty_columns(beads):
     assert bond_lengths(ca).shape == (4, beads - 1)
     assert bond_angles(ca).shape == (4, max(beads - 2, 0))
     assert dihedrals(ca).shape == (4, max(beads - 3, 0))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_degenerate_chains_keep_their_values_under_rotation(seed):
+    """Two beads at one point, or three on a line: their angle and dihedrals have no direction to measure, and get 0
+    (mdtraj's value for them) before and after any rotation, never a sign of zero or float rounding's angle."""
+    chain = np.array([[[0.0, 0, 0], [0.38, 0, 0], [0.38, 0, 0], [0.76, 0.1, 0], [1.14, 0.1, 0], [1.52, 0.1, 0]]])
+    rotation = Rotation.random(1, random_state=seed).as_matrix()[0]
+    moved = chain @ rotation.T + np.random.default_rng(seed).uniform(-5, 5, 3)
+    for function in (bond_angles, dihedrals):
+        np.testing.assert_allclose(function(moved), function(chain), atol=1e-9)
+    assert bond_angles(chain)[0, 0] == 0.0 and np.all(dihedrals(chain)[0, :3] == 0.0)
