@@ -378,6 +378,8 @@ LONG_MODULES = {
     "agents/verifykit.py": "copied whole into every task's tests/ (tools/sync-verifykit.py): one file by design",
     "agents/harbor.py": "one trial through the Harbor CLI: command, environment, staging and the result record",
     "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
+    "groundtruth/importer.py": "one foreign run in: topology, sequence, the streamed copy (io.streaming), times, "
+    "forces, bad frames and its record, each refusal naming the file and the key",
     "config.py": "the one owner of the configuration: its schema, defaults, validation (moved keys, typed scalars "
     "from the command line, messages) and the protein spec; the base layer has no room to split it into",
 }

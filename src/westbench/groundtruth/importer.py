@@ -26,7 +26,6 @@ Examples
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -35,9 +34,10 @@ import mdtraj
 import numpy as np
 
 from westbench.config import default
-from westbench.geometry.features import ca_atom_indices, frames_per_chunk
+from westbench.geometry.features import ca_atom_indices
 from westbench.io.atomic import atomic_path
 from westbench.io.frames import DROPPED_ATTR, BadFramesError, keep_valid_frames, split_at_gaps, write_frames
+from westbench.io.streaming import copy_atoms
 from westbench.io.trajectories import TrajectoryError, ca_sequence, range_hint, select_residues
 
 log = logging.getLogger(__name__)
@@ -186,7 +186,7 @@ def import_run(
             + (f", or keep its residues with groundtruth.import.residues: {hint}" if hint else "")
         )
     suffix = "".join(Path(outputs["trajectory"]).suffixes[-1:])
-    # The solute trajectory is written chunk by chunk (memory: CHUNK_BYTES of atoms, whatever the file's length);
+    # The solute trajectory is written chunk by chunk (memory by bytes, whatever the file's length: io.streaming);
     # only the C-alphas are kept whole. Everything is written to temporaries: a refused file leaves no output.
     with atomic_path(outputs["trajectory"], suffix=suffix) as written:
         read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written)
@@ -291,24 +291,6 @@ def import_run(
     return summary
 
 
-#: Bytes of atom positions (float32) read from a trajectory at once: an imported file is copied chunk by chunk, so
-#: its length never sets the import's memory (a 600-residue protein's 9,000 atoms: 620 frames a chunk). A chunk is
-#: held about three times (read, strided, converted for the writer): 20,000 frames of 2,400 atoms imported at
-#: 0.45 GB peak, 1.8 GB when the file was read whole (benchmarks/foreign_large.py).
-CHUNK_BYTES = 64 * 2**20
-
-
-@dataclass
-class SoluteCopy:
-    """What copying a trajectory's kept atoms gave: the frames before the stride, the kept frames' times and C-alpha
-    positions (nm), and the first frame written (the topology PDB)."""
-
-    frames_before_stride: int
-    times: np.ndarray
-    ca: np.ndarray
-    first: mdtraj.Trajectory | None
-
-
 def _unreadable(trajectory, topology, exc: Exception) -> GroundTruthImportError:
     return GroundTruthImportError(
         f"trajectory {trajectory} cannot be read with topology {topology or trajectory} "
@@ -317,51 +299,9 @@ def _unreadable(trajectory, topology, exc: Exception) -> GroundTruthImportError:
     )
 
 
-def _copy_solute(
-    trajectory: Path, topology, kwargs: dict, solute: np.ndarray, ca: list, stride: int, path: Path, keep=None
-) -> SoluteCopy:
-    """Stream the ``solute`` atoms of every ``stride``-th frame (of those ``keep`` marks, when given) into ``path``
-    (.xtc or .dcd), :data:`CHUNK_BYTES` at a time; return the C-alphas' positions and the times of all of them."""
-    chunk = frames_per_chunk(3 * len(solute), bytes_per_value=4, budget_bytes=CHUNK_BYTES)
-    n_full, kept, times, positions, first = 0, 0, [], [], None
+def _copy_solute(trajectory: Path, topology, kwargs: dict, solute, ca, stride: int, path: Path, keep=None):
+    """:func:`westbench.io.streaming.copy_atoms` of the run, an unreadable file named as the import's error."""
     try:
-        with mdtraj.open(str(path), "w", force_overwrite=True) as handle:
-            for piece in mdtraj.iterload(str(trajectory), chunk=chunk, atom_indices=solute, **kwargs):
-                rows = np.flatnonzero((np.arange(n_full, n_full + piece.n_frames) % stride) == 0)
-                n_full += piece.n_frames
-                piece = piece[rows]
-                times.append(np.asarray(piece.time, dtype=np.float64))
-                positions.append(piece.xyz[:, ca])
-                if keep is not None:
-                    piece = piece[np.flatnonzero(keep[kept : kept + piece.n_frames])]
-                kept += len(rows)
-                if piece.n_frames:
-                    first = piece[0] if first is None else first
-                    _write(handle, piece)
-    except GroundTruthImportError:
-        raise
+        return copy_atoms(trajectory, solute, ca, stride, path, keep, **kwargs)
     except Exception as exc:  # mdtraj raises many types for unreadable files
         raise _unreadable(trajectory, topology, exc) from None
-    return SoluteCopy(n_full, np.concatenate(times), np.concatenate(positions), first)
-
-
-def _write(handle, piece: mdtraj.Trajectory) -> None:
-    """Append frames to an open XTC or DCD file, as :meth:`mdtraj.Trajectory.save` writes them."""
-    from mdtraj.formats import DCDTrajectoryFile, XTCTrajectoryFile
-    from mdtraj.utils import in_units_of
-
-    xyz = in_units_of(piece.xyz, "nanometers", handle.distance_unit)
-    if isinstance(handle, XTCTrajectoryFile):
-        box = (
-            None if piece.unitcell_vectors is None else in_units_of(piece.unitcell_vectors, "nanometers", "nanometers")
-        )
-        handle.write(xyz=xyz, time=piece.time, box=box)
-    elif isinstance(handle, DCDTrajectoryFile):
-        lengths = piece.unitcell_lengths
-        handle.write(
-            xyz=xyz,
-            cell_lengths=None if lengths is None else in_units_of(lengths, "nanometers", handle.distance_unit),
-            cell_angles=piece.unitcell_angles,
-        )
-    else:
-        raise GroundTruthImportError(f"an imported run's trajectory is written as .xtc or .dcd, not {handle}")

@@ -158,19 +158,19 @@ def test_a_trajectory_is_copied_chunk_by_chunk_with_the_same_result(
     monkeypatch,
     stride,
 ):
-    """Memory by bytes: the solute trajectory is streamed in chunks of importer.CHUNK_BYTES, never loaded whole.
+    """Memory by bytes: the solute trajectory is streamed in chunks of io.streaming.CHUNK_BYTES, never loaded whole.
     Chunks of one frame (with a stride across chunk edges and a frame dropped for a NaN) give the same frames file
     and the same written trajectory as one chunk; a refused file writes nothing."""
     import mdtraj
 
-    from westbench.groundtruth import importer
+    from westbench.io import streaming
 
     traj = mdtraj.load(str(generated / "trajectory.xtc"), top=str(generated / "topology.pdb"))
     traj.xyz[4, traj.topology.select("name CA")[2], 0] = np.nan
     traj.save_hdf5(str(tmp_path / "bad.h5"))
     results = {}
-    for chunk_bytes in (importer.CHUNK_BYTES, 1):
-        monkeypatch.setattr(importer, "CHUNK_BYTES", chunk_bytes)
+    for chunk_bytes in (streaming.CHUNK_BYTES, 1):
+        monkeypatch.setattr(streaming, "CHUNK_BYTES", chunk_bytes)
         folder = tmp_path / f"chunk{chunk_bytes}"
         summary = imported(
             generated,
