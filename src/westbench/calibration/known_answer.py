@@ -136,12 +136,14 @@ def _keyed(suite, values) -> dict:
 
 def answer_at_size(suite, effective_frames: float, seed: int, draws: int = SIZE_DRAWS) -> tuple[dict, dict]:
     """The known answer as a sample of ``effective_frames`` (an engine's Kish effective frames) shows it:
-    {(metric, distribution): value}, the mean over ``draws`` seeded draws of as many of the answer's runs (without
-    replacement) as hold about that many frames, and what was drawn (``runs``, ``of_runs``, ``draws``).
+    {(metric, distribution): value}, and what was drawn (``units``, ``of_units``, ``draws``).
 
-    ``suite``: the answer's own sample against the ground truth (:meth:`KnownAnswer.suite`). Where the engine's
-    effective frames reach the sample's, no draw is smaller than the sample: the answer itself (its excess at least
-    the engine's).
+    ``suite``: the answer's own sample against the ground truth (:meth:`KnownAnswer.suite`). ``draws`` seeded draws
+    of as many of its independent units (runs, or the suite's groups of runs) as hold about that many frames, without
+    replacement, each scored by the suite's bootstrap statistic (one batch, no new neighbour search); the answer at
+    that size is the exact answer plus the draws' mean excess over the whole sample on that statistic. Where the
+    engine's effective frames reach the sample's, no draw is smaller than the sample: the answer itself (its excess
+    at least the engine's).
 
     Examples
     --------
@@ -151,29 +153,30 @@ def answer_at_size(suite, effective_frames: float, seed: int, draws: int = SIZE_
     ...     return {"ca": np.cumsum(r.normal(0, 0.2, (n * 20, 5, 3)), axis=1), "weight": np.ones(n * 20),
     ...             "tics": r.normal(size=(n * 20, 2)) + [shift, 0], "traj": np.repeat(np.arange(n), 20),
     ...             "time_ps": np.tile(np.arange(20.0), n)}
-    >>> suite = MetricSuite(runs(40, 0.0), runs(30, 0.0))
+    >>> suite = MetricSuite(runs(40, 0.0), runs(30, 0.0), {"kl_estimator": "histogram"})
     >>> full = _keyed(suite, suite.estimates(suite.weights("we")))
     >>> small, drawn = answer_at_size(suite, effective_frames=100.0, seed=1)
-    >>> drawn["runs"], drawn["of_runs"]
+    >>> drawn["units"], drawn["of_units"]
     (5, 30)
     >>> bool(small[("w1", "tic0")] > full[("w1", "tic0")])  # five runs carry more excess than thirty
     True
     """
-    traj = np.asarray(suite.model["traj"])
-    runs, index = np.unique(traj, return_inverse=True)
+    n = suite.n_model_units
     weights = suite.weights("we")
-    k = int(min(len(runs), max(1, round(len(runs) * float(effective_frames) / max(len(traj), 1)))))
-    drawn = {"runs": k, "of_runs": int(len(runs)), "draws": 0 if k >= len(runs) else int(draws)}
-    if k >= len(runs):
-        return _keyed(suite, suite.estimates(weights)), drawn
+    exact = suite.estimates(weights)
+    k = int(min(n, max(1, round(n * float(effective_frames) / max(len(suite.model_units), 1)))))
+    drawn = {"units": k, "of_units": int(n), "draws": 0 if k >= n else int(draws)}
+    if k >= n:
+        return _keyed(suite, exact), drawn
     rng = np.random.default_rng(seed)
-    total = np.zeros(len(suite.binned.keys))
-    for _ in range(draws):
-        chosen = np.zeros(len(runs), dtype=bool)
-        chosen[rng.choice(len(runs), size=k, replace=False)] = True
-        w = np.where(chosen[index], weights, 0.0)
-        total += suite.estimates(w / w.sum())
-    return _keyed(suite, total / draws), drawn
+    chosen = np.zeros((draws, n))
+    for row in chosen:
+        row[rng.choice(n, size=k, replace=False)] = 1.0
+    statistic = suite.statistic(weights, suite.model_histograms(weights))
+    groundtruth = suite.n_groundtruth_units
+    whole = np.asarray(statistic([np.ones((1, groundtruth)), np.ones((1, n))]), dtype=np.float64)[:, 0]
+    values = np.asarray(statistic([np.ones((draws, groundtruth)), chosen]), dtype=np.float64)
+    return _keyed(suite, exact + np.nanmean(values, axis=1) - whole), drawn
 
 
 def difference_intervals(
@@ -183,6 +186,7 @@ def difference_intervals(
     settings: Mapping,
     weighting: str = "we",
     own: Mapping | None = None,
+    answer=None,
 ) -> dict:
     """{(metric, distribution): (low, high)}: the 95 % interval of the engine's divergence minus the known answer's.
 
@@ -200,6 +204,8 @@ def difference_intervals(
     own : mapping, optional
         The known answer's own sample (frames with ``tics`` and its share of the weight in ``weight``): with
         ``weights``, the engine's equilibrium (:class:`~westbench.calibration.known_answer.KnownAnswer`).
+    answer : MetricSuite, optional
+        The answer's suite (:meth:`KnownAnswer.suite`) where the caller has made it already.
 
     Both terms are the suite's statistics (:meth:`~westbench.metrics.suite.MetricSuite.statistic`, its KL estimator
     included), the answer's from its own suite (:meth:`KnownAnswer.suite`) whose ground-truth units are the score's;
@@ -218,7 +224,7 @@ def difference_intervals(
     replicates = int(suite.settings["bootstrap"])
     if replicates < 2 or min(suite.n_groundtruth_units, suite.n_model_units) < MIN_UNITS:
         return {}
-    answer = known.suite(groundtruth, settings)
+    answer = known.suite(groundtruth, settings) if answer is None else answer
     if not np.array_equal(answer.groundtruth_units, suite.groundtruth_units):
         raise WestbenchError("the known answer's ground-truth units differ from the score's: report this as a bug")
     engine_weights, answer_weights = suite.weights(weighting), answer.weights("we")

@@ -370,7 +370,8 @@ def interval_coverage(table: pd.DataFrame) -> dict:
     included (the answer at the engine's size carries the excess a finite sample adds near 0, so these are held to
     it too). About 0.95 when the intervals are honest. ``lean``: over the resolved cells and over all of them, how
     many scores lie above and below the answer at the engine's size (about as many each way when nothing pulls
-    them), and how many of the uncovered lie above and below.
+    them), and how many of the uncovered lie above and below; ``by_metric``: coverage and lean of W1 and KL apart
+    (tables with a ``metric`` column).
 
     Examples
     --------
@@ -412,6 +413,12 @@ def interval_coverage(table: pd.DataFrame) -> dict:
     result = {**rate(resolved), "all_cells": rate(table)}
     if "value" in table and ("predicted_at_size" in table or "predicted" in table):
         result["lean"] = {"resolved": lean(resolved), "all_cells": lean(table)}
+        if "metric" in table:  # W1 and KL apart: their estimators carry different excess
+            result["by_metric"] = {
+                metric: {"resolved": rate(resolved[resolved["metric"] == metric]), "all_cells": rate(rows)}
+                | {"lean": lean(rows)}
+                for metric, rows in table.groupby("metric", sort=True)
+            }
     return result
 
 
@@ -537,7 +544,13 @@ def calibration_table(
             differences = None
             if engine in (engine_frames or {}):
                 differences = difference_intervals(
-                    groundtruth, read_frames(engine_frames[engine]), known.shared, settings, weighting, known.own
+                    groundtruth,
+                    read_frames(engine_frames[engine]),
+                    known.shared,
+                    settings,
+                    weighting,
+                    known.own,
+                    answer=answer,
                 )
             kind = "null" if engine == reference_engine else "dynamics" if engine in dynamics_only else "perturbation"
         else:

@@ -193,6 +193,10 @@ def calibration_seed_summary(study: str | Path, seed: int, wall_s: float | None 
         "resolved": {"cells": coverage.get("cells"), "covered": coverage.get("covered")},
         "all_cells": {k: (coverage.get("all_cells") or {}).get(k) for k in ("cells", "covered")},
         "lean": coverage.get("lean") or {},
+        "by_metric": {
+            metric: {"all_cells": {k: (part.get("all_cells") or {}).get(k) for k in ("cells", "covered")}}
+            for metric, part in (coverage.get("by_metric") or {}).items()
+        },
         "null_within_noise": result.get("null_within_noise"),
     }
 
@@ -222,6 +226,11 @@ def seeds_total(seeds) -> dict:
         "missed_below": add(("lean", "all_cells", "uncovered_below")),
         "rows": add(("agreement", "rows")),
         "agree": add(("agreement", "agree")),
+        **{
+            f"{metric}_{key}": add(("by_metric", metric, "all_cells", key))
+            for metric in ("w1", "kl")
+            for key in ("cells", "covered")
+        },
     }
 
 
@@ -243,10 +252,15 @@ def seeds_block(record: Mapping) -> str:
     for seed in [*seeds, None]:
         total = seeds_total(seeds if seed is None else [seed])
         label = "**all**" if seed is None else str(seed["seed"])
+        every = _share(total["all_covered"], total["all_cells"])
+        if total["w1_cells"] or total["kl_cells"]:
+            every += (
+                f": W1 {total['w1_covered']} of {total['w1_cells']}, KL {total['kl_covered']} of {total['kl_cells']}"
+            )
         lines.append(
-            f"| {label} | {_share(total['resolved_covered'], total['resolved_cells'])} | "
-            f"{_share(total['all_covered'], total['all_cells'])} | {total['above']} / {total['below']} | "
-            f"{total['missed_above']} / {total['missed_below']} | {total['agree']} of {total['rows']} |"
+            f"| {label} | {_share(total['resolved_covered'], total['resolved_cells'])} | {every} | "
+            f"{total['above']} / {total['below']} | {total['missed_above']} / {total['missed_below']} | "
+            f"{total['agree']} of {total['rows']} |"
         )
     where = _where(record)
     return (

@@ -24,9 +24,9 @@ def test_an_answer_drawn_to_the_whole_sample_is_the_answer_itself_and_smaller_dr
     suite = KnownAnswer(np.zeros(750), own_sample(20, 1, 0.0)).suite(groundtruth, SETTINGS)
     full = dict(zip(suite.binned.keys, suite.estimates(suite.weights("we"))))
     whole, drawn = answer_at_size(suite, effective_frames=10_000.0, seed=3)
-    assert drawn == {"runs": 20, "of_runs": 20, "draws": 0} and whole == pytest.approx(full)
+    assert drawn == {"units": 20, "of_units": 20, "draws": 0} and whole == pytest.approx(full)
     small, drawn = answer_at_size(suite, effective_frames=100.0, seed=3)
-    assert drawn == {"runs": 4, "of_runs": 20, "draws": 32}
+    assert drawn == {"units": 4, "of_units": 20, "draws": 32}
     # the same equilibrium as the ground truth: every divergence is excess, and four runs carry more than twenty
     assert all(small[key] > full[key] for key in full if key[1] in ("tic0", "tic1"))
     assert answer_at_size(suite, 100.0, seed=3) == (small, drawn)  # seeded

@@ -258,6 +258,18 @@ def test_every_metric_and_distribution_an_engine_reports_gets_a_row_with_whether
             "resolved": {"above": 0, "below": 1, "uncovered_above": 0, "uncovered_below": 0},
             "all_cells": {"above": 0, "below": 2, "uncovered_above": 0, "uncovered_below": 1},
         },
+        "by_metric": {  # W1 and KL apart
+            "kl": {
+                "resolved": {"cells": 0, "covered": 0, "rate": None},
+                "all_cells": {"cells": 1, "covered": 0, "rate": 0.0},
+                "lean": {"above": 0, "below": 1, "uncovered_above": 0, "uncovered_below": 1},
+            },
+            "w1": {
+                "resolved": {"cells": 1, "covered": 1, "rate": 1.0},
+                "all_cells": {"cells": 1, "covered": 1, "rate": 1.0},
+                "lean": {"above": 0, "below": 1, "uncovered_above": 0, "uncovered_below": 0},
+            },
+        },
     }
 
 

@@ -101,10 +101,18 @@ def test_the_calibration_summary_over_seeds_adds_up_the_seeds_and_says_what_vari
         "host": {"cpu": "Some CPU", "cores": 2},
         "seeds": [seed(2024, 17, 16, 90, 85, 8, 9, (3, 2)), seed(7, 13, 13, 90, 86, 7, 6, (1, 3))],
     }
+    record["seeds"][0]["by_metric"] = {
+        "w1": {"all_cells": {"cells": 45, "covered": 44}},
+        "kl": {"all_cells": {"cells": 45, "covered": 41}},
+    }
     (tmp_path / "calibration_seeds.json").write_text(json.dumps(record))
     block = measured.calibration_block(tmp_path)  # no default run recorded: the summary and what is missing
-    assert "| 2024 | 16 of 17 (94%) | 85 of 90 (94%) | 8 / 9 | 3 / 2 | 90 of 90 |" in block
-    assert "| **all** | 29 of 30 (97%) | 171 of 180 (95%) | 15 / 15 | 4 / 5 | 180 of 180 |" in block
+    assert "| 2024 | 16 of 17 (94%) | 85 of 90 (94%): W1 44 of 45, KL 41 of 45 | 8 / 9 | 3 / 2 | 90 of 90 |" in block
+    assert "| 7 | 13 of 13 (100%) | 86 of 90 (96%) | 7 / 6 | 1 / 3 | 90 of 90 |" in block  # no metric breakdown
+    assert (
+        "| **all** | 29 of 30 (97%) | 171 of 180 (95%): W1 44 of 45, KL 41 of 45 | 15 / 15 | 4 / 5 | 180 of 180 |"
+        in block
+    )
     assert "2 cores (Some CPU)" in block and "another CPU" in block and "test_calibration_reproducible" in block
     assert block.endswith("Not measured yet: `.venv/bin/python tools/measure.py default_run` records it.")
     row = measured.measured_table({"calibration_seeds": record})
