@@ -108,6 +108,9 @@ def calibration_seeds(where: Path, seeds, scratch: Path) -> dict:
             measured.calibration_seed_summary(folder / "results" / "calibration" / study, seed, wall)
         )
         print(f"[measure] seed {seed}: {wall:.0f} s", flush=True)
+        # Each seed is recorded as it ends: a run stopped between seeds leaves the seeds it finished.
+        partial = {**record, "wall_s": round(time.monotonic() - start, 1), "returncode": 0}
+        measured.write_record(partial, "calibration_seeds", ROOT / measured.MEASURED_DIR)
     record["wall_s"] = round(time.monotonic() - start, 1)
     done.set()
     sampler.join()
