@@ -220,8 +220,10 @@ def main():
         stages.append(measured("metric_suite", folder, args.threads))
         record_path = folder / "metrics" / "metrics.json"
         scored = json.loads(record_path.read_text())
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     record = {
         "benchmark": "foreign_large",
+        "commit": commit.stdout.strip(),
         "command": "benchmarks/foreign_large.py "
         + " ".join(
             f"--{k.replace('_', '-')} {v}"
