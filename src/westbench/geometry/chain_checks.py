@@ -180,8 +180,8 @@ def units(groundtruth: ChainGeometry, model: ChainGeometry, bonded: np.ndarray) 
         False,
         value,
         threshold,
-        f"median bonded C-alpha distance {value:.3g} Å, {factor:.3g} times the 3.8 Å of a protein: {hint} "
-        "Write the model's frames in nm (the frames contract)",
+        f"median bonded C-alpha distance {value:.3g} Å, {factor:.3g} times the 3.8 Å of a protein: {hint}; "
+        "write the model's frames in nm (the frames contract)",
     )
 
 
