@@ -26,7 +26,9 @@ independent single-run study of its engine, from its own starts, against the sam
 
 (``DIR``: a study run with ``snakemake --profile profiles/local calibration --configfile config/config.yaml
 OVERLAY``, the overlay setting ``calibration.we.replicas: 8`` and ``calibration.presets: []``). The samples are
-cached in ``--scratch``; the results go to ``benchmarks/results/calibration_lean.json``.
+cached in ``--scratch``; the results go to ``benchmarks/results/calibration_lean.json``. ``--reread RESULTS...``
+also reads finished single-run studies (their ``results/`` folders, e.g. the embedded default with other seeds)
+against the bare known answer and against the answer at each engine's size.
 """
 
 from __future__ import annotations
@@ -146,6 +148,68 @@ def weighted_sample_kl(seed: int = 0) -> list[dict]:
     return rows
 
 
+def reread(results: Path, kl_estimator: str | None = None) -> dict:
+    """A finished study's table (``results/``: its ``tables/calibration.csv`` and ``calibration/<study>/``) read both
+    ways: against the bare known answer (``covers`` as the table has it, when it predates ``predicted_at_size``) and
+    against the answer at each engine's size (the difference interval moved by the excess that answer adds), per
+    seed: resolved and all cells covered, W1 and KL apart, which way scores and misses lie."""
+    import pandas as pd
+
+    from westbench.calibration.known_answer import answer_at_size, load_known_answer
+    from westbench.io.frames import read_frames
+    from westbench.seeds import derive_seed
+
+    table = pd.read_csv(results / "tables" / "calibration.csv", keep_default_na=False, na_values=[""])
+    study = next((results / "calibration").glob("*/calibration.json")).parent
+    groundtruth = read_frames(study / "tica" / "groundtruth_frames.h5")
+    rows = table[table["covers"].astype(str).isin(["True", "False"])].copy()
+    rows["covers"] = rows["covers"].astype(str) == "True"
+    sized = {}
+    for engine in rows["engine"].unique():
+        record = json.loads((study / "metrics" / engine / "metrics.json").read_text())
+        settings = {**record["settings"], **({"kl_estimator": kl_estimator} if kl_estimator else {})}
+        sample = study / "known" / engine / "frames.h5"
+        known = load_known_answer(study / "reweighting.npz", engine, sample if sample.is_file() else None)
+        if known.sampled:
+            seed = derive_seed(int(settings["seed"]), "known_answer_at_size", engine)
+            effective = record["metrics"]["we"]["effective_frames"]
+            values, _ = answer_at_size(known.suite(groundtruth, settings), effective, seed)
+            sized.update({(engine, *key): value for key, value in values.items()})
+    reference = rows["kind"].isin(["null", "dynamics"])
+    rows["at_size"] = [
+        r.floor if ref else sized.get((r.engine, r.metric, r.distribution), r.predicted)
+        for r, ref in zip(rows.itertuples(), reference)
+    ]
+    shift = rows["at_size"] - rows["predicted"]
+    rows["covers_at_size"] = (rows["difference_low"] - shift <= 0) & (0 <= rows["difference_high"] - shift)
+
+    def count(answer, covers):
+        difference = rows["value"] - rows[answer]
+        resolved = rows["expected"] == "separated"
+        missed = ~rows[covers]
+        return {
+            "resolved": {"cells": int(resolved.sum()), "covered": int(rows.loc[resolved, covers].sum())},
+            "all_cells": {"cells": int(len(rows)), "covered": int(rows[covers].sum())},
+            **{
+                metric: {
+                    "cells": int((rows["metric"] == metric).sum()),
+                    "covered": int(rows.loc[rows["metric"] == metric, covers].sum()),
+                }
+                for metric in ("w1", "kl")
+            },
+            "null": {
+                "cells": int((rows["kind"] == "null").sum()),
+                "covered": int(rows.loc[rows["kind"] == "null", covers].sum()),
+            },
+            "resolved_above": int((resolved & (difference > 0)).sum()),
+            "resolved_below": int((resolved & (difference < 0)).sum()),
+            "missed_above": int((missed & (difference > 0)).sum()),
+            "missed_below": int((missed & (difference < 0)).sum()),
+        }
+
+    return {"bare_answer": count("predicted", "covers"), "answer_at_engine_size": count("at_size", "covers_at_size")}
+
+
 def summary(values) -> dict:
     values = np.asarray(values, dtype=np.float64)
     return {
@@ -158,13 +222,20 @@ def summary(values) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--study", required=True, type=Path, help="results/calibration/<study> of a replicas study")
-    parser.add_argument("--scratch", required=True, type=Path, help="where the extra samples are cached")
+    parser.add_argument("--study", type=Path, help="results/calibration/<study> of a replicas study")
+    parser.add_argument("--scratch", type=Path, help="where the extra samples are cached (with --study)")
     parser.add_argument("--population-runs", type=int, default=512)
     parser.add_argument("--own-seeds", type=int, default=8)
     parser.add_argument("--own-engines", default="temperature_120,contacts_80")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "calibration_lean.json")
     parser.add_argument("--kl-estimator", help="metrics.kl_estimator instead of the study's (its metrics.json)")
+    parser.add_argument(
+        "--reread",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="finished single-run studies (their results/ folders) read against the bare answer and at size",
+    )
     args = parser.parse_args(argv)
 
     import torch
@@ -175,12 +246,28 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)
     started = time.time()
     study, scratch = args.study, args.scratch
-    scratch.mkdir(parents=True, exist_ok=True)
-    groundtruth = read_frames(study / "tica" / "groundtruth_frames.h5")
-    reweighting = study / "reweighting.npz"
-    with np.load(reweighting) as data:
-        engines = list(data.files)
-    out: dict = {"study": str(study), "kl_estimator": args.kl_estimator or "the study's", "engines": {}}
+    engines = []
+    if study is not None:
+        if scratch is None:
+            raise SystemExit("--study needs --scratch (where its population and own samples are cached)")
+        scratch.mkdir(parents=True, exist_ok=True)
+        groundtruth = read_frames(study / "tica" / "groundtruth_frames.h5")
+        reweighting = study / "reweighting.npz"
+        with np.load(reweighting) as data:
+            engines = list(data.files)
+    import platform
+    import subprocess
+    import sys
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    out: dict = {
+        "command": " ".join([".venv/bin/python", "benchmarks/calibration_lean.py", *sys.argv[1:]]),
+        "commit": commit.strip(),
+        "host": {"cpu": platform.processor() or platform.machine(), "cores": __import__("os").cpu_count()},
+        "study": str(study),
+        "kl_estimator": args.kl_estimator or "the study's",
+        "engines": {},
+    }
     for engine in engines:
         record = json.loads((study / "metrics" / engine / "metrics.json").read_text())
         settings = {**record["settings"], **({"kl_estimator": args.kl_estimator} if args.kl_estimator else {})}
@@ -247,6 +334,7 @@ def main(argv=None) -> int:
         print(f"[calibration_lean] {engine}: {time.time() - started:.0f} s", flush=True)
         args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     out["knn_kl_of_an_exact_weighted_sample"] = weighted_sample_kl()
+    out["reread"] = {str(path): reread(path, args.kl_estimator) for path in args.reread}
     out["seconds"] = round(time.time() - started, 1)
     args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     return 0
