@@ -380,6 +380,14 @@ LONG_MODULES = {
     "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
     "groundtruth/importer.py": "one foreign run in: topology, sequence, the streamed copy (io.streaming), times, "
     "forces, bad frames and its record, each refusal naming the file and the key",
+    "metrics/kl.py": "the nearest-neighbour KL with mass balls, leave-one-unit-out and bootstrap-batched lists: "
+    "one estimator whose layout, sides and crossing share caches (a split of its layout from its estimate is pending)",
+    "metrics/contract.py": "the scoring contract: each transformation and what it may do, one table with its checker",
+    "metrics/estimator_validation.py": "every divergence estimator against closed-form answers: cases and estimators "
+    "are one table read by the benchmark and the docs",
+    "metrics/divergences.py": "W1 and KL on the line, the circle and the TIC plane, each a few lines on shared grids",
+    "report/measured.py": "the README's measured blocks: one record kind per command, rendered and checked together",
+    "plan/requests.py": "the one owner of the request formula: units per rule, memory per unit, margins and basis",
     "config.py": "the one owner of the configuration: its schema, defaults, validation (moved keys, typed scalars "
     "from the command line, messages) and the protein spec; the base layer has no room to split it into",
 }

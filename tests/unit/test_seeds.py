@@ -42,12 +42,32 @@ def test_an_unknown_stage_is_refused():
 
 
 def test_rules_draw_every_seed_through_stage_seed():
-    """The config's base seed is read only by the one derivation (and shown in the report's summary)."""
-    uses = [
-        (path.name, line.strip())
-        for path in (REPO / "rules").glob("*.smk")
-        for line in path.read_text().splitlines()
-        if re.search(r"config\[.seed.\]", line)
+    """The config's base seed is read by the plan only, through the one derivation: no rule reads config["seed"],
+    every rule's seed param is an ask of the plan (or a one-line input function that asks it), and every seed the
+    plan hands out comes from stage_seed."""
+    rules = {path.name: path.read_text() for path in (REPO / "rules").glob("*.smk")}
+    raw = [
+        (name, line.strip())
+        for name, text in rules.items()
+        for line in text.splitlines()
+        if "config[" in line and "seed" in line
     ]
-    stray = [use for use in uses if not re.search(r"stage_seed\(|derive\(config\[.seed.\]|\"seed\": config", use[1])]
-    assert uses and not stray, stray
+    assert not raw, f"ask PLAN.params.seed instead: {raw}"
+    asks = re.compile(
+        r"PLAN\.(params|calibration)\.seed\(|STUDY\.replica_seed\(|\b(job|run|calibration|cg_training|metrics|we)_seed\b"
+    )
+    params = [
+        (name, line.strip())
+        for name, text in rules.items()
+        for line in text.splitlines()
+        if re.match(r"\s+seed=", line)
+    ]
+    stray = [param for param in params if not asks.search(param[1])]
+    assert params and not stray, stray
+    helpers = re.findall(r"def (\w*seed\w*)\(.*?\n(?:    .*\n)+", "".join(rules.values()))
+    bodies = re.findall(r"def \w*seed\w*\(.*?\n((?:    .*\n)+)", "".join(rules.values()))
+    assert helpers and all(asks.search(body) for body in bodies), helpers
+    plan = [
+        path for path in (REPO / "src" / "westbench" / "plan").rglob("*.py") if 'config["seed"]' in path.read_text()
+    ]
+    assert plan and all('stage_seed(self.config["seed"]' in path.read_text() for path in plan), plan

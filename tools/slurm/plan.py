@@ -27,7 +27,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "src"))
 
 #: Allocations longer than this (hours) are flagged: most GPU partitions cap jobs at 24-48 h, and fair-share
 #: schedulers start shorter jobs sooner.

@@ -185,7 +185,7 @@ UNITS: dict[str, Callable[[Sizes, Mapping], float]] = {
     "we_run": lambda s, w: _we_run_units(s, w),
     "cg_train": lambda s, w: (
         s.groundtruth_frames(w["protein"])
-        * s.config["cg"]["presets"].get(w.get("preset"), {}).get("frame_fraction", 1.0)
+        * {**s.config["cg"]["training"], **s.config["cg"]["presets"].get(w.get("preset"), {})}["frame_fraction"]
         * s.config["cg"]["training"]["max_epochs"]
     ),
     "protein_figures": lambda s, w: s.groundtruth_frames(w["protein"]) * (1 + len(_we_engines(s))),

@@ -6,9 +6,9 @@ import pytest
 
 from westbench.metrics.tables import (
     FIELDS,
-    distributions_of,
     compute_to_coverage,
     coverage_table,
+    distributions_of,
     divergence_table,
     read_tidy,
     verdict_summary,
