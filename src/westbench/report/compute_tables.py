@@ -34,8 +34,25 @@ COLUMNS = {
 }
 
 
+def gres_gpus(gres: str | None) -> int:
+    """GPUs in a generic-resource request (``gpu:1``, ``gpu:a100:2``; 0 for none or another resource).
+
+    Examples
+    --------
+    >>> gres_gpus("gpu:1"), gres_gpus("gpu:a100:2"), gres_gpus(None), gres_gpus("tmpdisk:10")
+    (1, 2, 0, 0)
+    """
+    parts = str(gres or "").split(":")
+    return int(parts[-1]) if parts[0] == "gpu" and len(parts) > 1 and parts[-1].isdigit() else 0
+
+
 def resource_requests(profile: Mapping, rules: Iterable[str]) -> pd.DataFrame:
-    """Per rule, the resources a profile requests (rule entries over the defaults)."""
+    """Per rule, the resources a profile requests (rule entries over the defaults).
+
+    A packed rule asks for its GPU with ``gres`` (one GPU its group's jobs share): ``gpu`` counts it and
+    ``gres`` says so. Runtime and memory are blank where the profile leaves them to the plan (rules/cluster.smk
+    sizes each job from the measured basis: ``tools/slurm/plan.py summary`` prints them per job).
+    """
     defaults = dict(profile.get("default-resources") or {})
     per_rule = profile.get("set-resources") or {}
     threads = profile.get("set-threads") or {}
@@ -43,6 +60,8 @@ def resource_requests(profile: Mapping, rules: Iterable[str]) -> pd.DataFrame:
     for rule in sorted(rules):
         resources = {**defaults, **per_rule.get(rule, {})}
         row = {"rule": rule, **{name: resources.get(key, 0 if key == "gpu" else None) for key, name in COLUMNS.items()}}
+        row["gpu"] = max(int(row["gpu"] or 0), gres_gpus(resources.get("gres")))
+        row["gres"] = resources.get("gres")
         row["threads"] = threads.get(rule, 1)
         rows.append(row)
     return pd.DataFrame(rows)
