@@ -41,9 +41,10 @@ def planned(workdir, config_path):
     result = snakemake(workdir, "-n", configfile=config_path)
     assert result.returncode == 0, result.output[-3000:]
     jobs = []
-    for match in re.finditer(r"^(?:local)?rule (\w+):\n((?:    .*\n?)*)", result.output, re.MULTILINE):
-        outputs = re.search(r"^    output: (.*)$", match.group(2), re.MULTILINE)
-        jobs.append((match.group(1), outputs.group(1).split(", ") if outputs else []))
+    # A grouped job's rules are printed indented under "group job <name>": any indent, its body one level deeper.
+    for match in re.finditer(r"^( *)(?:local)?rule (\w+):\n((?:\1    .*\n?)*)", result.output, re.MULTILINE):
+        outputs = re.search(r"^ *output: (.*)$", match.group(3), re.MULTILINE)
+        jobs.append((match.group(2), outputs.group(1).split(", ") if outputs else []))
     return jobs
 
 
