@@ -335,6 +335,7 @@ def checks(table: pd.DataFrame, training: Mapping[str, Mapping]) -> dict:
             engine: {
                 "learned": bool(r.get("learned")),
                 "best_epoch": r.get("best_epoch"),
+                "relative_drop": r.get("relative_drop"),
                 "initial_validation_loss": r.get("initial_validation_loss"),
                 "best_validation_loss": r.get("best_validation_loss"),
                 "force_noise_floor": r.get("force_noise_floor"),

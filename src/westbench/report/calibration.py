@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 from markupsafe import Markup
 
+from westbench.presentation.training import failure_to_learn
 from westbench.report.cells import Estimate, Footnotes, estimate_cell
 
 #: The one sentence the report (and the README) says the study proves.
@@ -83,7 +84,7 @@ def headline(result: Mapping) -> str:
         )
     for engine, training in result.get("training", {}).items():
         if not training.get("learned"):
-            parts.append(f"{engine} FAILED TO LEARN (epoch {training.get('best_epoch')} kept)")
+            parts.append(f"{engine} {failure_to_learn({'learned': False, **training}, 'flag')}")
     agreement = result.get("agreement")
     if agreement:
         text = f"{agreement['agree']} of {agreement['rows']} verdicts agree with the known answer"
