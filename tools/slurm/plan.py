@@ -95,6 +95,7 @@ def plan_summary(workflow, args, cluster) -> dict:
     local_jobs = Counter()
     disk_mb = 0.0
     extrapolated = {}
+    cut_short = []  # (rule, wildcards, hours needed) of WE runs we.max_wallclock_s stops before their last iteration
     for job in dag.needrun_jobs():
         rule = job.rule.name
         if job.rule.norun:
@@ -126,6 +127,8 @@ def plan_summary(workflow, args, cluster) -> dict:
                 estimate["cpu_h"] += need.seconds * _cpus(res, job.threads) / 3600
             if need.extrapolation > EXTRAPOLATION_FLAG:
                 extrapolated[rule] = max(extrapolated.get(rule, 0), need.extrapolation)
+            if need.uncapped_seconds is not None:
+                cut_short.append(need.uncapped_seconds / 3600)
             disk_mb += need.disk_mb
     rows = []
     for unit in allocations.values():
@@ -155,7 +158,13 @@ def plan_summary(workflow, args, cluster) -> dict:
         flags.append(
             f"{len(long)} allocations longer than {LONG_ALLOCATION_H} h "
             f"(longest {max(r['runtime_min'] for r in long) / 60:.1f} h): "
-            "check the GPU partition's MaxTime (`sinfo -o '%P %l'`); WE runs resume after a time limit"
+            "check the GPU partition's MaxTime (`sinfo -o '%P %l'`)"
+        )
+    if cut_short:
+        flags.append(
+            f"{len(cut_short)} WE runs need more than we.max_wallclock_s (up to {max(cut_short):,.1f} h): each stops "
+            "there with the iterations it finished, fewer than we.max_iterations (raise the cap within the "
+            "partition's MaxTime, or lower we.max_iterations)"
         )
     if estimate["gpu_h"] and requested_gpu_h > 1.5 * estimate["gpu_h"]:
         flags.append(

@@ -288,6 +288,9 @@ class Estimate:
     source: str
     #: units / the basis job's units where the time was scaled from the measured run (no rate): how far it reaches.
     extrapolation: float = 1.0
+    #: A WE run's estimate before ``we.max_wallclock_s`` cut it (None where it was not cut): the run stops at the cap
+    #: with the iterations it finished, fewer than ``we.max_iterations``.
+    uncapped_seconds: float | None = None
 
 
 class Requests:
@@ -342,16 +345,23 @@ class Requests:
             seconds = measured["seconds"] * scale
             source = f"{self.basis.get('source', 'measured run')}, x{scale:.3g}"
         cap = self.config["we"].get("max_wallclock_s")
+        uncapped = None
         if _base_rule(rule) in ("we_run", "we_run_replica") and cap:
-            # A WE run stops itself at we.max_wallclock_s (and resumes in the next job): its need is at most that.
+            # A WE run stops itself at we.max_wallclock_s, keeping the iterations it finished: its need is at most that.
             if seconds > cap + WE_WRAP_UP_S:
+                uncapped = seconds
                 seconds, source = cap + WE_WRAP_UP_S, f"we.max_wallclock_s {cap:.0f} s + {WE_WRAP_UP_S} s to stop"
         extra = MEMORY_BYTES_PER_UNIT.get(_base_rule(rule), 0) * max(0.0, n - float(measured["units"]))
         mem = measured["rss_mb"] + extra / 1e6
         disk_function = DISK_BYTES.get(_base_rule(rule))
         disk = disk_function(self.sizes, wildcards) / 1e6 if disk_function and _protein(wildcards) else 1.0
         result = Estimate(
-            seconds=seconds, mem_mb=mem, disk_mb=disk, source=source, extrapolation=1.0 if rate is not None else scale
+            seconds=seconds,
+            mem_mb=mem,
+            disk_mb=disk,
+            source=source,
+            extrapolation=1.0 if rate is not None else scale,
+            uncapped_seconds=uncapped,
         )
         self._cache[key] = result
         return result
@@ -379,7 +389,10 @@ class Requests:
         """
         estimate = self.estimate(rule, wildcards)
         need = {"runtime": estimate.seconds / 60, "mem_mb": estimate.mem_mb, "disk_mb": estimate.disk_mb}
-        return {name: max(FLOOR[name], math.ceil(value * MARGIN[name])) for name, value in need.items()}
+        request = {name: max(FLOOR[name], math.ceil(value * MARGIN[name])) for name, value in need.items()}
+        if estimate.uncapped_seconds is not None:  # it stops itself at the cap: no margin on a time it cannot pass
+            request["runtime"] = max(FLOOR["runtime"], math.ceil(need["runtime"]))
+        return request
 
     def snakemake_resources(self, rule: str) -> dict:
         """``resources:`` entries of ``rule`` for Snakemake: one function of the wildcards per resource (none for a

@@ -90,6 +90,24 @@ def test_a_we_run_is_sized_by_the_measured_run_of_its_engines_kind():
     assert openmm.seconds < 3600 and cg.seconds < 3600  # each scaled by its own kind's units
 
 
+def test_a_we_run_past_its_wallclock_cap_asks_for_the_cap_and_says_it_stops_short():
+    """we.max_wallclock_s stops a WE run with the iterations it finished: the request is the cap and the time to
+    stop (no margin on a time the run cannot pass), and the estimate keeps the uncut need so the plan can flag it."""
+    long_we = {"max_iterations": 5000, "steps_per_segment": 5000, "save_every": 500}
+    config = {"proteins": paper_like()["proteins"], "platform": {"name": "CUDA", "fallback": []}, "we": long_we}
+    uncut = wb_requests.Requests(validate_config(config), BASIS).estimate(
+        "we_run", {"protein": "large", "engine": "explicit"}
+    )
+    cap = uncut.seconds / 4
+    requests = wb_requests.Requests(validate_config({**config, "we": {**long_we, "max_wallclock_s": cap}}), BASIS)
+    capped = requests.estimate("we_run", {"protein": "large", "engine": "explicit"})
+    assert uncut.uncapped_seconds is None and capped.uncapped_seconds == pytest.approx(uncut.seconds)
+    assert capped.seconds == cap + wb_requests.WE_WRAP_UP_S
+    assert requests.request("we_run", {"protein": "large", "engine": "explicit"})["runtime"] == pytest.approx(
+        capped.seconds / 60, abs=1
+    )
+
+
 def test_a_rule_without_a_measurement_gets_no_requests_and_a_clear_error():
     requests = wb_requests.Requests(paper_like(), {"rules": {}, "rates": {}})
     assert requests.snakemake_resources("fit_tica") == {}
