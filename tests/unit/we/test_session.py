@@ -3,6 +3,7 @@ WESTPA's simulation loop, which w_run would log and swallow, raised as a WERunEr
 
 import contextlib
 import os
+import re
 import signal
 
 import pytest
@@ -71,7 +72,7 @@ def test_an_exception_in_the_loop_ends_the_run_with_the_iteration_and_the_cause(
     cause = ValueError("pcoord has NaN")
     rc = RC(SimManager(cause))
     with pytest.raises(
-        WERunError, match=rf"WE run in {tmp_path} failed in iteration 4: ValueError: pcoord has NaN"
+        WERunError, match=re.escape(f"WE run in {tmp_path} failed in iteration 4: ValueError: pcoord has NaN")
     ) as e:
         with failures_raised(rc, tmp_path):
             manager = rc.get_sim_manager()
