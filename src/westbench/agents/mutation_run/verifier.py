@@ -71,8 +71,11 @@ def _reward(folder: Path, case: str) -> tuple[float | None, list[str], str, int 
     if checks.is_file():
         try:
             detail = json.loads(checks.read_text())
-            failed = [c["name"] for c in detail.get("checks", []) if not c.get("passed")]
-            total = len(detail.get("checks", []))
+            items = detail.get("checks", []) if isinstance(detail, dict) else None
+            if not isinstance(items, list) or not all(isinstance(c, dict) for c in items):
+                raise ValueError("checks.json is not a table of checks")  # a malformed file reads as unreadable
+            failed = [c["name"] for c in items if not c.get("passed")]
+            total = len(items)
             if detail.get("error"):
                 note = str(detail["error"])[:300]
         except (ValueError, KeyError, TypeError):
