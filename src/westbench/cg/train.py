@@ -117,6 +117,140 @@ def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
     return total / max(count, 1)
 
 
+def _split_frames(datasets: Sequence[ProteinData], settings: Mapping, seed: int):
+    """Each protein's seeded subset split into training and validation frames, and the counts per protein."""
+    train, validation, frames = {}, {}, {}
+    for data in datasets:
+        used = subsample(data, settings["frame_fraction"], derive_seed(seed, "cg", "subset", data.protein))
+        train[data.protein], validation[data.protein] = split(
+            used, settings["validation_fraction"], derive_seed(seed, "cg", "split", data.protein)
+        )
+        frames[data.protein] = {
+            "used": len(used),
+            "train": len(train[data.protein]),
+            "validation": len(validation[data.protein]),
+        }
+    return train, validation, frames
+
+
+def _fit_priors(model: CGModel, train: Mapping[str, ProteinData], prior: Mapping, temperature_k: float) -> None:
+    """Fit each protein's prior on its training frames and set it on ``model``."""
+    prior = {**section_defaults("cg.prior"), **prior}
+    options = prior_options(prior, temperature_k)
+    for protein, data in train.items():
+        model.set_prior(
+            protein,
+            fit_prior(
+                data.positions,
+                histogram_bins=int(prior["histogram_bins"]),
+                min_samples=int(prior["min_samples"]),
+                **options,
+            ),
+        )
+
+
+def _optimizer(parameters: list, settings: Mapping):
+    """Adam on ``parameters`` and its plateau scheduler (None for a constant rate); both None without parameters."""
+    optimizer = torch.optim.Adam(parameters, lr=settings["learning_rate"]) if parameters else None
+    scheduler = None
+    if optimizer is not None and settings["lr_schedule"] == "plateau":
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
+            optimizer,
+            factor=settings["plateau_factor"],
+            patience=settings["plateau_patience"],
+            min_lr=settings["min_learning_rate"],
+        )
+    return optimizer, scheduler
+
+
+def _row(epoch: int, train_loss: float, validation_loss: float, learning_rate: float, started: float) -> dict:
+    """One epoch's row of the training history."""
+    return {
+        "epoch": epoch,
+        "train_loss": train_loss,
+        "validation_loss": validation_loss,
+        "learning_rate": learning_rate,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def _train_epoch(model: CGModel, batches, tensors: Mapping, optimizer, device) -> float:
+    """One pass of Adam steps over ``batches`` (protein, frame indices); the mean training loss per frame."""
+    model.train()
+    total, count = 0.0, 0
+    for protein, index in batches:
+        x, f = tensors[protein]
+        index = torch.as_tensor(index, device=device)
+        optimizer.zero_grad()
+        loss = force_loss(model.for_protein(protein), x[index], f[index], create_graph=True)
+        loss.backward()
+        optimizer.step()
+        total += float(loss.detach()) * len(index)
+        count += len(index)
+    model.eval()
+    return total / max(count, 1)
+
+
+def _epochs(model: CGModel, optimizer, scheduler, settings: Mapping, train_epoch, validate, rows: list, started):
+    """Train epoch by epoch (``train_epoch()`` then ``validate()``), appending to ``rows``, until ``max_epochs``,
+    a non-finite validation loss or early stopping; the best epoch's state, loss, number and why it stopped."""
+    best, best_epoch, stale, stopped = rows[0]["validation_loss"], 0, 0, "max_epochs"
+    best_state = copy.deepcopy(model.state_dict())
+    for epoch in range(1, int(settings["max_epochs"]) + 1):
+        if optimizer is None:
+            stopped = "no trainable parameters"
+            break
+        train_loss = train_epoch()
+        value = validate()
+        if not math.isfinite(value):
+            stopped = f"non-finite validation loss at epoch {epoch}"
+            log.warning("%s: keeping epoch %d", stopped, best_epoch)
+            break
+        if scheduler is not None:
+            scheduler.step(value)
+        rows.append(_row(epoch, train_loss, value, optimizer.param_groups[0]["lr"], started))
+        if value < best:
+            best, best_epoch, stale = value, epoch, 0
+            best_state = copy.deepcopy(model.state_dict())
+        else:
+            stale += 1
+        if epoch % max(1, int(settings["max_epochs"]) // 10) == 0 or epoch == 1:
+            log.info(
+                "epoch %d: train %.4g, validation %.4g, lr %.2g",
+                epoch,
+                rows[-1]["train_loss"],
+                value,
+                rows[-1]["learning_rate"],
+            )
+        if stale >= int(settings["early_stopping_patience"]):
+            stopped = f"early stopping: no improvement for {stale} epochs"
+            break
+    return best_state, best, best_epoch, stopped
+
+
+def _log_outcome(summary: Mapping, initial: float) -> None:
+    """Log the training's result, and a failure to learn as an error that says the fix."""
+    best, best_epoch = summary["best_validation_loss"], summary["best_epoch"]
+    log.info(
+        "trained in %.1f s: best validation loss %.4g at epoch %d (%s)",
+        summary["seconds"],
+        best,
+        best_epoch,
+        summary["stopped_because"],
+    )
+    if not summary["learned"]:
+        log.error(
+            "failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g: %.3g %% lower, "
+            "%.3g %% needed, cg.training.min_relative_drop); it is the network on its prior. Fix: more frames, "
+            "more epochs or another learning rate (cg.training, cg.presets)",
+            best_epoch,
+            best,
+            initial,
+            100 * summary["relative_drop"],
+            100 * summary["min_relative_drop"],
+        )
+
+
 def train_model(
     datasets: Sequence[ProteinData],
     *,
@@ -144,30 +278,9 @@ def train_model(
         raise ConfigError(f"unknown lr_schedule {settings['lr_schedule']!r}: constant or plateau")
     started = time.perf_counter()
     torch.manual_seed(derive_seed(seed, "cg", "init"))
-    train, validation, frames = {}, {}, {}
-    for data in datasets:
-        used = subsample(data, settings["frame_fraction"], derive_seed(seed, "cg", "subset", data.protein))
-        train[data.protein], validation[data.protein] = split(
-            used, settings["validation_fraction"], derive_seed(seed, "cg", "split", data.protein)
-        )
-        frames[data.protein] = {
-            "used": len(used),
-            "train": len(train[data.protein]),
-            "validation": len(validation[data.protein]),
-        }
+    train, validation, frames = _split_frames(datasets, settings, seed)
     model = CGModel({d.protein: d.sequence for d in datasets}, network, prior, temperature_k, dtype)
-    prior = {**section_defaults("cg.prior"), **prior}
-    options = prior_options(prior, temperature_k)
-    for protein, data in train.items():
-        model.set_prior(
-            protein,
-            fit_prior(
-                data.positions,
-                histogram_bins=int(prior["histogram_bins"]),
-                min_samples=int(prior["min_samples"]),
-                **options,
-            ),
-        )
+    _fit_priors(model, train, prior, temperature_k)
     run_device = torch_device(device)
     model.to(run_device)
     torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype
@@ -175,84 +288,28 @@ def train_model(
     validation_t = {p: _tensors(d, run_device, torch_dtype) for p, d in validation.items()}
     batch_size = int(settings["batch_size"])
     parameters = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.Adam(parameters, lr=settings["learning_rate"]) if parameters else None
-    scheduler = None
-    if optimizer is not None and settings["lr_schedule"] == "plateau":
-        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
-            optimizer,
-            factor=settings["plateau_factor"],
-            patience=settings["plateau_patience"],
-            min_lr=settings["min_learning_rate"],
-        )
+    optimizer, scheduler = _optimizer(parameters, settings)
     rng = np.random.default_rng(derive_seed(seed, "cg", "batches"))
     first = evaluate(model, train_t, batch_size)
-    best = evaluate(model, validation_t, batch_size)
-    rows = [
-        {
-            "epoch": 0,
-            "train_loss": first,
-            "validation_loss": best,
-            "learning_rate": settings["learning_rate"],
-            "seconds": time.perf_counter() - started,
-        }
-    ]
-    best_state, best_epoch, stale, stopped = copy.deepcopy(model.state_dict()), 0, 0, "max_epochs"
+    rows = [_row(0, first, evaluate(model, validation_t, batch_size), settings["learning_rate"], started)]
     log.info(
         "force matching on %s: %s, device %s, epoch 0 loss train %.4g validation %.4g",
         ", ".join(train),
         frames,
         run_device,
         first,
-        best,
+        rows[0]["validation_loss"],
     )
-    for epoch in range(1, int(settings["max_epochs"]) + 1):
-        if optimizer is None:
-            stopped = "no trainable parameters"
-            break
-        model.train()
-        total, count = 0.0, 0
-        for protein, index in _batches(train, batch_size, rng):
-            x, f = train_t[protein]
-            index = torch.as_tensor(index, device=run_device)
-            optimizer.zero_grad()
-            loss = force_loss(model.for_protein(protein), x[index], f[index], create_graph=True)
-            loss.backward()
-            optimizer.step()
-            total += float(loss.detach()) * len(index)
-            count += len(index)
-        model.eval()
-        value = evaluate(model, validation_t, batch_size)
-        if not math.isfinite(value):
-            stopped = f"non-finite validation loss at epoch {epoch}"
-            log.warning("%s: keeping epoch %d", stopped, best_epoch)
-            break
-        if scheduler is not None:
-            scheduler.step(value)
-        rows.append(
-            {
-                "epoch": epoch,
-                "train_loss": total / max(count, 1),
-                "validation_loss": value,
-                "learning_rate": optimizer.param_groups[0]["lr"],
-                "seconds": time.perf_counter() - started,
-            }
-        )
-        if value < best:
-            best, best_epoch, stale = value, epoch, 0
-            best_state = copy.deepcopy(model.state_dict())
-        else:
-            stale += 1
-        if epoch % max(1, int(settings["max_epochs"]) // 10) == 0 or epoch == 1:
-            log.info(
-                "epoch %d: train %.4g, validation %.4g, lr %.2g",
-                epoch,
-                rows[-1]["train_loss"],
-                value,
-                rows[-1]["learning_rate"],
-            )
-        if stale >= int(settings["early_stopping_patience"]):
-            stopped = f"early stopping: no improvement for {stale} epochs"
-            break
+    best_state, best, best_epoch, stopped = _epochs(
+        model,
+        optimizer,
+        scheduler,
+        settings,
+        lambda: _train_epoch(model, _batches(train, batch_size, rng), train_t, optimizer, run_device),
+        lambda: evaluate(model, validation_t, batch_size),
+        rows,
+        started,
+    )
     model.load_state_dict(best_state)
     model.to("cpu").eval()
     history = pd.DataFrame(rows, columns=["epoch", "train_loss", "validation_loss", "learning_rate", "seconds"])
@@ -272,20 +329,7 @@ def train_model(
     summary["relative_drop"] = round(relative_drop(summary), 6)
     summary["min_relative_drop"] = float(settings.get("min_relative_drop", default("cg.training.min_relative_drop")))
     summary["learned"] = learned(summary, summary["min_relative_drop"])
-    log.info(
-        "trained in %.1f s: best validation loss %.4g at epoch %d (%s)", summary["seconds"], best, best_epoch, stopped
-    )
-    if not summary["learned"]:
-        log.error(
-            "failure to learn: the kept model is epoch %d (validation loss %.4g, at the start %.4g: %.3g %% lower, "
-            "%.3g %% needed, cg.training.min_relative_drop); it is the network on its prior. Fix: more frames, "
-            "more epochs or another learning rate (cg.training, cg.presets)",
-            best_epoch,
-            best,
-            rows[0]["validation_loss"],
-            100 * summary["relative_drop"],
-            100 * summary["min_relative_drop"],
-        )
+    _log_outcome(summary, rows[0]["validation_loss"])
     return model, history, summary
 
 
