@@ -144,6 +144,95 @@ def import_run(
         The run summary (the caller writes it).
     """
     trajectory = Path(trajectory)
+    top, protein_atoms, solute, kwargs = _read_topology(trajectory, topology, residues)
+    kept_topology = top.subset(solute)
+    ca = ca_atom_indices(kept_topology)
+    _check_sequence(kept_topology, ca, prepared_pdb, trajectory, topology, protein, residues)
+    suffix = "".join(Path(outputs["trajectory"]).suffixes[-1:])
+    # The solute trajectory is written chunk by chunk (memory by bytes, whatever the file's length: io.streaming);
+    # only the C-alphas are kept whole. Everything is written to temporaries: a refused file leaves no output.
+    with atomic_path(outputs["trajectory"], suffix=suffix) as written:
+        read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written)
+        n_full, ca_xyz = read.frames_before_stride, read.ca
+        times = _frame_times(read.times, trajectory, interval_ps, stride)
+        force_array = None
+        if forces is not None:
+            force_array = read_forces(forces, n_full, ca, _force_layouts(top, protein_atoms, solute, ca), stride)
+            _check_finite_forces(force_array, forces, stride, kept_topology, ca)
+        keep = _valid_frames(ca_xyz, trajectory, on_nonfinite, stride, kept_topology, ca)
+        dropped = int((~keep).sum())
+        pieces = None
+        if dropped:
+            log.warning(
+                "%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)",
+                protein,
+                start,
+                dropped,
+                trajectory,
+            )
+            read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written, keep)  # without them
+            times, ca_xyz = times[keep], ca_xyz[keep]
+            force_array = force_array[keep] if force_array is not None else None
+            pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
+        with atomic_path(outputs["topology"], suffix=".pdb") as first:
+            read.first.save_pdb(str(first))
+    attrs = _frames_attrs(protein, start, trajectory, kept_topology, residues, stride, force_array, dropped)
+    write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, traj=pieces, forces=force_array, attrs=attrs)
+    files = (trajectory, topology, forces)
+    summary = _summary(protein, start, files, stride, residues, ca, solute, len(ca_xyz), times, dropped)
+    log.info(
+        "%s/%s: imported %d frames (stride %d) from %s%s",
+        protein,
+        start,
+        len(ca_xyz),
+        stride,
+        trajectory,
+        "" if force_array is not None else "; no forces (CG training cannot use this run)",
+    )
+    return summary
+
+
+def _frames_attrs(protein, start, trajectory, kept_topology, residues, stride, force_array, dropped) -> dict:
+    """The imported run's frames-file attributes."""
+    return {
+        "protein": protein,
+        "source": "import",
+        "start": start,
+        "imported_from": str(trajectory),
+        "residue_names": [r.name for r in kept_topology.residues],
+        "residues_selected": str(residues) if residues else "all",
+        "stride": stride,
+        "force_units": "kJ/mol/nm" if force_array is not None else "none",
+        DROPPED_ATTR: dropped,
+    }
+
+
+def _summary(protein, start, files, stride, residues, ca, solute, n_frames, times, dropped) -> dict:
+    """The imported run's summary; ``files`` are its trajectory, topology and force file."""
+    trajectory, topology, forces = files
+    return {
+        "protein": protein,
+        "start": start,
+        "source": "import",
+        "trajectory": str(trajectory),
+        "topology": str(topology) if topology else None,
+        "forces": str(forces) if forces else None,
+        "stride": stride,
+        "residues_selected": str(residues) if residues else "all",
+        "platform": "imported",
+        "residues": len(ca),
+        "solute_atoms": len(solute),
+        "frames": n_frames,
+        "production_ns": _span_ns(times),
+        "ns_per_day": None,
+        "seed": None,
+        "atoms": len(solute),
+        DROPPED_ATTR: dropped,
+    }
+
+
+def _read_topology(trajectory: Path, topology, residues: str | None):
+    """The run's topology, its protein atoms, the kept residues' atoms and the load arguments, each checked."""
     if not trajectory.is_file():
         raise GroundTruthImportError(
             f"imported trajectory {trajectory} does not exist: check groundtruth.import.trajectories"
@@ -171,8 +260,11 @@ def import_run(
         mdtraj.load_frame(str(trajectory), 0, **kwargs)  # checks the atom count against the topology
     except Exception as exc:
         raise _unreadable(trajectory, topology, exc) from None
-    kept_topology = top.subset(solute)
-    ca = ca_atom_indices(kept_topology)
+    return top, protein_atoms, solute, kwargs
+
+
+def _check_sequence(kept_topology, ca, prepared_pdb, trajectory: Path, topology, protein: str, residues) -> None:
+    """Refuse a run whose kept C-alpha sequence is not the prepared structure's, with a residue range to keep."""
     prepared = mdtraj.load_topology(str(prepared_pdb))
     expected = ca_sequence(prepared, ca_atom_indices(prepared))
     found = ca_sequence(kept_topology, ca)
@@ -185,110 +277,67 @@ def import_run(
             f"({len(expected)}): import trajectories of the configured sequence"
             + (f", or keep its residues with groundtruth.import.residues: {hint}" if hint else "")
         )
-    suffix = "".join(Path(outputs["trajectory"]).suffixes[-1:])
-    # The solute trajectory is written chunk by chunk (memory by bytes, whatever the file's length: io.streaming);
-    # only the C-alphas are kept whole. Everything is written to temporaries: a refused file leaves no output.
-    with atomic_path(outputs["trajectory"], suffix=suffix) as written:
-        read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written)
-        n_full, times, ca_xyz = read.frames_before_stride, read.times, read.ca
-        timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
-        if interval_ps is not None:
-            times = np.arange(1, len(times) + 1, dtype=np.float64) * interval_ps * stride
-        elif timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
-            raise GroundTruthImportError(
-                f"trajectory {trajectory} stores no usable frame times: set "
-                "groundtruth.import.interval_ps (ps between stored frames)"
-            )
-        force_array = None
-        if forces is not None:
-            ca_in_topology = solute[ca]  # the C-alphas' rows in the whole topology
-            layouts = {
-                top.n_atoms: ca_in_topology,
-                len(protein_atoms): np.searchsorted(protein_atoms, ca_in_topology),
-                len(solute): ca,
-            }
-            force_array = read_forces(forces, n_full, ca, layouts, stride)
-            finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
-            if not finite.all():
-                row = int(np.flatnonzero(~finite)[0])
-                atom = int(np.argwhere(~np.isfinite(force_array[row]))[0][0])
-                raise GroundTruthImportError(
-                    f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
-                    f"({kept_topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
-                    f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)"
-                )
-        try:
-            keep = keep_valid_frames(
-                ca_xyz,
-                source=f"imported trajectory {trajectory}",
-                on_nonfinite=on_nonfinite,
-                frame_of=lambda row: f"frame {row * stride}",
-                atom_of=lambda j: f"C-alpha {j} ({kept_topology.atom(int(ca[j])).residue})",
-            )
-        except BadFramesError as exc:
-            raise GroundTruthImportError(str(exc)) from None
-        dropped = int((~keep).sum())
-        if dropped == len(keep):
-            raise GroundTruthImportError(
-                f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
-                f"import a trajectory with finite positions"
-            )
-        pieces = None
-        if dropped:
-            log.warning(
-                "%s/%s: %d frames of %s with non-finite coordinates left out (on_nonfinite: drop)",
-                protein,
-                start,
-                dropped,
-                trajectory,
-            )
-            read = _copy_solute(trajectory, topology, kwargs, solute, ca, stride, written, keep)  # without them
-            times, ca_xyz = times[keep], ca_xyz[keep]
-            force_array = force_array[keep] if force_array is not None else None
-            pieces = split_at_gaps(np.zeros(len(keep), np.int64), keep)
-        with atomic_path(outputs["topology"], suffix=".pdb") as first:
-            read.first.save_pdb(str(first))
-    attrs = {
-        "protein": protein,
-        "source": "import",
-        "start": start,
-        "imported_from": str(trajectory),
-        "residue_names": [r.name for r in kept_topology.residues],
-        "residues_selected": str(residues) if residues else "all",
-        "stride": stride,
-        "force_units": "kJ/mol/nm" if force_array is not None else "none",
-        DROPPED_ATTR: dropped,
+
+
+def _frame_times(times: np.ndarray, trajectory: Path, interval_ps: float | None, stride: int) -> np.ndarray:
+    """The kept frames' times (ps): from ``interval_ps`` when given, else the file's, refused when unusable."""
+    timeless = trajectory.name.lower().endswith(TIMELESS_FORMATS)  # mdtraj numbers their frames 0, 1, 2, ...
+    if interval_ps is not None:
+        return np.arange(1, len(times) + 1, dtype=np.float64) * interval_ps * stride
+    if timeless or (len(times) > 1 and not (np.diff(times) > 0).all()):
+        raise GroundTruthImportError(
+            f"trajectory {trajectory} stores no usable frame times: set "
+            "groundtruth.import.interval_ps (ps between stored frames)"
+        )
+    return times
+
+
+def _force_layouts(top, protein_atoms, solute, ca) -> dict:
+    """A force file's possible atom counts (topology, protein, kept residues) -> the C-alphas' rows among them."""
+    ca_in_topology = solute[ca]  # the C-alphas' rows in the whole topology
+    return {
+        top.n_atoms: ca_in_topology,
+        len(protein_atoms): np.searchsorted(protein_atoms, ca_in_topology),
+        len(solute): ca,
     }
-    write_frames(outputs["frames"], ca=ca_xyz, time_ps=times, traj=pieces, forces=force_array, attrs=attrs)
-    summary = {
-        "protein": protein,
-        "start": start,
-        "source": "import",
-        "trajectory": str(trajectory),
-        "topology": str(topology) if topology else None,
-        "forces": str(forces) if forces else None,
-        "stride": stride,
-        "residues_selected": str(residues) if residues else "all",
-        "platform": "imported",
-        "residues": len(ca),
-        "solute_atoms": len(solute),
-        "frames": len(ca_xyz),
-        "production_ns": float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3,
-        "ns_per_day": None,
-        "seed": None,
-        "atoms": len(solute),
-        DROPPED_ATTR: dropped,
-    }
-    log.info(
-        "%s/%s: imported %d frames (stride %d) from %s%s",
-        protein,
-        start,
-        len(ca_xyz),
-        stride,
-        trajectory,
-        "" if force_array is not None else "; no forces (CG training cannot use this run)",
-    )
-    return summary
+
+
+def _check_finite_forces(force_array: np.ndarray, forces, stride: int, kept_topology, ca) -> None:
+    """Refuse forces with a non-finite value, naming the first such frame and C-alpha."""
+    finite = np.isfinite(force_array).reshape(len(force_array), -1).all(axis=1)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        atom = int(np.argwhere(~np.isfinite(force_array[row]))[0][0])
+        raise GroundTruthImportError(
+            f"force file {forces}: frame {row * stride} has a non-finite force on C-alpha {atom} "
+            f"({kept_topology.atom(int(ca[atom])).residue}; {int((~finite).sum())} frames affected): write "
+            f"the forces again from the run, or set groundtruth.import.forces to null (no CG training)"
+        )
+
+
+def _valid_frames(ca_xyz: np.ndarray, trajectory: Path, on_nonfinite: str, stride: int, kept_topology, ca):
+    """The mask of frames with finite C-alphas (:func:`keep_valid_frames`), refused when none is left."""
+    try:
+        keep = keep_valid_frames(
+            ca_xyz,
+            source=f"imported trajectory {trajectory}",
+            on_nonfinite=on_nonfinite,
+            frame_of=lambda row: f"frame {row * stride}",
+            atom_of=lambda j: f"C-alpha {j} ({kept_topology.atom(int(ca[j])).residue})",
+        )
+    except BadFramesError as exc:
+        raise GroundTruthImportError(str(exc)) from None
+    if int((~keep).sum()) == len(keep):
+        raise GroundTruthImportError(
+            f"imported trajectory {trajectory}: every frame has non-finite coordinates; "
+            f"import a trajectory with finite positions"
+        )
+    return keep
+
+
+def _span_ns(times: np.ndarray) -> float:
+    """The run's length in ns: first to last frame plus one frame interval."""
+    return float(times[-1] - times[0] + (times[1] - times[0] if len(times) > 1 else 0)) * 1e-3
 
 
 def _unreadable(trajectory, topology, exc: Exception) -> GroundTruthImportError:
