@@ -41,11 +41,72 @@ def _steps(ps: float, timestep_fs: float) -> int:
     return int(round(1000.0 * float(ps) / float(timestep_fs)))
 
 
+def _engine(model_path, native, langevin: Mapping, temperature_k: float, explosion):
+    """The reference's CG engine (CPU) at ``temperature_k``."""
+    from westbench.cg.engine import CGEngine
+
+    return CGEngine(
+        model_path,
+        "reference",
+        basis_positions=native,
+        langevin={**langevin, "temperature_k": temperature_k},
+        explosion=explosion,
+        device="cpu",
+        bead_mass_amu=langevin.get("bead_mass_amu"),
+    )
+
+
+def _checked(eng, states, every: int, seeds, save_every: int):
+    """One segment of every run; a run that ends (exploded) is an error: the ground truth has no gaps."""
+    results = eng.propagate(states, n_steps=every, save_every=min(every, save_every), seeds=seeds)
+    ended = [r for r in results if r.status != "ok"]
+    if ended:
+        raise WestbenchError(
+            f"reference ground truth: {len(ended)} run(s) ended ({ended[0].status}: "
+            f"{ended[0].message}); lower langevin.timestep_fs"
+        )
+    return results
+
+
+def _advance(eng, states, n_steps: int, phase: str, seed: int, save_every: int, every: int | None = None):
+    """Propagate every run ``n_steps`` in segments of ``every`` steps: the frames (runs, frames, n, 3), the states."""
+    every = every or n_steps
+    frames, done = [], 0
+    while done < n_steps:
+        seeds = [derive_seed(seed, "reference_groundtruth", phase, done, run) for run in range(len(states))]
+        results = _checked(eng, states, every, seeds, save_every)
+        states = [r.final for r in results]
+        frames.append(np.stack([r.frames for r in results]))
+        done += every
+    return np.concatenate(frames, axis=1), states
+
+
+def _production(cold, states, n_frames: int, save_every: int, seed: int, started: float) -> np.ndarray:
+    """The saved frames (runs, frames, n, 3) of every run at the study temperature, with ten progress lines."""
+    n_runs, total = len(states), n_frames * save_every
+    chunk = save_every * max(1, n_frames // 10)  # ten progress lines
+    frames, done = [], 0
+    while done < total:
+        steps = min(chunk, total - done)
+        piece, states = _advance(cold, states, steps, f"production_{done}", seed, save_every)
+        frames.append(piece)
+        done += steps
+        rate = done * n_runs / (time.perf_counter() - started)
+        log.info(
+            "reference ground truth: %d/%d steps of %d runs, %.0f walker-steps/s, ETA %.0f s",
+            done,
+            total,
+            n_runs,
+            rate,
+            (total - done) * n_runs / max(rate, 1e-9),
+        )
+    return np.concatenate(frames, axis=1)
+
+
 def _simulate(model_path, native, n_runs: int, langevin: Mapping, settings: Mapping, seed: int, explosion) -> dict:
     """The runs of :func:`run_reference_groundtruth`: frames (runs, frames, n, 3), the engine at the study
     temperature, the hot-started runs, the settings used and the frame count."""
 
-    from westbench.cg.engine import CGEngine
     from westbench.engines.base import WalkerState
 
     settings = {
@@ -62,76 +123,21 @@ def _simulate(model_path, native, n_runs: int, langevin: Mapping, settings: Mapp
             f"save_interval_ps {settings['save_interval_ps']} is shorter than the timestep {timestep} fs"
         )
     n_frames = _steps(settings["length_ps"], timestep) // save_every
-    bead_mass = langevin.get("bead_mass_amu")
-
-    def engine(temperature_k: float) -> CGEngine:
-        return CGEngine(
-            model_path,
-            "reference",
-            basis_positions=native,
-            langevin={**langevin, "temperature_k": temperature_k},
-            explosion=explosion,
-            device="cpu",
-            bead_mass_amu=bead_mass,
-        )
-
-    cold = engine(float(langevin["temperature_k"]))
+    cold = _engine(model_path, native, langevin, float(langevin["temperature_k"]), explosion)
     started = time.perf_counter()
-
-    def advance(eng, states, n_steps, phase, every=None):
-        """Propagate every run ``n_steps`` in segments of ``every`` steps.
-
-        Returns the frames (runs, frames, n, 3) and the final states.
-        """
-        every = every or n_steps
-        frames, done = [], 0
-        while done < n_steps:
-            seeds = [derive_seed(seed, "reference_groundtruth", phase, done, run) for run in range(n_runs)]
-            results = checked(eng, states, every, seeds)
-            states = [r.final for r in results]
-            frames.append(np.stack([r.frames for r in results]))
-            done += every
-        return np.concatenate(frames, axis=1), states
-
-    def checked(eng, states, every, seeds):
-        """One segment of every run; a run that ends (exploded) is an error: the ground truth has no gaps."""
-        results = eng.propagate(states, n_steps=every, save_every=min(every, save_every), seeds=seeds)
-        ended = [r for r in results if r.status != "ok"]
-        if ended:
-            raise WestbenchError(
-                f"reference ground truth: {len(ended)} run(s) ended ({ended[0].status}: "
-                f"{ended[0].message}); lower langevin.timestep_fs"
-            )
-        return results
-
     states = [WalkerState(np.asarray(native, dtype=np.float64).copy()) for _ in range(n_runs)]
     hot_runs = list(range(1, n_runs, 2))  # every other run starts unfolded
     if hot_runs and settings["hot_ps"] > 0:
-        hot = engine(float(langevin["temperature_k"]) * float(settings["hot_scale"]))
+        hot_k = float(langevin["temperature_k"]) * float(settings["hot_scale"])
+        hot = _engine(model_path, native, langevin, hot_k, explosion)
         steps = max(save_every, _steps(settings["hot_ps"], timestep) // save_every * save_every)
-        _, heated = advance(hot, states, steps, "hot")
+        _, heated = _advance(hot, states, steps, "hot", seed, save_every)
         states = [heated[i] if i in hot_runs else states[i] for i in range(n_runs)]
     equilibration = _steps(settings["equilibration_ps"], timestep) // save_every * save_every
     if equilibration:
-        _, states = advance(cold, states, equilibration, "equilibration")
-    chunk = save_every * max(1, n_frames // 10)  # ten progress lines
-    frames, done = [], 0
-    while done < n_frames * save_every:
-        steps = min(chunk, n_frames * save_every - done)
-        piece, states = advance(cold, states, steps, f"production_{done}")
-        frames.append(piece)
-        done += steps
-        rate = done * n_runs / (time.perf_counter() - started)
-        log.info(
-            "reference ground truth: %d/%d steps of %d runs, %.0f walker-steps/s, ETA %.0f s",
-            done,
-            n_frames * save_every,
-            n_runs,
-            rate,
-            (n_frames * save_every - done) * n_runs / max(rate, 1e-9),
-        )
+        _, states = _advance(cold, states, equilibration, "equilibration", seed, save_every)
     return {
-        "frames": np.concatenate(frames, axis=1),  # (runs, frames, n, 3)
+        "frames": _production(cold, states, n_frames, save_every, seed, started),  # (runs, frames, n, 3)
         "engine": cold,
         "hot_runs": hot_runs,
         "settings": settings,
