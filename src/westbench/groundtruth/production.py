@@ -120,45 +120,9 @@ def run_groundtruth(
     run = MDRun(
         system, positions, workdir, settings, ca, groups, range(protein_topology.getNumAtoms()), platform, threads, seed
     )
-    minimization = run.prepare()
-    info = run.produce()
-    final = run.final_state()
-    (workdir / "final_state.xml").write_text(openmm.XmlSerializer.serialize(final))
-    frames = collect_frames(workdir, settings)
-
-    solute = mdtraj.Topology.from_openmm(protein_topology)
-    box = frames["box"]
-    a, b, c, alpha, beta, gamma = mdtraj.utils.box_vectors_to_lengths_and_angles(box[:, 0], box[:, 1], box[:, 2])
-    periodic = system.usesPeriodicBoundaryConditions()  # implicit solvent: no box
-    trajectory = mdtraj.Trajectory(
-        frames["solute"],
-        solute,
-        time=frames["time_ps"],
-        unitcell_lengths=np.column_stack([a, b, c]) if periodic else None,
-        unitcell_angles=np.column_stack([alpha, beta, gamma]) if periodic else None,
-    )
-    trajectory.save(str(outputs["trajectory"]))
-    trajectory[0].save_pdb(str(outputs["topology"]))
-
-    attrs = {
-        "protein": protein,
-        "source": "groundtruth",
-        "start": start,
-        "seed": seed,
-        "residue_names": [r.name for r in protein_topology.residues()],
-        "force_mapping": mapping,
-        "force_units": "kJ/mol/nm",
-        "openmm_version": openmm.__version__,
-        "solvent": solvent,
-    }
-    write_frames(
-        outputs["frames"],
-        ca=frames["ca"],
-        time_ps=frames["time_ps"],
-        forces=frames["forces"],
-        energy=frames["energy"],
-        attrs=attrs,
-    )
+    minimization, info, frames = _produce(run, workdir, settings)
+    _write_solute(frames, protein_topology, system.usesPeriodicBoundaryConditions(), outputs)
+    _write_frames(outputs["frames"], frames, (protein, start, seed), protein_topology, mapping, solvent)
     ns_per_day = throughput_ns_per_day(frames["steps"], settings.timestep_fs, frames["wall_seconds"])
     summary = {
         "protein": protein,
@@ -192,3 +156,52 @@ def run_groundtruth(
         info["platform"],
     )
     return summary
+
+
+def _produce(run: MDRun, workdir: Path, settings: MDSettings):
+    """Minimize, equilibrate and produce (resuming), keep the final state: the minimization, run info and frames."""
+    minimization = run.prepare()
+    info = run.produce()
+    final = run.final_state()
+    (workdir / "final_state.xml").write_text(openmm.XmlSerializer.serialize(final))
+    return minimization, info, collect_frames(workdir, settings)
+
+
+def _write_solute(frames: Mapping, protein_topology, periodic: bool, outputs: Mapping) -> None:
+    """The solute trajectory (its box unless ``periodic`` is false: implicit solvent) and its first frame as a PDB."""
+    solute = mdtraj.Topology.from_openmm(protein_topology)
+    box = frames["box"]
+    a, b, c, alpha, beta, gamma = mdtraj.utils.box_vectors_to_lengths_and_angles(box[:, 0], box[:, 1], box[:, 2])
+    trajectory = mdtraj.Trajectory(
+        frames["solute"],
+        solute,
+        time=frames["time_ps"],
+        unitcell_lengths=np.column_stack([a, b, c]) if periodic else None,
+        unitcell_angles=np.column_stack([alpha, beta, gamma]) if periodic else None,
+    )
+    trajectory.save(str(outputs["trajectory"]))
+    trajectory[0].save_pdb(str(outputs["topology"]))
+
+
+def _write_frames(path, frames: Mapping, run: tuple, protein_topology, mapping: str, solvent: str) -> None:
+    """The frames file: C-alpha positions, times, forces, energies and the ``run``'s (protein, start, seed) record."""
+    protein, start, seed = run
+    attrs = {
+        "protein": protein,
+        "source": "groundtruth",
+        "start": start,
+        "seed": seed,
+        "residue_names": [r.name for r in protein_topology.residues()],
+        "force_mapping": mapping,
+        "force_units": "kJ/mol/nm",
+        "openmm_version": openmm.__version__,
+        "solvent": solvent,
+    }
+    write_frames(
+        path,
+        ca=frames["ca"],
+        time_ps=frames["time_ps"],
+        forces=frames["forces"],
+        energy=frames["energy"],
+        attrs=attrs,
+    )
