@@ -193,6 +193,8 @@ ESTIMATORS = {
     "w1": ("w1", _w1, f"W1: exact on the line and the circle; 2-D on {W1_2D_BINS} x {W1_2D_BINS} cells (POT)"),
     "kl_histogram": ("kl", _hist_kl, f"KL of {BINS}-bin histograms (per axis in 2-D), floor {KL_FLOOR:g}"),
     "kl_knn1": ("kl", _knn_kl(1), "KL by nearest neighbours, k = 1"),
+    "kl_knn4": ("kl", _knn_kl(4), "KL by nearest neighbours, k = 4"),
+    "kl_knn8": ("kl", _knn_kl(8), "KL by nearest neighbours, k = 8"),
     "kl_knn": ("kl", _knn_kl(NEIGHBOURS), f"KL by nearest neighbours, k = {NEIGHBOURS} (the suite's)"),
 }
 

@@ -17,21 +17,26 @@ written as densities, mass over volume, so that weights and resamples enter as m
 
     KL = sum_i a_i [log(M_P / A_i) - log(M_Q / B) + d log(r_Q(x_i) / r_P(x_i))] / sum_i a_i,
 
-``r`` the radius of the smallest ball about x_i that holds the mass ``M`` of k points (k times the side's mean
-point weight, sum w^2 / sum w: k points when the weights are equal), ``A_i`` and ``B`` the total weights the
-balls are drawn from, ``a_i`` the query point's weight. With equal weights it is the estimator above. Choices,
-each for a reason:
+``r`` the radius of the smallest ball about x_i that holds at least k points' mass (k times the side's mean point
+weight, sum w^2 / sum w: k points when the weights are equal), ``M`` the mass it holds, ``A_i`` and ``B`` the
+total weights the balls are drawn from, ``a_i`` the query point's weight. With equal weights it is the estimator
+above. Choices, each for a reason:
 
-- **Mass, not counts.** The ball holds a mass, so moving model mass away from x_i can only widen the model's
-  ball (the KL never falls when mass leaves the ground truth's support, whatever the weights), a weight scale
-  changes nothing, and zero-weight frames are no points (the frames come canonical: copies of a conformation
-  are one frame, :mod:`westbench.io.canonical`). Where the ball is smaller than ``eps`` (x_i sits in an atom:
-  many equal values) the atom's mass is its mass, so two samples with all their mass on one value score 0.
+- **Mass, not counts.** The ball holds a mass, so mass moved away from x_i (a share of every weight, as far
+  copies take it) leaves its radius and lowers its density: the KL never falls when mass leaves the ground
+  truth's support; a weight scale changes nothing, and zero-weight frames are no points (the frames come
+  canonical: copies of a conformation are one frame, :mod:`westbench.io.canonical`). Where the ball is smaller
+  than ``eps`` (x_i sits in an atom: many equal values) the atom's mass is its mass, so two samples with all
+  their mass on one value score 0.
 - **Leave one unit out.** The ground truth's density at x_i comes from its *other* independent units (runs):
   frames of x_i's own run lie next to it in time, so its nearest neighbours would be its neighbours in time and
   the density overestimated (with 3 runs of 20 frames of lag-1 correlation 0.9, a pair whose KL is 0.125 reads
   0.27 with every frame and 0.11 from the other runs; docs/scoring.md). Where a resample holds no other unit, its
   own unit without x_i.
+- **The mass a ball holds, not its target.** WE weights span orders of magnitude; a ball closes at a heavy
+  walker holding far more than its target, and reading the target there biased an engine that samples the ground
+  truth's own potential to 0.12 nats on TIC 0 against a noise floor of 0.03 (the calibration study's
+  ``reference``); the mass it holds reads 0.001.
 - **Circular distance** for periodic variables (dihedrals), Euclidean for TIC 0/1 after whitening by the
   ground truth's covariance (the KL is invariant to that linear map; the estimator is less biased on round
   data).
@@ -44,7 +49,7 @@ Resampling: :meth:`VariableKL.values` takes the bootstrap's unit multiplicities 
 unit's multiplicity), :meth:`VariableKL.split_values` the noise floor's splits of the ground truth's units.
 Both read per-unit candidate lists (each unit's nearest locations to every query point), so a resample costs
 no new neighbour search; the estimate itself (every multiplicity 1) is exact, a replicate's ball is what the
-lists hold (each unit's 2 k nearest locations).
+lists hold (each unit's 4 k nearest locations).
 
 Examples
 --------
@@ -52,7 +57,7 @@ Examples
 >>> rng = np.random.default_rng(0)
 >>> a, b = rng.normal(0, 1, 5000), rng.normal(0.5, 1, 5000)  # KL = 0.125 (sd of the estimate at 5,000: 0.01)
 >>> round(kl_knn(a, b), 3)
-0.114
+0.13
 >>> kl_knn(a, a)  # a sample scored against itself
 0.0
 """
@@ -68,21 +73,27 @@ from westbench.config import default
 from westbench.errors import WestbenchError
 from westbench.metrics.binning import ReferenceBins
 
-#: Neighbours per density (k): 4 halves the spread of k = 1 at about the same bias, -15 % to +4 % of the value at
-#: 1,000 points a side on the known answers (docs/scoring.md, "KL estimators against known answers").
-NEIGHBOURS = 4
+#: Neighbours per density (k). Larger is less noisy and smooths more; a WE run's frames come in clumps (a walker's
+#: lineage, one weight per segment), and the ball must be wide against them: an engine sampling the ground truth's own
+#: potential read up to 0.04 nats with k = 4 or 8 (above its noise floor on bonds), within noise on every
+#: distribution with 16 (the calibration study's ``reference``; docs/scoring.md).
+NEIGHBOURS = 16
 #: Ground-truth locations the KL is averaged over at most (the densities use every frame): the time of every
 #: bootstrap replicate grows with it; the average's own noise is about 0.7 / sqrt(QUERY_POINTS) nats.
 QUERY_POINTS = 1000
 #: Distances below this share of the ground truth's spread are one location (float32 data resolve ~1e-7).
 EPS_SHARE = 1e-9
-#: Each unit's nearest locations kept per query point: this many times k.
-LIST = 2
+#: Each unit's nearest locations kept per query point: this many times k. A bootstrap replicate's ball is what the
+#: lists hold (only the estimate lists more where they fall short), and WE weights span orders of magnitude: a ball
+#: of k mean weights can need many of a unit's light frames. With 1 x k the replicates of the calibration study's
+#: contacts_80 (4 model units) read 0.06 to 0.17 nats above the estimate and the intervals collapsed; with 4 x k,
+#: 0.003 to 0.015 (2 x k: 0.008 to 0.019).
+LIST = 4
 #: Candidates a replicate reads after merging the units' lists: the first of these, then the second where they
 #: fall short, then all.
-WIDTHS = (12, 48)
+WIDTHS = (128, 384)
 #: Replicates evaluated at once (memory: WIDTHS[0] x query points x this many floats per array).
-CHUNK = 64
+CHUNK = 32
 #: Chunks of ground-truth multiplicities whose densities are kept (a bootstrap's: about 220 replicates / CHUNK).
 CACHED = 32
 #: Relative rounding allowed when a ball's mass is compared with its target.
@@ -144,9 +155,10 @@ class Layout:
         per_frame = int(per_frame)
         return cls(keys[order], units[order], order // per_frame, units[::per_frame], per_frame, int(n_units), period)
 
-    def side(self, weights) -> "Side":
+    def side(self, weights, basis=None) -> "Side":
         """The locations weighted by their frames' ``weights`` (weightless ones left out), and each unit's total
-        weight, the points outside the support included."""
+        weight, the points outside the support included. ``basis`` (n_frames,) booleans: the frames whose mean
+        weight sets a ball's mass (:meth:`Side.ball_mass`; the locations' when not given)."""
         weights = np.asarray(weights, dtype=np.float64)
         totals = np.bincount(self.frame_units, weights, minlength=self.n_units) * self.per_frame
         mass = weights[self.frame]
@@ -154,8 +166,14 @@ class Layout:
         if keep.all():
             side = Side(self.values, mass, self.units, self.n_units, self.period, totals)
             side._trees = self.__dict__.setdefault("_trees", {})  # every weighting shares the trees
-            return side
-        return Side(self.values[keep], mass[keep], self.units[keep], self.n_units, self.period, totals)
+        else:
+            side = Side(self.values[keep], mass[keep], self.units[keep], self.n_units, self.period, totals)
+        if basis is not None:
+            chosen = np.where(np.asarray(basis), weights, 0.0)
+            side.basis = tuple(
+                np.bincount(self.frame_units, values, minlength=self.n_units) for values in (chosen, chosen * chosen)
+            )
+        return side
 
 
 class Side:
@@ -183,10 +201,12 @@ class Side:
         bounds = np.searchsorted(self.units, np.arange(self.n_units + 1))
         self.slices = [slice(int(bounds[u]), int(bounds[u + 1])) for u in range(self.n_units)]
         filled = np.diff(bounds) > 0
-        self.unit_weights, self.unit_squares = np.zeros(self.n_units), np.zeros(self.n_units)
+        self.unit_weights, squares = np.zeros(self.n_units), np.zeros(self.n_units)
         if filled.any():
             self.unit_weights[filled] = np.add.reduceat(self.weights, bounds[:-1][filled])
-            self.unit_squares[filled] = np.add.reduceat(self.weights * self.weights, bounds[:-1][filled])
+            squares[filled] = np.add.reduceat(self.weights * self.weights, bounds[:-1][filled])
+        #: Per unit, the sum of weights and of squared weights whose ratio sets a ball's mass (:meth:`ball_mass`).
+        self.basis = (self.unit_weights, squares)
         self.unit_totals = self.unit_weights if unit_totals is None else np.asarray(unit_totals, dtype=np.float64)
         self.pad = len(self.weights)  # the location index of padding (weight 0)
         self._trees: dict = {}
@@ -206,12 +226,14 @@ class Side:
         return Layout.of(points, units, n_units, period, inside).side(weights)
 
     def ball_mass(self, multiplicities: np.ndarray, k: int) -> np.ndarray:
-        """Per replicate, the mass of a ball: ``k`` times the mean weight of the resampled side's locations (each
-        unit's ``multiplicities`` times), sum (m w)^2 / sum m w over the copies: k w for equal weights w. Mass moved
-        out of the support (a share of every weight) scales it and the mass near a point alike: the ball keeps its
-        radius and its density falls by that share."""
+        """Per replicate, the mass of a ball: ``k`` times the mean weight of the resampled side's points (each unit's
+        ``multiplicities`` times), sum (m w)^2 / sum m w over the copies: k w for equal weights w. Mass moved out of
+        the support (a share of every weight) scales it and the mass near a point alike: the ball keeps its radius
+        and its density falls by that share. The mean is over :attr:`basis` (per unit: sum w, sum w^2), the
+        locations' unless the side was given the frames that set it (:meth:`Layout.side`)."""
+        weights, squares = self.basis
         with np.errstate(divide="ignore", invalid="ignore"):
-            return k * (multiplicities @ self.unit_squares) / (multiplicities @ self.unit_weights)
+            return k * (multiplicities @ squares) / (multiplicities @ weights)
 
     def same_as(self, other: "Side") -> bool:
         """Whether two sides hold the same values with proportional weights, whatever their units."""
@@ -355,11 +377,12 @@ class Side:
 
 
 def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, eps: float, check: bool = False):
-    """Per replicate and query point: the radius of the smallest ball holding ``target`` mass (at least ``eps``),
-    the ball's mass (``target``; the atom's mass where the ball is within ``eps``; what the lists hold where they
-    hold less), where the lists may have fallen short (only with ``check``: a present unit has more mass beyond
-    its listed locations inside the ball, or the lists never reach the target), and the atom's mass (within
-    ``eps``; None where no ball is that small: :meth:`VariableKL._ball` computes it where it needs it).
+    """Per replicate and query point: the radius of the smallest ball holding ``target`` mass (at least ``eps``);
+    the mass it holds (at least ``target``: a heavy point at its edge counts whole; the atom's mass where the ball
+    is within ``eps``; what the lists hold where they hold less); where the lists may have fallen short (only with
+    ``check``: a present unit has more mass beyond its listed locations inside the ball, or the lists never reach
+    the target); and the atom's mass (within ``eps``; None where no ball is that small:
+    :meth:`VariableKL._ball` computes it where it needs it).
 
     ``multiplicities``: (batch, n_units); ``target``: (batch,) the ball's mass (:meth:`Side.ball_mass`).
     """
@@ -376,11 +399,12 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
         ok = reached[..., -1]
         position = np.argmax(reached, axis=-1)
         d = np.take_along_axis(distance, position[..., None], -1)[..., 0]
-        mass = np.where(ok, goal, cumulative[..., -1])
+        held = np.take_along_axis(cumulative, position[..., None], -1)[..., 0]  # the ball's mass: at least the goal
+        mass = np.where(ok, held, cumulative[..., -1])
         if not ok.all():  # the farthest listed location with mass
-            held = np.where(w > 0, np.arange(w.shape[-1]), -1).max(axis=-1)
-            far = np.take_along_axis(distance, np.maximum(held, 0)[..., None], -1)[..., 0]
-            d = np.where(ok, d, np.where(held >= 0, far, np.inf))
+            last = np.where(w > 0, np.arange(w.shape[-1]), -1).max(axis=-1)
+            far = np.take_along_axis(distance, np.maximum(last, 0)[..., None], -1)[..., 0]
+            d = np.where(ok, d, np.where(last >= 0, far, np.inf))
         return d, mass, ok
 
     # The first candidates of every (replicate, query point), laid out candidate-first: (W, Q, B) sums fast.
@@ -392,7 +416,8 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     ok = reached[-1]
     position = np.argmax(reached, axis=0)  # (Q, B)
     radius = np.take_along_axis(cands.distance[:, :width], position, axis=1).T.copy()
-    mass = np.where(ok, goal, cumulative[-1]).T.copy()
+    held = np.take_along_axis(cumulative, position[None], 0)[0]  # the ball's mass: at least the goal
+    mass = np.where(ok, held, cumulative[-1]).T.copy()
     ok = ok.T.copy()
     for width in (min(WIDTHS[1], c), c):
         if ok.all():
@@ -644,12 +669,14 @@ def whitening(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     w = w / w.sum()
     centred = points - w @ points
     covariance = (centred * w[:, None]).T @ centred
+    # Spreads below this are no spread (a constant axis at any magnitude, float noise).
+    tolerance = 1e-12 * max(1.0, float(np.max(np.abs(points))) if points.size else 1.0)
     if np.all(np.isfinite(covariance)):
         values, vectors = np.linalg.eigh(covariance)
-        if values.min() > 1e-12 * max(values.max(), 1e-300):
+        if np.sqrt(max(values.min(), 0.0)) > tolerance:
             return vectors / np.sqrt(values)
     scale = np.sqrt(np.abs(np.diag(covariance)))
-    good = np.isfinite(scale) & (scale > 0)
+    good = np.isfinite(scale) & (scale > tolerance)
     return np.diag(np.where(good, 1.0 / np.where(good, scale, 1.0), 1.0))
 
 
@@ -675,7 +702,7 @@ def kl_knn(
     --------
     >>> rng = np.random.default_rng(1)
     >>> round(kl_knn(rng.normal(size=(4000, 2)), rng.normal(size=(4000, 2)) + [0.5, 0.0]), 3)  # 0.125, sd 0.01
-    0.113
+    0.111
     """
     reference, model = np.asarray(reference, dtype=np.float64), np.asarray(model, dtype=np.float64)
     n, m = len(reference), len(model)
@@ -845,13 +872,25 @@ class SuiteKL:
                 per_frame,
             )
             self.layouts[name] = (model_layout, per_frame)
+        # The model's frames inside the ground truth's TIC 0/1 range (padded): their mean weight sets every ball's
+        # mass, so a weighting that moves weight between frames outside it (far mass, the msm weighting's overflow
+        # cells) leaves every ball as it was.
+        self.in_box = None
+        if reference_tics is not None and sample_tics is not None:
+            self.in_box = prepared(
+                np.asarray(reference_tics, dtype=np.float64)[:, :2],
+                np.asarray(sample_tics, dtype=np.float64)[:, :2],
+                np.asarray(reference_weights, dtype=np.float64),
+            ).inside
+            if not self.in_box.any():
+                self.in_box = None
         self._sides: tuple = (None, {})
 
     def sides(self, weights) -> dict[str, Side]:
         """The model's weighted locations per distribution under frame ``weights`` (the last weights' cached)."""
         cached, sides = self._sides
         if cached is not weights:
-            sides = {name: layout.side(weights) for name, (layout, _) in self.layouts.items()}
+            sides = {name: layout.side(weights, self.in_box) for name, (layout, _) in self.layouts.items()}
             self._sides = (weights, sides)
         return sides
 

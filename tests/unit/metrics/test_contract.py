@@ -87,7 +87,8 @@ def test_far_mass_changes_the_record_where_it_is_far_and_leaves_the_msm_weightin
     """The harness is not vacuous: the far copies raise every W1 and KL of a TIC under we and counts, while the
     msm weighting (whose connected set they never join) scores as before and reports their share outside."""
     rng = np.random.default_rng(3)
-    gt, model = groundtruth_frames(rng, 6, 10), we_frames(rng, 20, 5, 0.3, 1.0, 4, 3.0)
+    # Shifted by 1 sd: a KL well above 0 (the nearest-neighbour KL of a 0.3 sd shift at these sizes reads its floor, 0)
+    gt, model = groundtruth_frames(rng, 6, 10), we_frames(rng, 20, 5, 1.0, 1.0, 4, 3.0)
     before = score_frames(gt, model, SETTINGS, protein="p", engine="e").record["metrics"]
     after = score_frames(gt, with_far_mass(model, 0.05), SETTINGS, protein="p", engine="e").record["metrics"]
     for weighting in ("we", "counts"):

@@ -86,11 +86,12 @@ def test_an_interval_holds_its_estimate_even_when_every_replicate_lies_above_it(
     assert (rows["ci_low"] <= rows["value"]).all() and (rows["value"] <= rows["ci_high"]).all()
 
 
-@pytest.mark.parametrize("metric, groups, shrink", [("w1", (8, 256), 0.5), ("kl", (32, 1024), 0.7)])
+@pytest.mark.parametrize("metric, groups, shrink", [("w1", (8, 256), 0.5), ("kl", (128, 1024), 0.7)])
 def test_intervals_shrink_with_more_units(metric, groups, shrink):
-    """The nearest-neighbour KL of 8 groups (32 frames) reads 0 (its floor), so its interval is compared from 32
-    groups; its unit bootstrap is conservative (a resample's duplicated units coarsen its densities: the spread of
-    its replicates is about twice the estimator's over independent samples, docs/scoring.md), so it shrinks less."""
+    """The nearest-neighbour KL (k = 16) of 32 groups (128 frames) reads 0 (its floor), so its interval is compared
+    from 128 groups (512 frames: 0.12 of 0.125); its unit bootstrap is conservative (a resample's duplicated units
+    coarsen its densities: the spread of its replicates is about twice the estimator's over independent samples,
+    docs/scoring.md), so it shrinks less."""
     widths = []
     for n_groups in groups:
         suite = MetricSuite(

@@ -206,7 +206,7 @@ def test_metrics_json_marks_every_kl_and_names_its_estimator():
     settings = {"bootstrap": 50, "seed": 1, "w1_2d_bins": 8, "min_effective_frames": 5}
     values, table = MetricSuite(suite_frames(20, 20, 1), suite_frames(20, 20, 2, 1.0), settings).score("we")
     assert set(values["kl_marks"]) == set(values["kl"])
-    assert values["kl_estimator"]["method"] == "nearest_neighbours" and values["kl_estimator"]["neighbours"] == 4
+    assert values["kl_estimator"]["method"] == "nearest_neighbours" and values["kl_estimator"]["neighbours"] == 16
     assert values["kl_marks"]["tic0"] == "" and values["verdicts"]["kl"]["tic0"] == "separated"
     assert values["kl"]["tic0"] == pytest.approx(0.5, abs=0.25)  # KL(N(0,1) || N(1,1)) = 0.5
 
