@@ -10,7 +10,8 @@ ground truth's noise floor and the suite's verdict) is set beside the verdict it
   :mod:`westbench.calibration.reweighting`): the divergence an engine with unlimited sampling would show (the
   null's is 0);
 - *expected verdict*: ``separated`` when the prediction exceeds :data:`CLEAR` (3) times the floor's upper
-  bound, ``within noise`` when it is below :data:`NEGLIGIBLE` times the floor (the null always),
+  bound and the floor plus :data:`CLEAR_WIDTHS` (2) widths of the engine's own interval, ``within noise`` when
+  it is below :data:`NEGLIGIBLE` times the floor (the null always),
   ``either`` in between (a perturbation about the size of the noise: both verdicts agree with it);
 - trained engines (``cg_<preset>``) have no exact prediction: the checks ask that both presets learned
   (best epoch after 0, validation loss below its start), that the fully-trained reached the lower loss and
@@ -49,6 +50,13 @@ DISTRIBUTIONS = ("tic0", "tic1", "rg")
 #: must clear the floor by that shortfall and once more for the interval. Twice the floor (the rule before) called
 #: that cell separated and it was not.
 CLEAR = 3.0
+#: ... and clear the floor by this many widths of the engine's own 95 % interval: a draw one width low, its interval
+#: below it, still separates. The floor alone is the ground truth's noise; the engine's interval is its own, and
+#: where it is the wider (the nearest-neighbour KL of a run with few blocks: about twice W1's relative width, its
+#: floor 0.014-0.035 nats against a model interval of 0.06-0.2) a prediction three floors up is no resolved cell
+#: (seed 2024, contacts_80 and temperature_110: 5 KL cells expected separated came out within noise, 3 of them
+#: holding their answer).
+CLEAR_WIDTHS = 2.0
 #: A prediction below this share of the floor's upper bound must come out within noise.
 NEGLIGIBLE = 0.5
 #: "Near the force-matching noise floor": the fully-trained model's validation loss has closed at least this
@@ -95,14 +103,22 @@ COLUMNS = [
 ]
 
 
-def expected_verdict(predicted: float, floor_high: float) -> str:
+def expected_verdict(predicted: float, floor_high: float, width: float | None = None) -> str:
     """The verdict a perturbation of predicted divergence ``predicted`` must get.
 
-    Against a floor of upper bound ``floor_high``.
+    Against a floor of upper bound ``floor_high`` and, where given, the ``width`` of the engine's own 95 % interval
+    (the resolution at its sample size): separated only above both :data:`CLEAR` floors and the floor plus
+    :data:`CLEAR_WIDTHS` widths.
+
+    Examples
+    --------
+    >>> expected_verdict(0.1, 0.02), expected_verdict(0.1, 0.02, width=0.06), expected_verdict(0.1, 0.02, width=0.03)
+    ('separated', 'either', 'separated')
     """
     if not np.isfinite(predicted) or not np.isfinite(floor_high):
         return UNDETERMINED
-    if predicted > CLEAR * floor_high:
+    wide = width is not None and np.isfinite(width) and predicted <= floor_high + CLEAR_WIDTHS * width
+    if predicted > CLEAR * floor_high and not wide:
         return SEPARATED
     if predicted < NEGLIGIBLE * floor_high:
         return WITHIN_NOISE
@@ -178,12 +194,15 @@ def engine_rows(
             verdict = (values.get("verdicts") or {}).get(metric, {}).get(name, UNDETERMINED)
             floor_high = bound.get("high")
             guess = np.nan if predicted is None else predicted.get((metric, name), np.nan)
+            low, high = interval.get("low"), interval.get("high")
+            width = None if low is None or high is None else float(high) - float(low)
             expected = (
-                "" if predicted is None else expected_verdict(guess, np.nan if floor_high is None else floor_high)
+                ""
+                if predicted is None
+                else expected_verdict(guess, np.nan if floor_high is None else floor_high, width)
             )
             sized = (at_size or {}).get((metric, name), guess)
             sized = guess if sized is None or not np.isfinite(sized) else float(sized)
-            low, high = interval.get("low"), interval.get("high")
             difference = (differences or {}).get((metric, name), (None, None))
             if difference[0] is not None and np.isfinite(difference).all() and np.isfinite(guess):
                 difference = (difference[0] - (sized - guess), difference[1] - (sized - guess))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from westbench.calibration.reweighting import reweighting_weights
 from westbench.calibration.table import (
     CLEAR,
+    CLEAR_WIDTHS,
     COLUMNS,
     NEAR_FLOOR_SHARE,
     NEGLIGIBLE,
@@ -81,6 +82,17 @@ def test_expected_verdicts_follow_the_prediction_against_the_floor(floor, share)
     else:
         assert verdict == "either"
     assert expected_verdict(float("nan"), floor) == "undetermined"
+
+
+@given(floor=st.floats(1e-3, 10.0), share=st.floats(0.0, 20.0), width=st.floats(0.0, 10.0))
+def test_a_prediction_is_expected_separated_only_where_the_engines_interval_resolves_it(floor, share, width):
+    """The engine's own interval width is a resolution too: a wide one turns an expected separation into either,
+    never into within noise, and a narrow one changes nothing."""
+    alone, sized = expected_verdict(share * floor, floor), expected_verdict(share * floor, floor, width)
+    if share * floor <= floor + CLEAR_WIDTHS * width and alone == "separated":
+        assert sized == "either"
+    else:
+        assert sized == alone
 
 
 def test_an_undetermined_verdict_never_agrees():
@@ -234,7 +246,7 @@ def test_every_metric_and_distribution_an_engine_reports_gets_a_row_with_whether
             "we": {
                 "w1": {"tic0": 0.3, "angles": 2.0},
                 "kl": {"tic0": 0.5},
-                "intervals": {"w1": {"tic0": {"low": 0.2, "high": 0.4}}, "kl": {"tic0": {"low": 0.4, "high": 0.6}}},
+                "intervals": {"w1": {"tic0": {"low": 0.25, "high": 0.35}}, "kl": {"tic0": {"low": 0.4, "high": 0.6}}},
                 "verdicts": {"w1": {"tic0": "separated", "angles": "undetermined"}, "kl": {"tic0": "separated"}},
                 "verdict_notes": {"w1": {"angles": "few frames carry the weight"}},
                 "noise_floor": {"w1": {"tic0": {"value": 0.05, "low": 0.02, "high": 0.08}}},
