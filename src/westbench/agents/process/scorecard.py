@@ -68,19 +68,8 @@ def score_trial(
     record = {key: trial.get(key) for key in ("task", "agent", "model", "attempt")}
     record["facts"] = trajectory_facts(trial_dir)
     matrix = task_process(task_dir, shared)
-    empty = {key: {"opportunity": False, "why": "", "score": None, "items": []} for key in CAPABILITIES}
     if matrix is None:
-        return {
-            **record,
-            "assessed": False,
-            "judged": False,
-            "reason": f"{task_dir.name} has no process.toml (its opportunity matrix): not assessed",
-            "capabilities": empty,
-            "covered": [],
-            "coverage": None,
-            "process": None,
-            "items": [],
-        }
+        return _not_assessed(record, task_dir)
     instruction = (task_dir / "instruction.md").read_text() if (task_dir / "instruction.md").is_file() else ""
     files = list(matrix.files) if matrix.files is not None else load_rubric(task_dir / "rubric.toml")["files"]
     evidence = gather(
@@ -93,38 +82,16 @@ def score_trial(
     )
     # what else a verdict depends on (the item's own text is its criterion): part of every cache key
     context = {"scorecard": "process", "rubric_version": shared.version, "files": files}
-    items = []
-    for item in matrix.items(shared):
-        entry = judge_criterion(
-            item.criterion(shared.capabilities), context, instruction, evidence, settings, cache_dir, call
-        )
-        score = item_score(entry["raw_values"], settings.aggregate) if entry["judged"] else None
-        items.append(
-            {
-                "id": item.id,
-                "capability": item.capability,
-                "source": item.source,
-                "raw_values": entry["raw_values"],
-                "score": None if score is None else round(score, 6),
-                "judged": entry["judged"],
-                "judge_errors": entry["judge_errors"],
-            }
-        )
+    items = [
+        _judged_item(item, shared, context, instruction, evidence, settings, cache_dir, call)
+        for item in matrix.items(shared)
+    ]
     scores = trial_scores(
         {item["id"]: item["score"] for item in items},
         {item["id"]: item["capability"] for item in items},
         matrix.covered,
     )
     judged = bool(items) and all(item["judged"] for item in items)
-    capabilities = {
-        key: {
-            "opportunity": key in matrix.opportunities,
-            "why": matrix.opportunities.get(key, ""),
-            "score": scores["capabilities"][key],
-            "items": [item["id"] for item in items if item["capability"] == key],
-        }
-        for key in CAPABILITIES
-    }
     return {
         **record,
         "assessed": True,
@@ -135,7 +102,7 @@ def score_trial(
         "aggregate": settings.aggregate,
         "prompt_template": template_id(),
         "rubric_version": shared.version,
-        "capabilities": capabilities,
+        "capabilities": _capabilities(matrix, scores, items),
         "covered": scores["covered"],
         "coverage": scores["coverage"],
         "process": scores["process"],
@@ -146,6 +113,52 @@ def score_trial(
         "calls_per_item": 0 if evidence.incomplete else settings.repeats * len(evidence.windows),
         "incomplete": list(evidence.incomplete),
         "not_shown": evidence.not_shown,
+    }
+
+
+def _not_assessed(record: dict, task_dir: Path) -> dict:
+    """The scorecard of a trial whose task has no ``process.toml``: not assessed, every field empty."""
+    empty = {key: {"opportunity": False, "why": "", "score": None, "items": []} for key in CAPABILITIES}
+    return {
+        **record,
+        "assessed": False,
+        "judged": False,
+        "reason": f"{task_dir.name} has no process.toml (its opportunity matrix): not assessed",
+        "capabilities": empty,
+        "covered": [],
+        "coverage": None,
+        "process": None,
+        "items": [],
+    }
+
+
+def _judged_item(item, shared, context, instruction, evidence, settings, cache_dir, call) -> dict:
+    """One item's record: its criterion judged over the evidence and its score (None when not judged)."""
+    entry = judge_criterion(
+        item.criterion(shared.capabilities), context, instruction, evidence, settings, cache_dir, call
+    )
+    score = item_score(entry["raw_values"], settings.aggregate) if entry["judged"] else None
+    return {
+        "id": item.id,
+        "capability": item.capability,
+        "source": item.source,
+        "raw_values": entry["raw_values"],
+        "score": None if score is None else round(score, 6),
+        "judged": entry["judged"],
+        "judge_errors": entry["judge_errors"],
+    }
+
+
+def _capabilities(matrix, scores: Mapping, items: list[dict]) -> dict:
+    """Each capability's opportunity, why, score and the ids of its items."""
+    return {
+        key: {
+            "opportunity": key in matrix.opportunities,
+            "why": matrix.opportunities.get(key, ""),
+            "score": scores["capabilities"][key],
+            "items": [item["id"] for item in items if item["capability"] == key],
+        }
+        for key in CAPABILITIES
     }
 
 
