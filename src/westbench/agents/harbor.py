@@ -255,16 +255,8 @@ def execute_trial(
             "task_fingerprint": fingerprint(task_dir),
         }
     )
-    problems = [p for p in task.problems() if agent["name"] == "oracle" or "solve.sh" not in p]
     engine = settings["environment"]
-    if engine in PLUGIN_ENVIRONMENTS and task.docker_image is None:
-        setup = "tools/setup-agents.sh" + (" --podman" if engine == "podman" else "")
-        problems += [
-            f"environment/Dockerfile builds FROM {image}, which is not in {engine}'s images and cannot be "
-            f"pulled offline: build or load it ({setup} makes westbench/md-base and tags "
-            f"debian:bookworm/-slim)"
-            for image in missing_images(task.base_images, engine)
-        ]
+    problems = _trial_problems(task, agent["name"], engine)
     if problems:
         return {**record, **grade(None, reason=f"{task_dir}: " + "; ".join(problems))}
     from westbench.agents.isolation import stage_task
@@ -287,13 +279,39 @@ def execute_trial(
         make_environment_args(settings["environment"], task.network),
         agent.get("kwargs"),
     )
-    budget = (
+    budget = _budget_s(task, settings)
+    run = run_trial(command, job_dir, harbor_environment(root, environment=engine), budget)
+    return _trial_record(record, run, command, root)
+
+
+def _trial_problems(task, agent_name: str, engine: str) -> list[str]:
+    """Why the task cannot run for this agent on this engine: its own problems and base images missing offline."""
+    problems = [p for p in task.problems() if agent_name == "oracle" or "solve.sh" not in p]
+    if engine in PLUGIN_ENVIRONMENTS and task.docker_image is None:
+        setup = "tools/setup-agents.sh" + (" --podman" if engine == "podman" else "")
+        problems += [
+            f"environment/Dockerfile builds FROM {image}, which is not in {engine}'s images and cannot be "
+            f"pulled offline: build or load it ({setup} makes westbench/md-base and tags "
+            f"debian:bookworm/-slim)"
+            for image in missing_images(task.base_images, engine)
+        ]
+    return problems
+
+
+def _budget_s(task, settings: Mapping) -> float:
+    """The Harbor process's time limit: the agent's and the verifier's timeouts, two builds and the margin."""
+    return (
         (task.agent_timeout_s or settings["default_agent_timeout_s"])
         + task.verifier_timeout_s
         + 2 * task.build_timeout_s
         + settings["timeout_margin_s"]
     )
-    run = run_trial(command, job_dir, harbor_environment(root, environment=engine), budget)
+
+
+def _trial_record(record: dict, run: Mapping, command: Sequence[str], root: Path) -> dict:
+    """The graded trial record of a finished Harbor run, with its wall time, overhead and command."""
+    from westbench.agents.grading import grade
+
     reason = (
         ""
         if run["result"]
