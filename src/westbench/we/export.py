@@ -52,6 +52,42 @@ def export_run(
         What to do with non-finite frames of walkers whose status is ``ok`` (the config key).
     """
     run_dir = Path(run_dir)
+    columns, cost_rows = _read_run(run_dir, save_interval_ps)
+    data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in columns.items()}
+    data["status"] = data["status"].astype(bool)
+    keep, counts = _frames_kept(data, run_dir, on_nonfinite)
+    if not keep.all():
+        data = {k: v[keep] for k, v in data.items()}
+        data["traj"] = split_at_gaps(np.concatenate(columns["traj"]), keep)
+    extra = {}
+    if tica is not None and len(data["ca"]):
+        extra["tics"] = tica.project(data["ca"]).astype(np.float32)
+    write_frames(
+        frames_path,
+        ca=data["ca"],
+        weight=data["weight"],
+        traj=data["traj"],
+        time_ps=data["time_ps"],
+        iteration=data["iteration"],
+        attrs={**(attrs or {}), **counts},
+        seg_id=data["seg_id"].astype(np.int64),
+        frame=data["frame"].astype(np.int64),
+        ok=data["status"].astype(np.int8),
+        **extra,
+    )
+    coverage = None
+    if coverage_grid is not None and "tics" in extra:
+        coverage = coverage_by_iteration(
+            coverage_grid,
+            {**data, "tics": extra["tics"], "ok": data["status"]},
+            [row["iteration"] for row in cost_rows],
+        )
+    cost_table(cost_rows, coverage).to_csv(cost_path, index=False)
+    return {"iterations": len(cost_rows), "frames": int(len(data["ca"])), **counts}
+
+
+def _read_run(run_dir: Path, save_interval_ps: float) -> tuple[dict, list[dict]]:
+    """Every segment's frames as per-segment column pieces, matched by segment id, and each iteration's cost row."""
     store = SegmentStore(run_dir / "segments")
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "seg_id", "frame", "status")}
     cost_rows, traj = [], 0
@@ -83,8 +119,11 @@ def export_run(
                 "segment_cpu_seconds": float(index["cputime"].sum()),
             }
         )
-    data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in columns.items()}
-    data["status"] = data["status"].astype(bool)
+    return columns, cost_rows
+
+
+def _frames_kept(data: dict, run_dir: Path, on_nonfinite: str) -> tuple[np.ndarray, dict]:
+    """Which frames stay (ended walkers' bad frames go, ok walkers' per ``on_nonfinite``) and the counts dropped."""
     bad, ok_rows = invalid_frames(data["ca"]), np.flatnonzero(data["status"])
 
     def frame_of(row):
@@ -106,31 +145,4 @@ def export_run(
         DROPPED_ATTR: int((~keep[ok_rows]).sum()),
         "ended_nonfinite_frames_dropped": int((bad & ~data["status"]).sum()),
     }
-    if not keep.all():
-        data = {k: v[keep] for k, v in data.items()}
-        data["traj"] = split_at_gaps(np.concatenate(columns["traj"]), keep)
-    extra = {}
-    if tica is not None and len(data["ca"]):
-        extra["tics"] = tica.project(data["ca"]).astype(np.float32)
-    write_frames(
-        frames_path,
-        ca=data["ca"],
-        weight=data["weight"],
-        traj=data["traj"],
-        time_ps=data["time_ps"],
-        iteration=data["iteration"],
-        attrs={**(attrs or {}), **counts},
-        seg_id=data["seg_id"].astype(np.int64),
-        frame=data["frame"].astype(np.int64),
-        ok=data["status"].astype(np.int8),
-        **extra,
-    )
-    coverage = None
-    if coverage_grid is not None and "tics" in extra:
-        coverage = coverage_by_iteration(
-            coverage_grid,
-            {**data, "tics": extra["tics"], "ok": data["status"]},
-            [row["iteration"] for row in cost_rows],
-        )
-    cost_table(cost_rows, coverage).to_csv(cost_path, index=False)
-    return {"iterations": len(cost_rows), "frames": int(len(data["ca"])), **counts}
+    return keep, counts
