@@ -94,6 +94,33 @@ def fix_structure(
     fixer.platform = _deterministic_platform()
     report = {"protein": spec.id, "input": str(path), **_file_traits(path)}
 
+    keep = _select_chains(fixer, spec, path, report)
+    if spec.residues is not None:
+        _remove_residues_outside(fixer, spec.residues, report)
+    _remove_heterogens(fixer, spec, path, keep, report)
+    _complete_residues(fixer, settings["add_terminal_residues"], report)
+    if settings["strip_hydrogens"]:
+        _strip_hydrogens(fixer, report)
+
+    fixer.findMissingAtoms()
+    report["added_heavy_atoms"] = sum(len(v) for v in fixer.missingAtoms.values()) + sum(
+        len(v) for v in fixer.missingTerminals.values()
+    )
+    fixer.addMissingAtoms(seed=seed)
+    before = fixer.topology.getNumAtoms()
+    fixer.addMissingHydrogens(pH=float(settings["ph"]))
+    report["added_hydrogens"] = fixer.topology.getNumAtoms() - before
+
+    observed = _checked_sequences(fixer, spec, path)
+    report["sequence"] = "/".join(observed.values())
+    report["atoms"] = fixer.topology.getNumAtoms()
+    report["residues"] = fixer.topology.getNumResidues()
+    log.info("protein %s: prepared %d atoms in %d residues (%s)", spec.id, report["atoms"], report["residues"], report)
+    return fixer.topology, fixer.positions, report
+
+
+def _select_chains(fixer, spec: ProteinSpec, path: Path, report: dict) -> list[str]:
+    """Keep the configured chains (or every chain holding protein); the ids kept."""
     chains = list(fixer.topology.chains())
     if spec.chains is None:
         keep = [c.id for c in chains if any(r.name in _PROTEIN for r in c.residues())]
@@ -108,16 +135,27 @@ def fix_structure(
     removed_chains = [c.id for c in chains if c.id not in keep]
     fixer.removeChains(chainIds=removed_chains)
     report["removed_chains"] = removed_chains
+    return keep
 
-    if spec.residues is not None:
-        low, high = spec.residues
-        outside = [r for r in fixer.topology.residues() if r.name in _PROTEIN and not low <= int(r.id) <= high]
-        if outside:
-            modeller = app.Modeller(fixer.topology, fixer.positions)
-            modeller.delete(outside)
-            fixer.topology, fixer.positions = modeller.topology, modeller.positions
-        report["removed_residues_outside_range"] = len(outside)
 
+def _delete(fixer, items: list) -> None:
+    """Delete residues or atoms from the fixer's structure (through an OpenMM Modeller)."""
+    modeller = app.Modeller(fixer.topology, fixer.positions)
+    modeller.delete(items)
+    fixer.topology, fixer.positions = modeller.topology, modeller.positions
+
+
+def _remove_residues_outside(fixer, residues: tuple[int, int], report: dict) -> None:
+    """Delete the protein residues numbered outside the configured range ``residues``."""
+    low, high = residues
+    outside = [r for r in fixer.topology.residues() if r.name in _PROTEIN and not low <= int(r.id) <= high]
+    if outside:
+        _delete(fixer, outside)
+    report["removed_residues_outside_range"] = len(outside)
+
+
+def _remove_heterogens(fixer, spec: ProteinSpec, path: Path, keep: list[str], report: dict) -> None:
+    """Drop waters, ions and other heterogens (counted by name); refuse a selection with no protein left."""
     removed = fixer.removeHeterogens(keepWater=False)
     report["removed_heterogens"] = {}
     for residue in removed:
@@ -128,8 +166,11 @@ def fix_structure(
             "Point the entry at a structure that contains the protein, or fix `chains`/`residues`."
         )
 
+
+def _complete_residues(fixer, add_terminal_residues: bool, report: dict) -> None:
+    """Find missing residues (terminal ones only if asked) and replace nonstandard residues."""
     fixer.findMissingResidues()
-    if not settings["add_terminal_residues"]:
+    if not add_terminal_residues:
         chain_lengths = [len(list(c.residues())) for c in fixer.topology.chains()]
         for key in list(fixer.missingResidues):
             if key[1] == 0 or key[1] == chain_lengths[key[0]]:
@@ -139,23 +180,17 @@ def fix_structure(
     report["replaced_nonstandard"] = [f"{r.name}{r.id}->{name}" for r, name in fixer.nonstandardResidues]
     fixer.replaceNonstandardResidues()
 
-    if settings["strip_hydrogens"]:
-        hydrogens = [a for a in fixer.topology.atoms() if a.element is not None and a.element.symbol == "H"]
-        if hydrogens:
-            modeller = app.Modeller(fixer.topology, fixer.positions)
-            modeller.delete(hydrogens)
-            fixer.topology, fixer.positions = modeller.topology, modeller.positions
-        report["stripped_hydrogens"] = len(hydrogens)
 
-    fixer.findMissingAtoms()
-    report["added_heavy_atoms"] = sum(len(v) for v in fixer.missingAtoms.values()) + sum(
-        len(v) for v in fixer.missingTerminals.values()
-    )
-    fixer.addMissingAtoms(seed=seed)
-    before = fixer.topology.getNumAtoms()
-    fixer.addMissingHydrogens(pH=float(settings["ph"]))
-    report["added_hydrogens"] = fixer.topology.getNumAtoms() - before
+def _strip_hydrogens(fixer, report: dict) -> None:
+    """Delete the input's hydrogens (they are added back at the configured pH)."""
+    hydrogens = [a for a in fixer.topology.atoms() if a.element is not None and a.element.symbol == "H"]
+    if hydrogens:
+        _delete(fixer, hydrogens)
+    report["stripped_hydrogens"] = len(hydrogens)
 
+
+def _checked_sequences(fixer, spec: ProteinSpec, path: Path) -> dict:
+    """The prepared chains' sequences; a SequenceMismatchError when they are not the configured ones."""
     observed = selected_sequences(fixer.topology, path=path)
     if list(observed.values()) != list(spec.chain_sequences):
         raise SequenceMismatchError(
@@ -163,8 +198,4 @@ def fix_structure(
             f"expects {spec.sequence}. Fix `sequence`, `chains` or `residues` in the config entry of "
             f"'{spec.id}' (missing residues are rebuilt only where the file's SEQRES lists them)."
         )
-    report["sequence"] = "/".join(observed.values())
-    report["atoms"] = fixer.topology.getNumAtoms()
-    report["residues"] = fixer.topology.getNumResidues()
-    log.info("protein %s: prepared %d atoms in %d residues (%s)", spec.id, report["atoms"], report["residues"], report)
-    return fixer.topology, fixer.positions, report
+    return observed
