@@ -215,53 +215,8 @@ def check_user_model(
     dtype = _dtype(model)
     x = torch.as_tensor(np.stack([basis, basis + np.random.default_rng(0).normal(0, 0.005, basis.shape)]), dtype=dtype)
     x.requires_grad_(True)
-    expected = (2, n_beads, 3) if model.returns_forces else (2,)
-    what = "forces (n_frames, n_beads, 3)" if model.returns_forces else "energies (n_frames,)"
-    try:
-        with torch.enable_grad():
-            out = model(x)
-    except Exception as exc:
-        raise ModelContractError(
-            f"{where}: forward(x) raised {type(exc).__name__}: {exc} for x of shape "
-            f"{tuple(x.shape)} ({dtype}, C-alpha positions of the prepared structure in "
-            f"{spec['length_unit']}). Fix: the contract is forward(x) with x "
-            f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads."
-        ) from None
-    if not isinstance(out, torch.Tensor) or tuple(out.shape) != expected:
-        shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
-        wanted = (
-            "energy.sum over beads, one value per frame" if not model.returns_forces else "one force vector per bead"
-        )
-        raise ModelContractError(
-            f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
-            f"contract (returns: {spec['returns']}) is {what}. Fix: return "
-            f"{wanted}, "
-            "or set `returns` to what the model gives."
-        )
-    if not torch.isfinite(out).all():
-        raise ModelContractError(
-            f"{where}: forward(x) is not finite at the prepared structure. Fix: check the "
-            "model's units (length_unit) and that it was trained on this protein."
-        )
-    if model.returns_forces:
-        forces = out.detach()
-        energy = None
-    else:
-        if not out.requires_grad:
-            raise ModelContractError(
-                f"{where}: the energies do not depend differentiably on the positions (no "
-                "autograd graph), so there are no forces. Fix: compute the energy from x with "
-                "torch operations (no .detach(), .numpy() or torch.no_grad()), or return forces "
-                "and set returns: forces."
-            )
-        (gradient,) = torch.autograd.grad(out.sum(), x, allow_unused=True)
-        if gradient is None or not torch.isfinite(gradient).all():
-            raise ModelContractError(
-                f"{where}: the energies' gradient in the positions is "
-                f"{'missing' if gradient is None else 'not finite'}. Fix: make forward "
-                "differentiable in x."
-            )
-        forces, energy = -gradient, out.detach()
+    out = _forward(model, x, spec, where)
+    forces, energy = _forces_and_energy(model, out, x, where)
     largest = float(forces.norm(dim=-1).max())
     warnings_found = []
     if largest > 1e5:
@@ -289,3 +244,57 @@ def check_user_model(
         Path(record_path).parent.mkdir(parents=True, exist_ok=True)
         Path(record_path).write_text(json.dumps(record, indent=2) + "\n")
     return record
+
+
+def _forward(model: UserModel, x: torch.Tensor, spec: Mapping, where: str) -> torch.Tensor:
+    """``model(x)``, refused unless it runs and returns finite values of the contract's shape."""
+    n_beads = x.shape[1]
+    expected = (2, n_beads, 3) if model.returns_forces else (2,)
+    what = "forces (n_frames, n_beads, 3)" if model.returns_forces else "energies (n_frames,)"
+    try:
+        with torch.enable_grad():
+            out = model(x)
+    except Exception as exc:
+        raise ModelContractError(
+            f"{where}: forward(x) raised {type(exc).__name__}: {exc} for x of shape "
+            f"{tuple(x.shape)} ({x.dtype}, C-alpha positions of the prepared structure in "
+            f"{spec['length_unit']}). Fix: the contract is forward(x) with x "
+            f"(n_frames, n_beads, 3) -> {what}; this protein has {n_beads} beads."
+        ) from None
+    if not isinstance(out, torch.Tensor) or tuple(out.shape) != expected:
+        shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
+        wanted = (
+            "energy.sum over beads, one value per frame" if not model.returns_forces else "one force vector per bead"
+        )
+        raise ModelContractError(
+            f"{where}: forward(x) returned {shape} for x of shape {tuple(x.shape)}; the "
+            f"contract (returns: {spec['returns']}) is {what}. Fix: return {wanted}, "
+            "or set `returns` to what the model gives."
+        )
+    if not torch.isfinite(out).all():
+        raise ModelContractError(
+            f"{where}: forward(x) is not finite at the prepared structure. Fix: check the "
+            "model's units (length_unit) and that it was trained on this protein."
+        )
+    return out
+
+
+def _forces_and_energy(model: UserModel, out: torch.Tensor, x: torch.Tensor, where: str) -> tuple:
+    """The forces at ``x`` (the model's or minus its energies' gradient) and the energies (None for forces)."""
+    if model.returns_forces:
+        return out.detach(), None
+    if not out.requires_grad:
+        raise ModelContractError(
+            f"{where}: the energies do not depend differentiably on the positions (no "
+            "autograd graph), so there are no forces. Fix: compute the energy from x with "
+            "torch operations (no .detach(), .numpy() or torch.no_grad()), or return forces "
+            "and set returns: forces."
+        )
+    (gradient,) = torch.autograd.grad(out.sum(), x, allow_unused=True)
+    if gradient is None or not torch.isfinite(gradient).all():
+        raise ModelContractError(
+            f"{where}: the energies' gradient in the positions is "
+            f"{'missing' if gradient is None else 'not finite'}. Fix: make forward "
+            "differentiable in x."
+        )
+    return -gradient, out.detach()
