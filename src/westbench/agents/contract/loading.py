@@ -63,9 +63,35 @@ def _fail(path: Path, message: str):
 
 
 def _item(raw, index: int, path: Path) -> Item:
+    """One ``[[item]]`` table validated into an :class:`Item` (``index`` from 0); the first error found fails."""
     where = f"item {index + 1}" + (f" ({raw.get('id')})" if isinstance(raw, dict) and raw.get("id") else "")
     if not isinstance(raw, dict):
         _fail(path, f"{where} must be a table ([[item]])")
+    checks = _checks(raw, where, path)
+    bounds = _bounds(raw.get("range"), where, path)
+    file = raw.get("file")
+    if file is not None and not (
+        isinstance(file, str) or (isinstance(file, list) and file and all(isinstance(f, str) for f in file))
+    ):
+        _fail(path, f"{where}: file must be a glob or a list of globs of delivered files (relative to /app/output)")
+    mutate = raw.get("mutate", {})
+    _check_mutate(mutate, raw, bounds, where, path)
+    return Item(
+        id=raw["id"],
+        kind=raw["kind"],
+        quote=raw["quote"],
+        checks=tuple(checks),
+        value=raw.get("value"),
+        range=bounds,
+        unit=raw.get("unit"),
+        tolerance=raw.get("tolerance"),
+        file=file if isinstance(file, str) or file is None else tuple(file),
+        mutate=dict(mutate),
+    )
+
+
+def _checks(raw: dict, where: str, path: Path) -> list[str]:
+    """The item's keys, required keys, id, kind and quote validated; its checks as a list."""
     unknown = set(raw) - _ITEM_KEYS
     if unknown:
         _fail(path, f"{where} has unknown keys {sorted(unknown)}; allowed: {sorted(_ITEM_KEYS)}")
@@ -83,22 +109,25 @@ def _item(raw, index: int, path: Path) -> Item:
         checks = [checks]
     if not isinstance(checks, list) or not checks or not all(isinstance(c, str) and c for c in checks):
         _fail(path, f"{where}: checks must name at least one check of tests/verify.py")
-    bounds = raw.get("range")
-    if bounds is not None:
-        if (
-            not isinstance(bounds, list)
-            or len(bounds) != 2
-            or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)
-            or bounds[0] > bounds[1]
-        ):
-            _fail(path, f"{where}: range must be [low, high] with low <= high, got {bounds!r}")
-        bounds = (float(bounds[0]), float(bounds[1]))
-    file = raw.get("file")
-    if file is not None and not (
-        isinstance(file, str) or (isinstance(file, list) and file and all(isinstance(f, str) for f in file))
+    return checks
+
+
+def _bounds(bounds, where: str, path: Path) -> tuple[float, float] | None:
+    """The item's ``range`` as (low, high) floats (None when it has none)."""
+    if bounds is None:
+        return None
+    if (
+        not isinstance(bounds, list)
+        or len(bounds) != 2
+        or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)
+        or bounds[0] > bounds[1]
     ):
-        _fail(path, f"{where}: file must be a glob or a list of globs of delivered files (relative to /app/output)")
-    mutate = raw.get("mutate", {})
+        _fail(path, f"{where}: range must be [low, high] with low <= high, got {bounds!r}")
+    return (float(bounds[0]), float(bounds[1]))
+
+
+def _check_mutate(mutate, raw: dict, bounds, where: str, path: Path) -> None:
+    """Refuse a ``mutate`` table with unknown keys, bad patterns or level, or nothing to derive its values from."""
     if not isinstance(mutate, dict) or set(mutate) - _MUTATE_KEYS:
         _fail(path, f"{where}: mutate must be a table with keys among {sorted(_MUTATE_KEYS)}")
     if "pattern" in mutate:
@@ -124,18 +153,6 @@ def _item(raw, index: int, path: Path) -> Item:
         and not ((bounds or numeric_value) and ("key" in mutate or "pattern" in mutate))
     ):
         _fail(path, f"{where}: mutate needs values, remove, or a value or range to derive out-of-contract values from")
-    return Item(
-        id=raw["id"],
-        kind=raw["kind"],
-        quote=raw["quote"],
-        checks=tuple(checks),
-        value=raw.get("value"),
-        range=bounds,
-        unit=raw.get("unit"),
-        tolerance=raw.get("tolerance"),
-        file=file if isinstance(file, str) or file is None else tuple(file),
-        mutate=dict(mutate),
-    )
 
 
 def load_contract(task_path: str | Path) -> Contract | None:
