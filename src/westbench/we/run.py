@@ -125,7 +125,7 @@ def _run_we(
     coverage_fn,
     max_wallclock_s,
 ) -> dict:
-    from westpa.cli.core import w_init, w_run
+    from westpa.cli.core import w_run
 
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -135,26 +135,7 @@ def _run_we(
     if is_initialized(west_h5):
         log.info("resuming %s: %d complete iterations", west_h5, completed_iterations(west_h5))
     else:
-        west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
-        write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
-        with westpa_session(run_dir, "serial", 1) as rc:
-            # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
-            make_segment_order_deterministic()
-            rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
-            propagator = rc.get_propagator()
-            count = len(propagator.starts())
-            # An ensemble of basis states starts one walker each: copies add nothing the ensemble lacks, and
-            # every initial state the first split/merge leaves unused is formatted by WESTPA's driver on each
-            # iteration (768 of them from 256 states x 3 cost 11 % of a calibration WE run).
-            per_state = segs_per_state if count == 1 else 1
-            w_init.initialize(
-                tstates=None,
-                tstate_file=None,
-                bstates=basis_state_entries(count, propagator.start_weights()),
-                bstate_file=None,
-                segs_per_state=per_state,
-            )
-        log.info("initialized %s with %d walkers from %d basis states", west_h5, per_state * count, count)
+        _initialize(run_dir, cfg, max_iterations, segs_per_state)
     reason = "max_iterations"
     while True:
         done = completed_iterations(west_h5)
@@ -193,3 +174,30 @@ def _run_we(
         "stopped_because": reason,
         "seconds": round(time.monotonic() - started, 3),
     }
+
+
+def _initialize(run_dir: Path, cfg: Mapping, max_iterations: int, segs_per_state: int) -> None:
+    """``w_init`` in ``run_dir``: west.cfg written, the basis states from the engine's starts, repeatable splits."""
+    from westpa.cli.core import w_init
+
+    west_h5 = run_dir / "west.h5"
+    west_h5.unlink(missing_ok=True)  # a kill during w_init leaves a file WESTPA cannot use
+    write_west_cfg(run_dir / "west.cfg", max_iterations=max_iterations, **cfg)
+    with westpa_session(run_dir, "serial", 1) as rc:
+        # w_init already splits and merges (MAB bins the initial walkers): repeatable like w_run's WE steps.
+        make_segment_order_deterministic()
+        rc.get_we_driver().rng = np.random.Generator(np.random.MT19937(derive_seed(int(cfg["seed"]), "we", 0)))
+        propagator = rc.get_propagator()
+        count = len(propagator.starts())
+        # An ensemble of basis states starts one walker each: copies add nothing the ensemble lacks, and
+        # every initial state the first split/merge leaves unused is formatted by WESTPA's driver on each
+        # iteration (768 of them from 256 states x 3 cost 11 % of a calibration WE run).
+        per_state = segs_per_state if count == 1 else 1
+        w_init.initialize(
+            tstates=None,
+            tstate_file=None,
+            bstates=basis_state_entries(count, propagator.start_weights()),
+            bstate_file=None,
+            segs_per_state=per_state,
+        )
+    log.info("initialized %s with %d walkers from %d basis states", west_h5, per_state * count, count)
