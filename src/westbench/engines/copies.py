@@ -70,15 +70,8 @@ def copy_system(system: openmm.System, n_copies: int, cutoff_nm: float) -> openm
     CopyError
         For periodic systems, virtual sites, or forces outside :data:`SUPPORTED`.
     """
-    if system.usesPeriodicBoundaryConditions():
-        raise CopyError("copies are for implicit-solvent (non-periodic) systems")
+    _check_copyable(system)
     n = system.getNumParticles()
-    if any(system.isVirtualSite(i) for i in range(n)):
-        raise CopyError("systems with virtual sites are not copied")
-    names = [type(f).__name__ for f in system.getForces()]
-    unknown = sorted(set(names) - set(SUPPORTED))
-    if unknown:
-        raise CopyError(f"cannot copy forces {unknown} (supported: {', '.join(SUPPORTED)})")
     out = openmm.System()
     masses = [system.getParticleMass(i) for i in range(n)]
     constraints = [system.getConstraintParameters(i) for i in range(system.getNumConstraints())]
@@ -95,47 +88,69 @@ def copy_system(system: openmm.System, n_copies: int, cutoff_nm: float) -> openm
             continue
         new = _clone(force)
         for k in range(1, n_copies):
-            off = k * n
-            if name == "HarmonicBondForce":
-                for b in range(force.getNumBonds()):
-                    i, j, *p = force.getBondParameters(b)
-                    new.addBond(i + off, j + off, *p)
-            elif name == "HarmonicAngleForce":
-                for a in range(force.getNumAngles()):
-                    i, j, l, *p = force.getAngleParameters(a)
-                    new.addAngle(i + off, j + off, l + off, *p)
-            elif name == "PeriodicTorsionForce":
-                for t in range(force.getNumTorsions()):
-                    i, j, l, m, *p = force.getTorsionParameters(t)
-                    new.addTorsion(i + off, j + off, l + off, m + off, *p)
-            elif name == "CMAPTorsionForce":
-                for t in range(force.getNumTorsions()):
-                    cmap, *atoms = force.getTorsionParameters(t)
-                    new.addTorsion(cmap, *[a + off for a in atoms])
-            elif name == "NonbondedForce":
-                for i in range(n):
-                    new.addParticle(*force.getParticleParameters(i))
-                for e in range(force.getNumExceptions()):
-                    i, j, *p = force.getExceptionParameters(e)
-                    new.addException(i + off, j + off, *p)
-            elif name == "CustomGBForce":
-                for i in range(n):
-                    new.addParticle(force.getParticleParameters(i))
-                for e in range(force.getNumExclusions()):
-                    i, j = force.getExclusionParticles(e)
-                    new.addExclusion(i + off, j + off)
-        if name == "NonbondedForce":
-            if force.getNumParticleParameterOffsets() or force.getNumExceptionParameterOffsets():
-                raise CopyError("NonbondedForce parameter offsets are not copied")
-            new.setNonbondedMethod(openmm.NonbondedForce.CutoffNonPeriodic)
-            new.setCutoffDistance(cutoff)
-            new.setReactionFieldDielectric(1.0)  # Coulomb forces exact inside the cutoff
-            new.setUseSwitchingFunction(False)
-        elif name == "CustomGBForce":
-            new.setNonbondedMethod(openmm.CustomGBForce.CutoffNonPeriodic)
-            new.setCutoffDistance(cutoff)
+            _add_copy(force, new, name, k * n, n)
+        _set_cutoff(force, new, name, cutoff)
         out.addForce(new)
     return out
+
+
+def _check_copyable(system: openmm.System) -> None:
+    """Refuse periodic systems, virtual sites and forces outside :data:`SUPPORTED`."""
+    if system.usesPeriodicBoundaryConditions():
+        raise CopyError("copies are for implicit-solvent (non-periodic) systems")
+    n = system.getNumParticles()
+    if any(system.isVirtualSite(i) for i in range(n)):
+        raise CopyError("systems with virtual sites are not copied")
+    names = [type(f).__name__ for f in system.getForces()]
+    unknown = sorted(set(names) - set(SUPPORTED))
+    if unknown:
+        raise CopyError(f"cannot copy forces {unknown} (supported: {', '.join(SUPPORTED)})")
+
+
+def _add_copy(force, new, name: str, off: int, n: int) -> None:
+    """Add to ``new`` the terms of ``force`` (named ``name``) for the copy whose particles start at ``off``."""
+    if name == "HarmonicBondForce":
+        for b in range(force.getNumBonds()):
+            i, j, *p = force.getBondParameters(b)
+            new.addBond(i + off, j + off, *p)
+    elif name == "HarmonicAngleForce":
+        for a in range(force.getNumAngles()):
+            i, j, l, *p = force.getAngleParameters(a)
+            new.addAngle(i + off, j + off, l + off, *p)
+    elif name == "PeriodicTorsionForce":
+        for t in range(force.getNumTorsions()):
+            i, j, l, m, *p = force.getTorsionParameters(t)
+            new.addTorsion(i + off, j + off, l + off, m + off, *p)
+    elif name == "CMAPTorsionForce":
+        for t in range(force.getNumTorsions()):
+            cmap, *atoms = force.getTorsionParameters(t)
+            new.addTorsion(cmap, *[a + off for a in atoms])
+    elif name == "NonbondedForce":
+        for i in range(n):
+            new.addParticle(*force.getParticleParameters(i))
+        for e in range(force.getNumExceptions()):
+            i, j, *p = force.getExceptionParameters(e)
+            new.addException(i + off, j + off, *p)
+    elif name == "CustomGBForce":
+        for i in range(n):
+            new.addParticle(force.getParticleParameters(i))
+        for e in range(force.getNumExclusions()):
+            i, j = force.getExclusionParticles(e)
+            new.addExclusion(i + off, j + off)
+
+
+def _set_cutoff(force, new, name: str, cutoff) -> None:
+    """The copies' nonbonded forces get a non-periodic cutoff (Coulomb exact inside it, no switching)."""
+    if name == "NonbondedForce":
+        if force.getNumParticleParameterOffsets() or force.getNumExceptionParameterOffsets():
+            raise CopyError("NonbondedForce parameter offsets are not copied")
+        new.setNonbondedMethod(openmm.NonbondedForce.CutoffNonPeriodic)
+        new.setCutoffDistance(cutoff)
+        new.setReactionFieldDielectric(1.0)  # Coulomb forces exact inside the cutoff
+        new.setUseSwitchingFunction(False)
+    elif name == "CustomGBForce":
+        new.setNonbondedMethod(openmm.CustomGBForce.CutoffNonPeriodic)
+        new.setCutoffDistance(cutoff)
 
 
 def slot_centers(n_copies: int, cutoff_nm: float) -> np.ndarray:
