@@ -183,28 +183,18 @@ def fit_groundtruth(
     frames : dict
         All runs joined in the frames contract (``traj`` = run), with ``tics`` filled.
     """
-    from westbench.io.frames import concatenate, read_frames
+    from westbench.io.frames import read_frames
 
     memory_gb = default("tica.memory_gb") if memory_gb is None else memory_gb
     if min_pairs_per_feature is None:
         min_pairs_per_feature = default("tica.min_pairs_per_feature")
     runs = [read_frames(p) for p in frames_paths]
-    intervals = {round(float(np.median(np.diff(r["time_ps"]))), 9) for r in runs if len(r) > 1}
-    if len(intervals) > 1:
-        raise WestbenchError(
-            f"ground-truth runs of '{protein}' were saved at different intervals {sorted(intervals)} ps"
-        )
-    interval = intervals.pop() if intervals else float("nan")
+    interval = _save_interval(runs, protein)
     n_residues = runs[0]["ca"].shape[1]
     pieces = continuous_pieces(runs)
     chosen = choose_features(n_residues, features, runs[0]["ca"][0] if reference is None else reference, seed)
     log.info("%s: TICA features: %s", protein, chosen.reason)
-    lagged = int(sum(max(0, len(p) - lag_frames) for p in pieces))
-    if not lagged:
-        raise WestbenchError(
-            f"TICA lag {lag_frames} frames is longer than every ground-truth run of '{protein}': lower "
-            "tica.lag_frames or run longer"
-        )
+    lagged = _lagged_pairs(pieces, lag_frames, protein)
     held = 2 * sum(r["ca"].nbytes for r in runs)  # the runs, and their concatenation written out
     need = check_memory(chosen, memory_gb, held, protein)
     enough = max(2, int(lagged // max(min_pairs_per_feature, 1)))  # features the data supports
@@ -239,12 +229,41 @@ def fit_groundtruth(
     )
     if not quality.well_posed:
         log.warning("%s: TICA is not well posed: %s", protein, quality.why)
+    frames = _projected(runs, model)
+    log.info(
+        "%s: TICA fitted and %d frames projected in %.1f s", protein, len(frames["ca"]), time.monotonic() - started
+    )
+    return model, frames
+
+
+def _save_interval(runs: Sequence[Mapping], protein: str) -> float:
+    """The runs' common interval (ps) between saved frames (NaN when no run has two frames)."""
+    intervals = {round(float(np.median(np.diff(r["time_ps"]))), 9) for r in runs if len(r) > 1}
+    if len(intervals) > 1:
+        raise WestbenchError(
+            f"ground-truth runs of '{protein}' were saved at different intervals {sorted(intervals)} ps"
+        )
+    return intervals.pop() if intervals else float("nan")
+
+
+def _lagged_pairs(pieces: Sequence[np.ndarray], lag_frames: int, protein: str) -> int:
+    """How many (frame, frame + lag) pairs the continuous pieces hold; an error when none."""
+    lagged = int(sum(max(0, len(p) - lag_frames) for p in pieces))
+    if not lagged:
+        raise WestbenchError(
+            f"TICA lag {lag_frames} frames is longer than every ground-truth run of '{protein}': lower "
+            "tica.lag_frames or run longer"
+        )
+    return lagged
+
+
+def _projected(runs: list[dict], model) -> dict:
+    """All runs joined (``traj`` = run index), projected on the model's TICs, equally weighted."""
+    from westbench.io.frames import concatenate
+
     for index, run in enumerate(runs):
         run["traj"] = np.full(len(run), index)
     frames = concatenate(runs)
     frames["tics"] = model.project(frames["ca"]).astype(np.float32)
     frames["weight"] = np.full(len(frames["ca"]), 1.0 / len(frames["ca"]))
-    log.info(
-        "%s: TICA fitted and %d frames projected in %.1f s", protein, len(frames["ca"]), time.monotonic() - started
-    )
-    return model, frames
+    return frames
