@@ -25,45 +25,22 @@ def _number(text: str):
 
 def csv_mutants(relative: str, text: str) -> list[Mutant]:
     """Per numeric column: unit swaps and a constant (reals), index shifts (integers); the last row dropped."""
-    delimiter = "\t" if relative.endswith(".tsv") else ","
-    lines = text.splitlines()
-    comments = [line for line in lines if line.startswith("#")]
-    body = [line for line in lines if not line.startswith("#")]
-    rows = list(csv.reader(body, delimiter=delimiter))
-    if len(rows) < 2 or not rows[0] or any(_number(cell) is not None for cell in rows[0]):
+    table = _read_table(relative, text)
+    if table is None:
         return []
-    header, data = rows[0], [r for r in rows[1:] if r]
-    if not data:
-        return []
+    delimiter, comments, header, data = table
 
     def write(new_rows) -> str:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(new_rows)
-        return "".join(line + "\n" for line in comments) + buffer.getvalue()
+        return _write_table(delimiter, comments, header, new_rows)
 
     mutants = []
     for column, name in enumerate(header):
         values = [_number(r[column]) if column < len(r) else None for r in data]
         if any(v is None for v in values):
             continue
-        kind = "int" if all(isinstance(v, int) for v in values) else "float"
-        if kind == "int":
-            operators = list(INT_OPERATORS)
-        else:
-            mean = sum(values) / len(values)
-            constant = plausible_constant(mean) if mean else None
-            operators = [(op, f) for op, f in float_operators(name) if op != "constant"]
-            if constant is not None:
-                operators.append(("constant", lambda v, c=constant: c))
+        kind, operators = _column_operators(name, values)
         for operator, function in operators:
-            new_rows = []
-            for row, value in zip(data, values):
-                row = list(row)
-                new = function(value)
-                row[column] = str(int(new)) if kind == "int" else format_like(new, row[column])
-                new_rows.append(row)
+            new_rows = _mutated_rows(data, values, column, kind, function)
             if new_rows == [list(r) for r in data]:
                 continue
             mutants.append(
@@ -88,3 +65,51 @@ def csv_mutants(relative: str, text: str) -> list[Mutant]:
             )
         )
     return mutants
+
+
+def _read_table(relative: str, text: str) -> tuple[str, list[str], list[str], list[list[str]]] | None:
+    """The delimiter, comment lines, header and non-empty data rows; None for no header or no data."""
+    delimiter = "\t" if relative.endswith(".tsv") else ","
+    lines = text.splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    body = [line for line in lines if not line.startswith("#")]
+    rows = list(csv.reader(body, delimiter=delimiter))
+    if len(rows) < 2 or not rows[0] or any(_number(cell) is not None for cell in rows[0]):
+        return None
+    header, data = rows[0], [r for r in rows[1:] if r]
+    if not data:
+        return None
+    return delimiter, comments, header, data
+
+
+def _write_table(delimiter: str, comments: list[str], header: list[str], rows) -> str:
+    """The table written back: comment lines, header, ``rows``."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return "".join(line + "\n" for line in comments) + buffer.getvalue()
+
+
+def _column_operators(name: str, values: list) -> tuple[str, list]:
+    """A numeric column's kind (int or float) and its operators (index shifts; unit swaps and a constant)."""
+    kind = "int" if all(isinstance(v, int) for v in values) else "float"
+    if kind == "int":
+        return kind, list(INT_OPERATORS)
+    mean = sum(values) / len(values)
+    constant = plausible_constant(mean) if mean else None
+    operators = [(op, f) for op, f in float_operators(name) if op != "constant"]
+    if constant is not None:
+        operators.append(("constant", lambda v, c=constant: c))
+    return kind, operators
+
+
+def _mutated_rows(data: list[list[str]], values: list, column: int, kind: str, function) -> list[list[str]]:
+    """The data rows with ``column`` replaced by ``function`` of its values, written like the originals."""
+    new_rows = []
+    for row, value in zip(data, values):
+        row = list(row)
+        new = function(value)
+        row[column] = str(int(new)) if kind == "int" else format_like(new, row[column])
+        new_rows.append(row)
+    return new_rows
