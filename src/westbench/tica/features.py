@@ -229,6 +229,23 @@ def choose_features(
             record,
             why + f"{len(chosen):,} seeded random pairs at least {separation} apart in sequence",
         )
+    reference = _native_ca(reference, n_residues)
+    return _contact_features(reference, apart, limit, separation, settings, rng, seed, why)
+
+
+def _choose(rng: np.random.Generator, pairs: np.ndarray, count: int) -> np.ndarray:
+    if count >= len(pairs):
+        return pairs
+    return _sorted(pairs[rng.choice(len(pairs), size=count, replace=False)])
+
+
+def _sorted(pairs: np.ndarray) -> np.ndarray:
+    """Row-major order (the order of all pairs), so features of neighbouring residues sit together."""
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
+def _native_ca(reference: np.ndarray | None, n_residues: int) -> np.ndarray:
+    """The native structure's C-alpha positions (n_residues, 3) float32; an error when missing or of another protein."""
     if reference is None:
         raise WestbenchError(
             f"TICA features 'contacts' need the native structure's C-alpha positions ({n_residues} residues) "
@@ -240,6 +257,12 @@ def choose_features(
             f"the reference structure for the TICA contacts has {len(reference)} C-alpha atoms, the "
             f"trajectories {n_residues}: use the prepared structure of the same protein"
         )
+    return reference
+
+
+def _contact_features(reference, apart, limit, separation, settings, rng, seed, why) -> PairFeatures:
+    """The native contacts among ``apart`` (a seeded random ``limit`` of them, or all plus random other pairs)."""
+    n_residues = len(reference)
     cutoff = float(settings["contact_cutoff_nm"])
     distance = np.linalg.norm(reference[apart[:, 0]] - reference[apart[:, 1]], axis=1)
     contacts, others = apart[distance <= cutoff], apart[distance > cutoff]
@@ -265,14 +288,3 @@ def choose_features(
         why + f"{detail} (pairs at least {separation} apart in sequence; contact: within {cutoff:g} nm in the "
         f"native structure), {len(chosen):,} features",
     )
-
-
-def _choose(rng: np.random.Generator, pairs: np.ndarray, count: int) -> np.ndarray:
-    if count >= len(pairs):
-        return pairs
-    return _sorted(pairs[rng.choice(len(pairs), size=count, replace=False)])
-
-
-def _sorted(pairs: np.ndarray) -> np.ndarray:
-    """Row-major order (the order of all pairs), so features of neighbouring residues sit together."""
-    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
