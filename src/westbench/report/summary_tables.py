@@ -179,43 +179,15 @@ def table_sections(
     summary = verdict_table(w1_table, kl_table)
     if summary is not None:
         frames = {verdicts: summary, **frames}
-    if settings["bootstrap"]:
-        reading = (
-            Markup(
-                "Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
-                "units, widened for few units), its verdict and, under it, the noise floor's upper bound (hover "
-                "for its median and range); the bias where it exceeds half the interval. Full precision, the bias "
-                "and the floor's median and range are in the CSV. "
-            ).format(settings["bootstrap"])
-            + LEGEND
-            + Markup(
-                " <i>not distinguishable</i> under a within-noise verdict: the run's controls separated no known-bad "
-                "engine on that distribution, so within noise reads <i>not distinguishable at this resolution</i> "
-                "(What this run could detect). <i>pinned by the bin floor</i>: a KL that is no score, shown instead "
-                "of its value (hover for it)."
-            )
-        )
-    else:
-        reading = Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
-
-    def note(caption: str, *more) -> Markup:
-        extra = Markup(" ").join(text for text in more if text)  # plain text is escaped, Markup kept
-        return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
-
+    reading = _reading(settings["bootstrap"])
     name = {role: Path(path).stem for role, path in tables.items()}  # a table's caption: its file's name
-    tica = Markup(" ").join(
-        Markup("TIC columns of {}: its TICA is not well posed ({}), so no rank comes from them (Caveats).").format(
-            protein, tica_short(found.tica_caveat)
-        )
-        for protein, found in (evidence or {}).items()
-        if found.tica_caveat
-    )
+    tica = _tica_caveats(evidence)
     notes = {
-        w1: note(name["w1"], reading, tica),
-        kl: note(name["kl"], kl_sensitivity(metrics), reading, tica),
-        coverage: note(name["coverage"]),
+        w1: _note(captions, name["w1"], reading, tica),
+        kl: _note(captions, name["kl"], kl_sensitivity(metrics), reading, tica),
+        coverage: _note(captions, name["coverage"]),
         reach: Markup("<p>The per-threshold columns of the coverage table above (same CSV).</p>"),
-        throughput: note(name["throughput"]),
+        throughput: _note(captions, name["throughput"]),
     }
     if summary is not None:
         notes[verdicts] = Markup(
@@ -225,3 +197,41 @@ def table_sections(
             "it, or undetermined (the interval or the floor not estimable).</p>"
         )
     return frames, notes
+
+
+def _reading(bootstrap: int) -> Markup:
+    """How a divergence table's cell reads (with ``bootstrap`` replicates; without, that nothing is called)."""
+    if bootstrap:
+        return (
+            Markup(
+                "Each cell: the estimate [95 % BCa interval] ({} bootstrap replicates over independent "
+                "units, widened for few units), its verdict and, under it, the noise floor's upper bound (hover "
+                "for its median and range); the bias where it exceeds half the interval. Full precision, the bias "
+                "and the floor's median and range are in the CSV. "
+            ).format(bootstrap)
+            + LEGEND
+            + Markup(
+                " <i>not distinguishable</i> under a within-noise verdict: the run's controls separated no known-bad "
+                "engine on that distribution, so within noise reads <i>not distinguishable at this resolution</i> "
+                "(What this run could detect). <i>pinned by the bin floor</i>: a KL that is no score, shown instead "
+                "of its value (hover for it)."
+            )
+        )
+    return Markup("metrics.bootstrap is 0: no intervals, so no value is called separated or within noise.")
+
+
+def _note(captions: Captions, caption: str, *more) -> Markup:
+    """A table's note: its caption, then the non-empty ``more`` in one paragraph."""
+    extra = Markup(" ").join(text for text in more if text)  # plain text is escaped, Markup kept
+    return captions.html(caption) + (Markup("<p>{}</p>").format(extra) if extra else Markup(""))
+
+
+def _tica_caveats(evidence: Mapping[str, ProteinEvidence] | None) -> Markup:
+    """One sentence per protein whose TICA is not well posed: its TIC columns give no rank."""
+    return Markup(" ").join(
+        Markup("TIC columns of {}: its TICA is not well posed ({}), so no rank comes from them (Caveats).").format(
+            protein, tica_short(found.tica_caveat)
+        )
+        for protein, found in (evidence or {}).items()
+        if found.tica_caveat
+    )
