@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -78,47 +78,13 @@ def forest_png(values: pd.DataFrame, engines: Sequence[str], title: str, metric:
     )
     y = {engine: i for i, engine in enumerate(reversed(list(engines)))}
     for axis, name in zip(axes.flat, names):
-        panel = rows[rows["distribution"] == name]
-        ranks = list(panel["rank"])
-        for record in panel.to_dict("records"):
-            if record["engine"] not in y:
-                continue
-            at = y[record["engine"]]
-            if np.isfinite(record["floor_high"]):
-                axis.barh(at, record["floor_high"], height=0.6, left=0, color="0.88", zorder=0)
-            if not np.isfinite(record["value"]):
-                axis.text(0, at, " not estimable", va="center", fontsize=7, color=COLORS["undetermined"])
-                continue
-            color = COLORS.get(record["verdict"], COLORS[""])
-            low = record["low"] if np.isfinite(record["low"]) else record["value"]
-            high = record["high"] if np.isfinite(record["high"]) else record["value"]
-            axis.errorbar(
-                record["value"],
-                at,
-                xerr=[[max(record["value"] - low, 0)], [max(high - record["value"], 0)]],
-                fmt="o",
-                ms=4,
-                color=color,
-                capsize=2,
-                zorder=2,
-            )
-            axis.annotate(
-                rank_label(record["rank"], ranks).replace("not ranked", "–"),
-                (high, at),
-                xytext=(4, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=7,
-                color="0.3",
-            )
-        axis.set_yticks(list(y.values()), list(y.keys()) if axis in axes[:, 0] else [], fontsize=8)
-        axis.set_ylim(-0.7, len(y) - 0.3)
-        reach = [x for x in (*panel["high"], *panel["value"], *panel["floor_high"]) if np.isfinite(x)]
-        # room right of the longest bar for its rank label
-        axis.set_xlim(0, 1.2 * max(reach) if reach and max(reach) > 0 else 1.0)
-        axis.tick_params(axis="x", labelsize=7)
-        why = panel_note(panel)
-        axis.set_title(f"{metric} {LABELS.get(name, name)}{UNITS.get(name, '')}{why}", fontsize=9)
+        _panel(
+            axis,
+            rows[rows["distribution"] == name],
+            y,
+            axis in axes[:, 0],
+            f"{metric} {LABELS.get(name, name)}{UNITS.get(name, '')}",
+        )
     for axis in list(axes.flat)[len(names) :]:
         axis.axis("off")
     figure.suptitle(title, fontsize=10)
@@ -127,3 +93,50 @@ def forest_png(values: pd.DataFrame, engines: Sequence[str], title: str, metric:
     figure.savefig(buffer, format="png", dpi=100)
     plt.close(figure)
     return buffer.getvalue()
+
+
+def _panel(axis, panel: pd.DataFrame, y: Mapping[str, int], first_column: bool, title: str) -> None:
+    """One distribution's panel: each engine's point, interval, floor bar and rank; axes and title."""
+    ranks = list(panel["rank"])
+    for record in panel.to_dict("records"):
+        if record["engine"] in y:
+            _engine_point(axis, record, y[record["engine"]], ranks)
+    axis.set_yticks(list(y.values()), list(y.keys()) if first_column else [], fontsize=8)
+    axis.set_ylim(-0.7, len(y) - 0.3)
+    reach = [x for x in (*panel["high"], *panel["value"], *panel["floor_high"]) if np.isfinite(x)]
+    # room right of the longest bar for its rank label
+    axis.set_xlim(0, 1.2 * max(reach) if reach and max(reach) > 0 else 1.0)
+    axis.tick_params(axis="x", labelsize=7)
+    why = panel_note(panel)
+    axis.set_title(f"{title}{why}", fontsize=9)
+
+
+def _engine_point(axis, record: Mapping, at: int, ranks: list) -> None:
+    """One engine's row of a panel: its floor bar, then its estimate with the interval and rank, or not estimable."""
+    if np.isfinite(record["floor_high"]):
+        axis.barh(at, record["floor_high"], height=0.6, left=0, color="0.88", zorder=0)
+    if not np.isfinite(record["value"]):
+        axis.text(0, at, " not estimable", va="center", fontsize=7, color=COLORS["undetermined"])
+        return
+    color = COLORS.get(record["verdict"], COLORS[""])
+    low = record["low"] if np.isfinite(record["low"]) else record["value"]
+    high = record["high"] if np.isfinite(record["high"]) else record["value"]
+    axis.errorbar(
+        record["value"],
+        at,
+        xerr=[[max(record["value"] - low, 0)], [max(high - record["value"], 0)]],
+        fmt="o",
+        ms=4,
+        color=color,
+        capsize=2,
+        zorder=2,
+    )
+    axis.annotate(
+        rank_label(record["rank"], ranks).replace("not ranked", "–"),
+        (high, at),
+        xytext=(4, 0),
+        textcoords="offset points",
+        va="center",
+        fontsize=7,
+        color="0.3",
+    )
