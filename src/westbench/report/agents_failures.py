@@ -144,21 +144,7 @@ def failures_section(results: AgentResults) -> Markup:
     if completion.empty:
         body += Markup("<p>No trial left a trajectory.</p>")
     else:
-        rows = [
-            {
-                "agent / model": agent_label(r["agent"], r["model"]),
-                "outcome": r["outcome"],
-                "trials": int(r["trials"]),
-                **{
-                    n: int(r.get(n.replace(" ", "_"), 0))
-                    for n in ("claims", "hedged", "limitation", "silent", "no message")
-                },
-                "claim rate": _rate(r, "claim_rate"),
-                "completion call": _rate(r, "completion_call_rate"),
-            }
-            for r in completion.to_dict("records")
-        ]
-        body += html_table(pd.DataFrame(rows))
+        body += html_table(pd.DataFrame(_completion_rows(completion)))
     body += Markup(
         "<h3>Tool errors</h3><p>Per 100 tool results (a result of a tool run; completion calls are not tool runs): "
         "an error by the agent's structured flag or exit code where it records one, else by an error signature in "
@@ -170,29 +156,51 @@ def failures_section(results: AgentResults) -> Markup:
     if tools.empty:
         body += Markup("<p>No trial left a trajectory.</p>")
     else:
-        rows = [
-            {
-                "agent / model": agent_label(r["agent"], r["model"]),
-                "outcome": r["outcome"],
-                "trials": int(r["trials"]),
-                "tool results": int(r["tool_results"]),
-                "tool errors": int(r["tool_errors"]),
-                "per 100 results": interval(
-                    r.get("errors_per_100_results"),
-                    r.get("errors_per_100_results_lo"),
-                    r.get("errors_per_100_results_hi"),
-                    scale=1.0,
-                    unit="",
-                ),
-                "trials with an error": int(r["trials_with_error"]),
-                "recovered": int(r["recovered"]),
-            }
-            for r in tools.to_dict("records")
-        ]
-        body += html_table(pd.DataFrame(rows))
+        body += html_table(pd.DataFrame(_tool_error_rows(tools)))
     if "failures_figure" in results.figures and not (completion.empty and tools.empty):
         body += figure(results.figures["failures_figure"], "Completion claims and tool errors by outcome.")
     return body + _breaches(results, breaches)
+
+
+def _completion_rows(completion: pd.DataFrame) -> list[dict]:
+    """The completion-language table's rows: per agent/model and outcome, the final messages' classes and rates."""
+    return [
+        {
+            "agent / model": agent_label(r["agent"], r["model"]),
+            "outcome": r["outcome"],
+            "trials": int(r["trials"]),
+            **{
+                n: int(r.get(n.replace(" ", "_"), 0))
+                for n in ("claims", "hedged", "limitation", "silent", "no message")
+            },
+            "claim rate": _rate(r, "claim_rate"),
+            "completion call": _rate(r, "completion_call_rate"),
+        }
+        for r in completion.to_dict("records")
+    ]
+
+
+def _tool_error_rows(tools: pd.DataFrame) -> list[dict]:
+    """The tool-error table's rows: per agent/model and outcome, results, errors (per 100, Wilson) and recoveries."""
+    return [
+        {
+            "agent / model": agent_label(r["agent"], r["model"]),
+            "outcome": r["outcome"],
+            "trials": int(r["trials"]),
+            "tool results": int(r["tool_results"]),
+            "tool errors": int(r["tool_errors"]),
+            "per 100 results": interval(
+                r.get("errors_per_100_results"),
+                r.get("errors_per_100_results_lo"),
+                r.get("errors_per_100_results_hi"),
+                scale=1.0,
+                unit="",
+            ),
+            "trials with an error": int(r["trials_with_error"]),
+            "recovered": int(r["recovered"]),
+        }
+        for r in tools.to_dict("records")
+    ]
 
 
 def _breaches(results: AgentResults, breaches: pd.DataFrame) -> Markup:
