@@ -180,6 +180,43 @@ def write_report(
     evidence = read_evidence(metrics, controls)
     w1_table, kl_table = read_divergence_table(tables["w1"]), read_divergence_table(tables["kl"])
     sanity_from_table(evidence, w1_table)
+    sections = _protein_sections(metrics, densities, protein_figures, training_curves, captions, evidence)
+    frames, table_notes = table_sections(tables, settings, metrics, captions, evidence)
+    discard = settings["discard_iterations"]
+    notes = [
+        f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
+        f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
+        f"{discard if discard else 'none'} (metrics.discard_iterations)."
+    ]
+    study = _calibration_study(calibration, captions) if calibration else ""
+    from westbench.report.overview import overview_html
+
+    overview = overview_html(
+        w1_table,
+        kl_table,
+        settings.get("weightings") or ["we"],
+        floor_designs(metrics),
+        evidence=evidence,
+        plans=plans_from(paper),
+    )
+    detection = detection_html({p: e.controls for p, e in evidence.items()}) if controls else ""
+    build_report(
+        path,
+        title=title,
+        summary=summary,
+        tables=frames,
+        proteins=sections,
+        notes=notes,
+        table_notes=table_notes,
+        caveats=caveats(metrics),
+        calibration=study,
+        overview=overview,
+        detection=detection,
+    )
+
+
+def _protein_sections(metrics, densities, protein_figures, training_curves, captions, evidence) -> list[ProteinSection]:
+    """The page's sections per protein (in order of first mention): engines, density first, figures, training curves."""
     sections: dict[str, ProteinSection] = {}
 
     def section(protein: str) -> ProteinSection:
@@ -197,44 +234,16 @@ def write_report(
         section("all proteins" if protein == "all" else protein).figures.append(
             Figure(curve, captions.html(Path(curve).stem, wildcards, **outcome))
         )
-    frames, table_notes = table_sections(tables, settings, metrics, captions, evidence)
-    discard = settings["discard_iterations"]
-    notes = [
-        f"Weights: WE weights sum to one within each iteration; all iterations are pooled with their weights "
-        f"as exported and normalized once, so every iteration counts equally. Leading iterations left out: "
-        f"{discard if discard else 'none'} (metrics.discard_iterations)."
-    ]
-    study = ""
-    if calibration:
-        from westbench.report.calibration import calibration_html
+    return list(sections.values())
 
-        figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
-        study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
-        study += defined_line(headings_of(study))
-    from westbench.report.overview import overview_html
 
-    overview = overview_html(
-        w1_table,
-        kl_table,
-        settings.get("weightings") or ["we"],
-        floor_designs(metrics),
-        evidence=evidence,
-        plans=plans_from(paper),
-    )
-    detection = detection_html({p: e.controls for p, e in evidence.items()}) if controls else ""
-    build_report(
-        path,
-        title=title,
-        summary=summary,
-        tables=frames,
-        proteins=list(sections.values()),
-        notes=notes,
-        table_notes=table_notes,
-        caveats=caveats(metrics),
-        calibration=study,
-        overview=overview,
-        detection=detection,
-    )
+def _calibration_study(calibration: Mapping, captions: Captions) -> str:
+    """The calibration study's part of the page, with its figures and the definitions line of its headings."""
+    from westbench.report.calibration import calibration_html
+
+    figures = [Figure(f, captions.html(Path(f).stem), wide=True) for f in calibration["figures"]]
+    study = calibration_html(calibration["table"], calibration["summary"], figures, html_table, figure_html)
+    return study + defined_line(headings_of(study))
 
 
 def training_outcome(evidence: Mapping, protein: str, preset: str) -> dict:
