@@ -30,17 +30,7 @@ def read_trajectories(
     spec: Mapping, reader: CAReader, protein: str, on_nonfinite: str = default("on_nonfinite")
 ) -> tuple[dict, list[dict]]:
     """Frames (optional per-frame weights) and one cost row per file of plain trajectories."""
-    files = trajectory_files(spec["trajectories"] or [], protein)
-    if not files:
-        raise ExternalSamplesError(
-            f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
-            f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
-            f"files ({{protein}} is replaced by the protein id)"
-        )
-    try:
-        refuse_duplicate_files(files, f"external.{reader.engine}.trajectories")
-    except TrajectoryError as exc:
-        raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
+    files = _trajectory_files(spec, reader, protein)
     names = [import_names([f])[0] for f in files]
     stride = spec["stride"]
     columns = {k: [] for k in ("ca", "weight", "traj", "time_ps", "iteration", "keep")}
@@ -48,23 +38,7 @@ def read_trajectories(
     for number, (path, name) in enumerate(zip(files, names)):
         ca = reader.read(path)
         n_full = len(ca)
-        if spec.get("weights"):
-            weights_path = Path(spec["weights"].format(protein=protein, name=name))
-            try:
-                weights = np.asarray(_weights_file(weights_path), dtype=np.float64).ravel()
-            except Exception as exc:
-                raise ExternalSamplesError(
-                    f"external engine '{reader.engine}': weights {weights_path} cannot be "
-                    f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
-                    f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
-                    f"to null (equal weights)"
-                ) from None
-            try:
-                weights = check_weights(weights, source=str(weights_path), n_frames=n_full, trajectory=str(path))
-            except BadFramesError as exc:
-                raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
-        else:
-            weights = np.ones(n_full)
+        weights = _frame_weights(spec, reader, protein, name, path, n_full)
         ca, weights = ca[::stride], weights[::stride]
         n = len(ca)
         columns["keep"].append(reader.valid(ca, path, on_nonfinite, lambda row: f"frame {row * stride}"))
@@ -91,3 +65,39 @@ def read_trajectories(
         )
     data["weight"] = data["weight"] / total
     return data, costs
+
+
+def _trajectory_files(spec: Mapping, reader: CAReader, protein: str) -> list:
+    """The protein's trajectory files the spec names; an error when none match or one is given twice."""
+    files = trajectory_files(spec["trajectories"] or [], protein)
+    if not files:
+        raise ExternalSamplesError(
+            f"external engine '{reader.engine}': trajectories {spec['trajectories']!r} match no "
+            f"file: set external.{reader.engine}.trajectories to a glob or list of existing "
+            f"files ({{protein}} is replaced by the protein id)"
+        )
+    try:
+        refuse_duplicate_files(files, f"external.{reader.engine}.trajectories")
+    except TrajectoryError as exc:
+        raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
+    return files
+
+
+def _frame_weights(spec: Mapping, reader: CAReader, protein: str, name: str, path, n_full: int) -> np.ndarray:
+    """The per-frame weights of one trajectory (its weights file, checked; equal weights without one)."""
+    if not spec.get("weights"):
+        return np.ones(n_full)
+    weights_path = Path(spec["weights"].format(protein=protein, name=name))
+    try:
+        weights = np.asarray(_weights_file(weights_path), dtype=np.float64).ravel()
+    except Exception as exc:
+        raise ExternalSamplesError(
+            f"external engine '{reader.engine}': weights {weights_path} cannot be "
+            f"read ({type(exc).__name__}: {exc}): write one weight per frame of "
+            f"{path} as .npy, .npz or text, or set external.{reader.engine}.weights "
+            f"to null (equal weights)"
+        ) from None
+    try:
+        return check_weights(weights, source=str(weights_path), n_frames=n_full, trajectory=str(path))
+    except BadFramesError as exc:
+        raise ExternalSamplesError(f"external engine '{reader.engine}': {exc}") from None
