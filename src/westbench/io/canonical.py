@@ -174,15 +174,7 @@ def canonical_frames(frames: Mapping) -> Frames:
     if record.max() + 1 == len(rows):  # no copies: every row stays
         kept = np.lexsort((key, time, traj))
     else:
-        # The copy that stays: the one in the piece of most distinct records (a frame copied into a piece of its
-        # own is not the original), then the first by piece, time and content.
-        _, piece = np.unique(traj, return_inverse=True)
-        stride = int(record.max()) + 1
-        distinct = np.unique(piece.astype(np.int64) * stride + record) // stride
-        length = np.bincount(distinct, minlength=int(piece.max()) + 1)
-        order = np.lexsort((key, time, traj, -length[piece], record))
-        kept = order[np.r_[True, record[order][1:] != record[order][:-1]]]
-        kept = kept[np.lexsort((key[kept], time[kept], traj[kept]))]  # the canonical order
+        kept = _first_copies(record, key, time, traj)
     written = np.asarray(frames[MULTIPLICITY])[rows] if MULTIPLICITY in frames else np.ones(len(rows))
     count = np.bincount(record, written)[record[kept]].astype(np.int64)
     source = rows[kept]
@@ -197,3 +189,16 @@ def canonical_frames(frames: Mapping) -> Frames:
     out[MULTIPLICITY] = count
     out[CONFORMATION] = conformation[kept]
     return out
+
+
+def _first_copies(record: np.ndarray, key: np.ndarray, time: np.ndarray, traj: np.ndarray) -> np.ndarray:
+    """The row kept of each record, in the canonical order (piece, time, content)."""
+    # The copy that stays: the one in the piece of most distinct records (a frame copied into a piece of its
+    # own is not the original), then the first by piece, time and content.
+    _, piece = np.unique(traj, return_inverse=True)
+    stride = int(record.max()) + 1
+    distinct = np.unique(piece.astype(np.int64) * stride + record) // stride
+    length = np.bincount(distinct, minlength=int(piece.max()) + 1)
+    order = np.lexsort((key, time, traj, -length[piece], record))
+    kept = order[np.r_[True, record[order][1:] != record[order][:-1]]]
+    return kept[np.lexsort((key[kept], time[kept], traj[kept]))]  # the canonical order
