@@ -34,7 +34,7 @@ Examples
 ...             "time_ps": np.tile(np.arange(per_run, dtype=float), n_runs)}
 >>> groundtruth = frames(48, 0.0, 1)
 >>> tilt = np.exp(groundtruth["tics"][:, 0])  # N(0, 1) reweighted to N(1, 1) on TIC 0
->>> settings = {"bootstrap": 200, "seed": 3}
+>>> settings = {"bootstrap": 200, "seed": 3, "kl_estimator": "histogram"}  # the W1 is read here
 >>> low, high = difference_intervals(groundtruth, frames(8, 1.0, 2), tilt / tilt.sum(), settings)[("w1", "tic0")]
 >>> bool(low <= 0.0 <= high)
 True
