@@ -87,7 +87,9 @@ EPS_SHARE = 1e-9
 #: lists hold (only the estimate lists more where they fall short), and WE weights span orders of magnitude: a ball
 #: of k mean weights can need many of a unit's light frames. With 1 x k the replicates of the calibration study's
 #: contacts_80 (4 model units) read 0.06 to 0.17 nats above the estimate and the intervals collapsed; with 4 x k,
-#: 0.003 to 0.015 (2 x k: 0.008 to 0.019).
+#: 0.003 to 0.015 (2 x k: 0.008 to 0.019). Its cost: the calibration study's cg_fulltrained metrics job took 218 s
+#: and 5.5 GB with 4 x k, 90 s and 2.7 GB with 2 x k, whose KL intervals came out 1.1 to 9 times wider and one
+#: verdict flipped (dihedrals: separated), the same estimates (default run, seed 2024, 2 shared cores).
 LIST = 4
 #: Candidates a replicate reads after merging the units' lists: the first of these, then the second where they
 #: fall short, then all.
