@@ -33,7 +33,10 @@ from westbench.report.html_tables import html_table
 #: that cannot catch one of them cannot rank engines (:func:`missed_gross`). Scale controls count when they are unit
 #: mistakes (a factor of 2 or more either way), not the few-per-cent probes of resolution.
 GROSS = ("collapse", "mirror", "scale")
-ANSWERS = ("yes", "no", "cannot tell")
+#: A known-bad control the scores could not catch but the engine sanity checks did (``caught_by_sanity``): they judge
+#: each engine alone, so they catch it whatever the ground truth's size (:mod:`westbench.geometry.sanity`).
+BY_SANITY = "yes (by the sanity checks)"
+ANSWERS = ("yes", BY_SANITY, "no", "cannot tell")
 #: The distributions, in the order the section lists them, with their names in sentences.
 NAMES = {
     "tic0": "TIC 0",
@@ -70,13 +73,29 @@ def is_gross(control: Mapping) -> bool:
 
 
 def answers(controls: Mapping) -> dict[str, str]:
-    """Failure mode -> yes / no / cannot tell (``detects``, or each failure control's ``detected``)."""
+    """Failure mode -> yes / no / cannot tell (``detects``, or each failure control's ``detected``), or
+    :data:`BY_SANITY` where the scores did not catch it and the sanity checks did (``caught_by_sanity``).
+
+    Examples
+    --------
+    >>> answers({"detects": {"mirror image": "cannot tell", "collapse": "no"},
+    ...          "caught_by_sanity": {"mirror image": "yes", "collapse": "no"}})
+    {'mirror image': 'yes (by the sanity checks)', 'collapse': 'no'}
+    """
     found = {str(k): str(v) for k, v in (controls.get("detects") or {}).items()}
     for control in _failures(controls):
         mode = str(control.get("failure_mode") or control.get("name"))
         if mode not in found:
             found[mode] = {True: "yes", False: "no"}.get(control.get("detected"), "cannot tell")
+    for mode, caught in (controls.get("caught_by_sanity") or {}).items():
+        if caught == "yes" and found.get(str(mode)) != "yes":
+            found[str(mode)] = BY_SANITY
     return found
+
+
+def caught(answer: str | None) -> bool:
+    """Whether an answer of :func:`answers` says the run would catch the failure (by its scores or sanity checks)."""
+    return answer in ("yes", BY_SANITY)
 
 
 def missed_gross(controls: Mapping | None) -> list[str]:
@@ -85,7 +104,7 @@ def missed_gross(controls: Mapping | None) -> list[str]:
         return []
     found = answers(controls)
     modes = [str(c.get("failure_mode") or c.get("name")) for c in _failures(controls) if is_gross(c)]
-    return [f"{mode}: {found.get(mode, 'cannot tell')}" for mode in dict.fromkeys(modes) if found.get(mode) != "yes"]
+    return [f"{mode}: {found.get(mode, 'cannot tell')}" for mode in dict.fromkeys(modes) if not caught(found.get(mode))]
 
 
 def why_cannot_tell(controls: Mapping) -> str:
@@ -196,7 +215,9 @@ def detection_html(found: Mapping[str, Mapping | None]) -> Markup:
         '<p class="note">Engines whose answer is known, made from this run\'s own ground truth without new MD and '
         "scored by the same suite (the controls): correct ones must come out <i>within noise</i>, known-bad ones "
         "<i>separated</i> on what they change. <b>Caught</b> (for a known-bad control, <b>as expected</b>): it was "
-        "separated on a distribution it changes (yes), was not (no), or nothing was decided (cannot tell); a correct "
+        "separated on a distribution it changes (yes), was not (no), or nothing was decided (cannot tell); "
+        "<i>yes (by the sanity checks)</i>: the scores did not catch it but the engine sanity checks, which judge "
+        "each engine alone whatever the ground truth's size, did; a correct "
         "control is as expected when nothing is separated. <b>Resolution</b>: per distribution, the "
         "smallest value of a known-bad control the run separated and the largest it left within noise; "
         "<b>resolved</b>: some known-bad control was separated there. Where a distribution is not resolved, "
