@@ -9,7 +9,7 @@ invariance here, and by how much it moves the record: one rigid motion for every
 rigid motion whose coordinates are stored back in float32, as a frames file holds them (that rounding changes the
 coordinates themselves, by about 1e-7 of their size).
 
-    nice -n 10 .venv/bin/python benchmarks/invariance_real_frames.py --results /work/baseline/results \\
+    nice -n 10 .venv/bin/python benchmarks/invariance_real_frames.py --results <a finished run>/results \\
         --protein chignolin [--engines implicit explicit ...]
 
 Writes benchmarks/results/invariance_<protein>.json: per engine, how many values the record holds, and per
