@@ -64,6 +64,8 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -96,6 +98,10 @@ LIST = 4
 WIDTHS = (128, 384)
 #: Replicates evaluated at once (memory: WIDTHS[0] x query points x this many floats per array).
 CHUNK = 32
+#: (pair, candidate) cells a long list's crossing reads at once (memory: 8 bytes each, a few arrays).
+PAIRS = 1 << 21
+#: A replicate whose units' lists fill at most 1 / FEW_UNITS of the merged list reads theirs alone.
+FEW_UNITS = 4
 #: Chunks of ground-truth multiplicities whose densities are kept (a bootstrap's: about 220 replicates / CHUNK).
 CACHED = 32
 #: Relative rounding allowed when a ball's mass is compared with its target.
@@ -106,18 +112,35 @@ ROUNDING = 1e-9
 class Candidates:
     """Per query point, the nearest locations of every unit, merged and sorted by distance.
 
-    ``distance`` (Q, C) ascending (inf: padding), ``unit`` (Q, C), ``location`` (Q, C) an index into the side's
-    location weights (its ``pad``: weight 0), ``atom`` (Q, U) each unit's weight within ``eps`` of the query
-    point, ``reach`` (Q, U) the distance of each unit's farthest listed location where the unit has more (inf
-    where its list holds all of them): a ball wider than that may hold more of the unit's mass than listed.
+    ``distance`` (Q, C) ascending (inf: padding), ``location`` (Q, C) an index into the side's locations (its
+    ``pad``: padding), ``atom`` (Q, U) each unit's weight within ``eps`` of the query point, ``reach`` (Q, U) the
+    distance of each unit's farthest listed location where the unit has more (inf where its list holds all of
+    them): a ball wider than that may hold more of the unit's mass than listed. ``units`` and ``weights`` (L + 1,):
+    each location's unit and weight, padding last (weight 0); a candidate's are read through its location, so the
+    lists hold 12 bytes a candidate (the calibration study's ground truth: 100 units x 64 locations x 1,000 query
+    points per distribution). ``listed`` (Q, U): each unit's listed weight; ``farthest`` (Q, U): the distance of
+    its farthest listed location with weight (-inf: none); together they settle a ball the lists cannot fill
+    without reading the lists (:func:`crossing`). ``positions`` (Q, U, n): the columns of each unit's n listed
+    candidates, so that a replicate holding few units reads only theirs.
     """
 
     distance: np.ndarray
-    unit: np.ndarray
     location: np.ndarray
     atom: np.ndarray
     reach: np.ndarray
-    weight: np.ndarray | None = None  # (Q, C) each candidate's location weight (0: padding), set by the side
+    units: np.ndarray
+    weights: np.ndarray
+    listed: np.ndarray
+    farthest: np.ndarray
+    positions: np.ndarray | None = None  # (Q, U, per unit) each unit's listed candidates' columns (None: unknown)
+
+    def unit(self, rows=slice(None), width: int | None = None) -> np.ndarray:
+        """The unit of each candidate of ``rows`` (the first ``width``)."""
+        return self.units[self.location[rows, :width]]
+
+    def weight(self, rows=slice(None), width: int | None = None) -> np.ndarray:
+        """The location weight of each candidate of ``rows`` (the first ``width``; 0: padding)."""
+        return self.weights[self.location[rows, :width]]
 
 
 @dataclass
@@ -350,20 +373,37 @@ class Side:
         location = np.concatenate([p[1] for p in parts], axis=1) if parts else np.zeros((q, 0), np.int64)
         atom = np.stack([p[2] for p in parts], axis=1) if parts else np.zeros((q, 0))
         reach = np.stack([p[3] for p in parts], axis=1) if parts else np.zeros((q, 0))
-        unit = np.broadcast_to(np.repeat(np.arange(self.n_units), count), distance.shape)
         if skip is not None:
             mine = np.arange(self.n_units)[None, :] == np.asarray(skip)[:, None]
-            distance = np.where(unit == np.asarray(skip)[:, None], np.inf, distance)
+            distance = np.where(np.repeat(mine, count, axis=1), np.inf, distance)
             atom, reach = np.where(mine, 0.0, atom), np.where(mine, np.inf, reach)
+        # Each unit's listed weight and farthest listed location with weight, from the units' own lists.
+        weight = self.padded[1][np.where(np.isfinite(distance), location, self.pad)].reshape(q, self.n_units, count)
+        listed = weight.sum(axis=2)
+        farthest = np.max(np.where(weight > 0, distance.reshape(weight.shape), -np.inf), axis=2, initial=-np.inf)
+        del weight
         order = np.argsort(distance, axis=1, kind="stable")
         distance = np.take_along_axis(distance, order, 1)
-        unit, location = np.take_along_axis(unit, order, 1), np.take_along_axis(location, order, 1)
+        location = np.take_along_axis(location, order, 1)
+        positions = None
         if only is not None:
             keep = min(count, distance.shape[1])
-            distance, unit, location = distance[:, :keep], unit[:, :keep], location[:, :keep]
-        location = np.where(np.isfinite(distance), location, self.pad)
-        unit = np.ascontiguousarray(unit, dtype=np.int64)
-        return Candidates(distance, unit, location, atom, reach, self.weight_of(location))
+            distance, location = distance[:, :keep], location[:, :keep]
+        elif distance.shape[1] < np.iinfo(np.int32).max:  # where each unit's list lies in the merged one
+            positions = np.empty(order.shape, dtype=np.int32)
+            np.put_along_axis(positions, order, np.arange(order.shape[1], dtype=np.int32)[None, :], axis=1)
+            positions = positions.reshape(q, self.n_units, count)
+        del order
+        index = np.int32 if self.pad < np.iinfo(np.int32).max else np.int64
+        location = np.where(np.isfinite(distance), location, self.pad).astype(index)
+        return Candidates(distance, location, atom, reach, *self.padded, listed, farthest, positions)
+
+    @property
+    def padded(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each location's unit and weight with :attr:`pad` appended (unit 0, weight 0), as candidates read them."""
+        if getattr(self, "_padded", None) is None:
+            self._padded = (np.append(self.units, 0).astype(np.int64), np.append(self.weights, 0.0))
+        return self._padded
 
     def _only(self, query, only, unit, count, eps, exclude):
         """:meth:`nearest` for the query points whose unit is ``unit``; nothing (inf) for the others."""
@@ -411,7 +451,7 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
 
     # The first candidates of every (replicate, query point), laid out candidate-first: (W, Q, B) sums fast.
     width = min(WIDTHS[0], c)
-    w = multiplicities.T[cands.unit[:, :width].T] * cands.weight[:, :width].T[:, :, None]
+    w = multiplicities.T[cands.unit(width=width).T] * cands.weight(width=width).T[:, :, None]
     cumulative = np.cumsum(w, axis=0)
     goal = target.T
     reached = cumulative >= goal * (1 - ROUNDING)
@@ -421,12 +461,32 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     held = np.take_along_axis(cumulative, position[None], 0)[0]  # the ball's mass: at least the goal
     mass = np.where(ok, held, cumulative[-1]).T.copy()
     ok = ok.T.copy()
-    for width in (min(WIDTHS[1], c), c):
-        if ok.all():
-            break
+    del w, cumulative, reached
+    if not ok.all():
         b, i = np.nonzero(~ok)  # the few (replicate, query) pairs that need more candidates
-        w = multiplicities[b[:, None], cands.unit[i, :width]] * cands.weight[i, :width]
-        radius[b, i], mass[b, i], ok[b, i] = first(cands.distance[i, :width], w, target[b, i])
+        # Where the whole lists hold less than the target, the ball is all they hold, out to their farthest location
+        # with mass: settled by each unit's listed weight and farthest distance, without reading the lists.
+        present = multiplicities[b]
+        total = np.einsum("pu,pu->p", present, cands.listed[i])
+        far = np.max(np.where(present > 0, cands.farthest[i], -np.inf), axis=1, initial=-np.inf)
+        unreached = total < target[b, i] * (1 - ROUNDING)
+        b, i, far = b[unreached], i[unreached], far[unreached]
+        radius[b, i], mass[b, i] = np.where(far > -np.inf, far, np.inf), total[unreached]
+        pending = ~ok
+        pending[b, i] = False
+        if cands.positions is not None:
+            _few_units(cands, multiplicities, target, first, (radius, mass, ok, pending))
+        for width in (min(WIDTHS[1], c), c):
+            if not pending.any():
+                break
+            b, i = np.nonzero(pending)
+            step = max(1, PAIRS // width)  # a bounded block of pairs at a time: (pairs, width) arrays
+            for start in range(0, len(b), step):
+                bb, ii = b[start : start + step], i[start : start + step]
+                w = multiplicities[bb[:, None], cands.unit(ii, width)] * cands.weight(ii, width)
+                radius[bb, ii], mass[bb, ii], done = first(cands.distance[ii, :width], w, target[bb, ii])
+                pending[bb, ii] = ~done
+            ok[b, i] = ~pending[b, i]
     inside = radius <= eps
     atom = None  # computed where needed: (batch, Q) of the units' weight within eps, with multiplicities
     if inside.any():
@@ -437,6 +497,25 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
         present = multiplicities > 0
         short = short | np.any(present[:, None, :] & (cands.reach[None, :, :] < radius[..., None]), axis=-1)
     return np.maximum(radius, eps), mass, short, atom
+
+
+def _few_units(cands: Candidates, multiplicities, target, first, state) -> None:
+    """:func:`crossing`'s long lists for the replicates that hold few units (the noise floor's splits at a model's
+    size: one to a few ground-truth units of a hundred): their units' candidates only, in the merged order, so the
+    cumulative mass is the one the whole list gives (an absent unit's candidates add 0). Fills ``state`` (radius,
+    mass, ok, pending: (batch, Q) each) in place for those replicates."""
+    radius, mass, ok, pending = state
+    present = multiplicities > 0
+    n_present = present.sum(axis=1)
+    few = (n_present > 0) & (n_present * cands.positions.shape[2] * FEW_UNITS <= cands.distance.shape[1])
+    for b in np.flatnonzero(few & pending.any(axis=1)):
+        rows, units = np.flatnonzero(pending[b]), np.flatnonzero(present[b])
+        columns = np.sort(cands.positions[rows[:, None], units[None, :]].reshape(len(rows), -1), axis=1)
+        location = cands.location[rows[:, None], columns]
+        w = multiplicities[b][cands.units[location]] * cands.weights[location]
+        distance = cands.distance[rows[:, None], columns]
+        radius[b, rows], mass[b, rows], ok[b, rows] = first(distance, w, np.broadcast_to(target[b, rows], len(rows)))
+        pending[b, rows] = False
 
 
 class VariableKL:
@@ -478,7 +557,8 @@ class VariableKL:
         self.others = self._reference_candidates(np.arange(len(self.query)), self.count)
         self._own = None
         self._reference_cache: dict = {}
-        self._models: list = []
+        # Per model side alive (a suite's current weighting): its candidates, and whether it is the ground truth.
+        self._models: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @property
     def own(self) -> Candidates:
@@ -499,12 +579,12 @@ class VariableKL:
 
     def _model(self, model: Side) -> tuple[Candidates, bool]:
         """The model's candidates for the query points, and whether it is the ground truth itself (cached)."""
-        for side, cands, same in self._models:
-            if side is model:
-                return cands, same
-        entry = (model, model.candidates(self.query_values, self.count, self.eps), model.same_as(self.reference))
-        self._models = [*self._models[-3:], entry]
-        return entry[1], entry[2]
+        if model not in self._models:
+            self._models[model] = (
+                model.candidates(self.query_values, self.count, self.eps),
+                model.same_as(self.reference),
+            )
+        return self._models[model]
 
     def _ball(self, cands, side, multiplicities, refine, available) -> tuple[np.ndarray, np.ndarray]:
         """Radius and mass of each query point's ball on ``side``; exact where every multiplicity is 1 (``refine``
@@ -735,10 +815,23 @@ class Prepared:
     diameter: float  # the largest distance within the support, in the estimator's coordinates
 
     def estimator(self, reference_side: "Side", k: int, query_points: int, floor: float) -> VariableKL:
-        """The estimator over ``reference_side`` (this reference's points) with these samples' constants."""
-        return VariableKL(
-            reference_side, k, query_points, self.eps, float(np.log(floor)) - self.log_volume, self.diameter
-        )
+        """The estimator over ``reference_side`` (this reference's points) with these samples' constants: the one
+        a live suite already holds for the same ground truth and constants (the calibration study scores every
+        engine and its known answer against one ground truth: its lists and densities are computed once)."""
+        constants = (int(k), int(query_points), self.eps, float(np.log(floor)) - self.log_volume, self.diameter)
+        digest = hashlib.blake2b(repr((constants, reference_side.n_units, reference_side.period)).encode())
+        for array in (reference_side.values, reference_side.weights, reference_side.units, reference_side.unit_totals):
+            digest.update(np.ascontiguousarray(array).tobytes())
+        key = digest.hexdigest()
+        estimator = _LIVE_ESTIMATORS.get(key)
+        if estimator is None:
+            estimator = VariableKL(reference_side, *constants)
+            _LIVE_ESTIMATORS[key] = estimator
+        return estimator
+
+
+#: The estimators some suite still holds, by their ground truth and constants (:meth:`Prepared.estimator`).
+_LIVE_ESTIMATORS: "weakref.WeakValueDictionary[str, VariableKL]" = weakref.WeakValueDictionary()
 
 
 def prepared(reference, model, reference_weights, period: float | None = None) -> Prepared:
@@ -927,6 +1020,23 @@ class SuiteKL:
         """The share of a distribution's estimate under the model's frame ``weights`` from ground-truth points where
         the model's density is read at the floor (:meth:`VariableKL.floored_share`)."""
         return self.variables[name].floored_share(self.sides(weights)[name])
+
+    def too_few_points(self, name: str, floor_frames: float, model_frames: float) -> str:
+        """Why a distribution's KL verdict cannot rest on its noise floor, or "" when it can: a ball holds ``k``
+        points' weight, and where the floor's pseudo-model (``floor_frames``: its ground-truth runs' frames) or the
+        model (``model_frames``: its effective frames) holds no more, every ball spans the support, both densities
+        read the same and the floor reads 0 whatever the distributions (a ground truth reweighted by its own MSM
+        then reads *separated* from itself)."""
+        per_frame = self.layouts[name][1] if name in self.layouts else 1
+        smallest = per_frame * min(floor_frames, model_frames)
+        if smallest > self.k:
+            return ""
+        side = "noise floor's pseudo-model" if floor_frames <= model_frames else "model (effective frames)"
+        return (
+            f"too few points for the nearest-neighbour KL: its {side} holds {smallest:.1f} points of this "
+            f"distribution, no more than the {self.k} neighbours a ball holds, so the floor cannot be measured; more "
+            "frames per ground-truth run and model frames, or a smaller metrics.kl_neighbours"
+        )
 
     def largest(self, name: str) -> float:
         """The largest KL any model could score on a distribution: every ground-truth point's model density read

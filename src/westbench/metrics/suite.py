@@ -485,6 +485,8 @@ class MetricSuite:
                 why = self.caveats.reasons.get(f"{weighting}/noise_floor", "no noise floor")
             elif few:
                 why = few
+            elif metric == "kl" and self.knn is not None and (thin := self.knn_too_few(name, floor, effective)):
+                why = thin
             elif self.ill_posed(name):
                 why = f"the TICA is not well posed for this TIC (no positive finite timescale): {self.tica_caveat}"
             elif floor_high is not None and floor_high >= reachable[i]:
@@ -557,6 +559,13 @@ class MetricSuite:
                 }
             )
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+    def knn_too_few(self, name: str, floor: NoiseFloor, effective: float) -> str:
+        """:meth:`SuiteKL.too_few_points` for a distribution: the floor's pseudo-model is ``floor.units`` of the
+        ground truth's runs, counted at the smallest run's frames."""
+        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        floor_frames = floor.units * float(np.min(unit_frames)) if len(unit_frames) else 0.0
+        return self.knn.too_few_points(name, floor_frames, float(effective))
 
     def ill_posed(self, name: str) -> bool:
         """Whether a distribution rests on a TIC that the TICA fit left without a timescale."""

@@ -58,8 +58,9 @@ def test_disjoint_supports_score_more_than_any_overlap_and_never_less_when_furth
     rng = np.random.default_rng(seed)
     reference = sample(rng, kind, n)
     overlapping = sample(rng, kind, m, shift=0.3)
-    beyond = np.max(reference, axis=0) - np.min(reference, axis=0) + 1.0
+    beyond = np.max(reference, axis=0) - np.min(overlapping, axis=0) + 1.0  # every model point past the reference
     disjoint = overlapping + beyond
+    assert np.all(np.min(disjoint, axis=0) > np.max(reference, axis=0))
     assert kl(reference, disjoint, kind) >= kl(reference, overlapping, kind) - 1e-12
     assert kl(reference, disjoint + further, kind) >= kl(reference, disjoint, kind) - 1e-12
 
@@ -225,3 +226,126 @@ def test_a_pinned_histogram_kl_is_no_score():
         assert values["verdict_notes"]["kl"][name]
     rows = table[(table["metric"] == "kl") & table["distribution"].isin(marked)]
     assert (rows["verdict"] == "undetermined").all() and rows["note"].str.len().gt(0).all()
+
+
+def full_scan(cands, multiplicities, target, eps):
+    """The ball of every (replicate, query point) read off the whole merged list, one pair at a time: what
+    :func:`crossing` must give whichever shortcut it takes (a short first read, lists that cannot reach the
+    target, replicates holding few units)."""
+    from westbench.metrics.kl import ROUNDING
+
+    batch, (q, _) = len(multiplicities), cands.distance.shape
+    radius, mass, ok = np.full((batch, q), np.inf), np.zeros((batch, q)), np.zeros((batch, q), dtype=bool)
+    unit, weight = cands.units[cands.location], cands.weights[cands.location]
+    for b in range(batch):
+        for i in range(q):
+            w = multiplicities[b, unit[i]] * weight[i]
+            cumulative = np.cumsum(w)
+            reached = np.flatnonzero(cumulative >= target[b] * (1 - ROUNDING))
+            if len(reached):
+                radius[b, i], mass[b, i], ok[b, i] = cands.distance[i, reached[0]], cumulative[reached[0]], True
+            else:
+                held = np.flatnonzero(w > 0)
+                radius[b, i] = cands.distance[i, held[-1]] if len(held) else np.inf
+                mass[b, i] = cumulative[-1] if len(cumulative) else 0.0
+    atom = multiplicities @ cands.atom.T
+    mass = np.where(radius <= eps, atom, mass)
+    return np.maximum(radius, eps), mass, ~ok
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seeds,
+    st.integers(1, 2),
+    st.integers(1, 12),
+    st.integers(1, 6),
+    st.sampled_from(["dense", "few", "mixed"]),
+    st.sampled_from([1, 10**9]),
+)
+def test_the_crossing_s_shortcuts_give_the_whole_list_s_ball(seed, dim, n_units, count, present, few_units):
+    """Memory and time (issue 51): the lists hold 12 bytes a candidate, a pair the lists cannot fill is settled
+    from each unit's listed weight, a replicate holding few units reads only theirs. None of it may change a ball:
+    every (replicate, query point) equals a scan of the whole merged list, heavy-tailed weights, ties, empty units
+    and own units left out included."""
+    from westbench.metrics import kl as module
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(n_units, 8 * n_units + 1))
+    points = np.round(rng.normal(size=(n, dim)), 1)  # rounded: ties and atoms
+    weights = np.exp(rng.normal(0, 2, n)) * (rng.random(n) > 0.1)  # heavy-tailed, some weightless
+    units = rng.integers(0, n_units, n)
+    side = module.Side.build(points, weights, units, n_units)
+    query = np.round(rng.normal(size=(9, dim)), 1)
+    cands = side.candidates(query, count, 1e-9, skip=rng.integers(0, n_units, len(query)))
+    batch = 7
+    if present == "dense":
+        multiplicities = rng.poisson(1.0, (batch, n_units)).astype(float)
+    else:
+        multiplicities = np.zeros((batch, n_units))
+        multiplicities[np.arange(batch), rng.integers(0, n_units, batch)] = 1.0
+        if present == "mixed":
+            multiplicities[: batch // 2] = rng.poisson(1.0, (batch // 2, n_units))
+    target = side.ball_mass(multiplicities, int(rng.integers(1, 6)))
+    old = module.WIDTHS, module.FEW_UNITS
+    module.WIDTHS, module.FEW_UNITS = (1, 2), few_units  # every path taken at these small sizes
+    try:
+        radius, mass, short, _ = module.crossing(cands, multiplicities, target, 1e-9)
+    finally:
+        module.WIDTHS, module.FEW_UNITS = old
+    expected = full_scan(cands, multiplicities, target, 1e-9)
+    np.testing.assert_array_equal(radius, expected[0])
+    np.testing.assert_allclose(mass, expected[1], rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(short, expected[2])
+
+
+def test_suites_on_one_ground_truth_share_its_estimators_and_read_the_same_values():
+    """The calibration study scores seven engines and their known answers against one ground truth: the ground
+    truth's lists are built once while a suite holds them, and a shared estimator reads what a fresh one reads."""
+    from westbench.metrics import kl as module
+
+    rng = np.random.default_rng(3)
+    gt, models = {"tic0": rng.normal(size=(600, 1))}, [rng.normal(shift, 1, size=(300, 1)) for shift in (0.2, 0.4)]
+
+    def suite(model):
+        return SuiteKL(
+            [("kl", "tic0")], gt, {"tic0": model}, None, None, np.arange(600) % 12, np.arange(300) % 4, np.ones(600), {}
+        )
+
+    def values(suite_kl):
+        multiplicities = [np.vstack([np.ones(12), rng.poisson(1.0, 12)]), np.vstack([np.ones(4), np.ones(4)])]
+        return suite_kl.statistic(lambda m: np.zeros((1, 2)), np.ones(300))(multiplicities)
+
+    first, second = suite(models[0]), suite(models[1])
+    assert first.variables["tic0"] is second.variables["tic0"]
+    state = rng.bit_generator.state
+    shared = values(second)
+    del first, second
+    assert not module._LIVE_ESTIMATORS  # nothing kept once no suite holds it
+    rng.bit_generator.state = state
+    np.testing.assert_array_equal(values(suite(models[1])), shared)
+
+
+def test_a_floor_or_model_no_larger_than_a_ball_gives_no_kl_verdict():
+    """Where the noise floor's pseudo-model or the model holds no more than k points, every ball spans the support
+    and the floor reads 0 whatever the distributions (hypothesis found a ground truth reweighted by its own MSM
+    *separated* from itself): the verdict says so instead. A per-frame distribution counts its points."""
+    rng = np.random.default_rng(0)
+    gt = {"tic0": rng.normal(size=(80, 1)), "bonds": rng.normal(size=(80, 5))}
+    model = {"tic0": rng.normal(size=(40, 1)), "bonds": rng.normal(size=(40, 5))}
+    suite_kl = SuiteKL(
+        [("kl", "tic0"), ("kl", "bonds")],
+        gt,
+        model,
+        None,
+        None,
+        np.arange(80) // 10,
+        np.arange(40) // 10,
+        np.ones(80),
+        {},
+        k=16,
+    )
+    assert "pseudo-model holds 10.0 points" in suite_kl.too_few_points("tic0", 10, 40)
+    assert "model (effective frames) holds 12.0" in suite_kl.too_few_points("tic0", 20, 12)
+    assert suite_kl.too_few_points("tic0", 17, 40) == ""
+    assert suite_kl.too_few_points("bonds", 10, 40) == ""  # 50 points: a ball of 16 fits
+    assert "kl_neighbours" in suite_kl.too_few_points("bonds", 3, 40)
