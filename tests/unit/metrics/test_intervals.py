@@ -274,3 +274,18 @@ def test_every_reported_lower_bound_stops_at_zero(seed, units, shift):
             for name, interval in values["intervals"][metric].items():
                 assert interval["low"] >= 0.0, (weighting, metric, name)
                 assert interval["low"] <= values[metric][name] <= interval["high"], (weighting, metric, name)
+
+
+def test_rounding_in_the_jackknife_widens_no_interval():
+    """A statistic that is 0 but for float rounding in one left-out sample (a KL clipped at 0 reading 2e-16) had a
+    widening of 2.69, and none when weights times a constant rounded to exact zeros: rounding is no variance."""
+    from westbench.metrics.intervals import small_sample_widening
+
+    exact = [np.zeros((1, 4)), np.zeros((1, 3))]
+    rounded = [np.zeros((1, 4)), np.array([[2.220446049250313e-16, 2.220446049250313e-16, 0.0]])]
+    for jackknife in (exact, rounded):
+        assert small_sample_widening(jackknife, [4, 3], 0.95).tolist() == [1.0]
+    # against the replicates' scale (0.3), a deviation of 1e-11 is rounding too; a real one of 0.1 widens
+    scale = np.array([0.3])
+    assert small_sample_widening([np.zeros((1, 4)), np.array([[1e-11, 0.0, 0.0]])], [4, 3], 0.95, scale) == 1.0
+    assert small_sample_widening([np.zeros((1, 4)), np.array([[0.1, 0.0, 0.0]])], [4, 3], 0.95, scale) > 1.5
