@@ -91,7 +91,9 @@ EPS_SHARE = 1e-9
 #: contacts_80 (4 model units) read 0.06 to 0.17 nats above the estimate and the intervals collapsed; with 4 x k,
 #: 0.003 to 0.015 (2 x k: 0.008 to 0.019). Its cost: the calibration study's cg_fulltrained metrics job took 218 s
 #: and 5.5 GB with 4 x k, 90 s and 2.7 GB with 2 x k, whose KL intervals came out 1.1 to 9 times wider and one
-#: verdict flipped (dihedrals: separated), the same estimates (default run, seed 2024, 2 shared cores).
+#: verdict flipped (dihedrals: separated), the same estimates (default run, seed 2024, 2 shared cores). Since the
+#: lists hold 12 bytes a candidate and the few-unit and unreachable shortcuts (:func:`crossing`), 4 x k costs that
+#: job 28-43 s and 1.4-1.5 GB (the same metrics.json).
 LIST = 4
 #: Candidates a replicate reads after merging the units' lists: the first of these, then the second where they
 #: fall short, then all.
