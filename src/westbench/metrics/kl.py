@@ -92,8 +92,8 @@ EPS_SHARE = 1e-9
 #: 0.003 to 0.015 (2 x k: 0.008 to 0.019). Its cost: the calibration study's cg_fulltrained metrics job took 218 s
 #: and 5.5 GB with 4 x k, 90 s and 2.7 GB with 2 x k, whose KL intervals came out 1.1 to 9 times wider and one
 #: verdict flipped (dihedrals: separated), the same estimates (default run, seed 2024, 2 shared cores). Since the
-#: lists hold 12 bytes a candidate and the few-unit and unreachable shortcuts (:func:`crossing`), 4 x k costs that
-#: job 28-43 s and 1.4-1.5 GB (the same metrics.json).
+#: lists hold 16 bytes a candidate (was 32) and the few-unit and unreachable shortcuts (:func:`crossing`), 4 x k
+#: costs that job 28-43 s and 1.4-1.5 GB (the same metrics.json).
 LIST = 4
 #: Candidates a replicate reads after merging the units' lists: the first of these, then the second where they
 #: fall short, then all.
@@ -119,11 +119,11 @@ class Candidates:
     distance of each unit's farthest listed location where the unit has more (inf where its list holds all of
     them): a ball wider than that may hold more of the unit's mass than listed. ``units`` and ``weights`` (L + 1,):
     each location's unit and weight, padding last (weight 0); a candidate's are read through its location, so the
-    lists hold 12 bytes a candidate (the calibration study's ground truth: 100 units x 64 locations x 1,000 query
-    points per distribution). ``listed`` (Q, U): each unit's listed weight; ``farthest`` (Q, U): the distance of
-    its farthest listed location with weight (-inf: none); together they settle a ball the lists cannot fill
-    without reading the lists (:func:`crossing`). ``positions`` (Q, U, n): the columns of each unit's n listed
-    candidates, so that a replicate holding few units reads only theirs.
+    lists hold 16 bytes a candidate with ``positions`` (the calibration study's ground truth: 100 units x 64
+    locations x 1,000 query points per distribution). ``listed`` (Q, U): each unit's listed weight; ``farthest``
+    (Q, U): the distance of its farthest listed location with weight (-inf: none); together they settle a ball the
+    lists cannot fill without reading the lists (:func:`crossing`). ``positions`` (Q, U, n): the columns of each
+    unit's n listed candidates, so that a replicate holding few units reads only theirs.
     """
 
     distance: np.ndarray

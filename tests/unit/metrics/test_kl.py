@@ -263,7 +263,7 @@ def full_scan(cands, multiplicities, target, eps):
     st.sampled_from([1, 10**9]),
 )
 def test_the_crossing_s_shortcuts_give_the_whole_list_s_ball(seed, dim, n_units, count, present, few_units):
-    """Memory and time (issue 51): the lists hold 12 bytes a candidate, a pair the lists cannot fill is settled
+    """Memory and time (issue 51): the lists hold 16 bytes a candidate (was 32), a pair the lists cannot fill is settled
     from each unit's listed weight, a replicate holding few units reads only theirs. None of it may change a ball:
     every (replicate, query point) equals a scan of the whole merged list, heavy-tailed weights, ties, empty units
     and own units left out included."""
