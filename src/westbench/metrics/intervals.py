@@ -65,9 +65,8 @@ MIN_UNITS = 3  # fewer independent units than this per sample give no meaningful
 
 #: Replicates within this share of a statistic's scale of its estimate are ties (float rounding, not information).
 TIE_TOLERANCE = 1e-9
-#: Jackknife deviations below this are float rounding whatever the statistic's scale (every reported divergence is in
-#: nats, nm or degrees, where 1e-12 is no information): a statistic that is 0 but for rounding (a KL clipped at 0,
-#: 2e-16 in one left-out sample) had a widening of 2.69 or none as the rounding fell (weights times a constant).
+#: Jackknife deviations below this are rounding at any scale (nats, nm, degrees): a KL of 0 but for 2e-16 in one
+#: left-out sample had a widening of 2.69, or none where weights times a constant rounded to exact zeros.
 ROUNDING_FLOOR = 1e-12
 
 #: BCa has collapsed where its corrected percentiles span less than this share of the level (see the module text).

@@ -436,27 +436,11 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     if c == 0 or q == 0:
         nothing = np.zeros((batch, q))
         return np.full((batch, q), np.inf), nothing, np.ones((batch, q), dtype=bool), nothing
-
-    def first(distance, w, goal):
-        cumulative = np.cumsum(w, axis=-1)
-        reached = cumulative >= goal[..., None] * (1 - ROUNDING)
-        ok = reached[..., -1]
-        position = np.argmax(reached, axis=-1)
-        d = np.take_along_axis(distance, position[..., None], -1)[..., 0]
-        held = np.take_along_axis(cumulative, position[..., None], -1)[..., 0]  # the ball's mass: at least the goal
-        mass = np.where(ok, held, cumulative[..., -1])
-        if not ok.all():  # the farthest listed location with mass
-            last = np.where(w > 0, np.arange(w.shape[-1]), -1).max(axis=-1)
-            far = np.take_along_axis(distance, np.maximum(last, 0)[..., None], -1)[..., 0]
-            d = np.where(ok, d, np.where(last >= 0, far, np.inf))
-        return d, mass, ok
-
     # The first candidates of every (replicate, query point), laid out candidate-first: (W, Q, B) sums fast.
     width = min(WIDTHS[0], c)
     w = multiplicities.T[cands.unit(width=width).T] * cands.weight(width=width).T[:, :, None]
     cumulative = np.cumsum(w, axis=0)
-    goal = target.T
-    reached = cumulative >= goal * (1 - ROUNDING)
+    reached = cumulative >= target.T * (1 - ROUNDING)
     ok = reached[-1]
     position = np.argmax(reached, axis=0)  # (Q, B)
     radius = np.take_along_axis(cands.distance[:, :width], position, axis=1).T.copy()
@@ -465,30 +449,11 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     ok = ok.T.copy()
     del w, cumulative, reached
     if not ok.all():
-        b, i = np.nonzero(~ok)  # the few (replicate, query) pairs that need more candidates
-        # Where the whole lists hold less than the target, the ball is all they hold, out to their farthest location
-        # with mass: settled by each unit's listed weight and farthest distance, without reading the lists.
-        present = multiplicities[b]
-        total = np.einsum("pu,pu->p", present, cands.listed[i])
-        far = np.max(np.where(present > 0, cands.farthest[i], -np.inf), axis=1, initial=-np.inf)
-        unreached = total < target[b, i] * (1 - ROUNDING)
-        b, i, far = b[unreached], i[unreached], far[unreached]
-        radius[b, i], mass[b, i] = np.where(far > -np.inf, far, np.inf), total[unreached]
-        pending = ~ok
-        pending[b, i] = False
+        state = (radius, mass, ok, ~ok)  # pending: the (replicate, query) pairs that need more candidates
+        _unreachable(cands, multiplicities, target, state)
         if cands.positions is not None:
-            _few_units(cands, multiplicities, target, first, (radius, mass, ok, pending))
-        for width in (min(WIDTHS[1], c), c):
-            if not pending.any():
-                break
-            b, i = np.nonzero(pending)
-            step = max(1, PAIRS // width)  # a bounded block of pairs at a time: (pairs, width) arrays
-            for start in range(0, len(b), step):
-                bb, ii = b[start : start + step], i[start : start + step]
-                w = multiplicities[bb[:, None], cands.unit(ii, width)] * cands.weight(ii, width)
-                radius[bb, ii], mass[bb, ii], done = first(cands.distance[ii, :width], w, target[bb, ii])
-                pending[bb, ii] = ~done
-            ok[b, i] = ~pending[b, i]
+            _few_units(cands, multiplicities, target, state)
+        _longer_lists(cands, multiplicities, target, state)
     inside = radius <= eps
     atom = None  # computed where needed: (batch, Q) of the units' weight within eps, with multiplicities
     if inside.any():
@@ -501,7 +466,58 @@ def crossing(cands: Candidates, multiplicities: np.ndarray, target: np.ndarray, 
     return np.maximum(radius, eps), mass, short, atom
 
 
-def _few_units(cands: Candidates, multiplicities, target, first, state) -> None:
+def _first(distance: np.ndarray, w: np.ndarray, goal: np.ndarray):
+    """Along the last axis of sorted candidates (``distance``, weights ``w``): the distance and mass where the
+    cumulative mass first reaches ``goal``, and whether it does (else all the mass, out to the farthest location
+    with mass)."""
+    cumulative = np.cumsum(w, axis=-1)
+    reached = cumulative >= goal[..., None] * (1 - ROUNDING)
+    ok = reached[..., -1]
+    position = np.argmax(reached, axis=-1)
+    d = np.take_along_axis(distance, position[..., None], -1)[..., 0]
+    held = np.take_along_axis(cumulative, position[..., None], -1)[..., 0]  # the ball's mass: at least the goal
+    mass = np.where(ok, held, cumulative[..., -1])
+    if not ok.all():  # the farthest listed location with mass
+        last = np.where(w > 0, np.arange(w.shape[-1]), -1).max(axis=-1)
+        far = np.take_along_axis(distance, np.maximum(last, 0)[..., None], -1)[..., 0]
+        d = np.where(ok, d, np.where(last >= 0, far, np.inf))
+    return d, mass, ok
+
+
+def _unreachable(cands: Candidates, multiplicities, target, state) -> None:
+    """:func:`crossing`'s pending pairs whose whole lists hold less than the target: the ball is all they hold, out
+    to their farthest location with mass, settled by each unit's listed weight and farthest distance without
+    reading the lists. Fills ``state`` (radius, mass, ok, pending) in place; they stay not ``ok``."""
+    radius, mass, _, pending = state
+    b, i = np.nonzero(pending)
+    present = multiplicities[b]
+    total = np.einsum("pu,pu->p", present, cands.listed[i])
+    far = np.max(np.where(present > 0, cands.farthest[i], -np.inf), axis=1, initial=-np.inf)
+    unreached = total < target[b, i] * (1 - ROUNDING)
+    b, i, far = b[unreached], i[unreached], far[unreached]
+    radius[b, i], mass[b, i] = np.where(far > -np.inf, far, np.inf), total[unreached]
+    pending[b, i] = False
+
+
+def _longer_lists(cands: Candidates, multiplicities, target, state) -> None:
+    """:func:`crossing`'s pending pairs read further: the first :data:`WIDTHS` [1] candidates, then all, a bounded
+    block of pairs at a time. Fills ``state`` (radius, mass, ok, pending) in place."""
+    radius, mass, ok, pending = state
+    c = cands.distance.shape[1]
+    for width in (min(WIDTHS[1], c), c):
+        if not pending.any():
+            break
+        b, i = np.nonzero(pending)
+        step = max(1, PAIRS // width)  # (pairs, width) arrays
+        for start in range(0, len(b), step):
+            bb, ii = b[start : start + step], i[start : start + step]
+            w = multiplicities[bb[:, None], cands.unit(ii, width)] * cands.weight(ii, width)
+            radius[bb, ii], mass[bb, ii], done = _first(cands.distance[ii, :width], w, target[bb, ii])
+            pending[bb, ii] = ~done
+        ok[b, i] = ~pending[b, i]
+
+
+def _few_units(cands: Candidates, multiplicities, target, state) -> None:
     """:func:`crossing`'s long lists for the replicates that hold few units (the noise floor's splits at a model's
     size: one to a few ground-truth units of a hundred): their units' candidates only, in the merged order, so the
     cumulative mass is the one the whole list gives (an absent unit's candidates add 0). Fills ``state`` (radius,
@@ -516,7 +532,7 @@ def _few_units(cands: Candidates, multiplicities, target, first, state) -> None:
         location = cands.location[rows[:, None], columns]
         w = multiplicities[b][cands.units[location]] * cands.weights[location]
         distance = cands.distance[rows[:, None], columns]
-        radius[b, rows], mass[b, rows], ok[b, rows] = first(distance, w, np.broadcast_to(target[b, rows], len(rows)))
+        radius[b, rows], mass[b, rows], ok[b, rows] = _first(distance, w, target[b, rows])
         pending[b, rows] = False
 
 
