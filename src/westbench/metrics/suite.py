@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import logging
+from functools import cached_property
 from typing import Mapping
 
 import numpy as np
@@ -317,7 +318,7 @@ class MetricSuite:
     def noise_floor(self, effective_frames: float | None = None) -> NoiseFloor:
         """The noise floor of every statistic at the model's effective sample size (the model's frame count when
         not given), cached per pseudo-model size; raises :class:`NotEstimable` with the reason."""
-        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        unit_frames = self.groundtruth_unit_frames
         size = len(self.model["ca"]) if effective_frames is None else effective_frames
         k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
         if k not in self._floors:
@@ -560,10 +561,15 @@ class MetricSuite:
             )
         return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
+    @cached_property
+    def groundtruth_unit_frames(self) -> np.ndarray:
+        """Frames in each ground-truth unit (the floor's splits and the verdicts' size checks read it)."""
+        return np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+
     def knn_too_few(self, name: str, floor: NoiseFloor, effective: float) -> str:
         """:meth:`SuiteKL.too_few_points` for a distribution: the floor's pseudo-model is ``floor.units`` of the
         ground truth's runs, counted at the smallest run's frames."""
-        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        unit_frames = self.groundtruth_unit_frames
         floor_frames = floor.units * float(np.min(unit_frames)) if len(unit_frames) else 0.0
         return self.knn.too_few_points(name, floor_frames, float(effective))
 
@@ -581,7 +587,7 @@ class MetricSuite:
         frames, or on fewer than ``min_effective_frames``, would be held to a floor measured at a sample
         larger than its own, which is lower than its real noise.
         """
-        unit_frames = np.bincount(self.groundtruth_units, minlength=self.n_groundtruth_units)
+        unit_frames = self.groundtruth_unit_frames
         smallest = 0.5 * float(np.median(unit_frames)) if len(unit_frames) else 0.0
         needed = max(float(self.settings["min_effective_frames"]), smallest)
         if effective >= needed:
