@@ -64,6 +64,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import weakref
 from dataclasses import dataclass
@@ -237,6 +238,13 @@ class Side:
         self.unit_totals = self.unit_weights if unit_totals is None else np.asarray(unit_totals, dtype=np.float64)
         self.pad = len(self.weights)  # the location index of padding (weight 0)
         self._trees: dict = {}
+
+    def reweighted(self, weights: np.ndarray) -> "Side":
+        """The same locations under other ``weights`` (L,); a location of weight 0 holds no mass (a pseudo-model's
+        frames reweighted: the msm weighting's noise floor). It shares this side's trees."""
+        side = Side(self.values, np.asarray(weights, dtype=np.float64), self.units, self.n_units, self.period)
+        side._trees = self._trees
+        return side
 
     def weight_of(self, location: np.ndarray) -> np.ndarray:
         """The weight of each location index (0 for :attr:`pad` and beyond: padding)."""
@@ -730,6 +738,45 @@ class VariableKL:
             value = np.where(whole, 0.0, value)
         return value
 
+    def reweighted_split(self, rest: np.ndarray, weights: np.ndarray) -> float:
+        """KL of the ground truth's ``rest`` units ((n_units,) multiplicities) against its own locations under
+        ``weights`` ((L,), 0 outside the pseudo-model; :meth:`Side.reweighted`): one noise-floor split whose
+        pseudo-model is reweighted, read from the other units' lists as :meth:`split_values` reads them."""
+        side = self.reference.reweighted(weights)
+        rest = np.asarray(rest, dtype=np.float64)[None, :]
+        log_p, query_weights = self.log_reference(rest)
+        cands = self.reweighted_others(side, np.flatnonzero(rest[0] < 1))
+        log_q = self.log_model(cands, side, 1.0 - rest)
+        return float(self.combine(log_p, log_q, query_weights)[0])
+
+    def reweighted_others(self, side: Side, units: np.ndarray | None = None) -> Candidates:
+        """The other units' lists (:attr:`others`) read under a reweighted side's weights: the listed weight,
+        farthest weighted location and atom of each of ``units`` (all when None; the others' are left at 0 and -inf:
+        only the units a replicate holds are read) recomputed, as a search of ``side`` would give them."""
+        others = self.others
+        q, n_units, count = others.positions.shape
+        units = np.arange(n_units) if units is None else np.asarray(units, dtype=np.int64)
+        columns = others.positions[:, units, :].reshape(q, -1)
+        distance = np.take_along_axis(others.distance, columns, 1).reshape(q, len(units), count)
+        padded_units, weights = side.padded
+        w = weights[np.take_along_axis(others.location, columns, 1)].reshape(q, len(units), count)
+        listed, farthest, atom = np.zeros((q, n_units)), np.full((q, n_units), -np.inf), np.zeros((q, n_units))
+        listed[:, units] = w.sum(axis=2)
+        farthest[:, units] = np.max(np.where(w > 0, distance, -np.inf), axis=2, initial=-np.inf)
+        for u in units:
+            part = side.slices[u]
+            if part.stop > part.start:
+                atom[:, u] = side._atom(u, side.values[part], self.query_values, self.eps, part.start, None)
+        own = np.arange(n_units)[None, :] == self.query_units[:, None]
+        return dataclasses.replace(
+            others,
+            units=padded_units,
+            weights=weights,
+            listed=listed,
+            farthest=farthest,
+            atom=np.where(own, 0.0, atom),
+        )
+
     def split_values(self, rest: np.ndarray, subsets: np.ndarray) -> np.ndarray:
         """KL of the ground truth's ``rest`` units against its ``subsets`` units ((n_splits, n_units) each): the
         noise floor's splits. A split's query points lie in the rest, so its pseudo-model never holds their own
@@ -947,9 +994,10 @@ class SuiteKL:
         sample_units = np.asarray(sample_units, dtype=np.int64)
         n_reference_units = int(reference_units.max()) + 1 if len(reference_units) else 1
         n_sample_units = int(sample_units.max()) + 1 if len(sample_units) else 1
-        reference_weights = np.asarray(reference_weights, dtype=np.float64)
+        self.reference_weights = reference_weights = np.asarray(reference_weights, dtype=np.float64)
         self.variables: dict[str, VariableKL] = {}
         self.layouts: dict[str, tuple[Layout, int]] = {}
+        self.reference_layouts: dict[str, Layout] = {}  # the ground truth's, to reweight (the msm floor)
         for name in self.names:
             if name == "tic01":
                 ref_points = np.asarray(reference_tics, dtype=np.float64)[:, :2]
@@ -966,14 +1014,15 @@ class SuiteKL:
                     ref_points, model_points = ref_points - low, model_points - low
             both = prepared(ref_points, model_points, np.repeat(reference_weights, per_frame), period)
             ref_order, model_order = (orders or {}).get(name, (None, None))
-            reference_side = Layout.of(
+            self.reference_layouts[name] = Layout.of(
                 both.reference,
                 np.repeat(reference_units, per_frame),
                 n_reference_units,
                 period,
                 order=ref_order,
                 per_frame=per_frame,
-            ).side(reference_weights)
+            )
+            reference_side = self.reference_layouts[name].side(reference_weights)
             self.variables[name] = both.estimator(reference_side, self.k, self.query_points, floor)
             model_layout = Layout.of(
                 both.model,
@@ -1033,6 +1082,17 @@ class SuiteKL:
             return values
 
         return compute
+
+    def reweighted_split(self, values: np.ndarray, rest: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """``values`` (every statistic of one noise-floor split) with its KL rows: the ground truth's ``rest`` units
+        ((n_units,) multiplicities) against its own frames under ``weights`` (a pseudo-model reweighted)."""
+        values = np.array(values, dtype=np.float64)
+        weights = np.asarray(weights, dtype=np.float64)
+        for row, name in zip(self.rows, self.names):
+            frame = self.reference_layouts[name].frame
+            located = frame[self.reference_weights[frame] > 0]  # the frame of each location (weightless: none)
+            values[row] = self.variables[name].reweighted_split(rest, weights[located])
+        return values
 
     def floored_share(self, name: str, weights) -> float:
         """The share of a distribution's estimate under the model's frame ``weights`` from ground-truth points where

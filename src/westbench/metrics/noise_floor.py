@@ -5,7 +5,9 @@ runs are split into a pseudo-model of ``k`` runs (as many frames as the model ha
 half the runs) and the rest, and every divergence of the rest against the pseudo-model is
 computed for each split (all splits when there are few, else ``splits`` seeded draws). The
 floor is their median, its range the central 95 %. A model whose divergence is inside that
-range is as close to the ground truth as the ground truth is to itself.
+range is as close to the ground truth as the ground truth is to itself. A weighting that
+re-estimates the model's weights (``msm``) re-estimates the pseudo-model's the same way
+(:meth:`westbench.metrics.suite.MetricSuite.msm_split_halves`), so its floor holds that error.
 
 Verdict (one stated test): *separated* when the model's interval lies above the floor's
 range (its lower bound above the floor's upper bound), else *within noise*; *undetermined*

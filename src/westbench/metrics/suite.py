@@ -22,7 +22,8 @@ Uncertainty (:mod:`westbench.metrics.intervals`, :mod:`westbench.metrics.noise_f
 ``bootstrap`` replicates resample independent units (ground-truth runs; WE replicas, or
 ``bootstrap_blocks`` blocks of contiguous iterations) for a BCa interval of every W1 and KL
 that always contains its estimate, with the bootstrap's bias. The noise floor of each is the
-ground truth against itself at the model's sample size; the verdict is *separated* when the
+ground truth against itself at the model's sample size (under ``msm``, each pseudo-model reweighted
+by its own grid MSM, so the floor holds that estimate's error); the verdict is *separated* when the
 interval lies above the floor's range, else *within noise*.
 
 What the data cannot give (an MSM without transitions, an interval from too few units) is
@@ -239,7 +240,7 @@ class MetricSuite:
         if self.tica_caveat:
             self.caveats.add("tica", f"the TICA is not well posed: {self.tica_caveat}")
         self._weights: dict[str, np.ndarray] = {}
-        self._floors: dict[int, NoiseFloor] = {} if floors is None else floors
+        self._floors: dict = {} if floors is None else floors
 
     @property
     def n_model_units(self) -> int:
@@ -315,22 +316,27 @@ class MetricSuite:
             out[metric][name] = float(value)
         return out
 
-    def noise_floor(self, effective_frames: float | None = None) -> NoiseFloor:
+    def noise_floor(self, effective_frames: float | None = None, weighting: str = "we") -> NoiseFloor:
         """The noise floor of every statistic at the model's effective sample size (the model's frame count when
-        not given), cached per pseudo-model size; raises :class:`NotEstimable` with the reason."""
+        not given), cached per pseudo-model size; raises :class:`NotEstimable` with the reason.
+
+        Under a weighting that re-estimates the model's weights (``msm``) each pseudo-model is reweighted the same
+        way (:meth:`msm_split_halves`): the floor then holds that estimate's error at the model's size, which a
+        perfect engine's score holds too (the intervals keep the model's weights fixed)."""
         unit_frames = self.groundtruth_unit_frames
         size = len(self.model["ca"]) if effective_frames is None else effective_frames
         k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
-        if k not in self._floors:
-            self._floors[k] = noise_floor(
-                self.split_halves,
+        key = (weighting, k) if weighting == "msm" else k
+        if key not in self._floors:
+            self._floors[key] = noise_floor(
+                self.msm_split_halves if weighting == "msm" else self.split_halves,
                 unit_frames,
                 size,
                 int(self.settings["floor_splits"]),
                 derive_seed(int(self.settings["seed"]), "noise_floor"),
                 self.more_runs,
             )
-        return self._floors[k]
+        return self._floors[key]
 
     def statistic(self, weights: np.ndarray, histograms: dict):
         """The bootstrap statistic of every row under the model's frame ``weights``: the binned one
@@ -345,6 +351,39 @@ class MetricSuite:
         if self.knn is None:
             return self.binned.split_halves(subsets)
         return self.knn.split_halves(self.binned.split_halves)(subsets)
+
+    def msm_split_halves(self, subsets: np.ndarray) -> np.ndarray:
+        """The noise floor's splits under the msm weighting: as :meth:`split_halves`, each pseudo-model's frames
+        weighted by the grid MSM of those frames alone (on the model's grid and lag), as an engine's are; NaN for a
+        split whose MSM cannot be estimated. Raises :class:`NotEstimable` when none can."""
+        gt, lag = self.groundtruth, self.settings["msm_lag"]
+        tics, traj = np.asarray(gt["tics"], dtype=np.float64), np.asarray(gt["traj"])
+        time = None if gt.get("time_ps") is None else np.asarray(gt["time_ps"], dtype=np.float64)
+        out = np.full((len(self.binned.keys), len(subsets)), np.nan)
+        reasons = []
+        for j, subset in enumerate(np.asarray(subsets, dtype=np.float64)):
+            chosen = subset[self.groundtruth_units] > 0
+            try:
+                msm = grid_msm(tics[chosen], traj[chosen], self.msm_grid, lag, None if time is None else time[chosen])
+            except NotEstimable as exc:
+                reasons.append(str(exc))
+                continue
+            weights = np.zeros(len(chosen))
+            weights[chosen] = msm.weights
+            out[:, j] = self.reweighted_split(1.0 - subset, weights)
+        if len(reasons) == len(out[0]):
+            raise NotEstimable(f"the grid MSM of no pseudo-model of the ground truth could be estimated: {reasons[0]}")
+        return out
+
+    def reweighted_split(self, rest: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Every statistic of the ground truth's ``rest`` units ((n_units,) multiplicities, its own weights) against
+        its frames under ``weights`` (per frame; 0 outside the pseudo-model)."""
+        gt_tics = np.asarray(self.groundtruth["tics"], dtype=np.float64)[:, :2]
+        one = np.zeros(len(weights), dtype=np.int64)
+        q = self.binned.histograms(self.reference, gt_tics, weights, one, 1)
+        p = {key: rest[None, :] @ value for key, value in self.binned.reference_histograms.items()}
+        values = self.binned.divergences(p, q)[:, 0]
+        return values if self.knn is None else self.knn.reweighted_split(values, rest, weights)
 
     def largest_reachable(self) -> np.ndarray:
         """Per statistic, the largest value any model could score against this ground truth (inf for W1): the KL
@@ -429,7 +468,7 @@ class MetricSuite:
         with self.caveats.guard(f"{weighting}/intervals"):
             interval = self.intervals(weights, estimates, histograms)
         with self.caveats.guard(f"{weighting}/noise_floor"):
-            floor = self.noise_floor(effective)
+            floor = self.noise_floor(effective, weighting)
         values["noise_floor"] = floor_record(floor, self.binned.keys)
         few = self.too_few_effective_frames(effective)
         reachable = self.largest_reachable()

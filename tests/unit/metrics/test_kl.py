@@ -349,3 +349,31 @@ def test_a_floor_or_model_no_larger_than_a_ball_gives_no_kl_verdict():
     assert suite_kl.too_few_points("tic0", 17, 40) == ""
     assert suite_kl.too_few_points("bonds", 10, 40) == ""  # 50 points: a ball of 16 fits
     assert "kl_neighbours" in suite_kl.too_few_points("bonds", 3, 40)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, st.integers(1, 2), st.integers(2, 8))
+def test_lists_read_under_new_weights_are_those_a_search_of_the_reweighted_side_gives(seed, dim, n_units):
+    """The msm floor reweights each pseudo-model's locations and reads the ground truth's lists under the new weights
+    (no new search): each unit's listed weight, farthest location with weight and atom must be those a search of the
+    reweighted side lists, weightless locations and ties included."""
+    from westbench.metrics import kl as module
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(n_units, 12 * n_units + 1))
+    points = np.round(rng.normal(size=(n, dim)), 1)  # rounded: ties and atoms
+    units = np.sort(rng.integers(0, n_units, n))
+    estimator = module.VariableKL(module.Side.build(points, np.ones(n), units, n_units), k=2, eps=1e-9)
+    locations = len(estimator.reference.weights)
+    new = np.exp(rng.normal(0, 2, locations)) * (rng.random(locations) > 0.3)  # heavy-tailed, some weightless
+    side = estimator.reference.reweighted(new)
+    read = estimator.reweighted_others(side)
+    searched = side.candidates(estimator.query_values, estimator.count, estimator.eps, skip=estimator.query_units)
+    for field in ("listed", "farthest", "atom"):
+        np.testing.assert_allclose(getattr(read, field), getattr(searched, field), rtol=1e-12, atol=0, err_msg=field)
+    np.testing.assert_array_equal(read.weight(), searched.weight())
+    np.testing.assert_array_equal(read.distance, searched.distance)
+    held = np.flatnonzero(rng.random(n_units) < 0.5)  # a replicate's units: only theirs are read
+    some = estimator.reweighted_others(side, held)
+    for field in ("listed", "farthest", "atom"):
+        np.testing.assert_array_equal(getattr(some, field)[:, held], getattr(read, field)[:, held], err_msg=field)
