@@ -193,14 +193,23 @@ def plan_summary(workflow, args, cluster) -> dict:
         "expected_cpu_h": estimate["cpu_h"],
         "peak_gpus": sum(by_gpu[:jobs_cap]),
         "jobs_cap": jobs_cap,
-        "largest": sorted(rows, key=lambda r: (r["gpus"], r["mem_mb"], r["cpus"]), reverse=True)[:3],
-        "longest": sorted(rows, key=lambda r: r["runtime_min"], reverse=True)[:3],
+        "largest": _first_three(rows, lambda r: (-r["gpus"], -r["mem_mb"], -r["cpus"], -r["runtime_min"], r["name"])),
+        "longest": _first_three(rows, lambda r: (-r["runtime_min"], -r["gpus"], -r["mem_mb"], r["name"])),
         "disk_gb": disk_mb / 1000,
         "gpu_slots": cluster.gpu_slots,
         "margin": dict(__import__("westbench.plan.requests", fromlist=["MARGIN"]).MARGIN),
         "rules": {rule: {**info, "allocations": len(info["allocations"])} for rule, info in sorted(per_rule.items())},
         "flags": flags,
     }
+
+
+def _first_three(rows: list, key) -> list:
+    """The first three allocations by ``key``, one per name (a group's allocations are alike); ties broken by size,
+    then name: the DAG lists jobs in no fixed order, and the doc's table must not move between runs."""
+    chosen: dict = {}
+    for row in sorted(rows, key=key):
+        chosen.setdefault(row["name"], row)
+    return list(chosen.values())[:3]
 
 
 def _row(r) -> str:
