@@ -380,8 +380,13 @@ LONG_MODULES = {
     "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
     "groundtruth/importer.py": "one foreign run in: topology, sequence, the streamed copy (io.streaming), times, "
     "forces, bad frames and its record, each refusal naming the file and the key",
-    "metrics/kl.py": "the nearest-neighbour KL with mass balls, leave-one-unit-out and bootstrap-batched lists: "
-    "one estimator whose layout, sides and crossing share caches (a split of its layout from its estimate is pending)",
+    "metrics/kl.py": "the nearest-neighbour KL estimator (VariableKL: balls, densities, leave-one-unit-out, the "
+    "bootstrap's and the floor's batches share its lists and caches) with the preparation of its samples; its lists "
+    "(neighbour_lists), ball crossing (ball_crossing) and the suite's rows (kl_rows) live apart",
+    "metrics/neighbour_lists.py": "one sample's weighted locations by unit and their searches: the layout, the side and "
+    "the candidate lists the KL estimator's balls read, one data structure (under the issue's 350-line bar)",
+    "metrics/kl_rows.py": "the suite's KL rows: one SuiteKL per suite (layouts, sides per weighting, the bootstrap's, "
+    "the floor's and the msm floor's rows) and the marks of a KL that is no score (under the issue's 350-line bar)",
     "metrics/contract.py": "the scoring contract: each transformation and what it may do, one table with its checker",
     "metrics/estimator_validation.py": "every divergence estimator against closed-form answers: cases and estimators "
     "are one table read by the benchmark and the docs",

@@ -294,7 +294,7 @@ def bootstrap_spread(
     against the mean spread of ``replicates`` bootstrap replicates (unit multiplicities on both sides, as
     :func:`westbench.metrics.intervals.unit_bootstrap` draws them). A ratio above 1: intervals wider than needed."""
     from westbench.metrics.intervals import multiplicities
-    from westbench.metrics.kl import SuiteKL
+    from westbench.metrics.kl_rows import SuiteKL
 
     rows = []
     for case_name in cases:

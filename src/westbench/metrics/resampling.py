@@ -160,7 +160,7 @@ class BinnedDivergences:
         The ground truth's frame weights (uniform when not given).
     kl : bool
         Whether to bin the KL rows; without, they are NaN here (the nearest-neighbour KL replaces them,
-        :class:`westbench.metrics.kl.SuiteKL`) and no KL histogram is made.
+        :class:`westbench.metrics.kl_rows.SuiteKL`) and no KL histogram is made.
 
     The statistics, in :attr:`keys` order: ("w1", name) and ("kl", name) per distribution, then
     ("kl", "tic01") and ("w1", "tic01").

@@ -59,7 +59,7 @@ from westbench.io.canonical import CONFORMATION, canonical_frames
 from westbench.metrics.divergences import CircularWasserstein1D, Wasserstein1D, floored_share
 from westbench.metrics.estimability import Caveats, NotEstimable
 from westbench.metrics.intervals import MIN_UNITS, unit_bootstrap
-from westbench.metrics.kl import kl_mark, suite_kl
+from westbench.metrics.kl_rows import kl_mark, suite_kl
 from westbench.metrics.metastable import OUTSIDE, UNASSIGNED, MacrostateEstimator, MacrostateModel
 from westbench.metrics.msm import MsmWeights, grid_msm, msm_grid
 from westbench.metrics.noise_floor import (

@@ -12,7 +12,7 @@ Sources, each with its owner:
 - ``metrics.json`` ``sanity`` (``passed``, ``failed``, ``checks``: :mod:`westbench.geometry.sanity`) and the tables'
   ``sanity_failed`` column (:mod:`westbench.metrics.tables`);
 - ``metrics.json`` ``not_estimable.tica`` (the TICA's caveat, :func:`westbench.metrics.suite.tica_quality`);
-- ``metrics.json`` ``metrics.<weighting>.kl_marks`` (:func:`westbench.metrics.kl.kl_mark`: ``pinned``, ``bias`` or
+- ``metrics.json`` ``metrics.<weighting>.kl_marks`` (:func:`westbench.metrics.kl_rows.kl_mark`: ``pinned``, ``bias`` or
   "" per distribution), and for a record from before them, :func:`kl_pinned`'s reading of the value and its floor;
 - ``controls.json`` (:mod:`westbench.metrics.controls`; read by :func:`read_controls`).
 
@@ -41,7 +41,7 @@ from westbench.presentation.training import failure_to_learn
 #: Distributions whose values are TICs of the protein's TICA.
 TIC_DISTRIBUTIONS = ("tic0", "tic1", "tic2", "tic3", "tic01")
 #: Where the KL estimators mark a value that is no score in ``metrics.json`` (each weighting's block):
-#: ``{distribution: mark}``, "" for a score (westbench.metrics.kl.kl_mark); a record without it is read by
+#: ``{distribution: mark}``, "" for a score (westbench.metrics.kl_rows.kl_mark); a record without it is read by
 #: :func:`kl_pinned`.
 KL_MARKS = "kl_marks"
 #: The suite's own note for a KL floor at or above the largest value any model could reach.

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from westbench.metrics.kl import BIASED, PINNED, SuiteKL, kl_knn, kl_mark
+from westbench.metrics.kl import kl_knn
+from westbench.metrics.kl_rows import BIASED, PINNED, SuiteKL, kl_mark
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**31 - 1)
@@ -228,76 +229,6 @@ def test_a_pinned_histogram_kl_is_no_score():
     assert (rows["verdict"] == "undetermined").all() and rows["note"].str.len().gt(0).all()
 
 
-def full_scan(cands, multiplicities, target, eps):
-    """The ball of every (replicate, query point) read off the whole merged list, one pair at a time: what
-    :func:`crossing` must give whichever shortcut it takes (a short first read, lists that cannot reach the
-    target, replicates holding few units)."""
-    from westbench.metrics.kl import ROUNDING
-
-    batch, (q, _) = len(multiplicities), cands.distance.shape
-    radius, mass, ok = np.full((batch, q), np.inf), np.zeros((batch, q)), np.zeros((batch, q), dtype=bool)
-    unit, weight = cands.units[cands.location], cands.weights[cands.location]
-    for b in range(batch):
-        for i in range(q):
-            w = multiplicities[b, unit[i]] * weight[i]
-            cumulative = np.cumsum(w)
-            reached = np.flatnonzero(cumulative >= target[b] * (1 - ROUNDING))
-            if len(reached):
-                radius[b, i], mass[b, i], ok[b, i] = cands.distance[i, reached[0]], cumulative[reached[0]], True
-            else:
-                held = np.flatnonzero(w > 0)
-                radius[b, i] = cands.distance[i, held[-1]] if len(held) else np.inf
-                mass[b, i] = cumulative[-1] if len(cumulative) else 0.0
-    atom = multiplicities @ cands.atom.T
-    mass = np.where(radius <= eps, atom, mass)
-    return np.maximum(radius, eps), mass, ~ok
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seeds,
-    st.integers(1, 2),
-    st.integers(1, 12),
-    st.integers(1, 6),
-    st.sampled_from(["dense", "few", "mixed"]),
-    st.sampled_from([1, 10**9]),
-)
-def test_the_crossing_s_shortcuts_give_the_whole_list_s_ball(seed, dim, n_units, count, present, few_units):
-    """Memory and time (issue 51): the lists hold 16 bytes a candidate (was 32), a pair the lists cannot fill is settled
-    from each unit's listed weight, a replicate holding few units reads only theirs. None of it may change a ball:
-    every (replicate, query point) equals a scan of the whole merged list, heavy-tailed weights, ties, empty units
-    and own units left out included."""
-    from westbench.metrics import kl as module
-
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(n_units, 8 * n_units + 1))
-    points = np.round(rng.normal(size=(n, dim)), 1)  # rounded: ties and atoms
-    weights = np.exp(rng.normal(0, 2, n)) * (rng.random(n) > 0.1)  # heavy-tailed, some weightless
-    units = rng.integers(0, n_units, n)
-    side = module.Side.build(points, weights, units, n_units)
-    query = np.round(rng.normal(size=(9, dim)), 1)
-    cands = side.candidates(query, count, 1e-9, skip=rng.integers(0, n_units, len(query)))
-    batch = 7
-    if present == "dense":
-        multiplicities = rng.poisson(1.0, (batch, n_units)).astype(float)
-    else:
-        multiplicities = np.zeros((batch, n_units))
-        multiplicities[np.arange(batch), rng.integers(0, n_units, batch)] = 1.0
-        if present == "mixed":
-            multiplicities[: batch // 2] = rng.poisson(1.0, (batch // 2, n_units))
-    target = side.ball_mass(multiplicities, int(rng.integers(1, 6)))
-    old = module.WIDTHS, module.FEW_UNITS
-    module.WIDTHS, module.FEW_UNITS = (1, 2), few_units  # every path taken at these small sizes
-    try:
-        radius, mass, short, _ = module.crossing(cands, multiplicities, target, 1e-9)
-    finally:
-        module.WIDTHS, module.FEW_UNITS = old
-    expected = full_scan(cands, multiplicities, target, 1e-9)
-    np.testing.assert_array_equal(radius, expected[0])
-    np.testing.assert_allclose(mass, expected[1], rtol=1e-12, atol=0)
-    np.testing.assert_array_equal(short, expected[2])
-
-
 def test_suites_on_one_ground_truth_share_its_estimators_and_read_the_same_values():
     """The calibration study scores seven engines and their known answers against one ground truth: the ground
     truth's lists are built once while a suite holds them, and a shared estimator reads what a fresh one reads."""
@@ -358,12 +289,13 @@ def test_lists_read_under_new_weights_are_those_a_search_of_the_reweighted_side_
     (no new search): each unit's listed weight, farthest location with weight and atom must be those a search of the
     reweighted side lists, weightless locations and ties included."""
     from westbench.metrics import kl as module
+    from westbench.metrics.neighbour_lists import Side
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(n_units, 12 * n_units + 1))
     points = np.round(rng.normal(size=(n, dim)), 1)  # rounded: ties and atoms
     units = np.sort(rng.integers(0, n_units, n))
-    estimator = module.VariableKL(module.Side.build(points, np.ones(n), units, n_units), k=2, eps=1e-9)
+    estimator = module.VariableKL(Side.build(points, np.ones(n), units, n_units), k=2, eps=1e-9)
     locations = len(estimator.reference.weights)
     new = np.exp(rng.normal(0, 2, locations)) * (rng.random(locations) > 0.3)  # heavy-tailed, some weightless
     side = estimator.reference.reweighted(new)
