@@ -32,6 +32,13 @@ build, resources, mounts, the separate verifier container) except:
   image holds is not overwritten by the agent's version (changed files and declared artifacts alike) unless
   the task names it editable (``[metadata] editable`` or an artifact naming that file), and Harbor's
   emptying of an artifact folder in the verifier's container leaves the image's own files there.
+* Nothing on the host follows a link the agent made. The trial's folders are never bind-mounted into a
+  container (Harbor's ``auto_mounting`` is refused), so the agent cannot plant a link where Harbor's host
+  process writes (Terminus-2's ``agent/trajectory.json``, after every episode); everything of a container's
+  reaches the host through the downloads here (the agent's logs, the verifier's, the artifacts, the changed
+  files), which keep regular files and folders only, write them without following a link
+  (``westbench_safe_files``: ``src/westbench/agents/safe_files.py``) and never replace a file the host wrote
+  first (a container's ``trajectory.json`` does not overwrite Harbor's).
 * Options ``network`` and ``init`` (``--ek network=false --ek init=true``) apply to the agent's
   and the verifier's container alike, while Harbor passes ``--extra-docker-compose`` overlays to
   the agent's container only: without network a verifier cannot send a trial's files anywhere
@@ -42,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import posixpath
 import shutil
 import subprocess
 import tarfile
@@ -64,13 +72,13 @@ from westbench_changes import (
     MODULES_SCRIPT,
     changed_files,
     is_input,
-    is_program,
     refused,
     shadows,
     top_level,
     under,
     wanted,
 )
+from westbench_safe_files import RefusedFile, place_member, place_stream, remove_unsafe, write_no_follow
 
 MAIN = "main"
 # Harbor's own bookkeeping in a container (folders, permissions, removals, copies) takes well under a second, and
@@ -196,6 +204,11 @@ class WestbenchComposeMixin:
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if getattr(self, "auto_mounting", False):  # a bind mount lets the agent plant links where the host writes
+            raise ValueError(
+                "westbench's environments never bind-mount the trial's folders into a container (the agent could "
+                "plant a link where Harbor writes on the host): leave --ek auto_mounting unset"
+            )
         self._main_container: str | None = None
         main: dict = {"init": True} if self.options.init else {}
         if not self.options.network:
@@ -409,6 +422,56 @@ class WestbenchComposeMixin:
             return
         await super().service_download_dir(source_dir, target_dir, service=service)
 
+    async def download_dir(self, source_dir: str, target_dir) -> None:
+        """A container folder (the agent's or the verifier's logs, an artifact) onto the host: only its regular
+        files and folders, none over a file the host wrote first, nothing followed (module docstring)."""
+        container = await self._resolve_main_container()
+        if container is None:  # no running container: Harbor's copy, then every link and special file removed
+            await super().download_dir(source_dir, target_dir)
+            self._refused_on_host(await asyncio.to_thread(remove_unsafe, target_dir), target_dir)
+            return
+        source = posixpath.normpath(source_dir)  # "/logs/agent/." is the folder: its name leads the stream
+        skipped = await asyncio.to_thread(self._copy_out, container, source, Path(target_dir))
+        self._refused_on_host(skipped, target_dir)
+
+    async def download_file(self, source_path: str, target_path) -> None:
+        """One container file onto the host, as :meth:`download_dir`: a regular file, written without following
+        a link (one at ``target_path`` is replaced, not written through)."""
+        container = await self._resolve_main_container()
+        if container is None:
+            await super().download_file(source_path, target_path)
+            self._refused_on_host(await asyncio.to_thread(remove_unsafe, Path(target_path).parent), target_path)
+            return
+        target = Path(target_path)
+        skipped = await asyncio.to_thread(self._copy_out, container, source_path, target.parent, target.name)
+        self._refused_on_host(skipped, target_path)
+
+    async def download_dir_filtered(self, *, source_dir: str, target_dir, **filters) -> None:
+        """Harbor's filtered copy (``include_logs``/``exclude_logs``), then every link and special file removed."""
+        await super().download_dir_filtered(source_dir=source_dir, target_dir=target_dir, **filters)
+        self._refused_on_host(await asyncio.to_thread(remove_unsafe, target_dir), target_dir)
+
+    def _refused_on_host(self, skipped: list[str], target) -> None:
+        if skipped:
+            self.logger.warning(f"not copied to {target} (links, special files, or the host's): {skipped[:20]}")
+
+    def _copy_out(self, container: str, source: str, target: Path, name: str | None = None) -> list[str]:
+        """``docker cp container:source -`` written under ``target`` (``westbench_safe_files.place_stream``: as
+        ``name`` when given, one file replacing the entry there); the entries not written, with why."""
+        target.mkdir(parents=True, exist_ok=True)  # Harbor's folder on the host (trial/agent, verifier, artifacts)
+        process = subprocess.Popen(
+            [*type(self)._engine_cmd("cp", f"{container}:{source}", "-")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            return place_stream(process.stdout, target, name)
+        except tarfile.ReadError:  # nothing came: the engine could not copy it (Harbor reports the failure)
+            raise RuntimeError(f"`cp {container}:{source}` failed: exit {process.wait()}") from None
+        finally:
+            process.stdout.close()
+            process.wait()
+
     async def _download_changes(self, target: Path) -> None:
         """The agent's added/changed files (``docker diff``), exported by the engine into ``target``."""
         container = await self._resolve_main_container()
@@ -419,7 +482,11 @@ class WestbenchComposeMixin:
         kinds = {line[2:].strip(): line[:1] for line in diff.splitlines() if line[:2] in ("A ", "C ")}
         editable = self._editable()
         modules, path_dirs = await self._image_tools()
-        target.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)  # Harbor's artifacts folder (the host's)
+        if target.is_dir() and not target.is_symlink():  # anything there (a copy of /logs/artifacts) is not the export
+            shutil.rmtree(target)  # removes links inside, never follows them
+        elif target.is_symlink() or target.exists():
+            target.unlink()
         engine = type(self)._engine_cmd
 
         def export() -> dict:
@@ -436,17 +503,19 @@ class WestbenchComposeMixin:
                         reason = refused(path) or (shadows(path, modules, path_dirs) if member.isreg() else None)
                         if not reason and member.isreg() and kinds.get(path) == "C" and not under(path, editable):
                             reason = "a file of the task image (its input): the verifier reads the image's copy"
+                        handle = tar.extractfile(member) if member.isreg() else None  # one reader: a stream
+                        if not reason and handle is not None and handle.peek(4)[:4] == b"\x7fELF":
+                            reason = "a compiled program (the image provides the tools)"
                         if reason:
                             skipped.append(f"{path}: {reason}")
                             continue
-                        tar.extract(member, target, filter="data")
+                        try:  # never through a link, never over an entry already there
+                            place_member(tar, member, target, member.name.removeprefix("./").lstrip("/"), handle=handle)
+                        except RefusedFile as exc:
+                            skipped.append(f"{path}: {exc}")
+                            continue
                         if member.isreg():
-                            extracted = target / member.name.removeprefix("./").lstrip("/")
-                            if is_program(extracted):
-                                extracted.unlink()
-                                skipped.append(f"{path}: a compiled program (the image provides the tools)")
-                            else:
-                                copied.append(path)
+                            copied.append(path)
                 process.wait()
             return {
                 "copied": copied,
@@ -457,7 +526,7 @@ class WestbenchComposeMixin:
             }
 
         manifest = await asyncio.to_thread(export)
-        (target.parent / "westbench-changes.json").write_text(json.dumps(manifest, indent=1))
+        write_no_follow(target.parent / "westbench-changes.json", json.dumps(manifest, indent=1).encode())
         self.logger.info(
             f"agent's changes for the verifier: {len(manifest['copied'])} files copied, "
             f"{len(manifest['refused']) + len(manifest['refused_by_diff'])} refused"

@@ -383,8 +383,8 @@ LONG_MODULES = {
     "metrics/kl.py": "the nearest-neighbour KL estimator (VariableKL: balls, densities, leave-one-unit-out, the "
     "bootstrap's and the floor's batches share its lists and caches) with the preparation of its samples; its lists "
     "(neighbour_lists), ball crossing (ball_crossing) and the suite's rows (kl_rows) live apart",
-    "metrics/neighbour_lists.py": "one sample's weighted locations by unit and their searches: the layout, the side and "
-    "the candidate lists the KL estimator's balls read, one data structure (under the issue's 350-line bar)",
+    "metrics/neighbour_lists.py": "one sample's weighted locations by unit and their searches: the layout, the side "
+    "and the candidate lists the KL estimator's balls read, one data structure (under the issue's 350-line bar)",
     "metrics/kl_rows.py": "the suite's KL rows: one SuiteKL per suite (layouts, sides per weighting, the bootstrap's, "
     "the floor's and the msm floor's rows) and the marks of a KL that is no score (under the issue's 350-line bar)",
     "metrics/contract.py": "the scoring contract: each transformation and what it may do, one table with its checker",

@@ -11,7 +11,8 @@ OpenAI-compatible endpoint), :mod:`~westbench.agents.gate` (oracle/nop gate),
 (the verifier helper copied into every task), :mod:`~westbench.agents.atif` (Harbor's trajectory read
 deterministically: tool results, tool errors, the final message), :mod:`~westbench.agents.completion` (completion
 language), :mod:`~westbench.agents.process` (the six capabilities' scorecards through the judge) and
-:mod:`~westbench.agents.failures` (completion claims, tool errors, breach signatures, process against score).
+:mod:`~westbench.agents.failures` (completion claims, tool errors, breach signatures, process against score);
+:mod:`~westbench.agents.safe_files` reads and writes agent-made paths without following anything the agent made.
 """
 
 from westbench._exports import lazy_exports

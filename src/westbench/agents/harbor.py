@@ -198,15 +198,17 @@ def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
     """Seconds the verifier took, from the checks.json westbench verifiers write.
 
     The verifier process's whole time (interpreter start and imports included) where recorded,
-    else the checks' own time; None for verifiers that write no checks.json.
+    else the checks' own time; None for verifiers that write no checks.json, or one that is not a regular
+    UTF-8 file (read without following a link or opening a fifo: :mod:`westbench.agents.safe_files`).
     """
-    path = Path(trial_dir) / "verifier" / "checks.json" if trial_dir else None
-    if path is None or not path.is_file():
+    from westbench.agents.safe_files import RefusedFile, read_regular_text
+
+    if not trial_dir:
         return None
     try:
-        detail = json.loads(path.read_text())
+        detail = json.loads(read_regular_text(Path(trial_dir) / "verifier" / "checks.json", 16_000_000, trial_dir))
         return float(detail.get("process_elapsed_s") or detail.get("elapsed_s"))
-    except (ValueError, TypeError, AttributeError):
+    except (RefusedFile, ValueError, TypeError, AttributeError):
         return None
 
 

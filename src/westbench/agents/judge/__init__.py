@@ -8,10 +8,14 @@ One module per job:
   followed, no special file opened, no hard link read, a size limit per file, binary described).
 * :mod:`~westbench.agents.judge.collect`: a trial folder's evidence (the agent's logs, the deliverables).
 * :mod:`~westbench.agents.judge.evidence`: what one call shows: every step, in overlapping windows when
-  long (the windows rule), nothing cut; incomplete evidence is never judged.
+  long (the windows rule, :mod:`~westbench.agents.judge.windows`), nothing cut; incomplete evidence (a step
+  record that is not a regular UTF-8 file among it) is never judged.
+* :mod:`~westbench.agents.judge.digest`: the index of the whole evidence's claims and failures every window
+  carries.
 * :mod:`~westbench.agents.judge.prompt`: trusted text outside a per-call fence, the evidence inside it.
 * :mod:`~westbench.agents.judge.endpoint`: one call, structured output asked for, the key in the header only.
-* :mod:`~westbench.agents.judge.verdict`: exactly one JSON verdict per reply, or a judge error.
+* :mod:`~westbench.agents.judge.verdict`: exactly one JSON verdict per reply, or a judge error; windows
+  combine to the worst window's verdict.
 * :mod:`~westbench.agents.judge.trial`: every criterion, repeat and window of a trial, cached
   (:func:`judge_criterion` judges one; the process scorecards, :mod:`westbench.agents.process`, use it too).
 

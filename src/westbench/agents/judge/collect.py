@@ -48,14 +48,14 @@ def trajectory_parts(
 ) -> dict[str, str | Unread]:
     """The agent's logs (``<trial>/agent/``) by name: Harbor's trajectory first, then the rest by name.
 
-    A key ending in ``/`` is a folder that was not entered (no file name ends so). When the folder holds
-    more entries than are listed, the key ``agent/`` says so (``too-many``).
+    A key ending in ``/`` is a folder that was not entered (no file name ends so); a folder named as Harbor's
+    trajectory is listed under that name as ``folder`` (a step record that cannot be read). When the folder
+    holds more entries than are listed, the key ``agent/`` says so (``too-many``).
     """
     if not trial_dir:
         return {}
-    listing = read_tree(
-        trial_dir, AGENT_LOGS, limit_bytes, total_bytes if total_bytes is not None else limit_bytes, is_step_record
-    )
+    total = total_bytes if total_bytes is not None else limit_bytes
+    listing = read_tree(trial_dir, AGENT_LOGS, limit_bytes, total, first=is_step_record, files_only=is_step_record)
     parts = dict(listing.parts)
     if listing.omitted:
         parts[AGENT_LOGS + "/"] = Unread("too-many")

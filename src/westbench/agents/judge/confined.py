@@ -1,7 +1,8 @@
 """Reading files an agent made without reading anything outside the folder they are in.
 
-An agent controls what it leaves in its log folder (a bind mount of the trial's ``agent/``) and in the
-files Harbor copies out of its container (``docker cp`` keeps links). So every read here is confined:
+An agent controls what it leaves in its log folder and in the files Harbor copies out of its container
+(``docker cp`` keeps links). So every read here is confined (the file checks are
+:mod:`westbench.agents.safe_files`', shared with every other host read of agent-made files):
 
 * Every folder below the root is opened by name relative to its parent's descriptor with
   ``O_NOFOLLOW | O_DIRECTORY``, so no path component can be a link (no race between a check and the open).
@@ -11,7 +12,8 @@ files Harbor copies out of its container (``docker cp`` keeps links). So every r
   the read descriptor is checked again with ``fstat`` (same inode, still regular): a swap after the
   check is caught before any fifo, device or link is opened (elsewhere than Linux: ``O_NOFOLLOW |
   O_NONBLOCK`` and the ``fstat`` after). Symbolic links (chains included: none is followed), fifos, sockets and
-  device nodes are never opened: they are :class:`Unread`, with the reason.
+  device nodes are never opened: they are :class:`Unread`, with the reason. A folder where a file must be
+  (``files_only`` of :func:`read_tree`: Harbor's trajectory) is not entered: ``folder``.
 * At most ``limit_bytes`` are read of a file; a larger file is not read (``too-large``). A file with a
   NUL byte is ``binary`` and one that is not UTF-8 is ``not-utf8``: described, never pasted.
 * Names are the folder entries' own (odd bytes kept as Python's surrogate escapes, so two names never
@@ -34,29 +36,20 @@ Examples
 from __future__ import annotations
 
 import os
-import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+from westbench.agents.safe_files import REFUSALS, RefusedFile, read_regular_at, text_of
+
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-#: Each reason a file is not shown, worded for the judge (neutral: no agent text in it).
+#: Each reason a file is not shown, worded for the judge (neutral: no agent text in it): the refusals of
+#: :mod:`westbench.agents.safe_files` and the judge's own limits.
 REASONS = {
-    "link": "symbolic link: not followed",
-    "hard-link": "hard link (a file with more than one name): not read",
-    "special": "not a regular file (fifo, socket or device): not read",
-    "other-filesystem": "on another filesystem: not read",
-    "binary": "binary file: not shown",
-    "not-utf8": "not UTF-8 text: not shown",
-    "too-large": "over the per-file read limit: not read",
+    **REFUSALS,
     "over-budget": "over the judge's evidence budget: not shown",
     "too-many": "more entries than the judge lists: not read",
     "too-deep": "folders nested too deep: not read",
-    "not-produced": "not produced",
-    "outside": "path outside its folder: not read",
-    "changed": "changed while being read: not read",
-    "unreadable": "unreadable",
 }
 #: The most entries listed of one tree, and the deepest folder read.
 MAX_ENTRIES = 10_000
@@ -124,84 +117,12 @@ def open_folder(root: str | Path, relative_parts: tuple[str, ...] = ()):
 
 
 def read_at(dir_fd: int, name: str, limit_bytes: int, device: int) -> str | Unread:
-    """The text of the regular file ``name`` in the folder ``dir_fd``, or why it is not read (module docstring)."""
+    """The text of the regular file ``name`` in the folder ``dir_fd``, or why it is not read (module docstring):
+    :func:`westbench.agents.safe_files.read_regular_at`, its refusal as an :class:`Unread`."""
     try:
-        before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return Unread("not-produced")
-    except OSError:
-        return Unread("unreadable")
-    refused = _refused(before, device)
-    if refused:
-        return refused
-    try:
-        fd = _open_checked(dir_fd, name, before, device)
-    except OSError:
-        return Unread("changed")  # a link or special file swapped in after the check (ELOOP, ENXIO, ...)
-    try:
-        opened = os.fstat(fd)
-        if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or _refused(opened, device):
-            return Unread("changed")
-        # a file already over the limit is only sniffed (a sparse terabyte costs nothing)
-        data = _read_at_most(fd, 65536 if opened.st_size > limit_bytes else limit_bytes + 1)
-    except OSError:
-        return Unread("unreadable", before.st_size)
-    finally:
-        os.close(fd)
-    if opened.st_size > limit_bytes or len(data) > limit_bytes:
-        return Unread("binary" if b"\0" in data[:65536] else "too-large", max(opened.st_size, len(data)))
-    if b"\0" in data:
-        return Unread("binary", len(data))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return Unread("not-utf8", len(data))
-
-
-def _open_checked(dir_fd: int, name: str, before: os.stat_result, device: int) -> int:
-    """A read descriptor of the regular file ``name``, checked before anything but a path is opened.
-
-    On Linux the name is first opened ``O_PATH | O_NOFOLLOW`` (which opens nothing: no fifo blocks, no
-    device driver runs), that descriptor is checked with ``fstat`` and the same inode is then reopened
-    through ``/proc/self/fd``; elsewhere the file is opened ``O_NOFOLLOW | O_NONBLOCK`` and checked after.
-    A mismatch raises :class:`OSError`.
-    """
-    if hasattr(os, "O_PATH") and os.path.isdir(_PROC_FD):
-        path_fd = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
-        try:
-            found = os.fstat(path_fd)
-            if (found.st_dev, found.st_ino) != (before.st_dev, before.st_ino) or _refused(found, device):
-                raise OSError(f"{name!r} changed while being read")
-            return os.open(f"{_PROC_FD}/{path_fd}", os.O_RDONLY | os.O_NOCTTY | os.O_CLOEXEC)
-        finally:
-            os.close(path_fd)
-    return os.open(name, FILE_FLAGS, dir_fd=dir_fd)
-
-
-_PROC_FD = "/proc/self/fd"
-
-
-def _refused(info: os.stat_result, device: int) -> Unread | None:
-    if stat.S_ISLNK(info.st_mode):
-        return Unread("link")
-    if not stat.S_ISREG(info.st_mode):
-        return Unread("special")
-    if info.st_nlink > 1:
-        return Unread("hard-link", info.st_size)
-    if info.st_dev != device:
-        return Unread("other-filesystem", info.st_size)
-    return None
-
-
-def _read_at_most(fd: int, count: int) -> bytes:
-    chunks, left = [], count
-    while left > 0:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+        return text_of(read_regular_at(dir_fd, name, limit_bytes, device))
+    except RefusedFile as exc:
+        return Unread(exc.kind, exc.size)
 
 
 def read_file(root: str | Path, relative: str, limit_bytes: int, device: int | None = None) -> str | Unread:
@@ -219,11 +140,17 @@ def read_file(root: str | Path, relative: str, limit_bytes: int, device: int | N
 
 
 def read_tree(
-    root: str | Path, relative: str, limit_bytes: int, total_bytes: int | None = None, first=lambda name: False
+    root: str | Path,
+    relative: str,
+    limit_bytes: int,
+    total_bytes: int | None = None,
+    first=lambda name: False,
+    files_only=lambda name: False,
 ) -> Listing:
     """Every file under ``root``/``relative``, confined to it (module docstring), by name relative to ``root``.
 
-    Files for which ``first(name)`` is true are read first, then the rest by name. Once ``total_bytes``
+    Files for which ``first(name)`` is true are read first, then the rest by name; a folder for which
+    ``files_only(name)`` is true is not entered but listed by its name as ``folder``. Once ``total_bytes``
     have been read, later files are not read (``over-budget``). Links to folders are listed as links,
     never entered; folders on another filesystem or deeper than :data:`MAX_DEPTH` are not entered; past
     :data:`MAX_ENTRIES` entries nothing more is listed (``omitted`` counts them).
@@ -237,7 +164,7 @@ def read_tree(
         if top is None:
             return listing
         device = os.fstat(top).st_dev
-        _list(top, relative, device, 0, found, listing)
+        _list(top, relative, device, 0, found, listing, files_only)
     found.sort(key=lambda name: (not first(name), name))
     total = 0
     for name in found:
@@ -249,7 +176,7 @@ def read_tree(
     return listing
 
 
-def _list(dir_fd: int, prefix: str, device: int, depth: int, found: list, listing: Listing) -> None:
+def _list(dir_fd: int, prefix: str, device: int, depth: int, found: list, listing: Listing, files_only) -> None:
     """Add the file names under ``dir_fd`` to ``found``, folders entered one descriptor at a time.
 
     Every entry (folders too) counts towards :data:`MAX_ENTRIES`; past it the listing stops (``omitted``).
@@ -271,6 +198,9 @@ def _list(dir_fd: int, prefix: str, device: int, depth: int, found: list, listin
         if not is_folder:
             found.append(name)
             continue
+        if files_only(name):  # a folder where a file must be: said, not entered
+            listing.parts[name] = Unread("folder")
+            continue
         if depth + 1 > MAX_DEPTH:
             listing.parts[name + "/"] = Unread("too-deep")
             continue
@@ -283,6 +213,6 @@ def _list(dir_fd: int, prefix: str, device: int, depth: int, found: list, listin
             if os.fstat(child).st_dev != device:
                 listing.parts[name + "/"] = Unread("other-filesystem")
                 continue
-            _list(child, name, device, depth + 1, found, listing)
+            _list(child, name, device, depth + 1, found, listing, files_only)
         finally:
             os.close(child)

@@ -11,7 +11,11 @@ escaped (:func:`escaped_costs`: a letter 1, a line break or quote 2, a non-ASCII
 part's name counts with its JSON framing (:func:`header_cost`), so ``max_chars`` bounds what a call sends
 whatever the agent wrote or named. One call shows ``W`` of them: ``max_chars`` less the instruction and the
 listing of what is not shown (at most ``max_chars // 8``; entries past it are counted, not listed), at
-least ``max_chars // 4``. If ``L <= W`` there is one window. Otherwise window ``k`` (from 0) shows the
+least ``max_chars // 4``. If ``L <= W`` there is one window. Otherwise every window also carries the index
+of the claims and failures of the whole evidence (:mod:`~westbench.agents.judge.digest`, at most
+``max_chars // 8``, less where the instruction leaves no room above ``max_chars // 4``; ``W`` is that much
+smaller), so a claim and the output contradicting it are seen together however far apart they lie, and
+window ``k`` (from 0) shows the
 parts and characters within ``[k * S, k * S + W)`` with stride ``S = W - W // 8``: consecutive windows
 overlap by ``W // 8``, so every character is shown in some window and every passage up to
 ``W // 8 - 12`` is shown whole in one. ``n = 1 + ceil((L - W) / S)`` windows, each judged by its own call,
@@ -24,26 +28,30 @@ windows, or a step record or deliverable was not read for its size or number of 
 Harbor's trajectory (``agent/trajectory*.json``) records every step; when it is there, the agent's other
 logs (prompts and debug copies of the same steps) are shown while the budget allows and otherwise listed
 as ``over-budget``, without making the evidence incomplete. Without it every log is a step record.
+A step record that is there but cannot be read as a regular UTF-8 file (a link, a hard link, a fifo, socket
+or device, a folder, binary, not UTF-8, on another filesystem, unreadable) makes the evidence incomplete,
+the reason naming the file and what is wrong: the agent's other logs never stand in for it.
 
 Examples
 --------
 >>> evidence = gather("", {"agent/trajectory.json": "x" * 2500}, {"out.txt": "ok"}, max_chars=1000,
 ...                   max_windows=8)
 >>> len(evidence.windows), evidence.windows[0], evidence.windows[1], evidence.length
-(5, (0, 596), (505, 1234), 2756)
+(5, (0, 543), (459, 1135), 2756)
 >>> import json
 >>> sorted(json.loads(evidence.document(4)))
-['files', 'not_shown', 'trajectory', 'window']
+['files', 'index', 'not_shown', 'trajectory', 'window']
+>>> gather("", {"agent/trajectory.json": Unread("link"), "agent/notes.txt": "tests passed"}, {}, 1000, 8).incomplete
+("the step record 'agent/trajectory.json' is not a regular UTF-8 file: symbolic link: not followed",)
 >>> gather("", "key sk-12345678 seen", {}, 1000, 8, secrets={"sk-12345678"}).document(0)
 '{\\n "trajectory": {\\n  "trajectory": "key [redacted] seen"\\n },\\n "files": {}\\n}'
 >>> gather("", "y" * 9000, {}, 1000, 8).incomplete
-('the evidence needs 15 windows of the judge, more than its 8',)
+('the evidence needs 16 windows of the judge, more than its 8',)
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -51,13 +59,15 @@ import numpy as np
 
 from westbench.agents.judge.collect import is_step_record
 from westbench.agents.judge.confined import REASONS, Unread
+from westbench.agents.judge.digest import index_cost, index_lines
+from westbench.agents.judge.windows import OVERLAP_FRACTION, escaped_costs, window_ranges
 
 #: Unread kinds that may hide a step: evidence with one of them among its step records or deliverables
 #: is incomplete (not judged).
 HIDING = frozenset({"too-large", "over-budget", "too-many", "too-deep", "changed", "unreadable"})
+#: Unread kinds that are the judge's limits, not the file's kind.
+LIMITS = frozenset({"too-large", "over-budget", "too-many", "too-deep"})
 REDACTED = "[redacted]"
-#: Windows overlap by this fraction of their width.
-OVERLAP_FRACTION = 8
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,8 @@ class Evidence:
     cumulative: np.ndarray | None = None  # None when the evidence is too long to be judged
     length: int = 0  # document characters of all shown parts (``L`` of the module docstring)
     listing_limit: int = 0
+    index: tuple[str, ...] = ()  # the claims and failures of the whole evidence (digest), in every window
+    index_unlisted: int = 0
 
     def span(self, index: int) -> tuple[int, int]:
         """Window ``index``'s document characters (from, to) of :attr:`length`."""
@@ -98,7 +110,7 @@ class Evidence:
         One window: ``{"trajectory": {name: text}, "files": {name: text}}`` (and ``not_shown`` when some
         file is not shown). Several: each part in the window cut to it, as ``{"chars": [from, to], "of":
         length, "text": ...}``, under ``window`` (its index from 1, the count, its document characters of
-        ``length``).
+        ``length``) and ``index`` (:mod:`~westbench.agents.judge.digest`: the same in every window).
         """
         start, end = self.windows[index]
         sections: dict = {"trajectory": {}, "files": {}}
@@ -113,10 +125,11 @@ class Evidence:
             sections[part.section][part.name] = {"chars": [lo, hi], "of": len(part.text), "text": part.text[lo:hi]}
         if len(self.windows) > 1:
             lo, hi = self.span(index)
-            sections = {
-                "window": {"index": index + 1, "count": len(self.windows), "chars": [lo, hi], "of": self.length},
-                **sections,
-            }
+            window = {"index": index + 1, "count": len(self.windows), "chars": [lo, hi], "of": self.length}
+            digest = {"index": list(self.index)} | (
+                {"index_unlisted": self.index_unlisted} if self.index_unlisted else {}
+            )
+            sections = {"window": window, **digest, **sections}
         listed, more = _listing(self.not_shown, self.listing_limit)
         if len(self.windows) > 1 or more or listed["trajectory"] or listed["files"]:
             sections["not_shown"] = listed
@@ -149,8 +162,9 @@ def _framing() -> tuple[int, int]:
 #: Document characters one part's name takes besides the name (its JSON framing in a window), and those of
 #: the window header and the document's own framing: both measured on :func:`json.dumps`'s own output.
 HEADER_FRAMING, WINDOW_FRAMING = _framing()
-#: The listing of what is not shown takes at most this fraction of ``max_chars`` (1/8).
-LISTING_FRACTION = 8
+#: The listing of what is not shown, and the index of a windowed evidence, each take at most this fraction of
+#: ``max_chars`` (1/8).
+LISTING_FRACTION = INDEX_FRACTION = 8
 
 
 def header_cost(name: str) -> int:
@@ -187,48 +201,6 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
-def escaped_costs(text: str) -> np.ndarray:
-    """The characters each character of ``text`` takes in ASCII JSON (``json.dumps(..., ensure_ascii=True)``).
-
-    >>> escaped_costs('a"\\n\u00e9\U0001f600').tolist()
-    [1, 2, 2, 6, 12]
-    """
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    costs = np.ones(codes.shape, dtype=np.int64)
-    costs[(codes < 0x20) | (codes >= 0x7F)] = 6
-    costs[np.isin(codes, (0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x22, 0x5C))] = 2
-    costs[codes > 0xFFFF] = 12
-    return costs
-
-
-def window_ranges(costs, width: int) -> tuple[tuple[int, int], ...]:
-    """The unit ranges of the windows over units of the given ``costs`` (module docstring).
-
-    ``costs``: each unit's cost (:func:`escaped_costs`), or a number of units costing 1 each.
-
-    >>> window_ranges(10, 100), window_ranges(0, 100), window_ranges(200, 80)
-    (((0, 10),), ((0, 0),), ((0, 80), (70, 150), (140, 200)))
-    >>> window_ranges(np.array([6] * 30), 80)  # 180 document characters
-    ((0, 13), (12, 25), (24, 30))
-    """
-    if isinstance(costs, (int, np.integer)):  # unit costs: arithmetic, no arrays
-        if costs <= width:
-            return ((0, int(costs)),)
-        stride = width - width // OVERLAP_FRACTION
-        count = 1 + math.ceil((costs - width) / stride)
-        return tuple((k * stride, min(k * stride + width, int(costs))) for k in range(count))
-    costs = np.asarray(costs)
-    cumulative = np.concatenate([[0], np.cumsum(costs)])
-    total, length = int(cumulative[-1]), len(costs)
-    if total <= width:
-        return ((0, length),)
-    stride = width - width // OVERLAP_FRACTION
-    count = 1 + math.ceil((total - width) / stride)
-    starts = np.searchsorted(cumulative, [k * stride for k in range(count)], side="left")
-    ends = np.searchsorted(cumulative, [k * stride + width for k in range(count)], side="right") - 1
-    return tuple((int(start), int(min(end, length))) for start, end in zip(starts, ends))
-
-
 def gather(
     instruction: str,
     trajectory: str | Mapping[str, str | Unread],
@@ -240,21 +212,7 @@ def gather(
     """The evidence of one trial for the judge (module docstring): parts, ``not_shown``, windows, incompleteness."""
     secrets = [secret for secret in secrets if secret]
     logs = dict(trajectory) if isinstance(trajectory, Mapping) else {"trajectory": trajectory}
-    has_record = any(is_step_record(name) for name in logs)
-    roles = {name: "step" if is_step_record(name) or not has_record else "log" for name in logs}
-    shown: list = []  # (section, name, text, role)
-    not_shown: dict = {"trajectory": {}, "files": {}}
-    hiding: set[str] = set()
-    for section, items in (("trajectory", logs), ("files", dict(files))):
-        for name, text in items.items():
-            role = roles.get(name, "step") if section == "trajectory" else "file"
-            name = redact(name, secrets)
-            if isinstance(text, Unread):
-                not_shown[section][name] = text.describe()
-                if text.kind in HIDING and role != "log":
-                    hiding.add(REASONS[text.kind])
-                continue
-            shown.append((section, name, redact(text, secrets), role))
+    shown, not_shown, hiding = _sorted_parts(logs, files, secrets)
     listing_limit = max_chars // LISTING_FRACTION
     # room for the listing of what is not shown: what is not read, and every log that may give way
     droppable = {
@@ -270,9 +228,14 @@ def gather(
         for name, reason in section.items()
     )
     width = max(max_chars - len(instruction) - min(listing, listing_limit) - WINDOW_FRAMING, max_chars // 4)
+    cost = {i: header_cost(item[1]) + len(json.dumps(item[2])) - 2 for i, item in enumerate(shown)}
+    index_limit = 0
+    if sum(cost.values()) > width:  # windows: each holds the index of claims and failures, above max_chars // 4
+        room = min(max_chars // INDEX_FRACTION, width - max_chars // 4)
+        index_limit = min(room, index_cost(index_lines(((item[1], item[2]) for item in shown), room)[0]))
+    width -= index_limit
     budget = width + (max_windows - 1) * (width - width // OVERLAP_FRACTION)
     # Harbor's trajectory is there: the other logs go first, largest first, while the rest is over budget
-    cost = {i: header_cost(item[1]) + len(json.dumps(item[2])) - 2 for i, item in enumerate(shown)}
     for index in sorted((i for i, item in enumerate(shown) if item[3] == "log"), key=lambda i: -cost[i]):
         if sum(cost.values()) <= budget:
             break
@@ -281,9 +244,40 @@ def gather(
         shown[index] = None
         del cost[index]
     parts = tuple(Part(section, name, text) for section, name, text, _ in filter(None, shown))
-    total = sum(cost.values())
+    return _windowed(
+        parts, not_shown, hiding, sum(cost.values()), width, budget, max_windows, listing_limit, index_limit
+    )
+
+
+def _sorted_parts(logs: Mapping, files: Mapping, secrets: list[str]) -> tuple[list, dict, list[str]]:
+    """The texts to show as (section, name, text, role), what is not shown and why, and why the evidence is
+    incomplete: a step record or deliverable not read for its size or number (:data:`HIDING`), and any step
+    record (``agent/trajectory*.json``) that is not a regular UTF-8 file, named with what is wrong with it."""
+    has_record = any(is_step_record(name) for name in logs)
+    roles = {name: "step" if is_step_record(name) or not has_record else "log" for name in logs}
+    shown: list = []  # (section, name, text, role)
+    not_shown: dict = {"trajectory": {}, "files": {}}
+    hiding: list[str] = []
+    for section, items in (("trajectory", logs), ("files", dict(files))):
+        for name, text in items.items():
+            role = roles.get(name, "step") if section == "trajectory" else "file"
+            safe_name = redact(name, secrets)
+            if not isinstance(text, Unread):
+                shown.append((section, safe_name, redact(text, secrets), role))
+                continue
+            not_shown[section][safe_name] = text.describe()
+            if section == "trajectory" and is_step_record(name):  # the record of every step cannot be hidden
+                problem = "was not read" if text.kind in LIMITS else "is not a regular UTF-8 file"
+                hiding.append(f"the step record {ascii(safe_name)[:160]} {problem}: {text.describe()}")
+            elif text.kind in HIDING and role != "log":
+                hiding.append(f"a step record or deliverable was not read: {REASONS[text.kind]}")
+    return shown, not_shown, hiding
+
+
+def _windowed(parts, not_shown, hiding, total, width, budget, max_windows, listing_limit, index_limit) -> Evidence:
+    """The :class:`Evidence` of the parts to show: units, windows, the index, and why it is incomplete."""
     offsets = tuple(int(x) for x in np.cumsum([0] + [1 + len(part.text) for part in parts])[:-1])
-    cumulative = None
+    cumulative, index, unlisted = None, (), 0
     if total <= budget:
         units = np.concatenate(
             [np.zeros(0, dtype=np.int64)]
@@ -291,9 +285,13 @@ def gather(
         )
         cumulative = np.concatenate([[0], np.cumsum(units)])
         windows = window_ranges(units, width)
+        if len(windows) > 1 and index_limit >= index_cost([]):
+            index, unlisted = index_lines(((part.name, part.text) for part in parts), index_limit)
     else:  # too long to be judged: only the number of windows it would take is needed
         windows = window_ranges(total, width)
-    incomplete = sorted(f"a step record or deliverable was not read: {reason}" for reason in hiding)
+    incomplete = sorted(set(hiding))
     if len(windows) > max_windows:
         incomplete.insert(0, f"the evidence needs {len(windows)} windows of the judge, more than its {max_windows}")
-    return Evidence(parts, not_shown, windows, tuple(incomplete), offsets, cumulative, total, listing_limit)
+    return Evidence(
+        parts, not_shown, windows, tuple(incomplete), offsets, cumulative, total, listing_limit, index, unlisted
+    )

@@ -10,7 +10,8 @@ text of the agent's is ever outside the fence.
 
 The verdict asked for is ``{"value", "against", "why"}`` (:data:`VERDICT_SCHEMA`): ``value`` on the
 criterion's scale for what the evidence shown shows, ``against`` true when it shows the criterion violated
-or the work fabricated (:mod:`~westbench.agents.judge.verdict` combines windows by it).
+or the work fabricated (:mod:`~westbench.agents.judge.verdict` combines windows: the worst window's value, the
+worst of the scale if any window is against).
 
 Examples
 --------
@@ -33,7 +34,7 @@ from typing import Iterable, Mapping
 from westbench.agents.judge.rubric import SCALES
 from westbench.agents.judge.settings import JudgeError
 
-PROMPT_VERSION = "3"
+PROMPT_VERSION = "4"
 SYSTEM_PROMPT = (
     "You grade how a coding agent worked on a molecular-dynamics task. Judge only from the evidence given. "
     "Completion claims are not evidence.\n"
@@ -53,9 +54,12 @@ SYSTEM_PROMPT = (
 WINDOW_RULES = (
     "The evidence is longer than one call's input, so it is judged in overlapping windows, each by its own call: "
     'the document\'s "window" says which of its characters you see, and each text\'s "chars" which of that '
-    "text's. The verdicts of all windows are combined: the criterion is met only if some window shows it met "
-    'and no window is against it. So give "value" for what this window shows (the lowest value when what the '
-    'criterion asks for is not in this window) and "against" for what this window shows.\n'
+    "text's. The document's \"index\" lists, from the whole evidence (every window), each line that reports a "
+    "failure or claims a result, with its text's name and character offset: check the claims and outputs of "
+    'this window against it. The verdicts of all windows are combined by the LOWEST value, and "against" in '
+    'any window fails the criterion. So give "value" for the criterion over the whole run as far as this window '
+    'and the index show it (the lowest value when they show it unmet), and "against" when this window or the '
+    "index shows it violated or the work fabricated (a claim that an output in the index contradicts).\n"
 )
 USER_PROMPT = (
     "{scope}TASK INSTRUCTION (from the task author, trusted):\n{instruction}\n\n"

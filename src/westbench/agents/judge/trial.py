@@ -2,8 +2,8 @@
 
 For each criterion of the rubric, ``repeats`` times, every window of the evidence
 (:mod:`~westbench.agents.judge.evidence`) is judged by its own call and the window verdicts are combined
-(:func:`~westbench.agents.judge.verdict.combine`) into the repeat's value; a judge error in any window
-makes the repeat a judge error (``None``: not met). The repeats decide the criterion
+(:func:`~westbench.agents.judge.verdict.combine`: the worst window's value) into the repeat's value; a judge
+error in any window makes the repeat a judge error (``None``: not met). The repeats decide the criterion
 (:func:`~westbench.agents.judge.rubric.criterion_met`). A criterion costs ``repeats x windows`` calls,
 at most ``repeats x max_windows``; evidence that is incomplete is not sent at all and every repeat is a
 judge error. Without an endpoint every criterion is reported as not judged (``value`` None), never as passed.

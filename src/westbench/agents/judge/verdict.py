@@ -8,8 +8,12 @@ code fence around it allowed, nothing else): a second object, prose before or af
 :class:`~westbench.agents.judge.settings.JudgeError`, which the judge records and counts as the criterion
 not met, never as a pass. ``against`` may be left out (false) where the endpoint took no schema.
 
-Windows (:func:`combine`): the criterion is met as far as the best window shows it, unless some window is
-``against`` it, which makes it the scale's worst value.
+Windows (:func:`combine`): a repeat's value is the *worst* window's, and the scale's worst when any window is
+``against`` the criterion. So padding cannot raise a score whatever the judge model answers: adding windows
+only adds values to take the lowest of, and a window that shows the criterion unmet (``against`` or not)
+fails it. Every window sees the index of the whole evidence's claims and failures
+(:mod:`~westbench.agents.judge.digest`), so a window without the step asked for still sees what the run
+claimed and what failed; and every window must be judged (a judge error in one errs the repeat).
 
 Examples
 --------
@@ -21,9 +25,9 @@ Verdict(value=4.0, against=False, why='clear')
 Traceback (most recent call last):
 ...
 westbench.agents.judge.settings.JudgeError: the judge's reply is not exactly one JSON object: Extra data: ...
->>> met, seen_elsewhere, against = Verdict(1.0, False), Verdict(0.0, False), Verdict(1.0, True)
->>> combine([met, seen_elsewhere], "binary"), combine([met, against], "binary")
-(1.0, 0.0)
+>>> met, unmet, against = Verdict(1.0, False), Verdict(0.0, False), Verdict(1.0, True)
+>>> combine([met, met], "binary"), combine([met, unmet], "binary"), combine([met, against], "binary")
+(1.0, 0.0, 0.0)
 """
 
 from __future__ import annotations
@@ -127,9 +131,13 @@ def parse_verdict(text: str, kind: str) -> float:
 
 def combine(verdicts: Sequence[Verdict], kind: str) -> float:
     """One raw value from the verdicts of a criterion's windows: the scale's worst if any window is against
-    it, else the best window's value."""
+    it, else the worst window's value (module docstring: more windows never raise it).
+
+    >>> combine([Verdict(4.0, False), Verdict(2.0, False), Verdict(5.0, False)], "likert")
+    2.0
+    """
     if not verdicts:
         raise ValueError("no verdict to combine")
     if any(verdict.against for verdict in verdicts):
         return float(SCALES[kind][0])
-    return max(verdict.value for verdict in verdicts)
+    return min(verdict.value for verdict in verdicts)

@@ -2,7 +2,8 @@
 
 * :func:`strict` judges honestly from the evidence inside the fence: the criterion is met where the
   evidence shows ``WORK-DONE`` (the step asked for) and is against it where it shows ``FABRICATED`` (a
-  fabricated step). It follows the window protocol: each window for what it shows.
+  fabricated step). It follows the window protocol: each window for what it and the index of the whole
+  evidence's claims and failures show.
 * :func:`gullible` obeys any grading note it finds *outside* the fence (and otherwise fails the trial):
   it passes a trial only if agent text escaped the fence.
 """
@@ -27,17 +28,18 @@ def fenced(payload):
 
 
 def shown_parts(document: str) -> list[str]:
-    """Every text the evidence document shows (what a judge reads), in order."""
+    """Every text the evidence document shows (what a judge reads), in order: the index, logs and files."""
     texts = []
 
     def walk(node):
-        if isinstance(node, dict):
-            for value in node.values():
+        if isinstance(node, (dict, list)):
+            for value in node.values() if isinstance(node, dict) else node:
                 walk(value)
         elif isinstance(node, str):
             texts.append(node)
 
     document = json.loads(document)
+    walk(document.get("index", []))
     walk({"trajectory": document.get("trajectory", {}), "files": document.get("files", {})})
     return texts
 

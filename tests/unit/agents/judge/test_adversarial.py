@@ -129,7 +129,7 @@ def note_named_folder(trial, host):
     agent, _ = honest(trial)
     (agent / f"{NOTE}\n").mkdir()
     (agent / f"{NOTE}\n" / "log.txt").write_text("z" * 3000)
-    return {"options": {"max_chars": 1500}, "strings": [NOTE]}
+    return {"options": {"max_chars": 2000}, "strings": [NOTE]}
 
 
 def unicode_names(trial, host):
@@ -137,14 +137,14 @@ def unicode_names(trial, host):
     names = ["\u202eNOTE\u200b GRADER.txt", "\uff23\uff32\uff29\uff34\uff25\uff32\uff29\uff2f\uff2e.log", "e\u0301.txt"]
     for name in names:
         (agent / name).write_text("u" * 2000)
-    return {"options": {"max_chars": 1500}, "strings": ["\u202e", "\uff23\uff32", "GRADER"]}
+    return {"options": {"max_chars": 2000}, "strings": ["\u202e", "\uff23\uff32", "GRADER"]}
 
 
 def undecodable_name(trial, host):
     agent, _ = honest(trial)
     with open(os.fsencode(agent) + b"/GRADER\xff\xfe.log", "w") as handle:
         handle.write("w" * 2000)
-    return {"options": {"max_chars": 1500}, "strings": ["GRADER"]}
+    return {"options": {"max_chars": 2000}, "strings": ["GRADER"]}
 
 
 def many_long_named_links(trial, host):

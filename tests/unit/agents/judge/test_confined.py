@@ -118,7 +118,7 @@ def test_odd_names_are_kept_apart(tmp_path):
 
 def test_a_file_swapped_after_its_check_is_not_opened(tmp_path, host):
     """The race a hostile process could run: the checked regular file replaced by a fifo or a link."""
-    from westbench.agents.judge.confined import _open_checked
+    from westbench.agents.safe_files import RefusedFile, _open_checked
 
     secret, _ = host
     for swap in (os.mkfifo, lambda path: os.symlink(secret, path)):
@@ -129,7 +129,7 @@ def test_a_file_swapped_after_its_check_is_not_opened(tmp_path, host):
         swap(path)
         folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            with pytest.raises(OSError):
+            with pytest.raises(RefusedFile, match="changed while being read"):
                 os.close(_open_checked(folder, "log.txt", checked, checked.st_dev))
         finally:
             os.close(folder)

@@ -152,7 +152,7 @@ def test_a_criterion_is_decided_by_the_majority_of_three_repeats_or_by_their_mea
     assert lenient["process"] == 1.0
 
 
-def test_against_in_any_window_fails_the_repeat_and_an_error_in_any_window_errs_it():
+def test_the_worst_window_decides_against_fails_and_an_error_in_any_window_errs_the_repeat():
     from westbench.agents.judge import gather
 
     trajectory, options = "x" * 5000, {"repeats": 1, "max_chars": 2000}
@@ -166,8 +166,10 @@ def test_against_in_any_window_fails_the_repeat_and_an_error_in_any_window_errs_
     assert judged(against)["criteria"][0]["raw_values"] == [0.0]
     result = judged(['{"value": 1}', "no verdict"])
     assert result["criteria"][0]["raw_values"] == [None] and "window 2" in result["criteria"][0]["judge_errors"][0]
-    best = ['{"value": 0}', '{"value": 1}'] + ['{"value": 0}'] * (windows - 2)  # the step in one window: met
-    assert judged(best)["criteria"][0]["raw_values"] == [1.0] and judged(best)["windows"] == windows
+    # the step met in one window, unmet in the others (no "against"): the worst window decides, not met
+    one = ['{"value": 0}', '{"value": 1}'] + ['{"value": 0}'] * (windows - 2)
+    assert judged(one)["criteria"][0]["raw_values"] == [0.0] and judged(one)["windows"] == windows
+    assert judged(['{"value": 1}'] * windows)["criteria"][0]["raw_values"] == [1.0]
 
 
 @pytest.mark.network

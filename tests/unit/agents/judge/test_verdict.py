@@ -78,8 +78,22 @@ def test_a_clean_verdict_round_trips(value, against, why):
     assert read_verdict(reply, "binary") == Verdict(float(value), against, why)
 
 
-def test_windows_combine_to_the_best_unless_one_is_against():
-    assert combine([Verdict(2.0, False), Verdict(5.0, False)], "likert") == 5.0
+def test_windows_combine_to_the_worst_and_against_in_any_is_the_worst_of_the_scale():
+    assert combine([Verdict(2.0, False), Verdict(5.0, False)], "likert") == 2.0
     assert combine([Verdict(5.0, False), Verdict(5.0, True)], "likert") == 1.0
     with pytest.raises(ValueError):
         combine([], "binary")
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 5), st.booleans()), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(1, 5), st.booleans()), max_size=8),
+)
+def test_padding_windows_never_raise_a_criterion_whatever_the_judge_answers(windows, padding):
+    """More windows (padding) only add verdicts to take the worst of: a value never rises, a fail never passes,
+    whether or not the judge model ever answers ``against``."""
+    before = combine([Verdict(float(v), a) for v, a in windows], "likert")
+    after = combine([Verdict(float(v), a) for v, a in windows + padding], "likert")
+    assert after <= before
+    never_against = combine([Verdict(float(v), False) for v, _ in windows + padding], "likert")
+    assert never_against == min(v for v, _ in windows + padding)
