@@ -251,6 +251,26 @@ def close(value, expected, rel: float = 1e-3, abs_: float = 1e-6) -> bool:
     return abs(value - expected) <= max(rel * abs(expected), abs_)
 
 
+def count_fraction(value, counts, n: int, resolution: float = 0.1) -> bool:
+    """Whether ``value`` is the fraction c / n of ``n`` things (frames, residues) for an allowed count c (``counts``:
+    one count, or (low, high) inclusive where the platform may put a few things either side of a cutoff), to
+    ``resolution`` of one thing.
+
+    One thing, 1 / n, is the smallest real mistake on such a fraction, so a tolerance of 1 / n passes it; and a
+    fraction over another number of things (the first frame left out: 27 / 39 for 28 / 40) differs from the right
+    one by less than 1 / n but lands off the 1 / n lattice. A tenth of a thing allows the value written to 4
+    significant decimals up to n = 1,000.
+
+    >>> count_fraction(0.7, 28, 40), count_fraction(27 / 39, 28, 40), count_fraction(0.675, 28, 40)
+    (True, False, False)
+    >>> count_fraction(0.725, (28, 29), 40), count_fraction(0.7, (29, 30), 40)
+    (True, False)
+    """
+    low, high = (counts, counts) if not isinstance(counts, (tuple, list)) else counts
+    count = round(float(value) * n)
+    return int(low) <= count <= int(high) and abs(float(value) - count / n) <= resolution / n
+
+
 def sha256_of(*paths: str) -> dict:
     """The sha256 of each file, by its path: what a stored reference was computed from.
 
