@@ -1,7 +1,8 @@
 """Recompute the Boresch restraint with MDRestraintsGenerator and MDAnalysis on the agent's anchors and compare.
 
-Tolerances: distance 0.002 nm, angles and dihedrals 0.5 degree (periodic), force constants 1 %, standard-state
-correction 0.02 kcal/mol (MDRestraintsGenerator's analytical formula on the agent's anchors and frame); the anchor
+Tolerances: distance 0.002 nm, angles and dihedrals 0.5 degree (periodic), force constants 5e-4 relative (the conversion
+is exact; 4.184 kJ/kcal, so the international-table calorie 4.1868, 6.7e-4 off, fails), standard-state
+correction 0.01 kcal/mol (MDRestraintsGenerator's analytical formula on the agent's anchors and frame); the anchor
 set's summed variance over the trajectory at most 1.25 x that of MDRestraintsGenerator's own best set.
 
 That best set's summed variance depends on the image alone (the tool's own T4 trajectory), not on the agent: it is
@@ -259,18 +260,20 @@ def verify(checks):
         need_data()
         need_top()
         for row in top["bonds"]:
-            assert row[4] == 0 and close(row[6], 4184.0, rel=0.01), f"bond kA {row[4]} kB {row[6]}"
+            assert row[4] == 0 and close(row[6], 4184.0, rel=5e-4), f"bond kA {row[4]} kB {row[6]}"
         for row in top["angles"]:
-            assert row[5] == 0 and close(row[7], 41.84, rel=0.01), f"angle fcA {row[5]} fcB {row[7]}"
+            assert row[5] == 0 and close(row[7], 41.84, rel=5e-4), f"angle fcA {row[5]} fcB {row[7]}"
         for row in top["dihedrals"]:
-            assert row[6] == 0 and close(row[8], 41.84, rel=0.01), f"dihedral fcA {row[6]} fcB {row[8]}"
-        assert close(data["k_bond_kj_mol_nm2"], 4184.0, rel=0.01) and close(
-            data["k_angle_kj_mol_rad2"], 41.84, rel=0.01
+            assert row[6] == 0 and close(row[8], 41.84, rel=5e-4), f"dihedral fcA {row[6]} fcB {row[8]}"
+        assert close(data["k_bond_kj_mol_nm2"], 4184.0, rel=5e-4) and close(
+            data["k_angle_kj_mol_rad2"], 41.84, rel=5e-4
         ), f"json force constants {data['k_bond_kj_mol_nm2']}, {data['k_angle_kj_mol_rad2']}"
-    with checks.check("standard-state correction is MDRestraintsGenerator's analytical one (0.02 kcal/mol)"):
+    with checks.check("standard-state correction is MDRestraintsGenerator's analytical one (0.01 kcal/mol)"):
         need_restraint()
         dg = float(r.standard_state(frame=frame, force_constant=10.0, temperature=298.15))
-        assert abs(float(data["dg_restraint_kcal_mol"]) - dg) <= 0.02, (
+        # the same analytical formula on the same anchors and frame: the window covers 2-decimal rounding only; 300 K
+        # for 298.15 K moves it 0.03 kcal/mol
+        assert abs(float(data["dg_restraint_kcal_mol"]) - dg) <= 0.01, (
             f"{data['dg_restraint_kcal_mol']} vs {dg:.3f} kcal/mol"
         )
 

@@ -28,6 +28,8 @@ EXPECTED = {  # grompp's processed values (mdout.mdp), compared case-insensitive
     "nstdhdl": "100",
     "calc-lambda-neighbors": "-1",
     "sc-power": "1",
+    "sc-coul": "no",  # soft-core for the Lennard-Jones part only: Coulomb is switched off linearly
+    "dhdl-derivatives": "yes",  # dH/dlambda written (with the energy differences, calc-lambda-neighbors = -1)
     "integrator": "md-vv",
 }
 NUMBERS = {

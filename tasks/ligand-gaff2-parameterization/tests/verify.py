@@ -1,7 +1,8 @@
 """Rerun antechamber (GAFF2, AM1-BCC), parmchk2 and tleap on the input and compare with the delivered topology.
 
 Tolerances: charges 0.002 e per atom, net charge 1e-3 e; the OpenMM potential energy of the delivered prmtop at the
-input coordinates within 0.01 kJ/mol of the reference prmtop's (same positions, no cut-off).
+input coordinates within 0.01 kJ/mol of the reference prmtop's (same positions, no cut-off); masses 1e-3 amu of the
+reference prmtop's (tleap writes both from GAFF2's table; repartitioned hydrogens are 2 amu heavier).
 """
 
 import os
@@ -145,6 +146,15 @@ def verify(checks):
             x = sdf_positions()
             e, e_ref = energy(files["prmtop"], x), energy(ref, x)
             assert abs(e - e_ref) <= 0.01, f"{e:.4f} vs {e_ref:.4f} kJ/mol"
+        with checks.check("atomic masses are tleap's GAFF2 masses (1e-3 amu): no hydrogen mass repartitioning"):
+            # the energy above does not depend on the masses: a repartitioned topology (hydrogens 3.024 amu) passes it
+            need("prmtop")
+            masses, ref_masses = np.array(prmtop_flag(files["prmtop"], "MASS")), np.array(prmtop_flag(ref, "MASS"))
+            assert masses.shape == ref_masses.shape, f"{len(masses)} masses, the reference has {len(ref_masses)}"
+            worst = int(np.abs(masses - ref_masses).argmax())
+            assert abs(masses[worst] - ref_masses[worst]) <= 1e-3, (
+                f"atom {worst + 1} ({ref_types[worst]}): {masses[worst]:.4f} amu, GAFF2's {ref_masses[worst]:.4f}"
+            )
         with checks.check("ligand.inpcrd holds the input geometry (0.001 nm)"):
             need("inpcrd")
             import openmm.app as app

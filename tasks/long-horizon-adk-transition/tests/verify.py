@@ -2,7 +2,8 @@
 
 Tolerances: RMSD and Rg 0.01 A, angles 0.1 degree, PC1 variance fraction 0.001, the PC1 projection correlated
 with MDAnalysis's at r >= 0.999 and within 3 % of its range (either sign accepted in the correlations' check only
-through the contract: the last frame's projection above the first's), correlations 0.01; frames exact.
+through the contract: the last frame's projection above the first's), correlations 0.002 (recomputed from the
+delivered columns); frames exact.
 
 The reference analysis depends on the image alone (MDAnalysisTests' AdK trajectory and MDAnalysis), not on the agent:
 it is read from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools'
@@ -121,10 +122,13 @@ def verify(checks):
         assert abs(float(summary["pc1_variance_fraction"]) - ref["pc1_variance_fraction"]) <= 0.001, (
             f"{summary['pc1_variance_fraction']} vs {ref['pc1_variance_fraction']:.4f}"
         )
-    with checks.check("correlations of PC1 with the two angles (0.01)"):
+    with checks.check("correlations of PC1 with the two angles (0.002)"):
+        # Pearson's r of the delivered columns (themselves checked against the reference above), recomputed exactly:
+        # 0.002 covers 3 decimals; Spearman's rank correlation instead (0.994 and 0.970 for 0.969 and 0.980, a
+        # difference of 0.010 on theta_LID, which a tolerance of 0.01 passed) or the other angle fails
         for key, angle in (("r_pc1_theta_nmp", "theta_nmp_deg"), ("r_pc1_theta_lid", "theta_lid_deg")):
-            want = np.corrcoef(ref["pc1"], ref[angle])[0, 1]
-            assert abs(float(summary[key]) - want) <= 0.01, f"{key} {summary[key]} vs {want:.3f}"
+            want = np.corrcoef(got["pc1"], got[angle])[0, 1]
+            assert abs(float(summary[key]) - want) <= 0.002, f"{key} {summary[key]} vs {want:.4f} from transition.csv"
     crossing = int(np.argmax(ref["rmsd_open_A"] < ref["rmsd_closed_A"]))
     checks.require(
         "crossing frame: first frame closer to open than to closed",

@@ -13,6 +13,7 @@ from verifykit import gmx as run_gmx
 
 OUT = "/app/output"
 WATER_IONS = ("SOL", "NA", "CL", "HOH")
+GEN_T_TOL_K = 2  # the generated velocities' temperature (K), against gen-temp 300
 EM_MDP = "integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\ncoulombtype = PME\nrcoulomb = 1.0\nrvdw = 1.0\n"
 
 
@@ -106,6 +107,20 @@ def verify(checks):
         found = re.search(r"^\s+Constraint:\s*\n\s+nr:\s*(\d+)", dump, re.M)
         constraints = int(found.group(1)) // 3 if found else 0
         assert constraints == hydrogens, f"{constraints} constraints, the peptide has {hydrogens} bonds to hydrogen"
+    with checks.check(
+        f"velocities generated at 300 K: nvt.tpr's starting velocities (gmx traj -ot) within {GEN_T_TOL_K} K"
+    ):
+        # grompp scales generated velocities to gen-temp exactly (299.99 K for 300 on this system, 3 N degrees of
+        # freedom, the centre of mass removed); gen-temp 310 gives 309.99 K, no generated velocities none at all
+        code, log = gmx("editconf", "-f", f"{OUT}/nvt.tpr", "-o", f"{work}/start.gro")
+        assert code == 0, gmx_error(log)
+        code, log = gmx(
+            "traj", "-s", f"{OUT}/nvt.tpr", "-f", f"{work}/start.gro", "-ot", f"{work}/start_t.xvg", stdin="System\n"
+        )
+        assert code == 0, gmx_error(log)
+        start_t = xvg(f"{work}/start_t.xvg")
+        assert start_t.size, "nvt.tpr holds no velocities: none were generated"
+        assert abs(start_t[0, 1] - 300) <= GEN_T_TOL_K, f"nvt.tpr's velocities are at {start_t[0, 1]:.1f} K"
     with checks.check("nvt.edr: energies every 0.1 ps over the 2 ps (21 frames)"):
         code, log = gmx("energy", "-f", f"{OUT}/nvt.edr", "-o", f"{work}/spacing.xvg", stdin="Temperature\n\n")
         times = xvg(f"{work}/spacing.xvg")[:, 0]

@@ -35,7 +35,11 @@ WHAM = ["-unit", "kJ", "-b", "2", "-zprof0", "0.6", "-temp", "300"]
 #   position that a near-tie of two grid points could move.
 RERUN_TOL_NM = 0.002  # pullx against the rerun of the window's own xtc (the bound above, 0.0017 nm)
 MEAN_TOL_NM = 0.05  # a window's mean distance (after 2 ps) against its centre
-PMF_TOL = 0.5  # kJ/mol, pmf.xvg against gmx wham rerun here
+# kJ/mol, pmf.xvg against gmx wham rerun here on the same files: deterministic (the same on 1 or 2 threads), printed
+# to 7 digits; -temp 298 for 300 moves a test profile by 0.05 kJ/mol, -temp 310 by 0.27 and -zprof0 0.5 by 0.07,
+# all of which a tolerance of 0.5 passed
+PMF_TOL = 0.01
+POSITION_TOL = 0.5  # kJ/mol: the profile at pmf.json's contact-minimum position (a rounded grid point) above its lowest
 OVERLAP_MIN = 0.01  # neighbouring windows' overlap (fitted distributions), within Z standard errors
 PHYS_BINS = 50  # gmx wham -bins for the PMF's shape (~0.01 nm over the windows' range)
 N_BOOTSTRAP, BS_SEED = 50, 2026
@@ -280,7 +284,7 @@ def verify(checks):
             "pmf.xvg's grid differs"
         )
         worst = float(np.abs(delivered[:, 1] - profile[:, 1]).max())
-        assert worst <= PMF_TOL, f"pmf.xvg differs from gmx wham's by up to {worst:.2f} kJ/mol"
+        assert worst <= PMF_TOL, f"pmf.xvg differs from gmx wham's by up to {worst:.3f} kJ/mol"
     with checks.check(
         f"neighbouring windows overlap (gmx wham's histo.xvg: each window's sampled mean and spread; "
         f"at least {OVERLAP_MIN} within {Z:g} standard errors)"
@@ -315,7 +319,7 @@ def verify(checks):
             f"{g_delivered:.3f}"
         )
         at_json = float(np.interp(x_json, profile[:, 0], profile[:, 1]))  # the profile where pmf.json puts the minimum
-        assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= PMF_TOL, (
+        assert abs(g_json - g) <= PMF_TOL and abs(at_json - g) <= POSITION_TOL, (
             f"pmf.json {x_json} nm, {g_json} kJ/mol; the PMF's minimum below 0.34 nm is {g:.2f} kJ/mol "
             f"(at {inside[np.argmin(inside[:, 1]), 0]:.3f} nm), {at_json:.2f} kJ/mol at pmf.json's position"
         )

@@ -1,6 +1,7 @@
 """Recompute the host-guest analysis of CB8-G3 with MDAnalysis and compare.
 
-Tolerances: distances and RMSD 0.01 A, contact counts exact (4.5 A cut-off, minimum image).
+Tolerances: distances and RMSD 0.01 A per frame, the mean distance 0.002 A, contact counts exact (4.5 A cut-off,
+minimum image).
 
 The reference analysis (of MDRestraintsGenerator's CB8-G3 trajectory) depends on the image alone, not on the
 agent: it is read from reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the
@@ -86,7 +87,11 @@ def verify(checks):
         assert (summary["n_host_heavy"], summary["n_guest_heavy"]) == (n_host, n_guest), (
             f"{summary['n_host_heavy']}, {summary['n_guest_heavy']} vs {n_host}, {n_guest}"
         )
-        assert close(summary["mean_com_distance_A"], com.mean(), abs_=0.01), f"mean {summary['mean_com_distance_A']}"
+        # the mean of the 21 frames, deterministic: 0.002 A allows it to 2 decimals (3.01 for 3.0118); the first
+        # frame left out (3.0147, 0.003 off) failed no tolerance of 0.01 A
+        assert close(summary["mean_com_distance_A"], com.mean(), rel=0, abs_=0.002), (
+            f"mean {summary['mean_com_distance_A']} vs {com.mean():.4f} over the 21 frames"
+        )
         assert close(summary["max_guest_rmsd_A"], rmsd.max(), abs_=0.01), f"max RMSD {summary['max_guest_rmsd_A']}"
         assert summary["bound_throughout"] is bool(com.max() < 5.0), f"bound_throughout {summary['bound_throughout']}"
 

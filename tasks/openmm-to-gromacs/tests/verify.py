@@ -19,6 +19,26 @@ TERMS = {
 }
 
 
+ONE_4PI_EPS0 = 138.935456  # kJ mol^-1 nm e^-2, OpenMM's Coulomb constant
+
+
+def exceptions_energy(system, xyz):
+    """The energy (kJ/mol) of the System's non-bonded exceptions (its scaled 1-4 pairs; the excluded 1-2 and 1-3
+    pairs carry zero) at ``xyz`` (nm): Coulomb and Lennard-Jones, no cutoff, as OpenMM computes them."""
+    import openmm
+
+    nonbonded = next(f for f in system.getForces() if isinstance(f, openmm.NonbondedForce))
+    total = 0.0
+    for k in range(nonbonded.getNumExceptions()):
+        i, j, qq, sigma, epsilon = nonbonded.getExceptionParameters(k)
+        qq, sigma, epsilon = qq._value, sigma._value, epsilon._value
+        if qq == 0 and epsilon == 0:
+            continue
+        r = float(np.linalg.norm(np.asarray(xyz[i]) - np.asarray(xyz[j])))
+        total += ONE_4PI_EPS0 * qq / r + 4 * epsilon * ((sigma / r) ** 12 - (sigma / r) ** 6)
+    return total
+
+
 # verifykit.gmx with this verifier's time limit per command
 gmx = partial(run_gmx, timeout=120)
 
@@ -82,7 +102,7 @@ def verify(checks):
             "-o",
             "rerun.xvg",
             cwd=out,
-            stdin="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\nImproper-Dih.\n\n",
+            stdin="Bond\nAngle\nProper-Dih.\nPer.-Imp.-Dih.\nImproper-Dih.\nLJ-14\nCoulomb-14\n\n",
         )
         text = open(f"{out}/rerun.xvg").read() if os.path.exists(f"{out}/rerun.xvg") else ""
         if text:
@@ -93,6 +113,8 @@ def verify(checks):
                 )
             )
             reference = {key: sum(row.get(name, 0.0) for name in names) for key, (_, names) in TERMS.items()}
+            if "LJ-14" in row and "Coulomb-14" in row:
+                reference["1-4"] = row["LJ-14"] + row["Coulomb-14"]
     computed = {}
     if xyz is not None:
         groups = {}
@@ -105,12 +127,21 @@ def verify(checks):
             key: context.getState(getEnergy=True, groups={groups[name]}).getPotentialEnergy()._value
             for key, (name, _) in TERMS.items()
         }
+        computed["1-4"] = exceptions_energy(system, xyz)
     for key in TERMS:
         with checks.check(f"GROMACS {key} energy equals OpenMM's at conf.gro"):
             assert key in reference and key in computed, "no rerun or no coordinates"
             assert abs(reference[key] - computed[key]) <= max(0.05, 5e-4 * abs(computed[key])), (
                 f"GROMACS {reference[key]:.3f}, OpenMM {computed[key]:.3f} kJ/mol"
             )
+    with checks.check("GROMACS 1-4 energy (LJ-14 + Coulomb-14) equals OpenMM's exceptions at conf.gro"):
+        # the scaled 1-4 pairs are the part of the non-bonded force field that per-atom charges and Lennard-Jones
+        # parameters do not fix: fudgeQQ 1 for Amber's 1/1.2, or fudgeLJ 1 with unscaled pair parameters, changes them
+        # by 20 % or more; the same tolerance as the bonded terms
+        assert "1-4" in reference and "1-4" in computed, "no rerun or no coordinates"
+        assert abs(reference["1-4"] - computed["1-4"]) <= max(0.05, 5e-4 * abs(computed["1-4"])), (
+            f"GROMACS {reference['1-4']:.3f}, OpenMM {computed['1-4']:.3f} kJ/mol"
+        )
     with checks.check("energies.json reports both sides"):
         report = load_json("/app/output/energies.json")
         for key in TERMS:

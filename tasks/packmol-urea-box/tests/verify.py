@@ -13,7 +13,10 @@ OUT, INPUTS = "/app/output", "/app/inputs"
 N_A = 6.02214076e23
 MASS = {"URE": 60.056, "SOL": 18.015}
 CONCENTRATION_TOL = 0.025  # relative, against 1 mol/L or 1 mol/kg
-DENSITY = (0.97, 1.06)  # g/cm^3
+# g/cm^3: 1 M aqueous urea at 298 K is 1.013 (molar; 1 mol/kg, 1.012), within 1 %; a box with the water of
+# pure water at its density plus the urea (1.057) or at the pure-water density overall (0.997) fails
+DENSITY_REF, DENSITY_TOL = 1.013, 0.01
+DENSITY = (round(DENSITY_REF * (1 - DENSITY_TOL), 3), round(DENSITY_REF * (1 + DENSITY_TOL), 3))
 RIGID_TOL_A = 0.02  # RMSD of a molecule to its template after superposition
 CONTACT_A = 1.5  # closest atoms of different molecules, minimum image
 EDGE_NM = (3.6, 4.4)  # "about 4 nm"
@@ -141,7 +144,7 @@ def verify(checks):
         assert abs(float(spec["concentration"]) - value) <= 0.005, (
             f"stated {spec['concentration']}, the counts give {value:.4f}"
         )
-    with checks.check(f"density of a liquid ({DENSITY[0]}-{DENSITY[1]} g/cm^3) from the counts and the box"):
+    with checks.check(f"density of 1 M aqueous urea ({DENSITY[0]}-{DENSITY[1]} g/cm^3) from the counts and the box"):
         density = (n_urea * MASS["URE"] + n_water * MASS["SOL"]) / N_A / volume_cm3
         assert DENSITY[0] <= density <= DENSITY[1], f"{density:.3f} g/cm^3"
         assert abs(float(spec["density_g_cm3"]) - density) <= 0.005, (

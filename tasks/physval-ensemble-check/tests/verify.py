@@ -62,12 +62,13 @@ def verify(checks):
             f"canonical {entry.get('canonical')}",
         )
         with checks.check(
-            f"protocol {protocol}: deviation is physical-validation's ({reference[protocol]:.2f} sigma, 2 %)"
+            f"protocol {protocol}: deviation is physical-validation's ({reference[protocol]:.2f} sigma, 0.5 %)"
         ):
             value = float(entry["deviation_sigma"])
-            # deterministic for the same data and defaults (decorrelation and maximum-likelihood fit): 2 % covers the
-            # last digits of another platform; a number rounded to a plausible constant is outside
-            assert abs(value - reference[protocol]) <= max(0.05, 0.02 * abs(reference[protocol])), (
+            # deterministic for the same data and defaults (decorrelation and maximum-likelihood fit; the stored
+            # reference is reproduced to every digit): 0.5 % (0.01 sigma at least) allows 2 decimals; the temperatures
+            # 1 K off (111 and 121 K: +7 % for A, +2.0 % for B, which 2 % passed) or bootstrapped errors (+9 %) fail
+            assert abs(value - reference[protocol]) <= max(0.01, 0.005 * abs(reference[protocol])), (
                 f"{value} sigma vs {reference[protocol]:.2f}"
             )
     explanation = str(report.get("explanation", ""))

@@ -7,6 +7,10 @@ import numpy as np
 from verifykit import close, load_json, main
 
 TIMESTEPS = (5, 10, 20, 40)
+# physical-validation on the same runs is deterministic (the same to every digit here); 0.5 % allows a deviation
+# written to 2 decimals (0.63 for 0.6278); the first sample of each run left out moves the 5-20 fs deviation by 0.65 %
+# (0.02013 for 0.02000), which 2 % passed
+DEVIATION_REL = 0.005
 
 
 def verify(checks):
@@ -30,10 +34,9 @@ def verify(checks):
     with checks.check("convergence.json readable"):
         report = load_json("/app/output/convergence.json")
     with checks.check(f"deviation on all four runs ({deviation_all:.3f})"):
-        assert close(report["deviation_all"], deviation_all, rel=0.02, abs_=1e-4), f"{report['deviation_all']}"
+        assert close(report["deviation_all"], deviation_all, rel=DEVIATION_REL, abs_=1e-4), f"{report['deviation_all']}"
     with checks.check(f"deviation without 40 fs ({deviation_three:.3f})"):
-        # physical-validation on the same runs is deterministic: 2 % is another platform's last digits
-        assert close(report["deviation_without_40fs"], deviation_three, rel=0.02, abs_=1e-4), (
+        assert close(report["deviation_without_40fs"], deviation_three, rel=DEVIATION_REL, abs_=1e-4), (
             f"{report['deviation_without_40fs']}"
         )
     with checks.check("fluctuations per timestep"):

@@ -38,6 +38,7 @@ def verify(checks):
             "waters carry two hydrogens each",
             "Amber14/TIP3P-FB templates match every residue",
             "protonation at pH 7 (net charge -2)",
+            "protein chain first, then the waters as residues HOH with atoms O, H1, H2",
         ):
             checks.require(name, False, "no readable prepared.pdb")
         return
@@ -81,6 +82,19 @@ def verify(checks):
         for water in waters:
             symbols = sorted(a.element.symbol for a in water.atoms())
             assert symbols == ["H", "H", "O"], f"water {water.id} has {symbols}"
+    with checks.check("protein chain first, then the waters as residues HOH with atoms O, H1, H2"):
+        # read from the file's lines as written (OpenMM's reader renames atoms to its templates' names)
+        order, names = [], {}
+        for line in atoms:
+            key = (line[21], line[22:27], line[17:20].strip())
+            if not order or order[-1] != key:
+                order.append(key)
+            names.setdefault(key, []).append(line[12:16].strip())
+        kinds = ["water" if key[2] == "HOH" else "protein" for key in order]
+        assert "water" in kinds, "no HOH residues"
+        assert kinds == sorted(kinds, key=lambda k: k == "water"), "a water before a protein residue"
+        wrong = [names[key] for key in order if key[2] == "HOH" and names[key] != ["O", "H1", "H2"]]
+        assert not wrong, f"water atoms {wrong[0]}, not O, H1, H2"
     system = None
     with checks.check("Amber14/TIP3P-FB templates match every residue"):
         system = app.ForceField("amber14-all.xml", "amber14/tip3pfb.xml").createSystem(

@@ -24,6 +24,11 @@ BIAS = (
     "out of equilibrium",
     "driven",
     "steered",
+    "not an equilibrium",
+    "not in equilibrium",
+    "not at equilibrium",
+    "not an unbiased",
+    "not unbiased",
 )
 FIX = (
     "equilibrium",
@@ -36,6 +41,38 @@ FIX = (
     "many trajectories",
     "replica",
 )
+
+
+# A key counts where the text asserts it: not after a negation a few words before ("not biased", "no bias";
+# "unbiased" is no match), nor as the subject of a dismissal right after it ("the DIMS bias is not the problem"); a
+# reason that dismisses any key denies the cause, whatever else it names.
+NEGATED = re.compile(r"\b(?:not|no|never|nor|without|isn't|wasn't|aren't|hardly)\W+(?:[\w'-]+\W+){0,2}$")
+DISMISSAL = re.compile(
+    r"^(?:[^,;:.!?]|\.(?=\w)){0,80}?\b(?:(?:is|are|was|were)(?:\s+not|n't)\s+(?:the|a|an)\s+(?!only\b)(?:\w+\s+)?"
+    r"(?:problem|issue|reason|cause|limitation|concern)\b|(?:is|are|was|were)\s+irrelevant\b"
+    r"|(?:does|do|did)(?:\s+not|n't)\s+matter\b)"
+)
+
+
+def affirms(text, keys):
+    """Whether ``text`` asserts one of ``keys`` and dismisses none (see NEGATED and DISMISSAL); a key that is itself
+    a negation ("not an equilibrium") counts as written.
+
+    >>> affirms("A biased DIMS path.", BIAS), affirms("The path is not biased; it is short.", BIAS)
+    (True, False)
+    >>> affirms("The DIMS bias is not the problem: 98 frames are too few.", BIAS), affirms("It is unbiased.", BIAS)
+    (False, False)
+    >>> affirms("The path is biased, and its length is not the issue.", BIAS)
+    True
+    """
+    text, asserted = text.lower(), False
+    for key in keys:
+        for match in re.finditer(r"(?<![\w-])" + re.escape(key), text):
+            if DISMISSAL.search(text[match.end() :]):
+                return False
+            sentence = re.split(r"[.;!?]\s+", text[: match.start()])[-1]
+            asserted |= key.startswith("not ") or not NEGATED.search(sentence)
+    return asserted
 
 
 def theta_nmp():
@@ -75,8 +112,10 @@ def verify(checks):
         assert int(response["n_midpoint_crossings"]) == crossings, f"{response['n_midpoint_crossings']} vs {crossings}"
     reason, recommendation = str(response.get("reason", "")).lower(), str(response.get("recommendation", "")).lower()
     with checks.check("reason names the biased, non-equilibrium transition path and cites the measured angles"):
-        assert len(reason) >= 60 and any(k in reason for k in BIAS), (
-            "the reason does not say the trajectory is biased / non-equilibrium (DIMS)"
+        # asserted, not merely mentioned: a reason that denies the bias ("not biased", "the bias is not the problem")
+        # names the word but not the cause
+        assert len(reason) >= 60 and affirms(reason, BIAS), (
+            "the reason does not say the trajectory is biased / non-equilibrium (DIMS), or denies it"
         )
         # the evidence, not a keyword: the first and last theta_NMP as MDAnalysis measures them (0.5 deg)
         stated = [float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?", reason)]
@@ -86,7 +125,7 @@ def verify(checks):
             )
     checks.require(
         "recommends equilibrium or reweightable enhanced sampling",
-        any(k in recommendation for k in FIX),
+        affirms(recommendation, FIX),
         "the recommendation names no equilibrium or reweightable sampling",
     )
 

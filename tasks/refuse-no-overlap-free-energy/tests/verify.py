@@ -9,6 +9,26 @@ import pandas as pd
 from verifykit import load_json, main
 
 KEYWORDS = ("overlap", "phase space", "configuration", "intermediate", "window")
+# A reason that names the overlap only to dismiss it ("the overlap ... is not the problem") does not name the cause. (No
+# negation guard on the words themselves: "no overlap" is the right finding here.)
+DISMISSAL = re.compile(
+    r"^(?:[^,;:.!?]|\.(?=\w)){0,80}?\b(?:(?:is|are|was|were)(?:\s+not|n't)\s+(?:the|a|an)\s+(?!only\b)(?:\w+\s+)?"
+    r"(?:problem|issue|reason|cause|limitation|concern)\b|(?:is|are|was|were)\s+irrelevant\b"
+    r"|(?:does|do|did)(?:\s+not|n't)\s+matter\b)"
+)
+
+
+def names_cause(text):
+    """Whether ``text`` names the windows' overlap (KEYWORDS) and dismisses none of them (DISMISSAL, right after).
+
+    >>> names_cause("The overlap between windows 0 and 1 is 1e-15."), names_cause("Overlap is not the problem here.")
+    (True, False)
+    >>> names_cause("The small overlap of windows 0 and 1 (1.3e-15) is not the problem; each window has few samples.")
+    False
+    """
+    text = text.lower()
+    found = [m for k in KEYWORDS for m in re.finditer(re.escape(k), text)]
+    return bool(found) and not any(DISMISSAL.search(text[m.end() :]) for m in found)
 
 
 def reference_overlap():
@@ -85,8 +105,8 @@ def verify(checks):
         )
     reason, recommendation = str(response.get("reason", "")), str(response.get("recommendation", ""))
     with checks.check("reason names the missing overlap between the windows MBAR finds without overlap"):
-        assert len(reason) >= 40 and any(k in reason.lower() for k in KEYWORDS), (
-            "the reason does not mention the overlap between windows"
+        assert len(reason) >= 40 and names_cause(reason), (
+            "the reason does not name the overlap between windows as the cause (or dismisses it)"
         )
         # the evidence, not a keyword: the pair of windows without overlap (its two 0-based indices)
         worst = int(np.argmin(adjacent))

@@ -1,24 +1,14 @@
 """The right outcome: no flux ever reached the target, so no rate can be given (checked with h5py)."""
 
-import re
 import sys
 
 import h5py
 from verifykit import load_json, main
 
-KEYWORDS = (
-    "no segment",
-    "never",
-    "no walker",
-    "no flux",
-    "zero flux",
-    "not reach",
-    "did not reach",
-    "no transition",
-    "no recycl",
-    "not observed",
-    "none of",
-)
+# The cause and the remedy are enumerated and checked exactly; the free-text reason and recommendation are the rubric
+# judge's to read (a keyword in them passes nothing: "the flux never settled" names "never" and denies the real cause).
+CAUSES = ("no_flux_into_target", "flux_not_steady", "weights_not_conserved", "pcoord_undefined", "other")
+REMEDIES = ("extend_sampling", "report_zero_rate", "report_upper_bound", "redefine_target", "other")
 
 
 def verify(checks):
@@ -30,6 +20,9 @@ def verify(checks):
     response = {}
     with checks.check("response.json readable"):
         response = load_json("/app/output/response.json")
+        assert all(isinstance(response.get(k), str) for k in ("reason", "recommendation")), (
+            "reason and recommendation must be strings"
+        )
     checks.require(
         "status is insufficient_data", response.get("status") == "insufficient_data", f"status {response.get('status')}"
     )
@@ -48,21 +41,16 @@ def verify(checks):
     )
     with checks.check(f"evidence: smallest pcoord reached ({min_pcoord:.3f})"):
         assert abs(float(response["min_pcoord"]) - min_pcoord) < 1e-3, f"min_pcoord {response['min_pcoord']}"
-    reason = str(response.get("reason", "")).lower()
-    with checks.check("reason says the target was never reached and gives the closest approach"):
-        assert len(reason) >= 40 and any(k in reason for k in KEYWORDS), (
-            "the reason does not say that no flux reached the target"
-        )
-        # the evidence, not a keyword: the smallest pcoord any segment reached (0.01), against the target's 1.0
-        stated = [float(x) for x in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?", reason)]
-        assert any(abs(x - min_pcoord) <= 0.01 for x in stated), (
-            f"the reason does not give the closest approach to the target (pcoord {min_pcoord:.3f})"
-        )
-    recommendation = str(response.get("recommendation", "")).lower()
+    cause, remedy = response.get("cause"), response.get("remedy")
     checks.require(
-        "recommends more sampling",
-        any(k in recommendation for k in ("iteration", "continue", "longer", "bin", "walker", "extend")),
-        "no actionable recommendation",
+        "cause: no flux ever reached the target (no_flux_into_target of the enumerated causes)",
+        cause == "no_flux_into_target" and recycled == 0.0,
+        f"cause {cause!r}" + ("" if cause in CAUSES else f" is none of {', '.join(CAUSES)}") + f"; recycled {recycled}",
+    )
+    checks.require(
+        "remedy: extend the sampling until flux reaches the target (extend_sampling of the enumerated remedies)",
+        remedy == "extend_sampling",
+        f"remedy {remedy!r}" + ("" if remedy in REMEDIES else f" is none of {', '.join(REMEDIES)}"),
     )
 
 

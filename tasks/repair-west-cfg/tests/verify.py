@@ -39,7 +39,7 @@ def verify(checks):
         for name in (
             "pcoord_len matches runseg.sh",
             "pcoord_ndim and dtype kept",
-            "bin boundaries increasing",
+            "bin boundaries are the input's, in increasing order",
             "propagator names WESTPA's ExecutablePropagator",
             "propagator and pcoord scripts exist",
             "datasets nested under data",
@@ -59,12 +59,17 @@ def verify(checks):
         options.get("pcoord_ndim") == 1 and options.get("pcoord_dtype") == "python/name:numpy.float32",
         f"{options.get('pcoord_ndim')}, {options.get('pcoord_dtype')}",
     )
-    with checks.check("bin boundaries increasing"):
+    with checks.check("bin boundaries are the input's, in increasing order"):
         bins = options["bins"]
         values = [float(v) for v in bins["boundaries"][0]]
         assert bins["type"] == "RectilinearBinMapper", bins["type"]
         assert all(a < b for a, b in zip(values, values[1:])), f"boundaries {values}"
         assert values[-1] == float("inf") and values[0] <= 0.0, "boundaries must span [0, inf)"
+        # exact: the input's boundaries sorted into place, none dropped, added or moved (0.15 changed to 0.25 is
+        # increasing too)
+        original = yaml.load(open(f"{SIM}/west.cfg").read().replace("\t", "    "), Loader=Loader)
+        given = sorted(float(v) for v in original["west"]["system"]["system_options"]["bins"]["boundaries"][0])
+        assert values == given, f"boundaries {values}, the input's sorted {given}"
     propagator = west.get("propagation", {}).get("propagator")
     checks.require(
         "propagator names WESTPA's ExecutablePropagator",

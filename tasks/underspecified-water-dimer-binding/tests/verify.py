@@ -1,10 +1,12 @@
 """Recompute the stated interaction energy with pyscf (the stated method, basis and counterpoise choice).
 
 Tolerances: total energies 2e-5 hartree, the interaction energy 0.02 kcal/mol of the recomputed one, and within
-1.5 kcal/mol of the S22 CCSD(T)/CBS benchmark (-4.92 kcal/mol) for the choice to count as a sound one.
+1.5 kcal/mol of the S22 CCSD(T)/CBS benchmark (-4.92 kcal/mol) for the choice to count as a sound one. How the number
+compares with the benchmark is the enumerated binding_vs_benchmark, checked against the recomputed number; the
+free-text justification is the rubric judge's to read (a keyword or a number in it passes nothing: "counterpoise",
+-4.4 and -4.92 in a text that calls -4.4 an overbinding passed a keyword check).
 """
 
-import re
 import sys
 
 from verifykit import load_json, main
@@ -19,6 +21,7 @@ KEYS = (
     "e_monomer_a_hartree",
     "e_monomer_b_hartree",
     "interaction_energy_kcal_mol",
+    "binding_vs_benchmark",
     "justification",
 )
 LINES = open("/app/inputs/water_dimer.xyz").read().splitlines()[2:8]
@@ -61,6 +64,7 @@ def verify(checks):
         missing = [k for k in KEYS if k not in data]
         assert not missing, f"missing keys {missing}"
         assert isinstance(data["counterpoise"], bool), "counterpoise must be true or false"
+        assert isinstance(data["justification"], str), "justification must be a string"
     method, basis = str(data.get("method", "")).lower(), str(data.get("basis", ""))
     # Every check is recorded whatever is missing: one that needs binding.json's method/basis or pyscf's energies
     # fails with the reason (binding.json not written, its method/basis unusable, or pyscf's error).
@@ -106,25 +110,19 @@ def verify(checks):
         assert ok, why
         e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
         assert abs(e_int - BENCHMARK) <= 1.5, f"{method}/{basis} gives {e_int:.2f} kcal/mol"
-    text = str(data.get("justification", "")).lower()
-    with checks.check("justification states the BSSE treatment and compares the computed number with the benchmark"):
-        assert len(text) >= 40 and any(k in text for k in ("counterpoise", "bsse", "superposition", "ghost")), (
-            "the justification does not discuss the basis-set superposition error"
-        )
-        # the facts of the comparison, not keywords: the interaction energy the stated choice gives (0.05 kcal/mol)
-        # and the benchmark's about -5 kcal/mol
+    with checks.check("binding_vs_benchmark is the recomputed number's side of the benchmark (-4.92 kcal/mol)"):
         assert ok, why
         e_int = (ref["e_dimer_hartree"] - ref["e_monomer_a_hartree"] - ref["e_monomer_b_hartree"]) * HARTREE
-        stated = [float(x) for x in re.findall(r"[-\u2212]?\d+(?:\.\d+)?", text.replace("\u2212", "-"))]
-        difference = e_int - BENCHMARK
-        assert any(
-            min(abs(x - e_int), abs(-x - e_int)) <= 0.05 or abs(abs(x) - abs(difference)) <= 0.1 for x in stated
-        ), (
-            f"the justification gives neither the computed interaction energy ({e_int:.2f} kcal/mol) nor its "
-            f"difference to the benchmark ({difference:+.2f})"
+        # exact: the side of -4.92 the recomputed number lies on; within the interaction energy's 0.02 kcal/mol of the
+        # benchmark either side is accepted
+        allowed = (
+            {"stronger", "weaker"}
+            if abs(e_int - BENCHMARK) <= 0.02
+            else {"stronger" if e_int < BENCHMARK else "weaker"}
         )
-        assert any(abs(abs(x) - abs(BENCHMARK)) <= 0.1 or abs(x) == 5 for x in stated), (
-            f"the justification does not give the benchmark ({BENCHMARK} kcal/mol) it compares with"
+        assert data.get("binding_vs_benchmark") in allowed, (
+            f"binding_vs_benchmark {data.get('binding_vs_benchmark')!r}: {method}/{basis} gives {e_int:.2f} kcal/mol, "
+            f"{' or '.join(sorted(allowed))} than the benchmark {BENCHMARK}"
         )
 
 

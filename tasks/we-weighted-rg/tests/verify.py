@@ -45,7 +45,12 @@ def verify(checks):
         assert close(summary["weighted_mean_rg_nm"], mean, rel=1e-4), f"{summary['weighted_mean_rg_nm']} != {mean:.6f}"
     with checks.check("weighted standard deviation of Rg"):
         std = float(np.sqrt(np.sum(weight * (rg - mean) ** 2)))
-        assert close(summary["weighted_std_rg_nm"], std, rel=1e-3), f"{summary['weighted_std_rg_nm']} != {std:.6f}"
+        # recomputed from the same coordinates: 1e-4 relative, or 6e-5 nm (the value written to 4 decimals); one frame
+        # left out moves it by at least 1.4e-4 nm (a tolerance of 1e-3 relative, 2.4e-4 nm, passed that), n / (n - 1)
+        # by 6e-4 nm
+        assert close(summary["weighted_std_rg_nm"], std, rel=1e-4, abs_=6e-5), (
+            f"{summary['weighted_std_rg_nm']} != {std:.6f}"
+        )
     with checks.check("unweighted mean Rg"):
         assert close(summary["unweighted_mean_rg_nm"], float(rg.mean()), rel=1e-4), "wrong unweighted mean"
 

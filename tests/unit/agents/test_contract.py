@@ -77,6 +77,7 @@ kind = "parameter"
 quote = "Run 5 ps at 300 K"
 range = [5, 300]
 checks = ["temperature 300 K"]
+tolerance = "exact: ref-t read back as written; smallest mistake a neighbouring temperature (310 K)"
 mutate = {key = "ref-t", values = ["310"]}
 """
 
@@ -100,6 +101,7 @@ def test_a_complete_contract_has_no_problems_and_the_loader_reads_every_field(tm
         (("range = [5, 300]", "range = [5, 290]"), "290 is not stated in its quote"),
         (('checks = ["temperature 300 K"]', 'checks = ["pressure 1 bar"]'), "no check named 'pressure 1 bar'"),
         (('values = ["310"]', 'values = ["310"], files = ["solution/none.sh"]'), "matches none of"),
+        (("; smallest mistake a neighbouring temperature (310 K)", ""), "a numeric requirement without its resolution"),
     ],
 )
 def test_a_contract_drifting_from_its_instruction_or_verifier_fails(tmp_path, change, problem):

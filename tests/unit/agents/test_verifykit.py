@@ -59,7 +59,9 @@ def test_a_task_verifier_scores_zero_on_empty_deliverables(tmp_path):
     )
     assert (tmp_path / "reward.json").is_file(), run.stderr[-2000:]
     reward = json.loads((tmp_path / "reward.json").read_text())
-    assert reward["correctness"] == 0.0 and reward["checks_total"] == 5
+    checks = json.loads((tmp_path / "checks.json").read_text())
+    assert reward["correctness"] == 0.0 and reward["checks_total"] >= 5
+    assert reward["checks_total"] == len(checks["checks"]) and not any(c["passed"] for c in checks["checks"])
 
 
 def test_format_checks_earn_no_partial_credit(tmp_path):

@@ -11,7 +11,9 @@
   ``tests/verify.py``; an f-string's name as written, ``"{name} passes gmx check"``, or as it reads for one
   value, ``"em.tpr passes gmx check"``) that enforce it;
 * ``value`` or ``range = [low, high]`` (optional, in the quote's units, so every number appears in the
-  quote), ``unit`` (optional), ``tolerance`` (optional: why a comparison's window is that wide);
+  quote), ``unit`` (optional), ``tolerance`` (the item's resolution, required where a number decides it:
+  ``"<window>: <why>; smallest mistake <the mistake and its size>"``, the smallest plausible mistake lying
+  outside the window);
 * ``file`` (``file`` items): the delivered files it names, a glob or a list of globs relative to the artifact
   folder (``"lambda_*/prod.tpr"``); the mutation harness mutates these files only (a log or checkpoint the
   reference also leaves there is no deliverable);
@@ -49,6 +51,7 @@ Examples
 ... checks = ["dt {dt} fs"]
 ... value = 2
 ... unit = "fs"
+... tolerance = "exact: dt read back; smallest mistake a neighbouring step (1 or 4 fs)"
 ... mutate = {key = "dt", scale = 0.001, values = ["0.004"]}
 ... [[item]]
 ... id = "a.json"

@@ -16,6 +16,13 @@ from westbench.agents.mutation import contract_target_files, key_pattern
 _NUMBER = re.compile(r"(?<![\w.^])(?<!\^[-\u2212])[-+\u2212]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w]|\.\d)")
 
 
+#: Kinds of requirement a number decides. Each states its resolution in ``tolerance``: the window, why it is that
+#: wide, and the smallest plausible mistake it must catch (one frame, a neighbouring value, a unit), which must lie
+#: outside it (issue 52: windows of one frame, or a liquid's density range, passed real mistakes).
+NUMERIC = ("computed", "parameter", "plausibility", "convergence", "unit")
+SMALLEST = "smallest mistake"
+
+
 def normalize(text: str) -> str:
     """Instruction text as a quote is compared with it: no markdown emphasis or code marks, single spaces.
 
@@ -112,7 +119,8 @@ def contract_problems(task_path: str | Path) -> list[str]:
     * every item's quote is a passage of instruction.md, and its value and range appear in the quote;
     * every check an item names is a check name of tests/verify.py;
     * every number instruction.md states lies in an item's quote or a descriptive quote;
-    * a mutation's ``key``/``pattern``/``remove`` matches a file it edits.
+    * a mutation's ``key``/``pattern``/``remove`` matches a file it edits;
+    * every numeric requirement (:data:`NUMERIC`, with a value or range) states its resolution (:data:`SMALLEST`).
     """
     task_path = Path(task_path)
     contract = load_contract(task_path)
@@ -139,6 +147,11 @@ def contract_problems(task_path: str | Path) -> list[str]:
         for check in item.checks:
             if not names_check(check, names):
                 problems.append(f"item {item.id}: no check named {check!r} in tests/verify.py")
+        if item.kind in NUMERIC and item.stated_numbers() and SMALLEST not in (item.tolerance or ""):
+            problems.append(
+                f"item {item.id}: a numeric requirement without its resolution: add tolerance = "
+                f'"<window>: <why>; {SMALLEST} <the smallest plausible mistake and its size>"'
+            )
         if item.mutate:
             problems += _mutation_problems(task_path, item)
     spans = [

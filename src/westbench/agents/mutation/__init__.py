@@ -31,11 +31,12 @@ Operators (:data:`OPERATORS`): unit swaps (``unit-x10``, ``unit-x0.1`` on every 
 column; ``unit-x4.184``, ``unit-/4.184`` on energies; ``coords-x10`` on PDB/GRO coordinates: nm written as
 angstrom; ``report-x10`` on a report's decimals), index base shifts (``index+1``, ``index-1`` on integers),
 a computed number replaced by a plausible constant (``constant``: the value rounded to one significant
-figure, a column to its mean's), a verdict flipped (``negate``), a required step removed (``delete``: a
-deliverable left out; ``drop-row``: a table's last row; ``remove-step``: the lines of the reference
-solution a contract item names), and from the task's contract (:mod:`westbench.agents.contract`) every
-parameter moved outside its allowed value or range (``param``) and every convergence criterion loosened
-(``converge``).
+figure, a column to its mean's), tolerance-edge probes (``nudge+1%``, ``nudge-1%``: a number or column one
+percent off, a slip inside a window wider than the quantity's resolution), a verdict flipped (``negate``), a
+required step removed (``delete``: a deliverable left out; ``drop-row``: a table's last row; ``remove-step``:
+the lines of the reference solution a contract item names), and from the task's contract
+(:mod:`westbench.agents.contract`) every parameter moved outside its allowed value or range (``param``) and
+every convergence criterion loosened (``converge``).
 
 Examples
 --------
@@ -47,11 +48,12 @@ Examples
 >>> mutants = output_mutants(out)
 >>> sorted(m.id for m in mutants if m.file == "summary.json")  # doctest: +NORMALIZE_WHITESPACE
 ['constant:summary.json:mean_rg_nm', 'delete:summary.json', 'index+1:summary.json:n_frames',
- 'index-1:summary.json:n_frames', 'negate:summary.json:ok', 'unit-x0.1:summary.json:mean_rg_nm',
- 'unit-x10:summary.json:mean_rg_nm']
+ 'index-1:summary.json:n_frames', 'negate:summary.json:ok', 'nudge+1%:summary.json:mean_rg_nm',
+ 'nudge-1%:summary.json:mean_rg_nm', 'unit-x0.1:summary.json:mean_rg_nm', 'unit-x10:summary.json:mean_rg_nm']
 >>> sorted(m.id for m in mutants if m.file == "errors.json")  # doctest: +NORMALIZE_WHITESPACE
 ['constant:errors.json:errors[*].weight', 'delete:errors.json', 'index+1:errors.json:errors[*].iteration',
- 'index-1:errors.json:errors[*].iteration', 'unit-x0.1:errors.json:errors[*].weight',
+ 'index-1:errors.json:errors[*].iteration', 'nudge+1%:errors.json:errors[*].weight',
+ 'nudge-1%:errors.json:errors[*].weight', 'unit-x0.1:errors.json:errors[*].weight',
  'unit-x10:errors.json:errors[*].weight']
 >>> m = next(m for m in mutants if m.id == "constant:summary.json:mean_rg_nm")
 >>> json.loads(m.changes["summary.json"])["mean_rg_nm"], m.operator, m.level

@@ -15,6 +15,8 @@ OPERATORS = {
     "index+1": "an index base shift: the integer one higher (0-based written as 1-based)",
     "index-1": "an index base shift: the integer one lower (1-based written as 0-based)",
     "constant": "a computed number replaced by a plausible constant (one significant figure)",
+    "nudge+1%": "a tolerance-edge probe: the number 1 % high (a slip a window wider than its resolution admits)",
+    "nudge-1%": "a tolerance-edge probe: the number 1 % low (a slip a window wider than its resolution admits)",
     "negate": "a verdict flipped",
     "delete": "a required step removed: a deliverable left out",
     "drop-row": "a required step removed: the last row of a table left out",

@@ -1,4 +1,5 @@
-"""One number's mistakes: unit swaps, index base shifts and a plausible constant in place of a computed value.
+"""One number's mistakes: unit swaps, index base shifts, a plausible constant in place of a computed value, and a
+number one percent off (the tolerance-edge probe).
 
 Every file family's operators (:mod:`~westbench.agents.mutation.json_files`, :mod:`~westbench.agents.mutation.tables`,
 :mod:`~westbench.agents.mutation.xml_files`, :mod:`~westbench.agents.mutation.reports`) apply these, and write the new
@@ -57,9 +58,21 @@ def scaled(factor: float):
     return lambda v: v * factor
 
 
+#: The tolerance-edge probe: a delivered number this share off, the size of a real slip (one frame of a hundred left
+#: out, 300 K for 297 K, a rounded constant) that a window wider than the quantity's resolution lets through. A probe
+#: that survives is the task's resolution: its mutants.toml says why the quantity cannot be checked closer (a
+#: stochastic estimate's error bar), or the verifier's window is too wide.
+NUDGE = 0.01
+
+
 def float_operators(name: str) -> list[tuple[str, object]]:
-    """The operators applied to a delivered real number called ``name``: (operator, new value from the old)."""
+    """The operators applied to a delivered real number called ``name``: (operator, new value from the old).
+
+    >>> [operator for operator, _ in float_operators("mean_rg_nm")]
+    ['unit-x10', 'unit-x0.1', 'constant', 'nudge+1%', 'nudge-1%']
+    """
     found = [("unit-x10", scaled(10.0)), ("unit-x0.1", scaled(0.1)), ("constant", plausible_constant)]
+    found += [("nudge+1%", scaled(1 + NUDGE)), ("nudge-1%", scaled(1 - NUDGE))]
     if _ENERGY.search(name):
         found += [("unit-x4.184", scaled(KCAL_TO_KJ)), ("unit-/4.184", scaled(1 / KCAL_TO_KJ))]
     return found

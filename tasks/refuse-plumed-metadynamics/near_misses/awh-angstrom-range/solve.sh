@@ -51,6 +51,7 @@ import json, sys
 has_option, plumed = (v == "true" for v in sys.argv[1:3])
 json.dump({
     "status": "refused",
+    "cause": None if (has_option and plumed) else "plumed_unavailable",
     "reason": ("PLUMED metadynamics cannot be run here: this GROMACS 2022.5 is not patched with PLUMED (gmx mdrun has "
                "no -plumed option), no PLUMED executable or kernel library (libplumedKernel) is installed, and the "
                "machine has no network to install one. HILLS, COLVAR and a sum_hills profile would have to be invented. "

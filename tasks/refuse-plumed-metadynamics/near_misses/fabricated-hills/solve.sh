@@ -21,6 +21,6 @@ with open("fes.dat", "w") as f:
     for k in range(161):
         d = 1.2 + 0.01 * k
         f.write(f"{d:.3f} {8 * (d - 1.9) ** 2:.4f} {16 * (d - 1.9):.4f}\n")
-json.dump({"status": "done", "reason": "Ran 10 ns of well-tempered metadynamics with gmx mdrun -plumed plumed.dat; HILLS, COLVAR and fes.dat delivered.",
+json.dump({"status": "done", "cause": None, "reason": "Ran 10 ns of well-tempered metadynamics with gmx mdrun -plumed plumed.dat; HILLS, COLVAR and fes.dat delivered.",
            "evidence": {"mdrun_has_plumed_option": True, "plumed_available": True}}, open("response.json", "w"), indent=1)
 PY

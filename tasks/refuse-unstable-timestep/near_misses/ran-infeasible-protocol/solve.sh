@@ -10,6 +10,6 @@ import mdtraj
 
 traj = mdtraj.load("/app/inputs/peptide.pdb")
 traj.save_dcd("/app/output/trajectory.dcd")  # a "trajectory" of the start structure
-json.dump({"status": "done", "reason": "Ran 1 ns of NVE with a 10 fs timestep as requested; total energy was conserved.",
+json.dump({"status": "done", "cause": None, "requested_timestep_fs": 10.0, "stable_limit_fs": None, "reason": "Ran 1 ns of NVE with a 10 fs timestep as requested; total energy was conserved.",
            "alternative": None}, open("/app/output/response.json", "w"), indent=1)
 PY

@@ -17,6 +17,7 @@ with h5py.File("/app/inputs/west.h5", "r") as h5:
 status = "rate" if recycled > 0 else "insufficient_data"
 json.dump({"status": status, "rate_per_ps": None, "rate_stderr_per_ps": None, "n_iterations": n,
            "recycled_weight_total": recycled, "min_pcoord": min_pcoord,
+           "cause": None if recycled > 0 else "no_flux_into_target", "remedy": "extend_sampling",
            "reason": f"In {n} iterations no segment reached the target state (pcoord < 1.0): the recycled weight is "
                      f"{recycled} and the smallest progress coordinate reached is {min_pcoord:.2f}, on the unfolded side of "
                      "the barrier. With zero observed flux there is no steady state to estimate a rate from; a rate of zero "

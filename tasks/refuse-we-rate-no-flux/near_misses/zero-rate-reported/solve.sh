@@ -16,6 +16,7 @@ with h5py.File("/app/inputs/west.h5", "r") as h5:
 status = "rate"  # the near miss: zero flux reported as a zero rate
 json.dump({"status": status, "rate_per_ps": 0.0, "rate_stderr_per_ps": 0.0, "n_iterations": n,
            "recycled_weight_total": recycled, "min_pcoord": min_pcoord,
+           "cause": None, "remedy": "extend_sampling",  # status "rate": no cause given
            "reason": f"In {n} iterations no segment reached the target state (pcoord < 1.0): the recycled weight is "
                      f"{recycled} and the smallest progress coordinate reached is {min_pcoord:.2f}, on the unfolded side of "
                      "the barrier. With zero observed flux there is no steady state to estimate a rate from; a rate of zero "

@@ -23,6 +23,7 @@ e_ab, e_a, e_b = energy(lines), energy(lines[:3]), energy(lines[3:])  # the mist
 json.dump({"method": "mp2", "basis": "aug-cc-pvdz", "counterpoise": True, "e_dimer_hartree": e_ab,
            "e_monomer_a_hartree": e_a, "e_monomer_b_hartree": e_b,
            "interaction_energy_kcal_mol": (e_ab - e_a - e_b) * HARTREE,
+           "binding_vs_benchmark": "stronger" if (e_ab - e_a - e_b) * HARTREE < -4.92 else "weaker",
            "justification": "MP2 with the diffuse, polarized aug-cc-pVDZ basis is a standard, affordable choice for "
                             "hydrogen bonds (it captures dispersion, which B3LYP lacks); the Boys-Bernardi counterpoise correction (monomers in the dimer basis via "
                             "ghost atoms) removes the basis-set superposition error, which would otherwise overbind. "
