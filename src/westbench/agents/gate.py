@@ -8,13 +8,14 @@ Examples
 --------
 >>> records = [{"task": "a", "agent": "oracle", "attempt": 1, "status": "passed", "correctness": 1.0},
 ...            {"task": "a", "agent": "nop", "attempt": 1, "status": "failed", "correctness": 0.0},
-...            {"task": "b", "agent": "oracle", "attempt": 1, "status": "failed", "correctness": 0.8},
+...            {"task": "b", "agent": "oracle", "attempt": 1, "status": "failed", "correctness": 0.8,
+...             "failed_checks": ["rg.csv has a row per frame: 99 rows, 100 frames"]},
 ...            {"task": "b", "agent": "nop", "attempt": 1, "status": "failed", "correctness": 0.0}]
 >>> table = oracle_gate(records, ["a", "b"])
 >>> table["passed"].tolist()
 [True, False]
 >>> table.loc[1, "reason"]
-'reference solution (oracle) scored 0.8, not 1.0'
+'reference solution (oracle) scored 0.8, not 1.0 (failed: rg.csv has a row per frame: 99 rows, 100 frames)'
 >>> misses = {"a": [{"near_miss": "no-posre", "status": "passed", "correctness": 1.0},
 ...                 {"near_miss": "made-up", "status": "failed", "correctness": 0.0}]}
 >>> row = oracle_gate(records, ["a"], near_misses=misses).iloc[0]
@@ -63,6 +64,7 @@ def oracle_gate(
             reasons.append(
                 f"reference solution ({reference}) scored {ref['correctness']:g}, not 1.0"
                 + (f" [{ref['status']}: {ref.get('reason', '')}]" if ref["status"] not in ("passed", "failed") else "")
+                + _failing(ref)
             )
         elif ref["status"] != "passed":  # a timed-out or crashed reference fails, whatever its verifier scored
             reasons.append(
@@ -102,6 +104,17 @@ def oracle_gate(
             }
         )
     return pd.DataFrame(rows)
+
+
+def _failing(record: Mapping) -> str:
+    """The failed checks a trial record names (:func:`westbench.agents.harbor.failed_checks`) and a solution
+    script's non-zero exit (:func:`westbench.agents.harbor.agent_exit`), for a gate reason."""
+    named = record.get("failed_checks") or []
+    said = f" (failed: {'; '.join(map(str, named))})" if isinstance(named, list) and named else ""
+    code = record.get("agent_exit_code")
+    if code is not None and not (isinstance(code, float) and code != code):  # NaN: a table's empty cell
+        said += f" (its solution script exited {int(code)}; its output ends: {record.get('agent_output_tail', '')!r})"
+    return said
 
 
 def catch_rate(table: pd.DataFrame) -> dict:

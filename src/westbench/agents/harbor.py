@@ -194,22 +194,77 @@ def model_id(model: str | None) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "--", model) if model else "none"
 
 
-def verifier_elapsed(trial_dir: str | Path | None) -> float | None:
-    """Seconds the verifier took, from the checks.json westbench verifiers write.
-
-    The verifier process's whole time (interpreter start and imports included) where recorded,
-    else the checks' own time; None for verifiers that write no checks.json, or one that is not a regular
-    UTF-8 file (read without following a link or opening a fifo: :mod:`westbench.agents.safe_files`).
-    """
+def verifier_detail(trial_dir: str | Path | None) -> dict | None:
+    """The checks.json westbench verifiers write, or None for a verifier that writes none, or one that is not a
+    regular UTF-8 JSON file (read without following a link or opening a fifo: :mod:`westbench.agents.safe_files`)."""
     from westbench.agents.safe_files import RefusedFile, read_regular_text
 
     if not trial_dir:
         return None
     try:
         detail = json.loads(read_regular_text(Path(trial_dir) / "verifier" / "checks.json", 16_000_000, trial_dir))
-        return float(detail.get("process_elapsed_s") or detail.get("elapsed_s"))
-    except (RefusedFile, ValueError, TypeError, AttributeError):
+    except (RefusedFile, ValueError):
         return None
+    return detail if isinstance(detail, dict) else None
+
+
+def verifier_elapsed(detail: Mapping | None) -> float | None:
+    """Seconds the verifier took, from its checks.json (:func:`verifier_detail`): the verifier process's whole
+    time (interpreter start and imports included) where recorded, else the checks' own time; None without one.
+
+    >>> verifier_elapsed({"elapsed_s": 0.4, "process_elapsed_s": 1.25}), verifier_elapsed(None)
+    (1.25, None)
+    """
+    try:
+        return float(detail.get("process_elapsed_s") or detail.get("elapsed_s"))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def agent_exit(trial_dir: str | Path | None, tail: int = 600) -> dict:
+    """What Harbor's oracle agent leaves when the solution script exits non-zero (it raises nothing then, so the
+    trial reads as a plain failure): ``agent_exit_code`` and the end of the script's output; {} otherwise.
+
+    >>> import pathlib, tempfile
+    >>> trial = pathlib.Path(tempfile.mkdtemp()); (trial / "agent").mkdir()
+    >>> _ = (trial / "agent" / "exit-code.txt").write_text("137")
+    >>> _ = (trial / "agent" / "oracle.txt").write_text("step 1 ok\\nKilled")
+    >>> agent_exit(trial)
+    {'agent_exit_code': 137, 'agent_output_tail': 'step 1 ok\\nKilled'}
+    """
+    from westbench.agents.safe_files import RefusedFile, read_regular_text
+
+    if not trial_dir:
+        return {}
+    try:
+        code = int(read_regular_text(Path(trial_dir) / "agent" / "exit-code.txt", 100, trial_dir).strip())
+    except (RefusedFile, ValueError):
+        return {}
+    try:
+        output = read_regular_text(Path(trial_dir) / "agent" / "oracle.txt", 16_000_000, trial_dir)[-tail:]
+    except RefusedFile:
+        output = ""
+    return {"agent_exit_code": code, "agent_output_tail": output}
+
+
+def failed_checks(detail: Mapping | None, limit: int = 5, width: int = 300) -> list[str]:
+    """The verifier's failed checks as ``name: reason`` (the first ``limit``, each cut to ``width`` characters),
+    so that a trial record says why it scored below 1 without the trial's folder at hand (a CI log, a gate row).
+
+    >>> failed_checks({"checks": [{"name": "a", "passed": True}, {"name": "b", "passed": False, "reason": "x 2"}]})
+    ['b: x 2']
+    >>> failed_checks({"checks": "not a list"}), failed_checks(None)
+    ([], [])
+    """
+    checks = (detail or {}).get("checks") if isinstance(detail, Mapping) else None
+    if not isinstance(checks, list):
+        return []
+    found = [
+        f"{check.get('name', '?')}: {check.get('reason', '')}".rstrip(": ")[:width]
+        for check in checks
+        if isinstance(check, Mapping) and check.get("passed") is False
+    ]
+    return found[:limit] + ([f"... and {len(found) - limit} more"] if len(found) > limit else [])
 
 
 def execute_trial(
@@ -323,12 +378,15 @@ def _trial_record(record: dict, run: Mapping, command: Sequence[str], root: Path
     )
     graded = grade(run["result"], reason=reason)
     agent_s = graded["timings"].get("agent_execution") or 0.0
-    checks_s = verifier_elapsed(run["trial_dir"])
+    detail = verifier_detail(run["trial_dir"])
+    checks_s = verifier_elapsed(detail)
     return {
         **record,
         **graded,
         "wall_s": run["wall_s"],
         "verifier_s": checks_s,
+        "failed_checks": failed_checks(detail),
+        **agent_exit(run["trial_dir"]),
         "overhead_s": round(run["wall_s"] - agent_s - (checks_s or 0.0), 3),
         "harbor_returncode": run["returncode"],
         "trial_dir": run["trial_dir"],

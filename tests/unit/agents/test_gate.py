@@ -34,6 +34,30 @@ def test_gate_reports_every_way_a_task_can_fail():
     assert "FROM image missing" in table.loc["broken", "reason"] and "no oracle trial" in table.loc["absent", "reason"]
 
 
+def test_a_failed_reference_names_its_failed_checks_from_the_verifiers_checks_json(tmp_path):
+    """A reference that scores below 1 says which checks failed in the gate's reason (a CI log carries the gate
+    table, not the trial folders), read from the verifier's checks.json into the trial record."""
+    import json
+
+    from westbench.agents.harbor import agent_exit, failed_checks, verifier_detail
+
+    checks = [{"name": f"check {i}", "passed": i % 2 == 0, "reason": f"value {i} off"} for i in range(15)]
+    (tmp_path / "verifier").mkdir()
+    (tmp_path / "verifier" / "checks.json").write_text(json.dumps({"checks": checks, "elapsed_s": 0.2}))
+    named = failed_checks(verifier_detail(tmp_path))
+    assert named == [f"check {i}: value {i} off" for i in (1, 3, 5, 7, 9)] + ["... and 2 more"]
+    records = [trial("t", "oracle", 0.0, failed_checks=named), trial("t", "nop", 0.0)]
+    reason = oracle_gate(records, ["t"]).loc[0, "reason"]
+    assert reason.startswith("reference solution (oracle) scored 0, not 1.0 (failed: check 1: value 1 off; ")
+    assert "check 9: value 9 off; ... and 2 more)" in reason
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "exit-code.txt").write_text("1\n")
+    (tmp_path / "agent" / "oracle.txt").write_text("x" * 1000 + "MemoryError")
+    crashed = trial("t", "oracle", 0.0, failed_checks=named, **agent_exit(tmp_path))
+    reason = oracle_gate([crashed, trial("t", "nop", 0.0)], ["t"]).loc[0, "reason"]
+    assert "its solution script exited 1; its output ends: 'xxx" in reason and reason.endswith("MemoryError')")
+
+
 def test_the_gate_fails_a_task_whose_near_miss_scores_one_and_reports_the_catch_rate():
     from westbench.agents.gate import catch_rate
 

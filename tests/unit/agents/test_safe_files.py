@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from westbench.agents.atif import read_trajectory
 from westbench.agents.failures.breaches import read_checks
-from westbench.agents.harbor import verifier_elapsed
+from westbench.agents.harbor import failed_checks, verifier_detail, verifier_elapsed
 from westbench.agents.judge import deliverable_texts, trajectory_parts
 from westbench.agents.safe_files import (
     RefusedFile,
@@ -77,7 +77,10 @@ READS = {
         "artifacts/.westbench-changes/app/report.txt",
         lambda t: repr(deliverable_texts(t, ["report.txt"], roots=("artifacts/.westbench-changes/app",))),
     ),
-    "verifier/checks.json (trial record)": ("verifier/checks.json", lambda t: repr(verifier_elapsed(t))),
+    "verifier/checks.json (trial record)": (
+        "verifier/checks.json",
+        lambda t: repr((verifier_detail(t), verifier_elapsed(verifier_detail(t)), failed_checks(verifier_detail(t)))),
+    ),
     "verifier/checks.json (failure analysis)": ("verifier/checks.json", lambda t: repr(read_checks(t))),
 }
 
