@@ -120,7 +120,8 @@ def contract_problems(task_path: str | Path) -> list[str]:
     * every check an item names is a check name of tests/verify.py;
     * every number instruction.md states lies in an item's quote or a descriptive quote;
     * a mutation's ``key``/``pattern``/``remove`` matches a file it edits;
-    * every numeric requirement (:data:`NUMERIC`, with a value or range) states its resolution (:data:`SMALLEST`).
+    * every numeric requirement (:data:`NUMERIC`, whether or not its quote states the number: a recomputed value
+      or an error within 25 % is decided by a window too) states its resolution (:data:`SMALLEST`).
     """
     task_path = Path(task_path)
     contract = load_contract(task_path)
@@ -147,9 +148,10 @@ def contract_problems(task_path: str | Path) -> list[str]:
         for check in item.checks:
             if not names_check(check, names):
                 problems.append(f"item {item.id}: no check named {check!r} in tests/verify.py")
-        if item.kind in NUMERIC and item.stated_numbers() and SMALLEST not in (item.tolerance or ""):
+        if item.kind in NUMERIC and SMALLEST not in (item.tolerance or "").lower():
             problems.append(
-                f"item {item.id}: a numeric requirement without its resolution: add tolerance = "
+                f"item {item.id} ({item.kind}): a requirement decided by a number or a read-back setting without its "
+                "resolution: add tolerance = "
                 f'"<window>: <why>; {SMALLEST} <the smallest plausible mistake and its size>"'
             )
         if item.mutate:
