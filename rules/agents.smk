@@ -181,6 +181,7 @@ rule agent_gate:
         "../envs/agents.yaml"
     params:
         tasks=PLAN.agents.tasks,
+        tasks_dir=str(PLAN.agents.tasks_dir),  # each task's contract: the resolution its verifier states
         reference=PLAN.agents.reference,
         null=PLAN.agents.null,
     script:

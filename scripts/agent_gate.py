@@ -7,6 +7,7 @@ from pathlib import Path
 import _library  # noqa: F401  (puts src/ on sys.path)
 import pandas as pd
 
+from westbench.agents.contract.resolution import resolution_summary, task_resolution
 from westbench.agents.gate import add_mutation_scores, catch_rate, oracle_gate
 from westbench.agents.mutation import suite_score
 from westbench.workflow import run_script, write_json
@@ -22,6 +23,9 @@ def main(snakemake):
         }
         for r in records
     }
+    resolution = {task: task_resolution(Path(snakemake.params.tasks_dir) / task) for task in snakemake.params.tasks}
+    for task, rows in resolution.items():
+        extra.setdefault(task, {}).update(resolution_summary(rows))
     near_misses = {}
     for path in snakemake.input.near_misses:
         record = json.loads(Path(path).read_text())
@@ -65,6 +69,7 @@ def main(snakemake):
             "failed": dict(zip(table.loc[~table["passed"], "task"], table.loc[~table["passed"], "reason"])),
             "near_miss_catch_rate": rate,
             "mutation_score": mutation or None,
+            "resolution": resolution,  # per task, every numeric requirement's window and smallest caught mistake
         },
         snakemake.output.json,
     )

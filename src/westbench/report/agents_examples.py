@@ -132,6 +132,18 @@ def _write_example_gate(folder: Path) -> None:
         "passed": TASKS[:2],
         "failed": {TASKS[2]: "oracle scored 0.5"},
         "near_miss_catch_rate": {"near_misses": 2, "caught": 2, "catch_rate": 1.0, "tasks_with_near_misses": 2},
+        "resolution": {
+            TASKS[0]: [
+                {
+                    "item": "mean-rg",
+                    "kind": "computed",
+                    "window": "0.001 nm of the verifier's own Rg",
+                    "smallest_mistake": "the first frame left out (0.004 nm)",
+                    "checks": "mean Rg",
+                }
+            ],
+            TASKS[1]: [],
+        },
     }
     (folder / FILES["gate_summary"]).write_text(json.dumps(summary))
 

@@ -121,7 +121,25 @@ def gate_section(results: AgentResults) -> Markup:
         body += Markup("<h3>Near misses the verifier passed</h3>") + html_table(
             missed[["task", "near_miss_missed", "near_miss_max"]]
         )
-    return body
+    return body + _resolution(results)
+
+
+def _resolution(results: AgentResults) -> Markup:
+    """Each task's resolution (gate.json): every numeric requirement's window and the smallest mistake it catches,
+    so that "caught" and "killed" above read with their size."""
+    resolution = (results.gate_summary or {}).get("resolution") or {}
+    rows = [
+        {"task": task, "requirement": row["item"], "window": row["window"], "smallest mistake": row["smallest_mistake"]}
+        for task, items in sorted(resolution.items())
+        for row in items
+    ]
+    if not rows:
+        return Markup("<p><b>Resolution:</b> no task states one (gate.json has no resolution).</p>")
+    return Markup(
+        "<details><summary><b>Resolution:</b> {} numeric requirements over {} tasks, each with the window its "
+        "verifier allows and the smallest plausible mistake that window excludes (the tasks' contract.toml)"
+        "</summary>{}</details>"
+    ).format(len(rows), len(resolution), html_table(pd.DataFrame(rows)))
 
 
 def _mutation_rate(results: AgentResults) -> str:

@@ -46,6 +46,14 @@ def test_the_gate_counts_passed_tasks_and_lists_the_failed_with_their_reason(res
     assert "Mutation catch rate:</b> not run" in html
 
 
+def test_the_gate_states_each_tasks_resolution(results):
+    html = str(gate_section(results))
+    assert "1 numeric requirements over 2 tasks" in html
+    assert "<td>mean-rg</td>" in html and "the first frame left out (0.004 nm)" in html
+    results.gate_summary = {k: v for k, v in results.gate_summary.items() if k != "resolution"}
+    assert "no task states one" in str(gate_section(results))
+
+
 def test_mutation_results_give_the_catch_rate_and_the_survivors(results):
     assert "Mutation testing: not run" in str(mutation_section(results))
     results.mutation_score = pd.DataFrame({"task": ["easy-one", "hard-two"], "killed": [3, 1], "mutants": [4, 4]})

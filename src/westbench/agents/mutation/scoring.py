@@ -51,7 +51,18 @@ MUTATION_COLUMNS = (
     "equivalent",
     "equivalent_reason",
 )
-SCORE_COLUMNS = ("task", "mutants", "killed", "score", "survivors", "equivalent_justified", "unjustified", "errors")
+SCORE_COLUMNS = (
+    "task",
+    "mutants",
+    "killed",
+    "score",
+    "survivors",
+    "equivalent_justified",
+    "unjustified",
+    "errors",
+    "numeric_items",
+    "resolution",
+)
 
 
 def score_table(rows: Sequence[Mapping]) -> list[dict]:
@@ -113,22 +124,27 @@ def suite_score(table: Sequence[Mapping]) -> dict:
 
 
 def write_mutation_tables(records: Sequence[str | Path], mutants_csv, scores_csv, summary_json) -> dict:
-    """``mutation.csv`` (one row per mutant), ``mutation_score.csv`` (per task) and the suite's score (JSON).
+    """``mutation.csv`` (one row per mutant), ``mutation_score.csv`` (per task, with the task's resolution:
+    :func:`westbench.agents.contract.resolution.resolution_summary`) and the suite's score (JSON).
 
     ``records`` are the per-task results of :func:`westbench.agents.mutation_run.mutate_task`.
     """
     import pandas as pd
 
+    from westbench.agents.contract.resolution import resolution_summary
+
     rows = []
     stale = {}
+    resolution = {}
     for path in records:
         record = json.loads(Path(path).read_text())
         rows += record["mutants"]
+        resolution[record["task"]] = resolution_summary(record.get("resolution") or [])
         if record.get("equivalent_unknown") or record.get("equivalent_killed"):
             stale[record["task"]] = record.get("equivalent_unknown", []) + record.get("equivalent_killed", [])
     columns = list(MUTATION_COLUMNS) + sorted({k for r in rows for k in r} - set(MUTATION_COLUMNS))
     pd.DataFrame(rows, columns=columns).to_csv(mutants_csv, index=False)
-    table = score_table(rows)
+    table = [{**row, **resolution.get(row["task"], {})} for row in score_table(rows)]
     pd.DataFrame(table, columns=list(SCORE_COLUMNS)).to_csv(scores_csv, index=False)
     summary = {**suite_score(table), "tasks": len(table), "equivalent_stale": stale}
     Path(summary_json).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")

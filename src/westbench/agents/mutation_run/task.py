@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from westbench.agents.contract import load_contract
+from westbench.agents.contract.resolution import resolution_rows
 from westbench.agents.grading import PASS_TOLERANCE
 from westbench.agents.mutation import Mutant, all_mutants, load_equivalents
 from westbench.agents.mutation_run.containers import Engine, MutationError, build_image
@@ -148,5 +149,6 @@ def mutate_task(
         "mutants": rows,
         "equivalent_unknown": unused,
         "equivalent_killed": stale,  # justified as equivalent, yet the verifier kills them: drop the justification
+        "resolution": resolution_rows(contract.items) if contract else [],  # the size of what "killed" means
         "elapsed_s": round(time.monotonic() - started, 1),
     }

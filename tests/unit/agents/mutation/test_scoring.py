@@ -41,3 +41,18 @@ def test_the_tables_the_report_reads_have_their_contracted_columns(tmp_path):
     score = (tmp_path / "score.csv").read_text().splitlines()[0].split(",")
     assert score[:6] == ["task", "mutants", "killed", "score", "survivors", "equivalent_justified"]
     assert summary["score"] == 1.0 and summary["mutants"] == 1
+    assert score[-2:] == ["numeric_items", "resolution"]  # a record without its resolution (an old cache): empty
+
+
+def test_the_mutation_score_states_each_tasks_resolution(tmp_path):
+    import pandas as pd
+
+    resolution = [
+        {"item": "dt", "kind": "parameter", "window": "exact", "smallest_mistake": "4 fs", "checks": "dt"},
+        {"item": "rg", "kind": "computed", "window": "1e-3 nm", "smallest_mistake": "a frame left out", "checks": "rg"},
+    ]
+    row = {"task": "t", "mutant": "m", "operator": "delete", "killed": True, "outcome": "0", "equivalent": False}
+    (tmp_path / "t.json").write_text(json.dumps({"task": "t", "mutants": [row], "resolution": resolution}))
+    write_mutation_tables([tmp_path / "t.json"], tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "m.json")
+    score = pd.read_csv(tmp_path / "s.csv").iloc[0]
+    assert score["numeric_items"] == 2 and score["resolution"] == "dt: 4 fs; rg: a frame left out"
