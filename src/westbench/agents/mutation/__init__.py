@@ -32,7 +32,8 @@ column; ``unit-x4.184``, ``unit-/4.184`` on energies; ``coords-x10`` on PDB/GRO 
 angstrom; ``report-x10`` on a report's decimals), index base shifts (``index+1``, ``index-1`` on integers),
 a computed number replaced by a plausible constant (``constant``: the value rounded to one significant
 figure, a column to its mean's), tolerance-edge probes (``nudge+1%``, ``nudge-1%``: a number or column one
-percent off, a slip inside a window wider than the quantity's resolution), a verdict flipped (``negate``), a
+percent off, a slip inside a window wider than the quantity's resolution), an off-by-one selection
+(``drop-first-row``: a table's first row, the first frame skipped), a verdict flipped (``negate``), a
 required step removed (``delete``: a deliverable left out; ``drop-row``: a table's last row; ``remove-step``:
 the lines of the reference solution a contract item names), and from the task's contract
 (:mod:`westbench.agents.contract`) every parameter moved outside its allowed value or range (``param``) and

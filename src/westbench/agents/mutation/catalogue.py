@@ -20,6 +20,7 @@ OPERATORS = {
     "negate": "a verdict flipped",
     "delete": "a required step removed: a deliverable left out",
     "drop-row": "a required step removed: the last row of a table left out",
+    "drop-first-row": "an off-by-one selection: the first row of a table left out (the first frame skipped)",
     "remove-step": "a required step removed from the reference solution",
     "param": "a run parameter moved outside its contract range",
     "converge": "a convergence criterion loosened",

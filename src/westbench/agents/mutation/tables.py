@@ -1,4 +1,5 @@
-"""CSV and TSV tables: per numeric column unit swaps and a constant (reals) or index shifts (integers); a row cut."""
+"""CSV and TSV tables: per numeric column unit swaps and a constant (reals) or index shifts (integers); the last or the
+first row cut."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def _number(text: str):
 
 
 def csv_mutants(relative: str, text: str) -> list[Mutant]:
-    """Per numeric column: unit swaps and a constant (reals), index shifts (integers); the last row dropped."""
+    """Per numeric column: unit swaps and a constant (reals), index shifts (integers); the last row dropped, and the
+    first (an off-by-one selection: a per-frame table that skips frame 0)."""
     table = _read_table(relative, text)
     if table is None:
         return []
@@ -54,16 +56,17 @@ def csv_mutants(relative: str, text: str) -> list[Mutant]:
                 )
             )
     if len(data) > 1:
-        mutants.append(
-            Mutant(
-                id=f"drop-row:{relative}",
-                operator="drop-row",
-                file=relative,
-                description=f"{OPERATORS['drop-row']}: {relative}",
-                level="output",
-                changes={relative: write(data[:-1])},
+        for operator, rows in (("drop-row", data[:-1]), ("drop-first-row", data[1:])):
+            mutants.append(
+                Mutant(
+                    id=f"{operator}:{relative}",
+                    operator=operator,
+                    file=relative,
+                    description=f"{OPERATORS[operator]}: {relative}",
+                    level="output",
+                    changes={relative: write(rows)},
+                )
             )
-        )
     return mutants
 
 

@@ -18,11 +18,13 @@ from .strategies import finite
 def test_csv_mutants_keep_the_header_and_the_rows_except_the_dropped_one(rows):
     text = "frame,rg_nm\n" + "".join(f"{i},{v!r}\n" for i, v in rows)
     mutants = {m.id: m for m in csv_mutants("t.csv", text)}
-    assert "drop-row:t.csv" in mutants and "index+1:t.csv:frame" in mutants
+    assert {"drop-row:t.csv", "drop-first-row:t.csv", "index+1:t.csv:frame"} <= set(mutants)
     for mutant in mutants.values():
         table = list(csv.reader(io.StringIO(mutant.changes["t.csv"])))
         assert table[0] == ["frame", "rg_nm"]
-        assert len(table) - 1 == len(rows) - (mutant.operator == "drop-row")
+        assert len(table) - 1 == len(rows) - (mutant.operator in ("drop-row", "drop-first-row"))
         assert mutant.changes["t.csv"] != text
+    kept = list(csv.DictReader(io.StringIO(mutants["drop-first-row:t.csv"].changes["t.csv"])))
+    assert [(int(r["frame"]), float(r["rg_nm"])) for r in kept] == [(i, float(repr(v))) for i, v in rows[1:]]
     shifted = list(csv.DictReader(io.StringIO(mutants["index+1:t.csv:frame"].changes["t.csv"])))
     assert [int(r["frame"]) for r in shifted] == [i + 1 for i, _ in rows]
