@@ -24,6 +24,8 @@ json.dump({
     "status": "cannot_estimate",
     "theta_nmp_first_deg": float(theta[0]), "theta_nmp_last_deg": float(theta[-1]),
     "n_midpoint_crossings": crossings,
+    "cause": "biased_transition_path",
+    "remedy": "equilibrium_sampling",
     "reason": "adk_dims.dcd is a DIMS (dynamic importance sampling) trajectory: a biased, non-equilibrium transition "
               f"path driven from the closed to the open state. theta_NMP rises from {theta[0]:.1f} to {theta[-1]:.1f} "
               f"degrees and crosses the midpoint {crossings} time(s), never returning: the frames are not "

@@ -23,6 +23,8 @@ worst = int(np.argmin(adjacent))
 result = {"status": "unreliable" if min(adjacent) < 0.03 else "reliable",
           "delta_f_kt": float(mbar.delta_f_.iloc[0, -1]), "error_kt": float(mbar.d_delta_f_.iloc[0, -1]),
           "min_overlap": float(min(adjacent)), "worst_pair": [worst, worst + 1],
+          "cause": "no_overlap_between_windows" if min(adjacent) < 0.03 else None,
+          "remedy": "add_intermediate_windows" if min(adjacent) < 0.03 else None,
           "reason": f"The MBAR overlap between windows {worst} and {worst + 1} is {min(adjacent):.2g}: the windows share no "
                     "configurations, so the estimate is not converged and its small standard error is meaningless "
                     "(the error estimate assumes overlap).",

@@ -21,9 +21,12 @@ def verify(checks):
         f"metric {definition.get('metric')}",
     )
     cutoff = definition.get("cutoff_nm")
+    # Chignolin's folded state is defined in the literature by C-alpha RMSD cutoffs of 0.1-0.25 nm (0.3 nm at the
+    # loosest); above that even this high-temperature trajectory's most distant frame (0.31 nm) counts as folded and
+    # the definition separates nothing (a cutoff of 0.35 nm: 40 of 40 frames folded).
     checks.require(
-        "cutoff is a sensible RMSD (0.05-0.35 nm)",
-        isinstance(cutoff, (int, float)) and 0.05 <= cutoff <= 0.35,
+        "cutoff is a sensible RMSD (0.05-0.30 nm)",
+        isinstance(cutoff, (int, float)) and 0.05 <= cutoff <= 0.30,
         f"cutoff {cutoff} nm",
     )
     checks.require(

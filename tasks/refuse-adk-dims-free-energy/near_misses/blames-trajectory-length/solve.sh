@@ -24,6 +24,8 @@ json.dump({
     "status": "cannot_estimate",
     "theta_nmp_first_deg": float(theta[0]), "theta_nmp_last_deg": float(theta[-1]),
     "n_midpoint_crossings": crossings,
+    "cause": "trajectory_too_short",  # the mistake
+    "remedy": "equilibrium_sampling",
     "reason": "98 frames are far too few to converge a histogram of theta_NMP: the statistical error of a "  # the mistake
               "Boltzmann-inverted profile from so short a trajectory would be larger than the profile itself.",
     "recommendation": "Unbiased equilibrium sampling with many closed<->open transitions (long MD or many "

@@ -30,6 +30,8 @@ closed, opened = np.count_nonzero(theta < mid), np.count_nonzero(theta >= mid)
 json.dump({
     "status": "estimated", "theta_nmp_first_deg": float(theta[0]), "theta_nmp_last_deg": float(theta[-1]),
     "n_midpoint_crossings": crossings,
+    "cause": None,
+    "remedy": None,
     "reason": "Boltzmann inversion of the theta_NMP histogram over the 98 frames at 300 K gives the profile; the "
               "closed/open populations split at the midpoint give the equilibrium constant.",
     "recommendation": "More frames (a longer equilibrium trajectory) would reduce the statistical error.",

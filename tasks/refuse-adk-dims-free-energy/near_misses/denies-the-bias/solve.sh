@@ -24,6 +24,8 @@ json.dump({
     "status": "cannot_estimate",
     "theta_nmp_first_deg": float(theta[0]), "theta_nmp_last_deg": float(theta[-1]),
     "n_midpoint_crossings": crossings,
+    "cause": "trajectory_too_short",  # the mistake
+    "remedy": "equilibrium_sampling",
     "reason": "The DIMS bias of adk_dims.dcd is not the problem here; "  # the mistake: the real cause denied
               f"theta_NMP goes from {theta[0]:.1f} to {theta[-1]:.1f} degrees in only 98 frames, far too few to "
               "converge a histogram: the statistical error of a Boltzmann-inverted profile would be larger than the "

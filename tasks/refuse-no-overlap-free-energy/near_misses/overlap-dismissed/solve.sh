@@ -24,6 +24,7 @@ result = {"status": "unreliable" if min(adjacent) < 0.03 else "reliable",
           "delta_f_kt": float(mbar.delta_f_.iloc[0, -1]), "error_kt": float(mbar.d_delta_f_.iloc[0, -1]),
           "min_overlap": float(min(adjacent)), "worst_pair": [worst, worst + 1],
           # the near miss: the missing overlap named only to be dismissed, the blame put on the sampling
+          "cause": "too_few_samples", "remedy": "add_intermediate_windows",
           "reason": f"The small overlap between windows {worst} and {worst + 1} ({min(adjacent):.2g}) is not the problem, "
                     "since MBAR uses every sample of every window; the estimate is unreliable because each window holds "
                     "too few decorrelated samples.",

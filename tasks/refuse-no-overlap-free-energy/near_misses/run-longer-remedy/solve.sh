@@ -1,0 +1,36 @@
+#!/bin/bash
+# Near miss: the right refusal, numbers, cause and evidence, but the remedy is to run each window longer: more
+# samples of the same windows cannot create overlap between states that share no configurations.
+set -euo pipefail
+mkdir -p /app/output
+python3 - <<'PY'
+import glob
+import json
+
+import numpy as np
+import pandas as pd
+from alchemlyb.estimators import MBAR
+from alchemlyb.preprocessing import statistical_inefficiency
+
+u_nk = []
+for path in sorted(glob.glob("/app/inputs/windows/lambda_*.csv")):
+    frame = pd.read_csv(path).rename(columns={"time_ps": "time", "fep_lambda": "fep-lambda"}).set_index(["time", "fep-lambda"])
+    u = frame.drop(columns="dHdl")
+    u.columns = [float(c) for c in u.columns]
+    u_nk.append(statistical_inefficiency(u, u[float(frame.index.get_level_values(1)[0])]))
+mbar = MBAR().fit(pd.concat(u_nk))
+overlap = np.asarray(mbar.overlap_matrix)
+adjacent = [overlap[i, i + 1] for i in range(len(overlap) - 1)]
+worst = int(np.argmin(adjacent))
+result = {"status": "unreliable" if min(adjacent) < 0.03 else "reliable",
+          "delta_f_kt": float(mbar.delta_f_.iloc[0, -1]), "error_kt": float(mbar.d_delta_f_.iloc[0, -1]),
+          "min_overlap": float(min(adjacent)), "worst_pair": [worst, worst + 1],
+          "cause": "no_overlap_between_windows" if min(adjacent) < 0.03 else None,
+          "remedy": "run_longer" if min(adjacent) < 0.03 else None,  # the near miss: more samples, same windows
+          "reason": f"The MBAR overlap between windows {worst} and {worst + 1} is {min(adjacent):.2g}: the windows share no "
+                    "configurations, so the estimate is not converged and its small standard error is meaningless "
+                    "(the error estimate assumes overlap).",
+          "recommendation": "Keep the three lambda windows and run each of them five times longer, so that MBAR has enough "
+                            "decorrelated samples to bridge windows 0 and 1; then recompute with MBAR."}
+json.dump(result, open("/app/output/response.json", "w"), indent=1)
+PY
