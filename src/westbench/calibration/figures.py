@@ -30,6 +30,11 @@ def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
     from westbench.calibration.table import DISTRIBUTIONS
 
     names = [n for n in DISTRIBUTIONS if n in set(table["distribution"])]
+    if not names:
+        raise ValueError(
+            f"the calibration table has none of the distributions {', '.join(DISTRIBUTIONS)}: nothing to draw "
+            "(was it written by westbench.calibration.table?)"
+        )
     plt, figure, axes = _axes(len(names), title)
     families = {
         "temperature": ("temperature_scale", "contact_scale", "tab:red"),
@@ -118,7 +123,13 @@ def convergence_figure(
             w = np.where(inside, np.asarray(null["weight"], dtype=np.float64), 0.0)
             w = w / w.sum()
             values.append(distance(np.repeat(gt_w, reference[name].shape[1]), np.repeat(w, sample[name].shape[1])))
-        window = "the later half of the iterations so far" if discard == 0.5 else "the iterations so far"
+        window = (
+            "the later half of the iterations so far"
+            if discard == 0.5
+            else "the iterations so far"
+            if discard == 0
+            else f"the iterations so far after the first {discard:g}" + (" of them" if discard < 1 else "")
+        )
         axis.plot(steps, values, marker="o", ms=3, label=f"null engine ({window})")
         if name in floors and np.isfinite(floors[name]):
             axis.axhline(floors[name], color="tab:red", ls="--", lw=1, label="noise floor (upper bound)")

@@ -49,12 +49,28 @@ def coverage_by_iteration(grid: CoverageGrid, frames: Mapping, iterations: Itera
 
 def cost_table(rows: Sequence[Mapping], coverage: Sequence[float] | None = None) -> pd.DataFrame:
     """``cost.csv`` from one row per iteration (iteration, segments, ended_segments, segment_wall_seconds,
-    segment_cpu_seconds), the cumulative coverage per iteration and the running sums."""
+    segment_cpu_seconds), the cumulative coverage per iteration and the running sums; with no row, those columns
+    and no row (a run that finished no iteration), never a file without a header.
+
+    >>> list(cost_table([]).columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['iteration', 'segments', 'ended_segments', 'segment_wall_seconds', 'segment_cpu_seconds',
+     'cumulative_segments', 'cumulative_wall_seconds', 'cumulative_cpu_seconds']
+    """
     cost = pd.DataFrame(list(rows))
+    if not len(cost):  # a run with no finished iteration: the header alone, so that readers get the columns
+        cost = pd.DataFrame(
+            columns=[
+                "iteration",
+                "segments",
+                "ended_segments",
+                "segment_wall_seconds",
+                "segment_cpu_seconds",
+                *(["coverage"] if coverage is not None else []),
+            ]
+        )
     if coverage is not None and len(cost):
         cost["coverage"] = list(coverage)
-    if len(cost):
-        cost["cumulative_segments"] = cost["segments"].cumsum()
-        cost["cumulative_wall_seconds"] = cost["segment_wall_seconds"].cumsum()
-        cost["cumulative_cpu_seconds"] = cost["segment_cpu_seconds"].cumsum()
+    cost["cumulative_segments"] = cost["segments"].cumsum()
+    cost["cumulative_wall_seconds"] = cost["segment_wall_seconds"].cumsum()
+    cost["cumulative_cpu_seconds"] = cost["segment_cpu_seconds"].cumsum()
     return cost

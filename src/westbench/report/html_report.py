@@ -17,7 +17,7 @@ interval as ``value [low, high]`` (never "±"), its verdict against the noise fl
 upper bound (:mod:`westbench.report.cells`); a value that could not be estimated says so where the
 number would be, with the reason; a "Caveats" box before the tables lists every ``not_estimable`` entry of
 every ``metrics.json`` and every run that dropped non-finite frames (:func:`caveats`). Every table fits the page
-(wide ones are split: :func:`westbench.report.sections.split_columns`); the browser test checks it.
+(wide ones are split: :func:`westbench.report.html_tables.split_columns`); the browser test checks it.
 
 Examples
 --------

@@ -15,7 +15,8 @@ from westbench.metrics.figures.base import plt, save, subsample
 def contact_map_difference(difference: np.ndarray, path, label: str = "model") -> None:
     """Model minus ground-truth mean C-alpha distance (Angstrom), diverging colours centred on zero."""
     difference = np.asarray(difference, dtype=np.float64)
-    limit = max(float(np.abs(difference).max()), 1e-3)
+    # nanmax: a NaN cell (a pair never measured) must not turn the scale into matplotlib's silent default
+    limit = max(float(np.nanmax(np.abs(difference), initial=0.0)), 1e-3)
     figure, ax = plt.subplots(figsize=(4.8, 4), dpi=110)
     image = ax.imshow(difference, cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -limit, limit), origin="lower")
     figure.colorbar(image, ax=ax, label=f"{label} - ground truth (Å)")
