@@ -165,3 +165,22 @@ def test_task_verifiers_run_gmx_through_verifykit():
         if path.name != "verifykit.py" and ("def gmx(" in path.read_text() or '"gmx", "-quiet"' in path.read_text())
     }
     assert own == set(OWN_GMX_CALLS)
+
+
+def test_a_window_given_as_an_absolute_tolerance_is_that_window_in_every_task_verifier():
+    """``close(value, expected, abs_=x)`` keeps the default ``rel=1e-3``, so its window is max(x, 1e-3 |expected|):
+    a charge of 0.4181 passed a check of 0.4180 written with abs_=1e-6. Every call that gives ``abs_`` names ``rel``
+    too (``rel=0`` for an absolute window), in every task's verifier."""
+    import ast
+
+    implicit = []
+    for verify in sorted((REPO / "tasks").glob("*/tests/verify.py")):
+        for node in ast.walk(ast.parse(verify.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "close":
+                keywords = {k.arg for k in node.keywords}
+                if "abs_" in keywords and "rel" not in keywords and len(node.args) < 3:
+                    implicit.append(f"{verify.relative_to(REPO)}:{node.lineno}")
+    assert not implicit, "close(..., abs_=...) without rel (the default 1e-3 relative widens it): " + ", ".join(
+        implicit
+    )
+    assert verifykit.close(0.4181, 0.418, abs_=1e-6) and not verifykit.close(0.4181, 0.418, rel=0, abs_=1e-6)
