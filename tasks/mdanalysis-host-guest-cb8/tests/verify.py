@@ -92,7 +92,9 @@ def verify(checks):
         assert close(summary["mean_com_distance_A"], com.mean(), rel=0, abs_=0.002), (
             f"mean {summary['mean_com_distance_A']} vs {com.mean():.4f} over the 21 frames"
         )
-        assert close(summary["max_guest_rmsd_A"], rmsd.max(), rel=0, abs_=0.01), f"max RMSD {summary['max_guest_rmsd_A']}"
+        assert close(summary["max_guest_rmsd_A"], rmsd.max(), rel=0, abs_=0.01), (
+            f"max RMSD {summary['max_guest_rmsd_A']}"
+        )
         assert summary["bound_throughout"] is bool(com.max() < 5.0), f"bound_throughout {summary['bound_throughout']}"
 
 
