@@ -1,6 +1,7 @@
 """Checks of the solvated system with OpenMM."""
 
 import sys
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import openmm
@@ -23,6 +24,18 @@ NAMES = (
     "build.json matches the system",
     "system.xml is the System the stated force field and settings build from solvated.pdb (energy of every force)",
 )
+
+
+def force_settings(system):
+    """Every force's settings as its serialized element states them (method, cutoff, switching function and distance,
+    dispersion correction, Ewald tolerance, PME grid, ...), per force class in order: what an energy at one set of
+    positions need not show (a switching function from 0.9 nm moves the nonbonded energy by 6e-6 relative)."""
+    settings = {}
+    for force in system.getForces():
+        attributes = ET.fromstring(openmm.XmlSerializer.serialize(force)).attrib
+        kept = {k: v for k, v in attributes.items() if k not in ("version", "forceGroup", "name")}
+        settings.setdefault(type(force).__name__, []).append(kept)
+    return settings
 
 
 def force_energies(system, pdb):
@@ -170,6 +183,15 @@ def verify(checks):
         masses = [system.getParticleMass(i)._value for i in range(system.getNumParticles())]
         ref_masses = [reference.getParticleMass(i)._value for i in range(reference.getNumParticles())]
         assert np.allclose(masses, ref_masses, atol=1e-6), "particle masses differ from the force field's"
+        stated, built = force_settings(system), force_settings(reference)
+        differ = [
+            f"{name} {key} {mine.get(key)} (the settings give {theirs.get(key)})"
+            for name in sorted(set(stated) | set(built))
+            for mine, theirs in zip(stated.get(name, []), built.get(name, []))
+            for key in sorted(set(mine) | set(theirs))
+            if mine.get(key) != theirs.get(key)
+        ]
+        assert not differ, "force settings differ from the stated ones: " + "; ".join(differ)
         got, want = force_energies(system, pdb), force_energies(reference, pdb)
         assert sorted(got) == sorted(want), f"forces {sorted(got)}, the settings give {sorted(want)}"
         for name in want:
