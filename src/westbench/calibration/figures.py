@@ -24,6 +24,21 @@ def _axes(n: int, title: str):
     return plt, figure, axes[0]
 
 
+def _window(discard: float) -> str:
+    """The iterations a convergence point keeps, in words: ``discard`` a share (< 1) or a count of iterations.
+
+    >>> _window(0.5), _window(0)
+    ('the later half of the iterations so far', 'the iterations so far')
+    >>> _window(0.25), _window(3)
+    ('the iterations so far after the first 0.25 of them', 'the iterations so far after the first 3')
+    """
+    if discard == 0.5:
+        return "the later half of the iterations so far"
+    if discard == 0:
+        return "the iterations so far"
+    return f"the iterations so far after the first {discard:g}" + (" of them" if discard < 1 else "")
+
+
 def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
     """Per distribution: each perturbation family's W1 (with its interval) against its size in %, the null at 0,
     the reweighting prediction (open markers) and the ground truth's noise floor (band: its central 95 %)."""
@@ -123,14 +138,7 @@ def convergence_figure(
             w = np.where(inside, np.asarray(null["weight"], dtype=np.float64), 0.0)
             w = w / w.sum()
             values.append(distance(np.repeat(gt_w, reference[name].shape[1]), np.repeat(w, sample[name].shape[1])))
-        window = (
-            "the later half of the iterations so far"
-            if discard == 0.5
-            else "the iterations so far"
-            if discard == 0
-            else f"the iterations so far after the first {discard:g}" + (" of them" if discard < 1 else "")
-        )
-        axis.plot(steps, values, marker="o", ms=3, label=f"null engine ({window})")
+        axis.plot(steps, values, marker="o", ms=3, label=f"null engine ({_window(discard)})")
         if name in floors and np.isfinite(floors[name]):
             axis.axhline(floors[name], color="tab:red", ls="--", lw=1, label="noise floor (upper bound)")
         whole = (final or {}).get(name)

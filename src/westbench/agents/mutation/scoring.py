@@ -124,14 +124,12 @@ def suite_score(table: Sequence[Mapping]) -> dict:
 
 
 def write_mutation_tables(records: Sequence[str | Path], mutants_csv, scores_csv, summary_json) -> dict:
-    """``mutation.csv`` (one row per mutant), ``mutation_score.csv`` (per task, with the task's resolution:
-    :func:`westbench.agents.contract.resolution.resolution_summary`) and the suite's score (JSON).
+    """``mutation.csv`` (one row per mutant), ``mutation_score.csv`` (per task, with the task's resolution as its
+    record states it: :func:`westbench.agents.contract.resolution.resolution_summary`) and the suite's score (JSON).
 
     ``records`` are the per-task results of :func:`westbench.agents.mutation_run.mutate_task`.
     """
     import pandas as pd
-
-    from westbench.agents.contract.resolution import resolution_summary
 
     rows = []
     stale = {}
@@ -139,7 +137,7 @@ def write_mutation_tables(records: Sequence[str | Path], mutants_csv, scores_csv
     for path in records:
         record = json.loads(Path(path).read_text())
         rows += record["mutants"]
-        resolution[record["task"]] = resolution_summary(record.get("resolution") or [])
+        resolution[record["task"]] = record.get("resolution_summary") or {}
         if record.get("equivalent_unknown") or record.get("equivalent_killed"):
             stale[record["task"]] = record.get("equivalent_unknown", []) + record.get("equivalent_killed", [])
     columns = list(MUTATION_COLUMNS) + sorted({k for r in rows for k in r} - set(MUTATION_COLUMNS))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from westbench.agents.contract import load_contract
-from westbench.agents.contract.resolution import resolution_rows
+from westbench.agents.contract.resolution import resolution_rows, resolution_summary
 from westbench.agents.grading import PASS_TOLERANCE
 from westbench.agents.mutation import Mutant, all_mutants, load_equivalents
 from westbench.agents.mutation_run.containers import Engine, MutationError, build_image
@@ -138,6 +138,7 @@ def mutate_task(
         name = f"m{index:04d}"
         outcome, killed = _outcome(verified[name], oracle, oracle_ok, solution_runs.get(name))
         rows.append(_row(task.name, mutant, verified[name], outcome, killed, equivalents))
+    resolution = resolution_rows(contract.items) if contract else []
     unused = sorted(set(equivalents) - {m.id for m in mutants})
     stale = sorted(r["mutant"] for r in rows if r["killed"] and r["mutant"] in equivalents)
     return {
@@ -149,6 +150,7 @@ def mutate_task(
         "mutants": rows,
         "equivalent_unknown": unused,
         "equivalent_killed": stale,  # justified as equivalent, yet the verifier kills them: drop the justification
-        "resolution": resolution_rows(contract.items) if contract else [],  # the size of what "killed" means
+        "resolution": resolution,  # the size of what "killed" means
+        "resolution_summary": resolution_summary(resolution),
         "elapsed_s": round(time.monotonic() - started, 1),
     }

@@ -52,7 +52,15 @@ def test_the_mutation_score_states_each_tasks_resolution(tmp_path):
         {"item": "rg", "kind": "computed", "window": "1e-3 nm", "smallest_mistake": "a frame left out", "checks": "rg"},
     ]
     row = {"task": "t", "mutant": "m", "operator": "delete", "killed": True, "outcome": "0", "equivalent": False}
-    (tmp_path / "t.json").write_text(json.dumps({"task": "t", "mutants": [row], "resolution": resolution}))
+    from westbench.agents.contract.resolution import resolution_summary
+
+    record = {
+        "task": "t",
+        "mutants": [row],
+        "resolution": resolution,
+        "resolution_summary": resolution_summary(resolution),
+    }
+    (tmp_path / "t.json").write_text(json.dumps(record))
     write_mutation_tables([tmp_path / "t.json"], tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "m.json")
     score = pd.read_csv(tmp_path / "s.csv").iloc[0]
     assert score["numeric_items"] == 2 and score["resolution"] == "dt: 4 fs; rg: a frame left out"
