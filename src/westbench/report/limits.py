@@ -254,7 +254,8 @@ def _sampling_factor(a: Mapping, b: Mapping) -> float:
         return math.inf
     lower, upper = (a, b) if a["value"] < b["value"] else (b, a)
     reach = (lower["high"] - lower["value"]) + (upper["value"] - upper["low"])
-    return max(1.0, (reach / gap) ** 2)
+    ratio = reach / gap
+    return max(1.0, ratio * ratio)  # a product overflows to inf where ** raises (a gap of 1e-200)
 
 
 def _g(value: float) -> str:
