@@ -112,7 +112,7 @@ def _failing(record: Mapping) -> str:
     named = record.get("failed_checks") or []
     said = f" (failed: {'; '.join(map(str, named))})" if isinstance(named, list) and named else ""
     code = record.get("agent_exit_code")
-    if code is not None and not (isinstance(code, float) and code != code):  # NaN: a table's empty cell
+    if code is not None:
         said += f" (its solution script exited {int(code)}; its output ends: {record.get('agent_output_tail', '')!r})"
     return said
 

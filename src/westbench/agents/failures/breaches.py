@@ -39,17 +39,15 @@ Examples
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Mapping, Sequence
 
-from westbench.agents.judge.confined import Unread, read_file, read_tree
+from westbench.agents.judge.confined import read_tree
 
 OUTPUT = "/app/output/"
 #: Where a trial's deliverables lie under its folder (Harbor's copy of /app/output; westbench's changed files).
 DELIVERED_ROOTS = ("artifacts/app/output", "artifacts/.westbench-changes/app/output")
-CHECKS = "verifier/checks.json"
 #: File extensions that make a bare backticked name a deliverable's name.
 FILE_EXTENSIONS = frozenset(
     "csv json pdb gro top itp mdp tpr ndx xvg xtc dcd trr edr log txt md xml h5 hdf5 npz npy dat cfg sh py png "
@@ -155,17 +153,12 @@ def delivered_files(trial_dir: str | Path | None) -> set[str]:
 
 
 def read_checks(trial_dir: str | Path | None) -> list[dict] | None:
-    """The verifier's checks (``verifier/checks.json``), or None when it wrote none."""
-    if not trial_dir:
-        return None
-    text = read_file(Path(trial_dir), CHECKS, limit_bytes=16_000_000)
-    if isinstance(text, Unread):
-        return None
-    try:
-        detail = json.loads(text)
-    except ValueError:
-        return None
-    checks = detail.get("checks") if isinstance(detail, dict) else None
+    """The verifier's checks (``verifier/checks.json``, read as the trial record reads it:
+    :func:`westbench.agents.harbor.verifier_detail`), or None when it wrote none."""
+    from westbench.agents.harbor import verifier_detail
+
+    detail = verifier_detail(trial_dir)
+    checks = detail.get("checks") if detail else None
     return [c for c in checks if isinstance(c, dict)] if isinstance(checks, list) else None
 
 
