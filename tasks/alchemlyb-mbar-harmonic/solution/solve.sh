@@ -25,7 +25,7 @@ mbar = MBAR().fit(pd.concat(u_nk))
 ti = TI().fit(pd.concat(dhdl))
 result = {"mbar_delta_f_kt": float(mbar.delta_f_.iloc[0, -1]), "mbar_error_kt": float(mbar.d_delta_f_.iloc[0, -1]),
           "ti_delta_f_kt": float(ti.delta_f_.iloc[0, -1]), "ti_error_kt": float(ti.d_delta_f_.iloc[0, -1]),
-          "samples_per_window": kept}
+          "samples_per_window": kept, "decorrelation": "statistical_inefficiency"}
 json.dump(result, open("/app/output/free_energy.json", "w"), indent=1)
 print(result)
 PY

@@ -1,6 +1,7 @@
 """Compare with the exact answer, (3/2) ln(k1/k0), within the statistical error of the data, recompute MBAR, and
 redo the decorrelation with alchemlyb's own preprocessing: the per-window sample counts and both standard errors
-must be those of a real decorrelation of these windows, not numbers in the right range.
+must be those of a real decorrelation of these windows, not numbers in the right range, and TI's Delta F must be
+alchemlyb's TI on the decorrelation the agent names (statistical inefficiency or equilibrium detection).
 
 That decorrelation depends on the image alone (its windows and alchemlyb/pymbar), not on the agent: it is read from
 reference.json beside this file (the verifier's /tests, which no agent sees or writes) when the tools' versions and
@@ -83,6 +84,16 @@ def decorrelations():
     return found
 
 
+# The decorrelation the agent states (alchemlyb.preprocessing's function) -> the one of decorrelations() that subsampled
+# dHdl with it. TI on one subsample is deterministic: the agent's run and the verifier's agree to the last digits
+# (a different concatenation order only reorders float sums), so the window admits rounding to 3 decimals and
+# nothing else; the smallest real difference, statistical_inefficiency(conservative=False), is 0.0057 kT.
+TI_DECORRELATIONS = {
+    "statistical_inefficiency": "statistical inefficiency of dHdl",
+    "equilibrium_detection": "equilibrium detection",
+}
+TI_WINDOW = 0.001  # kT
+
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json")
 
 
@@ -116,16 +127,34 @@ def verify_decorrelation(checks, result, number):
     # Each standard decorrelation (series, method) is one legitimate answer; a number between them or beside them
     # (a plausible constant, 4.0 for 4.25) is none of them. Half a standard error is far wider than the
     # last-digit differences of one decorrelation computed twice and narrower than the gaps between choices.
-    for method, key in (("MBAR", "mbar"), ("TI", "ti")):
-        with checks.check(
-            f"{method} Delta F is alchemlyb's on one of the standard decorrelations (within half a standard error)"
-        ):
-            value = number(f"{key}_delta_f_kt")
-            estimates = {name: v[key] for name, v in found.items() if name != "pymbar"}
-            assert any(abs(value - f) <= 0.5 * e for f, e in estimates.values()), (
-                f"{key}_delta_f_kt {result.get(key + '_delta_f_kt')} kT; alchemlyb's {method} on decorrelated "
-                "windows gives " + ", ".join(f"{f:.3f} +- {e:.3f} ({name})" for name, (f, e) in estimates.items())
-            )
+    with checks.check(
+        "MBAR Delta F is alchemlyb's on one of the standard decorrelations (within half a standard error)"
+    ):
+        value = number("mbar_delta_f_kt")
+        estimates = {name: v["mbar"] for name, v in found.items() if name != "pymbar"}
+        assert any(abs(value - f) <= 0.5 * e for f, e in estimates.values()), (
+            f"mbar_delta_f_kt {result.get('mbar_delta_f_kt')} kT; alchemlyb's MBAR on decorrelated "
+            "windows gives " + ", ".join(f"{f:.3f} +- {e:.3f} ({name})" for name, (f, e) in estimates.items())
+        )
+    # TI's subsample depends only on the function the agent names (on these windows dHdl's own series, u_nk's at the
+    # window's lambda and the summed u_nk keep the same dHdl samples), so its TI is one deterministic number:
+    # alchemlyb's on the same data, recomputed.
+    stated = result.get("decorrelation")
+    stated = stated if isinstance(stated, str) and stated in TI_DECORRELATIONS else None
+    checks.require(
+        "decorrelation is statistical_inefficiency or equilibrium_detection",
+        stated is not None,
+        f"decorrelation {result.get('decorrelation')!r}; expected one of {sorted(TI_DECORRELATIONS)}",
+    )
+    with checks.check("TI Delta F is alchemlyb's TI on the stated decorrelation (within 0.001 kT)"):
+        value = number("ti_delta_f_kt")
+        assert stated is not None, "no decorrelation stated to recompute TI with"
+        f, _ = found[TI_DECORRELATIONS[stated]]["ti"]
+        others = ", ".join(f"{found[name]['ti'][0]:.4f} ({function})" for function, name in TI_DECORRELATIONS.items())
+        assert abs(value - f) <= TI_WINDOW, (
+            f"ti_delta_f_kt {result.get('ti_delta_f_kt')} kT with {stated}; alchemlyb's TI (trapezoid) on "
+            f"decorrelated dHdl gives {others}"
+        )
     for method, key in (("MBAR", "mbar"), ("TI", "ti")):
         with checks.check(f"{method} error is the one alchemlyb gives on decorrelated windows (within 25 %)"):
             error = number(f"{key}_error_kt")

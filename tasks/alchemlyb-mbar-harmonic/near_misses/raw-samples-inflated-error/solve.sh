@@ -20,5 +20,6 @@ for path in sorted(glob.glob("/app/inputs/windows/lambda_*.csv.gz")):
 mbar, ti = MBAR().fit(pd.concat(u_nk)), TI().fit(pd.concat(dhdl))
 json.dump({"mbar_delta_f_kt": float(mbar.delta_f_.iloc[0, -1]), "mbar_error_kt": 2 * float(mbar.d_delta_f_.iloc[0, -1]),
            "ti_delta_f_kt": float(ti.delta_f_.iloc[0, -1]), "ti_error_kt": 2 * float(ti.d_delta_f_.iloc[0, -1]),
-           "samples_per_window": [len(u) // 4 for u in u_nk]}, open("/app/output/free_energy.json", "w"), indent=1)
+           "samples_per_window": [len(u) // 4 for u in u_nk],
+           "decorrelation": "statistical_inefficiency"}, open("/app/output/free_energy.json", "w"), indent=1)
 PY
