@@ -66,6 +66,7 @@ from westbench.metrics.divergences import kl_2d
 from westbench.metrics.estimability import NotEstimable
 from westbench.metrics.metastable import MacrostateEstimator, MacrostateModel
 from westbench.metrics.noise_floor import UNDETERMINED, WITHIN_NOISE
+from westbench.metrics.record import empty_record, make_record
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
 from westbench.presentation.training import failure_to_learn
 
@@ -77,27 +78,6 @@ REDUCED_MACROSTATES = (
 )
 #: The frames-file attribute with the count of frames dropped for non-finite coordinates (on_nonfinite: drop).
 NONFINITE_DROPPED = DROPPED_ATTR
-#: Every key of ``metrics.json``.
-RECORD_KEYS = (
-    "protein",
-    "engine",
-    "frames",
-    "frames_left_out",
-    "weight_left_out",
-    NONFINITE_DROPPED,
-    "groundtruth_frames",
-    "discarded_iterations",
-    "simulated_ps",
-    "macrostates",
-    "kl_tic01_by_bins",
-    "resampling",
-    "noise_floor",
-    "not_estimable",
-    "sanity",
-    "settings",
-    "figures",
-    "metrics",
-)
 
 
 def fit_macrostate_model(
@@ -282,13 +262,13 @@ def score_frames(
             for b in s["kl_sensitivity_bins"]
         }
     requested, used = s["macrostates"], labels["n_macrostates"]
-    record = {
-        "protein": protein,
-        "engine": engine,
-        "frames": len(suite.model["ca"]),
-        "discarded_iterations": suite.discarded_iterations,
-        "simulated_ps": {"longest": longest, "aggregate": aggregate},
-        "macrostates": {
+    record = make_record(
+        protein=protein,
+        engine=engine,
+        frames=len(suite.model["ca"]),
+        discarded_iterations=suite.discarded_iterations,
+        simulated_ps={"longest": longest, "aggregate": aggregate},
+        macrostates={
             "requested": requested,
             "used": used,
             "reduced": used < requested,
@@ -297,12 +277,12 @@ def score_frames(
             else (shared.why if shared is not None and shared.why else REDUCED_MACROSTATES),
             "shared_model": macrostate_model is not None,
         },
-        "kl_tic01_by_bins": {"weighting": figure_weighting, "values": kl_by_bins},
-        "frames_left_out": left_out,
-        "weight_left_out": weight_left_out,
-        NONFINITE_DROPPED: dropped,
-        "groundtruth_frames": len(suite.groundtruth["ca"]),
-        "resampling": {
+        kl_tic01_by_bins={"weighting": figure_weighting, "values": kl_by_bins},
+        frames_left_out=left_out,
+        weight_left_out=weight_left_out,
+        **{NONFINITE_DROPPED: dropped},
+        groundtruth_frames=len(suite.groundtruth["ca"]),
+        resampling={
             "groundtruth": suite.groundtruth_unit_kind,
             "model": suite.model_unit_kind,
             "replicates": int(s["bootstrap"]),
@@ -310,14 +290,14 @@ def score_frames(
             "method": "BCa, widened for few units",
             "level": 0.95,
         },
-        "noise_floor": results[weightings[0]].get("noise_floor") or {},
-        **({"training": training} if training else {}),
-        "not_estimable": dict(sorted(suite.caveats.reasons.items())),
-        "sanity": sanity.to_dict(),
-        "settings": settings,
-        "figures": {"weighting": figure_weighting, "files": []},
-        "metrics": results,
-    }
+        noise_floor=results[weightings[0]].get("noise_floor") or {},
+        training=training or None,
+        not_estimable=dict(sorted(suite.caveats.reasons.items())),
+        sanity=sanity.to_dict(),
+        settings=settings,
+        figures={"weighting": figure_weighting, "files": []},
+        metrics=results,
+    )
     if suite.caveats.reasons:
         log.warning("not estimable: %s", "; ".join(f"{k}: {v}" for k, v in sorted(suite.caveats.reasons.items())))
     log.info("%s %s scored in %.1f s", protein, engine, time.perf_counter() - start)
@@ -417,44 +397,25 @@ def _empty_record(protein: str, engine: str, weightings: list, settings: Mapping
         else "no frame to score: the engine exported none"
     )
     log.warning("%s %s: %s", protein, engine, reason)
-    return {
-        "protein": protein,
-        "engine": engine,
-        "frames": 0,
-        "discarded_iterations": 0,
-        "simulated_ps": {"longest": 0.0, "aggregate": 0.0},
-        "macrostates": {
+    return empty_record(
+        weightings,
+        reason,
+        protein=protein,
+        engine=engine,
+        macrostates={
             "requested": settings.get("macrostates", DEFAULTS["macrostates"]),
             "used": 0,
             "reduced": True,
             "why": reason,
             "shared_model": False,
         },
-        "kl_tic01_by_bins": {"weighting": weightings[0], "values": {}},
-        "frames_left_out": exported,
-        NONFINITE_DROPPED: dropped,
-        "groundtruth_frames": None,
-        "resampling": {},
-        "noise_floor": {},
-        "not_estimable": {"frames": reason},
-        "sanity": not_checked(reason).to_dict(),
-        "settings": settings,
-        "figures": {"weighting": weightings[0], "files": []},
-        "metrics": {
-            weighting: {
-                "weighting": weighting,
-                "w1": {},
-                "kl": {},
-                "intervals": {},
-                "verdicts": {},
-                "coverage": None,
-                "contact_map_w1_A": None,
-                "bonds_outside_share": None,
-                "macrostate_populations": {},
-            }
-            for weighting in weightings
-        },
-    }
+        kl_tic01_by_bins={"weighting": weightings[0], "values": {}},
+        frames_left_out=exported,
+        **{NONFINITE_DROPPED: dropped},
+        sanity=not_checked(reason).to_dict(),
+        settings=settings,
+        figures={"weighting": weightings[0], "files": []},
+    )
 
 
 def _nothing_to_score(scored: Scored, json_path, csv_path, figures_dir: str | Path | None) -> dict:

@@ -71,6 +71,7 @@ from westbench.metrics.noise_floor import (
     pseudo_model_units,
     verdict,
 )
+from westbench.metrics.record import SCALAR_METRICS, empty_weighting, make_weighting, not_estimable_rows
 from westbench.metrics.resampling import BinnedDivergences, iteration_blocks, resampling_units
 from westbench.metrics.structure import PairDistanceW1, mean_distance_map, share_of_bonds_outside
 from westbench.metrics.weighted import effective_sample_size, normalized
@@ -569,26 +570,17 @@ class MetricSuite:
         )
         values["coverage"] = self.grid.fraction(model_tics[weights > 0])
         rows += [
-            {
-                "weighting": weighting,
-                "distribution": "contact_map",
-                "metric": "w1_A",
-                "value": values["contact_map_w1_A"],
-            },
-            {
-                "weighting": weighting,
-                "distribution": "bonds",
-                "metric": "share_outside_3.5-4.5A",
-                "value": values["bonds_outside_share"],
-            },
-            {"weighting": weighting, "distribution": "tic01", "metric": "coverage", "value": values["coverage"]},
+            {"weighting": weighting, "distribution": m.distribution, "metric": m.metric, "value": values[m.key]}
+            for m in SCALAR_METRICS
+        ]
+        rows.append(
             {
                 "weighting": weighting,
                 "distribution": "weights",
                 "metric": "effective_frames",
                 "value": values["effective_frames"],
-            },
-        ]
+            }
+        )
         if "msm" in values:
             rows.append(
                 {
@@ -598,7 +590,7 @@ class MetricSuite:
                     "value": values["msm"]["outside_connected_share"],
                 }
             )
-        return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
+        return make_weighting(**values), pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
     @cached_property
     def groundtruth_unit_frames(self) -> np.ndarray:
@@ -638,39 +630,11 @@ class MetricSuite:
         )
 
     def _not_estimable(self, values: dict, reason: str) -> tuple[dict, pd.DataFrame]:
-        """The score of a weighting that could not be had: every value None, every row's note the reason."""
+        """The score of a weighting that could not be had: every value None, every row's note the reason
+        (:func:`westbench.metrics.record.empty_weighting`)."""
         keys = self.binned.keys
-        values.update(
-            w1={name: None for metric, name in keys if metric == "w1"},
-            kl={name: None for metric, name in keys if metric == "kl"},
-            intervals={"w1": {}, "kl": {}},
-            verdicts={
-                metric: {name: verdict(None, None) for m, name in keys if m == metric} for metric in ("w1", "kl")
-            },
-            verdict_notes={metric: {name: reason for m, name in keys if m == metric} for metric in ("w1", "kl")},
-            noise_floor={},
-            effective_frames=None,
-            contact_map_diff_A=None,
-            contact_map_w1_A=None,
-            bonds_outside_share=None,
-            coverage=None,
-        )
-        rows = [
-            {
-                "weighting": values["weighting"],
-                "distribution": name,
-                "metric": metric,
-                "value": None,
-                "verdict": verdict(None, None),
-                "note": reason,
-            }
-            for metric, name in keys
-        ]
-        rows += [
-            {"weighting": values["weighting"], "distribution": d, "metric": m, "value": None, "note": reason}
-            for d, m in (("contact_map", "w1_A"), ("bonds", "share_outside_3.5-4.5A"), ("tic01", "coverage"))
-        ]
-        return values, pd.DataFrame(rows, columns=TABLE_COLUMNS)
+        scores = empty_weighting(values.pop("weighting"), keys, reason, **values)
+        return scores, pd.DataFrame(not_estimable_rows(scores["weighting"], keys, reason), columns=TABLE_COLUMNS)
 
     def macrostates(self) -> dict:
         """Ground-truth macrostates and every frame's assignment: the protein's shared model when given, else

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from westbench.io.frames import write_frames
 from westbench.metrics.figures import coverage_vs_compute, engines_tic01
-from westbench.metrics.score import RECORD_KEYS, score_engine
+from westbench.metrics.record import RECORD_FIELDS, RECORD_KEYS, WEIGHTING_FIELDS
+from westbench.metrics.score import score_engine
 from westbench.metrics.suite import WEIGHTINGS, MetricSuite
 
 SETTINGS = {
@@ -104,15 +105,18 @@ def score(tmp_path, groundtruth, model, settings=SETTINGS):
 
 def assert_complete(folder, record, weightings=WEIGHTINGS):
     """Every declared key; every number finite or null with a reason; no figure lost to an unexpected error."""
-    assert set(record) == set(RECORD_KEYS)
+    assert {f.name for f in RECORD_FIELDS if not f.optional} <= set(record) <= set(RECORD_KEYS)
     written = json.loads(
         (folder / "metrics.json").read_text(), parse_constant=lambda name: pytest.fail(f"metrics.json holds {name}")
     )
     assert written == json.loads(json.dumps(record))
     reasons = record["not_estimable"]
     assert all(isinstance(reason, str) and reason for reason in reasons.values())
+    declared = {f.name for f in WEIGHTING_FIELDS}
     for weighting in weightings:
         values = record["metrics"][weighting]
+        # one shape whether the weighting was scored, could not be had, or the engine left nothing to score
+        assert {f.name for f in WEIGHTING_FIELDS if not f.optional} <= set(values) <= declared, set(values) ^ declared
         for metric in ("w1", "kl"):
             for name, value in values[metric].items():
                 if value is None:

@@ -1,0 +1,199 @@
+"""The shape of ``metrics.json``, declared once: every field of the record and of each weighting's scores, with
+the value it takes where nothing could be scored, and the single-number metrics with their ``metrics.csv`` row.
+
+A new field is one declaration here and one assignment where it is computed: the empty record of an engine with
+no frame (:func:`empty_record`), a weighting that could not be had (:func:`empty_weighting`, its table rows
+:func:`not_estimable_rows`) and the record written (:func:`make_record`, which refuses an undeclared key) all read
+these tables.
+
+Examples
+--------
+>>> scores = empty_weighting("we", [("w1", "tic0"), ("kl", "tic0")], "one frame")
+>>> scores["w1"], scores["verdicts"]["w1"], scores["verdict_notes"]["kl"], scores["coverage"]
+({'tic0': None}, {'tic0': 'undetermined'}, {'tic0': 'one frame'}, None)
+>>> sorted(scores) == sorted(f.name for f in WEIGHTING_FIELDS if not f.optional)
+True
+>>> [(row["distribution"], row["metric"]) for row in not_estimable_rows("we", [("w1", "tic0")], "one frame")][1:]
+[('contact_map', 'w1_A'), ('bonds', 'share_outside_3.5-4.5A'), ('tic01', 'coverage')]
+>>> make_record(protein="p", engine="e", colour="red")
+Traceback (most recent call last):
+...
+KeyError: "metrics.json has no field 'colour': declare it in westbench.metrics.record.RECORD_FIELDS"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from westbench.io.frames import DROPPED_ATTR
+from westbench.metrics.noise_floor import UNDETERMINED
+
+__all__ = [
+    "Field",
+    "RECORD_FIELDS",
+    "RECORD_KEYS",
+    "SCALAR_METRICS",
+    "ScalarMetric",
+    "WEIGHTING_FIELDS",
+    "empty_record",
+    "empty_weighting",
+    "make_record",
+    "not_estimable_rows",
+]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a record: its name, its value where nothing could be scored, and what it holds.
+
+    ``optional`` fields appear only where they apply (a trained model's ``training``, the msm weighting's ``msm``).
+    """
+
+    name: str
+    empty: Callable[[], Any]
+    description: str
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class ScalarMetric:
+    """A single-number metric of a weighting: its key in the weighting's scores and its ``metrics.csv`` row."""
+
+    key: str
+    distribution: str
+    metric: str
+
+
+def _none() -> None:
+    return None
+
+
+def _per_metric() -> dict:
+    return {"w1": {}, "kl": {}}
+
+
+#: The single-number metrics of every weighting, in their ``metrics.csv`` order.
+SCALAR_METRICS = (
+    ScalarMetric("contact_map_w1_A", "contact_map", "w1_A"),
+    ScalarMetric("bonds_outside_share", "bonds", "share_outside_3.5-4.5A"),
+    ScalarMetric("coverage", "tic01", "coverage"),
+)
+
+#: Every key of one weighting's scores (``metrics.json`` ``metrics.<weighting>``).
+WEIGHTING_FIELDS = (
+    Field("weighting", _none, "the weighting: we, msm or counts"),
+    Field("kl_floor", _none, "the histogram KL's floor probability per cell"),
+    Field("discarded_iterations", lambda: 0, "leading WE iterations left out as relaxation"),
+    Field("effective_frames", _none, "Kish's effective sample size of the model's weights"),
+    Field("msm", _none, "the msm weighting's MSM: outside_connected_share, states, connected_states", optional=True),
+    Field("noise_floor", dict, "per metric and distribution: the ground truth against itself at the model's size"),
+    Field("w1", dict, "W1 per distribution (None where not estimable)"),
+    Field("kl", dict, "KL per distribution (None where not estimable)"),
+    Field("intervals", _per_metric, "per metric and distribution: low, high, bias, extended, collapsed, widened"),
+    Field("verdicts", _per_metric, "per metric and distribution: separated, within noise or undetermined"),
+    Field("verdict_notes", _per_metric, "per metric and distribution: why a verdict is undetermined"),
+    Field("kl_marks", dict, "per distribution: why a KL is no score (pinned by the floor, mostly bias), or ''"),
+    Field("kl_estimator", _none, "the KL estimator and its settings"),
+    Field("contact_map_diff_A", _none, "the matrix of mean C-alpha distance differences (Angstrom)"),
+    Field("contact_map_w1_A", _none, "mean over residue pairs of the W1 of their distance distributions (Angstrom)"),
+    Field("bonds_outside_share", _none, "weight of C-alpha bonds outside 3.5-4.5 Angstrom"),
+    Field("coverage", _none, "share of the ground truth's occupied TIC 0/1 cells the model reaches"),
+    Field("macrostate_populations", dict, "the model's population of each ground-truth macrostate, total_variation"),
+)
+
+#: Every key of ``metrics.json``.
+RECORD_FIELDS = (
+    Field("protein", _none, "the protein (the job's identity, not parsed from paths)"),
+    Field("engine", _none, "the engine (the job's identity)"),
+    Field("frames", lambda: 0, "model frames scored"),
+    Field("frames_left_out", lambda: 0, "exported frames of walkers the engine ended"),
+    Field("weight_left_out", lambda: 0.0, "their share of the exported weight"),
+    Field(DROPPED_ATTR, lambda: 0, "frames with non-finite coordinates dropped at import"),
+    Field("groundtruth_frames", _none, "ground-truth frames scored against"),
+    Field("discarded_iterations", lambda: 0, "leading WE iterations left out as relaxation"),
+    Field("simulated_ps", lambda: {"longest": 0.0, "aggregate": 0.0}, "the longest and the summed simulated time"),
+    Field("macrostates", dict, "requested, used, reduced, why, shared_model"),
+    Field("kl_tic01_by_bins", dict, "the TIC 0/1 KL at other bin counts: weighting, values"),
+    Field("resampling", dict, "the bootstrap's units, replicates, method and level"),
+    Field("noise_floor", dict, "the first weighting's noise floor"),
+    Field("training", _none, "a trained CG model's training summary", optional=True),
+    Field("not_estimable", dict, "every caveat by key: what could not be estimated and why"),
+    Field("sanity", dict, "the engine sanity checks (westbench.geometry.sanity)"),
+    Field("settings", dict, "the metric settings the job was given"),
+    Field("figures", dict, "the figures' weighting and files"),
+    Field("metrics", dict, "per weighting, its scores (WEIGHTING_FIELDS)"),
+)
+
+#: Every key of ``metrics.json`` (the optional ones included).
+RECORD_KEYS = tuple(f.name for f in RECORD_FIELDS)
+
+
+def _complete(fields: Iterable[Field], given: Mapping, what: str) -> dict:
+    declared = {f.name for f in fields}
+    unknown = sorted(set(given) - declared)
+    if unknown:
+        raise KeyError(f"{what} has no field {unknown[0]!r}: declare it in westbench.metrics.record.{_owner(what)}")
+    return {
+        f.name: given[f.name] if f.name in given else f.empty()
+        for f in fields
+        if not f.optional or given.get(f.name) is not None
+    }
+
+
+def _owner(what: str) -> str:
+    return "RECORD_FIELDS" if what == "metrics.json" else "WEIGHTING_FIELDS"
+
+
+def make_record(**values) -> dict:
+    """The ``metrics.json`` record from its computed ``values``: every declared field in order, an undeclared key
+    refused (KeyError), a field not given at its empty value, an optional one left out unless given."""
+    return _complete(RECORD_FIELDS, values, "metrics.json")
+
+
+def make_weighting(**values) -> dict:
+    """One weighting's scores from their computed ``values``, as :func:`make_record` makes the record."""
+    return _complete(WEIGHTING_FIELDS, values, "a weighting's scores")
+
+
+def empty_weighting(weighting: str, keys: Iterable[tuple[str, str]], reason: str, **known) -> dict:
+    """A weighting that could not be had: every statistic (``keys``: (metric, distribution)) None, its verdict
+    undetermined with ``reason``, every other field at its empty value unless ``known``."""
+    keys = list(keys)
+    per = {metric: [name for m, name in keys if m == metric] for metric in ("w1", "kl")}
+    return make_weighting(
+        weighting=weighting,
+        w1={name: None for name in per["w1"]},
+        kl={name: None for name in per["kl"]},
+        verdicts={metric: {name: UNDETERMINED for name in names} for metric, names in per.items()},
+        verdict_notes={metric: {name: reason for name in names} for metric, names in per.items()},
+        **known,
+    )
+
+
+def not_estimable_rows(weighting: str, keys: Iterable[tuple[str, str]], reason: str) -> list[dict]:
+    """The ``metrics.csv`` rows of a weighting that could not be had: every statistic and single-number metric
+    without a value, its note the reason."""
+    rows = [
+        {
+            "weighting": weighting,
+            "distribution": name,
+            "metric": metric,
+            "value": None,
+            "verdict": UNDETERMINED,
+            "note": reason,
+        }
+        for metric, name in keys
+    ]
+    return rows + [
+        {"weighting": weighting, "distribution": m.distribution, "metric": m.metric, "value": None, "note": reason}
+        for m in SCALAR_METRICS
+    ]
+
+
+def empty_record(weightings: Iterable[str], reason: str, **known) -> dict:
+    """The record of an engine with nothing to score: every weighting empty (:func:`empty_weighting`, no
+    statistic), ``not_estimable`` holding ``reason`` under ``frames``, the rest at its empty value unless ``known``."""
+    weightings = list(weightings)
+    metrics = {w: empty_weighting(w, [], reason) for w in weightings}
+    return make_record(not_estimable={"frames": reason}, metrics=metrics, **known)
