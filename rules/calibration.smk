@@ -55,10 +55,10 @@ rule calibration_groundtruth:
     resources:
         **CLUSTER.resources("calibration_groundtruth", shares_gpu=True),
     params:
-        langevin=lambda wildcards: STUDY.langevin(REFERENCE),
+        langevin=of_wildcards(partial(STUDY.langevin, REFERENCE)),
         settings=STUDY.groundtruth_settings(),
         explosion=config["cg"]["explosion"],
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_groundtruth"),
+        seed=study_seed("calibration_groundtruth"),
     script:
         "../scripts/calibration_groundtruth.py"
 
@@ -84,12 +84,12 @@ rule calibration_equilibrium_sample:
     resources:
         **CLUSTER.resources("calibration_equilibrium_sample", shares_gpu=True),
     params:
-        engine=lambda wildcards: wildcards.engine,
-        langevin=lambda wildcards: STUDY.langevin(wildcards.engine),
+        engine=of_wildcards(str, "engine"),
+        langevin=of_wildcards(STUDY.langevin, "engine"),
         settings=STUDY.groundtruth_settings(),
         runs=config["calibration"]["groundtruth"]["perturbed_runs"],
         explosion=config["cg"]["explosion"],
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_equilibrium_sample", wildcards.engine),
+        seed=study_seed("calibration_equilibrium_sample", "engine"),
     script:
         "../scripts/calibration_equilibrium_sample.py"
 
@@ -130,7 +130,7 @@ use rule macrostates as calibration_macrostates with:
     resources:
         **CLUSTER.resources("calibration_macrostates"),
     params:
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_macrostates"),
+        seed=study_seed("calibration_macrostates"),
 
 
 use rule cg_train as calibration_cg_train with:
@@ -161,7 +161,7 @@ use rule cg_train as calibration_cg_train with:
     params:
         proteins=calibration_training_params,
         cg=calibration_training_settings,
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", wildcards.preset),
+        seed=study_seed("calibration_cg_train", "preset"),
         known_noise_floor=REFERENCE_FORCE_NOISE_FLOOR,
 
 
@@ -181,7 +181,7 @@ rule calibration_basis_states:
         **CLUSTER.resources("calibration_basis_states"),
     params:
         states=config["calibration"]["we"]["basis_states"],  # how many
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_basis_states"),
+        seed=study_seed("calibration_basis_states"),
     script:
         "../scripts/calibration_basis_states.py"
 
@@ -198,7 +198,7 @@ use rule calibration_basis_states as calibration_basis_states_replica with:
         **CLUSTER.resources("calibration_basis_states_replica"),
     params:
         states=config["calibration"]["we"]["basis_states"],
-        seed=lambda wildcards: STUDY.replica_seed("calibration_basis_states", None, wildcards.replica),
+        seed=of_wildcards(partial(STUDY.replica_seed, "calibration_basis_states", None), "replica"),
 
 
 rule calibration_engine_starts:
@@ -206,7 +206,7 @@ rule calibration_engine_starts:
     predictions' weights (westbench.calibration.basis.engine_starts), so its WE run scores its equilibrium, not its
     relaxation; an engine of the reference's equilibrium keeps the drawn basis states."""
     input:
-        unpack(lambda wildcards: STUDY.starts_input(wildcards.engine)),
+        unpack(of_wildcards(STUDY.starts_input, "engine")),
     output:
         starts=PLAN.layout.study_file("{protein}", "we/starts/{engine}.npz"),
     log:
@@ -218,15 +218,15 @@ rule calibration_engine_starts:
     resources:
         **CLUSTER.resources("calibration_engine_starts"),
     params:
-        engine=lambda wildcards: wildcards.engine,
-        seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine),
+        engine=of_wildcards(str, "engine"),
+        seed=of_wildcards(partial(STUDY.replica_seed, "calibration_engine_starts"), "engine"),
     script:
         "../scripts/calibration_engine_starts.py"
 
 
 use rule calibration_engine_starts as calibration_engine_starts_replica with:
     input:
-        unpack(lambda wildcards: STUDY.starts_input(wildcards.engine, wildcards.replica)),
+        unpack(of_wildcards(STUDY.starts_input, "engine", "replica")),
     output:
         starts=PLAN.layout.study_file("{protein}", "we/replica_{replica}/starts/{engine}.npz"),
     log:
@@ -236,15 +236,15 @@ use rule calibration_engine_starts as calibration_engine_starts_replica with:
     resources:
         **CLUSTER.resources("calibration_engine_starts_replica"),
     params:
-        engine=lambda wildcards: wildcards.engine,
-        seed=lambda wildcards: STUDY.replica_seed("calibration_engine_starts", wildcards.engine, wildcards.replica),
+        engine=of_wildcards(str, "engine"),
+        seed=of_wildcards(partial(STUDY.replica_seed, "calibration_engine_starts"), "engine", "replica"),
 
 
 # Your CG models in the study (calibration.engines: cg_<model>): checked on the study's beads, and with prior: fitted
 # given westbench's prior fitted to the study's ground truth, as the main study's rules do for its proteins.
 use rule cg_model_check as calibration_cg_model_check with:
     input:
-        unpack(lambda wildcards: STUDY.user_model_files(wildcards.name)),
+        unpack(of_wildcards(STUDY.user_model_files, "name")),
     output:
         check=PLAN.layout.study_file("{protein}", "cg/model_{name}/check.json"),
     log:
@@ -271,7 +271,7 @@ use rule cg_prior as calibration_cg_prior with:
     params:
         proteins=calibration_training_params,
         cg=STUDY.prior_settings(PLAN.params.cg_prior()),
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_cg_train", f"model_{wildcards.name}"),  # its frame split
+        seed=of_wildcards(STUDY.user_model_seed, "name"),  # its frame split
 
 
 use rule we_run as calibration_we_run with:
@@ -291,13 +291,13 @@ use rule we_run as calibration_we_run with:
         **CLUSTER.resources("calibration_we_run", shares_gpu=True),
         gpu=torch_gpus,
     params:
-        run_dir=lambda wildcards: PLAN.layout.study_file(wildcards.protein, f"we/{wildcards.engine}"),
-        kind=lambda wildcards: STUDY.kind(wildcards.engine),  # cg; user for your engine class
+        run_dir=of_wildcards(STUDY.run_dir, "engine"),
+        kind=of_wildcards(STUDY.kind, "engine"),  # cg; user for your engine class
         settings=calibration_we_settings,
         preparation={},
         platform={},
         cg=calibration_engine_cg,
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_we", wildcards.engine),
+        seed=study_seed("calibration_we", "engine"),
 
 
 # calibration.we.replicas > 1: replica k of each engine in we/<engine>/replica_<k>/, its own seed and basis states.
@@ -312,18 +312,18 @@ use rule calibration_we_run as calibration_we_run_replica with:
         **CLUSTER.resources("calibration_we_run_replica", shares_gpu=True),
         gpu=torch_gpus,
     params:
-        run_dir=lambda wildcards: STUDY.run_dir(wildcards.engine, wildcards.replica),
-        kind=lambda wildcards: STUDY.kind(wildcards.engine),
+        run_dir=of_wildcards(STUDY.run_dir, "engine", "replica"),
+        kind=of_wildcards(STUDY.kind, "engine"),
         settings=calibration_we_settings,
         preparation={},
         platform={},
         cg=calibration_engine_cg,
-        seed=lambda wildcards: STUDY.replica_seed("calibration_we", wildcards.engine, wildcards.replica),
+        seed=of_wildcards(partial(STUDY.replica_seed, "calibration_we"), "engine", "replica"),
 
 
 use rule we_export as calibration_we_export with:
     input:
-        summaries=lambda wildcards: STUDY.run_summaries(wildcards.engine),  # one run.json per replica
+        summaries=of_wildcards(STUDY.run_summaries, "engine"),  # one run.json per replica
         tica=PLAN.layout.study_file("{protein}", "tica/model.json"),
         groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
     output:
@@ -336,9 +336,9 @@ use rule we_export as calibration_we_export with:
     resources:
         **CLUSTER.resources("calibration_we_export"),
     params:
-        run_dirs=lambda wildcards: STUDY.run_dirs(wildcards.engine),
+        run_dirs=of_wildcards(STUDY.run_dirs, "engine"),
         save_every=config["calibration"]["we"]["save_every"],
-        timestep_fs=lambda wildcards: STUDY.timestep_fs(wildcards.engine),
+        timestep_fs=of_wildcards(STUDY.timestep_fs, "engine"),
 
 
 use rule metric_suite as calibration_metrics with:
@@ -346,7 +346,7 @@ use rule metric_suite as calibration_metrics with:
         groundtruth=PLAN.layout.study_file("{protein}", "tica/groundtruth_frames.h5"),
         model=PLAN.layout.study_file("{protein}", "we/{engine}/frames.h5"),
         macrostates=PLAN.layout.study_file("{protein}", "tica/macrostates.npz"),
-        training=lambda wildcards: STUDY.training_record(wildcards.engine),
+        training=of_wildcards(STUDY.training_record, "engine"),
     output:
         # No per-engine figures: no report shows them, and drawing them was a third of each job (the study's table
         # and its two figures read metrics.json).
@@ -360,7 +360,7 @@ use rule metric_suite as calibration_metrics with:
         **CLUSTER.resources("calibration_metrics"),
     params:
         settings=STUDY.metric_settings(PLAN.params.metric_suite()),
-        seed=lambda wildcards: calibration_seed(wildcards, "calibration_metrics", wildcards.engine),
+        seed=study_seed("calibration_metrics", "engine"),
 
 
 rule calibration_reweighting:

@@ -102,7 +102,7 @@ rule cg_prior:
     params:
         proteins=cg_training_params,
         cg=PLAN.params.cg_prior(),
-        seed=lambda wildcards: job_seed(wildcards, "cg_train", f"model_{wildcards.name}"),  # its frame split
+        seed=user_model_split_seed,  # its frame split
     script:
         "../scripts/cg_prior.py"
 

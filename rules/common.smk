@@ -1,6 +1,7 @@
 # Shared setup: the validated config, its plan (westbench.plan) and the Snakemake side of it: wildcard
 # constraints, input functions as one-liners asking the plan, and what needs `workflow` itself.
 
+from functools import partial
 from pathlib import Path
 
 # Snakemake puts the workflow folder on sys.path; scripts/_library.py puts src/ there, as it does for every script.
@@ -76,6 +77,27 @@ starts_input = of_protein(PLAN.inputs.starts)
 
 def job_seed(wildcards, stage, *more):
     return PLAN.params.seed(getattr(wildcards, "protein", "all"), stage, *more)
+
+
+def seed_of(stage, *names):
+    """The seed of a job's ``stage`` for its protein and the values of its wildcards ``names`` (:func:`job_seed`)."""
+    return lambda wildcards: job_seed(wildcards, stage, *(getattr(wildcards, name) for name in names))
+
+
+def user_model_split_seed(wildcards):
+    return job_seed(wildcards, "cg_train", f"model_{wildcards.name}")  # your model's frame split
+
+
+def external_spec(wildcards):
+    return config["external"][wildcards.engine]
+
+
+def groundtruth_checkpoints(wildcards):
+    return PLAN.layout.groundtruth_run(wildcards.protein, wildcards.start, "checkpoints")
+
+
+def engine_costs(wildcards):
+    return PLAN.targets.engine_frames(wildcards.protein, "cost.csv")
 
 
 def n_starts(wildcards):
@@ -201,8 +223,9 @@ def metrics_training_record(wildcards):
 # The calibration study (rules/calibration.smk): results/calibration/<study>/, its jobs' identity the study's.
 
 
-def calibration_seed(wildcards, stage, *more):
-    return PLAN.calibration.seed(stage, *more)
+def study_seed(stage, *names):
+    """The seed of a calibration job's ``stage`` and the values of its wildcards ``names`` (westbench.plan.calibration)."""
+    return of_wildcards(partial(PLAN.calibration.seed, stage), *names)
 
 
 def calibration_we_input(wildcards):
@@ -226,6 +249,15 @@ def calibration_training_settings(wildcards):
 
 
 # What needs Snakemake's `workflow`: the rules' declared captions and benchmark patterns.
+
+
+def slurm_profile_text(wildcards=None):
+    return Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text()
+
+
+def rule_names(wildcards=None):
+    return sorted(rule.name for rule in workflow.rules)
+
 
 # The rules whose report() figures and tables the HTML report shows: it renders the caption files they declare.
 HTML_REPORT_CAPTION_RULES = (

@@ -31,6 +31,6 @@ rule controls:
         # Only what the controls read: the controls section less `enabled`, and the suite's keys that change scores.
         settings=PLAN.params.controls(),
         metrics=PLAN.params.controls_metrics(),
-        seed=lambda wildcards: job_seed(wildcards, "controls"),
+        seed=seed_of("controls"),
     script:
         "../scripts/controls.py"

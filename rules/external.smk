@@ -24,7 +24,7 @@ rule external_import:
     resources:
         **CLUSTER.resources("external_import"),
     params:
-        spec=lambda wildcards: config["external"][wildcards.engine],
+        spec=external_spec,
         coverage_bins=config["metrics"]["coverage_bins"],
         on_nonfinite=config["on_nonfinite"],
     script:

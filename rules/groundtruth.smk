@@ -25,7 +25,7 @@ rule groundtruth_starts:
         preparation=PLAN.params.integrator(),
         platform=PLAN.params.platform(),
         n_starts=n_starts,
-        seed=lambda wildcards: job_seed(wildcards, "groundtruth_starts"),
+        seed=seed_of("groundtruth_starts"),
     script:
         "../scripts/groundtruth_starts.py"
 
@@ -54,7 +54,7 @@ rule groundtruth_run:
     params:
         # Checkpoints and frame chunks live here, outside the declared outputs, so a killed or
         # failed job resumes from its last checkpoint instead of restarting.
-        workdir=lambda wildcards: PLAN.layout.groundtruth_run(wildcards.protein, wildcards.start, "checkpoints"),
+        workdir=groundtruth_checkpoints,
         groundtruth=PLAN.params.groundtruth_run(),
         preparation=PLAN.params.groundtruth_solvent(),  # the start in the ground truth's solvent
         platform=PLAN.params.platform(),

@@ -21,7 +21,7 @@ rule macrostates:
         **CLUSTER.resources("macrostates"),
     params:
         settings=PLAN.params.macrostates(),
-        seed=lambda wildcards: job_seed(wildcards, "macrostates"),
+        seed=seed_of("macrostates"),
     script:
         "../scripts/macrostates.py"
 

@@ -39,7 +39,7 @@ rule fix_structure:
         **CLUSTER.resources("fix_structure"),
     params:
         settings=PLAN.params.fix(),
-        seed=lambda wildcards: job_seed(wildcards, "fix_structure"),
+        seed=seed_of("fix_structure"),
     script:
         "../scripts/fix_structure.py"
 
@@ -68,7 +68,7 @@ rule build_system:
     params:
         settings=system_settings,
         platform=PLAN.params.platform(),
-        seed=lambda wildcards: job_seed(wildcards, "build_system", wildcards.solvent),
+        seed=seed_of("build_system", "solvent"),
     script:
         "../scripts/build_system.py"
 

@@ -50,8 +50,8 @@ rule protein_figures:
     coverage against compute)."""
     input:
         groundtruth=PLAN.layout.tica("{protein}", "groundtruth_frames.h5"),
-        frames=lambda wildcards: PLAN.targets.engine_frames(wildcards.protein),
-        costs=lambda wildcards: PLAN.targets.engine_frames(wildcards.protein, "cost.csv"),
+        frames=of_protein(PLAN.targets.engine_frames),
+        costs=engine_costs,
     output:
         # One report output per across-engine figure of the registry (westbench.metrics.figure_list).
         **{entry.name: report(entry.path(), **entry.report()) for entry in figure_list.figures(figure_list.PROTEIN)},
@@ -142,8 +142,8 @@ rule compute_tables:
     params:
         # The profile ships with the workflow (not the working directory); its text as a parameter
         # reruns the table when the profile changes (a function: the text holds group patterns such as `{protein}`).
-        profile_text=lambda wildcards: Path(workflow.basedir, "profiles", "slurm", "config.yaml").read_text(),
-        rules=lambda wildcards: sorted(rule.name for rule in workflow.rules),
+        profile_text=slurm_profile_text,
+        rules=rule_names,
         benchmark_patterns=benchmark_patterns,
     script:
         "../scripts/compute_tables.py"

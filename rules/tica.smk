@@ -32,7 +32,7 @@ rule fit_tica:
         features=config["tica"]["features"],
         memory_gb=config["tica"]["memory_gb"],
         min_pairs_per_feature=config["tica"]["min_pairs_per_feature"],
-        seed=lambda wildcards: job_seed(wildcards, "tica"),
+        seed=seed_of("tica"),
     script:
         "../scripts/fit_tica.py"
 

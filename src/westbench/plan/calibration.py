@@ -63,6 +63,10 @@ class CalibrationPlan(StudyRuns):
     def seed(self, stage: str, *more) -> int:
         return stage_seed(self.config["seed"], self.study["protein"], stage, *more)
 
+    def user_model_seed(self, name: str) -> int:
+        """The seed of your model's frame split (calibration.models): the CG training stage's, keyed model_<name>."""
+        return self.seed("calibration_cg_train", f"model_{name}")
+
     # --- engines --------------------------------------------------------------------------------------------
 
     def is_reference_model(self, engine: str) -> bool:

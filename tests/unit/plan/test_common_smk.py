@@ -64,3 +64,16 @@ def test_the_agent_page_needs_mutation_testing_only_when_the_gate_runs_it(tmp_pa
     assert workflow.globals["PLAN"].agents.mutation_scores() == (
         ["results/agents/mutation_score.csv"] if mutation else []
     )
+
+
+def test_rules_pass_params_and_inputs_one_way_a_named_function_asking_the_plan():
+    """One idiom for what a job reads (issue 54): a value, or a named input function of rules/common.smk (most of them
+    ``of_wildcards`` answers of the plan); no rule file spells a lambda of its own."""
+    import re
+
+    spelled = {
+        path.name: len(re.findall(r"\blambda\b", path.read_text()))
+        for path in (REPO / "rules").glob("*.smk")
+        if path.name != "common.smk"
+    }
+    assert {name: n for name, n in spelled.items() if n} == {}
