@@ -32,7 +32,7 @@ _NAMES = {
     "check_user_model": "westbench.cg.user",
     "GoModel": "westbench.cg.reference",
     "build_reference": "westbench.cg.reference",
-    "force_noise_floor": "westbench.cg.noise_floor",
+    "force_noise_floor": "westbench.cg.force_matching_floor",
 }
 __all__ = list(_NAMES)
 __getattr__, __dir__ = lazy_exports(__name__, _NAMES)

@@ -16,8 +16,8 @@ import numpy as np
 import torch
 
 from westbench.cg.data import load_protein_data
+from westbench.cg.force_matching_floor import force_noise_floor
 from westbench.cg.model import save_model
-from westbench.cg.noise_floor import force_noise_floor
 from westbench.cg.train import plot_training_curve, preset_training, train_model
 from westbench.presentation.training import failure_to_learn
 
@@ -54,7 +54,7 @@ def train_preset(
     known_noise_floor : float, optional
         The force-matching noise floor when it is known rather than estimated (the calibration study:
         :data:`westbench.calibration.study.REFERENCE_FORCE_NOISE_FLOOR`); None estimates it from the data
-        (:func:`westbench.cg.noise_floor.force_noise_floor`, an upper bound).
+        (:func:`westbench.cg.force_matching_floor.force_noise_floor`, an upper bound).
     """
     torch.set_num_threads(int(threads))
     datasets = [load_protein_data(protein, files["frames"], files["topology"]) for protein, files in proteins.items()]

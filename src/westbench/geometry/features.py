@@ -1,6 +1,6 @@
 """C-alpha features: atom selection, positions of a structure, and all pairwise distances.
 
-TICA's features are the distances of the pairs its model stores (:mod:`westbench.tica.features`): project
+TICA's features are the distances of the pairs its model stores (:mod:`westbench.tica.pair_selection`): project
 with the model (:meth:`westbench.tica.TicaModel.project`), not with :func:`pairwise_distances`, which serves
 the structural observables (distance maps) and small proteins.
 

@@ -125,7 +125,7 @@ def explicit_atoms(residues: int, preparation: Mapping) -> int:
 
 def _features(residues: int, config: Mapping) -> int:
     """TICA features of a protein: every residue pair at least 3 apart up to ``all_pairs_up_to``, else
-    ``max_features`` (westbench.tica.features)."""
+    ``max_features`` (westbench.tica.pair_selection)."""
     tica = config["tica"]["features"] if isinstance(config["tica"].get("features"), Mapping) else {}
     pairs = max(1, (residues - 2) * (residues - 3) // 2)
     if pairs <= int(tica.get("all_pairs_up_to") or pairs):

@@ -1,6 +1,6 @@
 """TICA on C-alpha distances: fit with deeptime, store portably, project anything.
 
-Modules: :mod:`~westbench.tica.features` (:class:`PairFeatures`, which C-alpha pairs: all for small proteins, a
+Modules: :mod:`~westbench.tica.pair_selection` (:class:`PairFeatures`, which C-alpha pairs: all for small proteins, a
 reduced set for large ones; :func:`choose_features`), :mod:`~westbench.tica.model` (:class:`TicaModel`, the stored
 features and affine map, save/load/project), :mod:`~westbench.tica.fitting` (:func:`fit_tica`, streaming, on any
 trajectories; :func:`fit_groundtruth` on a protein's ground-truth runs, with the memory estimate),
@@ -20,8 +20,8 @@ _NAMES = {
     "TicaModel": "westbench.tica.model",
     "FEATURE_CA_DISTANCES": "westbench.tica.model",
     "FORMAT_VERSION": "westbench.tica.model",
-    "PairFeatures": "westbench.tica.features",
-    "choose_features": "westbench.tica.features",
+    "PairFeatures": "westbench.tica.pair_selection",
+    "choose_features": "westbench.tica.pair_selection",
     "fit_tica": "westbench.tica.fitting",
     "fit_groundtruth": "westbench.tica.fitting",
     "fit_memory_bytes": "westbench.tica.memory",

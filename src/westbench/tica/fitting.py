@@ -4,7 +4,8 @@ The covariances are accumulated chunk by chunk (deeptime's ``Covariance.partial_
 of :data:`~westbench.tica.memory.CHUNK_FRAMES` frames), so memory is O(features^2 + chunk), never
 O(frames x features); a progress line
 with rate and ETA is logged every :data:`PROGRESS_EVERY_S` seconds, and a stop signal ends the fit between chunks
-(:mod:`westbench.runtime.interrupt`). :func:`fit_groundtruth` chooses the features (:mod:`westbench.tica.features`),
+(:mod:`westbench.runtime.interrupt`). :func:`fit_groundtruth` chooses the features
+(:mod:`westbench.tica.pair_selection`),
 estimates the memory before fitting (:mod:`westbench.tica.memory`; above ``tica.memory_gb`` it is an error
 naming the keys to change), decomposes with LAPACK (:mod:`westbench.tica.decomposition`) and checks the fit is
 well posed (:mod:`westbench.tica.wellposed`).
@@ -39,9 +40,9 @@ import numpy as np
 from westbench.config import default
 from westbench.errors import WestbenchError
 from westbench.tica.decomposition import LapackTICA
-from westbench.tica.features import choose_features
 from westbench.tica.memory import CHUNK_FRAMES, MOMENTS_KEPT, check_memory
 from westbench.tica.model import FEATURE_CA_DISTANCES, TicaModel
+from westbench.tica.pair_selection import choose_features
 from westbench.tica.wellposed import assess, check_data, data_fix
 
 log = logging.getLogger(__name__)

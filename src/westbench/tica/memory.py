@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from westbench.errors import WestbenchError
-from westbench.tica.features import PairFeatures
+from westbench.tica.pair_selection import PairFeatures
 
 #: Frames whose features are computed and added to the covariances at once.
 CHUNK_FRAMES = 2000

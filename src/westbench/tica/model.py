@@ -1,7 +1,8 @@
 """A fitted TICA stored portably: its features and the affine map of deeptime's model.
 
 ``tics = features @ projection + offset``, where the features are the distances of the C-alpha pairs the model
-stores (:class:`~westbench.tica.features.PairFeatures`). Kept as plain arrays (``.npz``, no pickle) beside a JSON of
+stores (:class:`~westbench.tica.pair_selection.PairFeatures`). Kept as plain arrays (``.npz``, no pickle) beside a
+JSON of
 the feature definition, lag, timescales, well-posedness and format version. :meth:`TicaModel.project` computes the
 features of C-alpha frames and projects them, chunk by chunk: every caller (ground truth, WE progress coordinates,
 exports, external samples) projects through it. :meth:`TicaModel.load` refuses a model of another protein or
@@ -10,7 +11,7 @@ feature set, and reads models saved before the pairs were stored (format 1) as a
 Examples
 --------
 >>> import numpy as np
->>> from westbench.tica.features import PairFeatures
+>>> from westbench.tica.pair_selection import PairFeatures
 >>> model = TicaModel(np.eye(3)[:, :2], np.zeros(2), np.ones(2), "toy", FEATURE_CA_DISTANCES, 3, 1, 1.0,
 ...                   features=PairFeatures.all_pairs(3))
 >>> ca = np.array([[[0, 0, 0], [0.38, 0, 0], [0.38, 0.38, 0]]], dtype=np.float32)
@@ -27,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from westbench.errors import WestbenchError
-from westbench.tica.features import PairFeatures, residues_of_pairs
+from westbench.tica.pair_selection import PairFeatures, residues_of_pairs
 
 FORMAT_VERSION = 2
 #: Versions :meth:`TicaModel.load` reads: 1 has no stored pairs (all pairs, the only features it had).

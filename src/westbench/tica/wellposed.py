@@ -38,14 +38,14 @@ REQUIRED_TICS = 2
 REQUIRED_TIMESCALES = 1
 
 #: What to change, named in every message (the config keys); callers that know the features name the exact change
-#: (:meth:`westbench.tica.features.PairFeatures.how_to_reduce`) before ``MORE_DATA``.
+#: (:meth:`westbench.tica.pair_selection.PairFeatures.how_to_reduce`) before ``MORE_DATA``.
 MORE_DATA = "or give more frames (longer or more runs), or lower tica.lag_frames"
 FIX = f"use fewer features (tica.features: pairs, all_pairs_up_to, max_features), {MORE_DATA}"
 
 
 def data_fix(fewer_features: str) -> str:
     """The fix a message names: ``fewer_features`` (the exact feature change,
-    :meth:`westbench.tica.features.PairFeatures.how_to_reduce`) and more data; more data alone when fewer features
+    :meth:`westbench.tica.pair_selection.PairFeatures.how_to_reduce`) and more data; more data alone when fewer features
     cannot help ("").
 
     >>> data_fix("")

@@ -4,8 +4,8 @@ projected by a TICA model fitted on its own distances (so a re-projection gives 
 import numpy as np
 
 from westbench.io.frames import Frames
-from westbench.tica.features import PairFeatures
 from westbench.tica.model import FEATURE_CA_DISTANCES, TicaModel
+from westbench.tica.pair_selection import PairFeatures
 
 RESIDUES = 8
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from westbench.config import section_defaults
 from westbench.errors import WestbenchError
 from westbench.geometry.features import pair_indices, pairwise_distances
-from westbench.tica.features import SELECTIONS, PairFeatures, choose_features, residues_of_pairs
+from westbench.tica.pair_selection import SELECTIONS, PairFeatures, choose_features, residues_of_pairs
 
 from .synthetic import synthetic_protein
 
