@@ -70,23 +70,17 @@ from westbench.metrics.adversarial import (
     written_twice,
 )
 from westbench.metrics.noise_floor import SEPARATED
+from westbench.metrics.record import directed_paths
 from westbench.metrics.score import score_frames
 
 #: Weight shares moved far away by default (0.01 % to 5 %).
 FAR_SHARES = (1e-4, 1e-2, 5e-2)
-#: Record paths (fnmatch patterns) whose numbers are lower when the model is closer to the ground truth.
-LOWER = (
-    "metrics/*/w1/*",
-    "metrics/*/kl/*",
-    "metrics/*/contact_map_w1_A",
-    "metrics/*/bonds_outside_share",
-    "metrics/*/macrostate_populations/total_variation",
-    "kl_tic01_by_bins/values/*",
-)
-#: ... and higher when closer.
-HIGHER = ("metrics/*/coverage",)
-#: *lower* numbers that are a property of the model alone, not a divergence: not 0 against itself.
-ABSOLUTE = ("metrics/*/bonds_outside_share",)
+#: Record paths (fnmatch patterns) whose numbers are lower when the model is closer to the ground truth, and higher
+#: when closer; of the lower ones, those that are a property of the model alone, not a divergence (not 0 against
+#: itself). Each field declares its direction once (westbench.metrics.record).
+LOWER = directed_paths("lower")
+HIGHER = directed_paths("higher")
+ABSOLUTE = directed_paths("lower", absolute=True)
 #: Distributions on which the far copies are not far (a scaled chain keeps its angles and dihedrals).
 NOT_FAR = ("angles", "dihedrals")
 #: Weightings that re-estimate the sample's weights (not 0 against itself).

@@ -3,8 +3,8 @@ the value it takes where nothing could be scored, and the single-number metrics 
 
 A new field is one declaration here and one assignment where it is computed: the empty record of an engine with
 no frame (:func:`empty_record`), a weighting that could not be had (:func:`empty_weighting`, its table rows
-:func:`not_estimable_rows`) and the record written (:func:`make_record`, which refuses an undeclared key) all read
-these tables.
+:func:`not_estimable_rows`), the record written (:func:`make_record`, which refuses an undeclared key) and the
+scoring contract's directions (:func:`directed_paths`, :mod:`westbench.metrics.contract`) all read these tables.
 
 Examples
 --------
@@ -34,7 +34,7 @@ __all__ = [
     "RECORD_FIELDS",
     "RECORD_KEYS",
     "SCALAR_METRICS",
-    "ScalarMetric",
+    "directed_paths",
     "WEIGHTING_FIELDS",
     "empty_record",
     "empty_weighting",
@@ -48,21 +48,37 @@ class Field:
     """One key of a record: its name, its value where nothing could be scored, and what it holds.
 
     ``optional`` fields appear only where they apply (a trained model's ``training``, the msm weighting's ``msm``).
+    ``direction``: which way the numbers at ``within`` (a path below the field, fnmatch segments; the field itself
+    when empty) move as the model gets closer to the ground truth: ``lower``, ``higher`` or ``descriptive`` (the
+    scoring contract's checks, :mod:`westbench.metrics.contract`, read it); ``absolute`` for a ``lower`` number that
+    is a property of the model alone (not 0 against itself). ``row``: a single-number metric's ``metrics.csv`` row
+    (distribution, metric).
     """
 
     name: str
     empty: Callable[[], Any]
     description: str
     optional: bool = False
+    direction: str = "descriptive"
+    within: str = ""
+    absolute: bool = False
+    row: tuple[str, str] | None = None
 
+    @property
+    def key(self) -> str:
+        return self.name
 
-@dataclass(frozen=True)
-class ScalarMetric:
-    """A single-number metric of a weighting: its key in the weighting's scores and its ``metrics.csv`` row."""
+    @property
+    def distribution(self) -> str:
+        return self.row[0] if self.row else ""
 
-    key: str
-    distribution: str
-    metric: str
+    @property
+    def metric(self) -> str:
+        return self.row[1] if self.row else ""
+
+    def path(self, parent: str = "") -> str:
+        """The record path (fnmatch segments) of the numbers ``direction`` speaks of, below ``parent``."""
+        return "/".join(part for part in (parent, self.name, self.within) if part)
 
 
 def _none() -> None:
@@ -73,13 +89,6 @@ def _per_metric() -> dict:
     return {"w1": {}, "kl": {}}
 
 
-#: The single-number metrics of every weighting, in their ``metrics.csv`` order.
-SCALAR_METRICS = (
-    ScalarMetric("contact_map_w1_A", "contact_map", "w1_A"),
-    ScalarMetric("bonds_outside_share", "bonds", "share_outside_3.5-4.5A"),
-    ScalarMetric("coverage", "tic01", "coverage"),
-)
-
 #: Every key of one weighting's scores (``metrics.json`` ``metrics.<weighting>``).
 WEIGHTING_FIELDS = (
     Field("weighting", _none, "the weighting: we, msm or counts"),
@@ -88,18 +97,43 @@ WEIGHTING_FIELDS = (
     Field("effective_frames", _none, "Kish's effective sample size of the model's weights"),
     Field("msm", _none, "the msm weighting's MSM: outside_connected_share, states, connected_states", optional=True),
     Field("noise_floor", dict, "per metric and distribution: the ground truth against itself at the model's size"),
-    Field("w1", dict, "W1 per distribution (None where not estimable)"),
-    Field("kl", dict, "KL per distribution (None where not estimable)"),
+    Field("w1", dict, "W1 per distribution (None where not estimable)", direction="lower", within="*"),
+    Field("kl", dict, "KL per distribution (None where not estimable)", direction="lower", within="*"),
     Field("intervals", _per_metric, "per metric and distribution: low, high, bias, extended, collapsed, widened"),
     Field("verdicts", _per_metric, "per metric and distribution: separated, within noise or undetermined"),
     Field("verdict_notes", _per_metric, "per metric and distribution: why a verdict is undetermined"),
     Field("kl_marks", dict, "per distribution: why a KL is no score (pinned by the floor, mostly bias), or ''"),
     Field("kl_estimator", _none, "the KL estimator and its settings"),
     Field("contact_map_diff_A", _none, "the matrix of mean C-alpha distance differences (Angstrom)"),
-    Field("contact_map_w1_A", _none, "mean over residue pairs of the W1 of their distance distributions (Angstrom)"),
-    Field("bonds_outside_share", _none, "weight of C-alpha bonds outside 3.5-4.5 Angstrom"),
-    Field("coverage", _none, "share of the ground truth's occupied TIC 0/1 cells the model reaches"),
-    Field("macrostate_populations", dict, "the model's population of each ground-truth macrostate, total_variation"),
+    Field(
+        "contact_map_w1_A",
+        _none,
+        "mean over residue pairs of the W1 of their distance distributions (Angstrom)",
+        direction="lower",
+        row=("contact_map", "w1_A"),
+    ),
+    Field(
+        "bonds_outside_share",
+        _none,
+        "weight of C-alpha bonds outside 3.5-4.5 Angstrom",
+        direction="lower",
+        absolute=True,
+        row=("bonds", "share_outside_3.5-4.5A"),
+    ),
+    Field(
+        "coverage",
+        _none,
+        "share of the ground truth's occupied TIC 0/1 cells the model reaches",
+        direction="higher",
+        row=("tic01", "coverage"),
+    ),
+    Field(
+        "macrostate_populations",
+        dict,
+        "the model's population of each ground-truth macrostate, total_variation",
+        direction="lower",
+        within="total_variation",
+    ),
 )
 
 #: Every key of ``metrics.json``.
@@ -114,7 +148,13 @@ RECORD_FIELDS = (
     Field("discarded_iterations", lambda: 0, "leading WE iterations left out as relaxation"),
     Field("simulated_ps", lambda: {"longest": 0.0, "aggregate": 0.0}, "the longest and the summed simulated time"),
     Field("macrostates", dict, "requested, used, reduced, why, shared_model"),
-    Field("kl_tic01_by_bins", dict, "the TIC 0/1 KL at other bin counts: weighting, values"),
+    Field(
+        "kl_tic01_by_bins",
+        dict,
+        "the TIC 0/1 KL at other bin counts: weighting, values",
+        direction="lower",
+        within="values/*",
+    ),
     Field("resampling", dict, "the bootstrap's units, replicates, method and level"),
     Field("noise_floor", dict, "the first weighting's noise floor"),
     Field("training", _none, "a trained CG model's training summary", optional=True),
@@ -127,6 +167,24 @@ RECORD_FIELDS = (
 
 #: Every key of ``metrics.json`` (the optional ones included).
 RECORD_KEYS = tuple(f.name for f in RECORD_FIELDS)
+#: The single-number metrics of every weighting, in their ``metrics.csv`` order.
+SCALAR_METRICS = tuple(f for f in WEIGHTING_FIELDS if f.row)
+
+
+def directed_paths(direction: str, absolute: bool | None = None) -> tuple[str, ...]:
+    """Record paths (fnmatch segments, ``*`` for the weighting) of the numbers that move ``direction`` as the model
+    gets closer to the ground truth (:class:`Field`); ``absolute`` True or False keeps only those that are, or are not,
+    a property of the model alone.
+
+    >>> directed_paths("higher")
+    ('metrics/*/coverage',)
+    """
+    fields = [(f, "") for f in RECORD_FIELDS] + [(f, "metrics/*") for f in WEIGHTING_FIELDS]
+    return tuple(
+        f.path(parent)
+        for f, parent in fields
+        if f.direction == direction and (absolute is None or f.absolute == absolute)
+    )
 
 
 def _complete(fields: Iterable[Field], given: Mapping, what: str) -> dict:

@@ -84,3 +84,12 @@ def test_the_suite_fills_exactly_the_declared_fields_scored_or_not(frames):
         (m.distribution, m.metric) for m in SCALAR_METRICS
     }
     assert rows["value"].isna().all() and rows["note"].str.len().gt(0).all()
+
+
+def test_every_single_number_metric_says_which_way_it_improves_and_the_contract_reads_it():
+    from westbench.metrics import contract
+
+    assert all(m.direction in ("lower", "higher") for m in SCALAR_METRICS)
+    assert {f"metrics/*/{m.key}" for m in SCALAR_METRICS} <= set(contract.LOWER) | set(contract.HIGHER)
+    assert contract.direction("metrics/msm/coverage") == "higher" and contract.direction("metrics/we/w1/rg") == "lower"
+    assert contract.direction("metrics/we/intervals/w1/rg/low") == "descriptive"
