@@ -451,3 +451,17 @@ def test_a_function_over_the_limit_says_why():
     assert not unexplained, f"split these or say why in LONG_FUNCTIONS: {unexplained}"
     stale = [name for name in LONG_FUNCTIONS if lengths.get(name, 0) <= MAX_FUNCTION_LINES]
     assert not stale, f"no longer over {MAX_FUNCTION_LINES} lines: remove from LONG_FUNCTIONS: {stale}"
+
+
+def test_every_module_has_a_mirrored_test_file_or_a_doctest():
+    """Issue 54: tests mirror the package (tests/unit/<room>/test_<module>.py), or the module's docstrings carry a
+    runnable example (the fast lane runs src/ with --doctest-modules)."""
+    tests = PACKAGE.parents[1] / "tests" / "unit"
+    untested = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "__init__.py"
+        and not (tests / path.relative_to(PACKAGE).parent / f"test_{path.stem}.py").is_file()
+        and ">>>" not in path.read_text()
+    ]
+    assert untested == [], f"write tests/unit/<room>/test_<module>.py or a doctest for: {untested}"
