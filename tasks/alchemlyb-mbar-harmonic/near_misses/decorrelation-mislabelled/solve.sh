@@ -1,6 +1,6 @@
 #!/bin/bash
-# Near miss: subsamples with statistical_inefficiency but states equilibrium_detection in the answer, so the TI
-# reported is not the one of the decorrelation it names.
+# Near miss: subsamples with statistical_inefficiency but states equilibrium_detection in the answer, so the MBAR and TI
+# reported are not the ones of the decorrelation it names.
 set -euo pipefail
 mkdir -p /app/output
 python3 - <<'PY'
