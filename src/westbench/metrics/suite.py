@@ -323,7 +323,7 @@ class MetricSuite:
 
         Under a weighting that re-estimates the model's weights (``msm``) each pseudo-model is reweighted the same
         way (:meth:`msm_split_halves`): the floor then holds that estimate's error at the model's size, which a
-        perfect engine's score holds too (the intervals keep the model's weights fixed)."""
+        perfect engine's score holds too (and the intervals re-estimate it in every replicate, :meth:`msm_statistic`)."""
         unit_frames = self.groundtruth_unit_frames
         size = len(self.model["ca"]) if effective_frames is None else effective_frames
         k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
@@ -376,6 +376,50 @@ class MetricSuite:
             raise NotEstimable(f"the grid MSM of no pseudo-model of the ground truth could be estimated: {reasons[0]}")
         return out
 
+    def resampled_msm_weights(self, multiplicity: np.ndarray) -> np.ndarray | None:
+        """The model's frame weights under the ``msm`` weighting in one resample of its units (``multiplicity``: how
+        many times each unit was drawn): the grid MSM re-estimated from the resample (a unit drawn k times is k
+        pieces, its transitions counted k times), each frame's share times its unit's multiplicity. None where the
+        resample gives no MSM (its replicate fails and is counted as such)."""
+        multiplicity = np.rint(np.asarray(multiplicity)).astype(np.int64)
+        units, traj = self.model_units, np.asarray(self.model["traj"])
+        copies = multiplicity[units]
+        index = np.repeat(np.arange(len(units)), copies)
+        # The k-th copy of a frame lies in a piece of its own: piece ids shifted by k times the id span.
+        copy = np.arange(len(index)) - np.repeat(np.cumsum(copies) - copies, copies)
+        pieces = traj[index] + copy * (int(traj.max()) + 1)
+        time = self.model.get("time_ps")
+        try:
+            msm = grid_msm(  # the arrays weights("msm") reads, so all ones gives its weights exactly
+                np.asarray(self.model["tics"])[index],
+                pieces,
+                self.msm_grid,
+                self.settings["msm_lag"],
+                None if time is None else np.asarray(time)[index],
+            )
+        except NotEstimable:
+            return None
+        weights = np.bincount(index, msm.weights, minlength=len(units))
+        return weights / weights.sum()
+
+    def msm_statistic(self):
+        """The bootstrap statistic under the ``msm`` weighting: in each replicate the model's weights re-estimated
+        (:meth:`resampled_msm_weights`) and every statistic computed against the resampled ground truth; NaN for a
+        replicate without an MSM."""
+        model_ones = np.ones((1, self.n_model_units))
+
+        def compute(multiplicities):
+            groundtruth, model = multiplicities
+            out = np.full((len(self.binned.keys), len(model)), np.nan)
+            for b, (gt_b, model_b) in enumerate(zip(groundtruth, model)):
+                weights = self.resampled_msm_weights(model_b)
+                if weights is not None:  # the model's multiplicities are in its weights
+                    histograms = self.model_histograms(weights)
+                    out[:, b] = self.statistic(weights, histograms)([gt_b[None, :], model_ones])[:, 0]
+            return out
+
+        return compute
+
     def reweighted_split(self, rest: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """Every statistic of the ground truth's ``rest`` units ((n_units,) multiplicities, its own weights) against
         its frames under ``weights`` (per frame; 0 outside the pseudo-model)."""
@@ -399,9 +443,15 @@ class MetricSuite:
                 out[i] = float(np.sum(p * np.log(p / np.minimum(self.binned.floor, p))))
         return out
 
-    def intervals(self, weights: np.ndarray, estimates: np.ndarray, histograms: dict | None = None):
+    def intervals(
+        self, weights: np.ndarray, estimates: np.ndarray, histograms: dict | None = None, reestimated: bool = False
+    ):
         """BCa intervals of every statistic (:class:`westbench.metrics.intervals.BootstrapResult`, shifted onto the
-        exact estimates); raises :class:`NotEstimable` when there are too few units or no replicates."""
+        exact estimates); raises :class:`NotEstimable` when there are too few units or no replicates.
+
+        ``reestimated``: the model's weights are the grid MSM's (the ``msm`` weighting), re-estimated in every
+        replicate from the resampled units' transitions (:meth:`msm_statistic`), so the interval holds the MSM's
+        estimation error as the msm noise floor does."""
         replicates = int(self.settings["bootstrap"])
         if replicates < 2:
             raise NotEstimable(f"metrics.bootstrap is {replicates}: no intervals")
@@ -411,9 +461,12 @@ class MetricSuite:
                 f"truth has {self.groundtruth_unit_kind}, the model {self.model_unit_kind} (ground truth: "
                 f"{self.more_runs}; model: independent WE replicas, we.replicas_by_engine, or more iterations)"
             )
-        histograms = self.model_histograms(weights) if histograms is None else histograms
+        if reestimated:
+            statistic = self.msm_statistic()
+        else:
+            statistic = self.statistic(weights, self.model_histograms(weights) if histograms is None else histograms)
         result = unit_bootstrap(
-            self.statistic(weights, histograms),
+            statistic,
             [self.n_groundtruth_units, self.n_model_units],
             replicates,
             derive_seed(int(self.settings["seed"]), "bootstrap"),
@@ -467,7 +520,7 @@ class MetricSuite:
         estimates = self.estimates(weights, histograms)
         interval, floor = None, None
         with self.caveats.guard(f"{weighting}/intervals"):
-            interval = self.intervals(weights, estimates, histograms)
+            interval = self.intervals(weights, estimates, histograms, reestimated=weighting == "msm")
         with self.caveats.guard(f"{weighting}/noise_floor"):
             floor = self.noise_floor(effective, weighting)
         values["noise_floor"] = floor_record(floor, self.binned.keys)

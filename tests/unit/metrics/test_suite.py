@@ -60,3 +60,45 @@ def test_macrostate_populations_of_the_ground_truth_against_itself_agree(frames)
     assert populations["total_variation"] == 0 and sum(populations["model"]) == pytest.approx(1)
     shifted = dict(data, weight=np.where(centre == 0.0, 0.9, 0.1) / 300)
     assert MetricSuite(data, shifted, suite.settings).macrostate_populations(labels, "we")["total_variation"] > 0.3
+
+
+@pytest.fixture(scope="module")
+def walks():
+    """Six runs of a slow 2-D random walk on the TICs (a coarse MSM grid sees transitions in every run)."""
+    rng = np.random.default_rng(3)
+    n = 240
+    ca = np.cumsum(rng.normal(0, 0.22, size=(n, 8, 3)), axis=1).astype(np.float32)
+    tics = np.cumsum(rng.normal(0, 0.3, size=(6, 40, 4)), axis=1).reshape(n, 4).astype(np.float32)
+    return {"ca": ca, "tics": tics, "weight": np.full(n, 1 / n), "traj": np.repeat(np.arange(6), 40)}
+
+
+def test_the_msm_weighting_re_estimates_its_weights_in_every_bootstrap_replicate(walks):
+    """The msm weighting's intervals hold the MSM's estimation error: each replicate's weights come from the grid MSM
+    of the resampled units (a unit drawn twice is two pieces), not the full sample's weights times multiplicities."""
+    from westbench.metrics.msm import grid_msm
+    from westbench.metrics.suite import MetricSuite
+
+    suite = MetricSuite(walks, walks, {"bootstrap": 30, "floor_splits": 8, "msm_bins": 6})
+    n = suite.n_model_units
+    assert np.array_equal(suite.resampled_msm_weights(np.ones(n)), suite.weights("msm"))  # the estimate's own
+    multiplicity = np.array([2, 1, 1, 0, 0, 2][:n], dtype=float)
+    weights = suite.resampled_msm_weights(multiplicity)
+    units = suite.model_units
+    assert weights.sum() == pytest.approx(1.0) and not weights[multiplicity[units] == 0].any()
+    # the same as the MSM of the resample written out, a unit drawn twice as two pieces
+    drawn = [(u, k) for u in range(n) for k in range(int(multiplicity[u]))]
+    chosen = np.concatenate([np.flatnonzero(units == u) for u, _ in drawn])
+    pieces = np.concatenate([walks["traj"][units == u] + 1000 * k for u, k in drawn])
+    explicit = grid_msm(walks["tics"][chosen], pieces, suite.msm_grid, suite.settings["msm_lag"])
+    assert np.allclose(weights, np.bincount(chosen, explicit.weights, minlength=len(units)))
+    fixed = suite.weights("msm") * multiplicity[units]
+    assert not np.allclose(weights, fixed / fixed.sum())  # re-estimated, not the full sample's weights reused
+    # the statistic at multiplicity one is the estimate's
+    ones = [np.ones((1, suite.n_groundtruth_units)), np.ones((1, n))]
+    msm = suite.weights("msm")
+    expected = suite.statistic(msm, suite.model_histograms(msm))(ones)[:, 0]
+    assert np.allclose(suite.msm_statistic()(ones)[:, 0], expected, equal_nan=True)
+    values, _ = suite.score("msm")
+    assert values["intervals"]["w1"] and all(
+        i["low"] <= values["w1"][name] <= i["high"] for name, i in values["intervals"]["w1"].items()
+    )
