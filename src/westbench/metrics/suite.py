@@ -323,7 +323,8 @@ class MetricSuite:
 
         Under a weighting that re-estimates the model's weights (``msm``) each pseudo-model is reweighted the same
         way (:meth:`msm_split_halves`): the floor then holds that estimate's error at the model's size, which a
-        perfect engine's score holds too (and the intervals re-estimate it in every replicate, :meth:`msm_statistic`)."""
+        perfect engine's score holds too (and the intervals re-estimate it in every replicate:
+        :meth:`msm_statistic`)."""
         unit_frames = self.groundtruth_unit_frames
         size = len(self.model["ca"]) if effective_frames is None else effective_frames
         k = pseudo_model_units(unit_frames, size) if len(unit_frames) >= 2 else 0
