@@ -54,7 +54,8 @@ def test_rules_draw_every_seed_through_stage_seed():
     ]
     assert not raw, f"ask PLAN.params.seed instead: {raw}"
     asks = re.compile(
-        r"PLAN\.(params|calibration)\.seed\(|STUDY\.replica_seed\(|\b(job|run|calibration|cg_training|metrics|we)_seed\b"
+        r"PLAN\.(params|calibration)\.seed\b|STUDY\.(replica|user_model)_seed\b|\bseed_of\("
+        r"|\b(job|run|calibration|cg_training|metrics|we|study|user_model_split)_seed\b"
     )
     params = [
         (name, line.strip())
