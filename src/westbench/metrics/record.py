@@ -65,10 +65,6 @@ class Field:
     row: tuple[str, str] | None = None
 
     @property
-    def key(self) -> str:
-        return self.name
-
-    @property
     def distribution(self) -> str:
         return self.row[0] if self.row else ""
 
@@ -187,11 +183,11 @@ def directed_paths(direction: str, absolute: bool | None = None) -> tuple[str, .
     )
 
 
-def _complete(fields: Iterable[Field], given: Mapping, what: str) -> dict:
+def _complete(fields: Iterable[Field], given: Mapping, what: str, owner: str) -> dict:
     declared = {f.name for f in fields}
     unknown = sorted(set(given) - declared)
     if unknown:
-        raise KeyError(f"{what} has no field {unknown[0]!r}: declare it in westbench.metrics.record.{_owner(what)}")
+        raise KeyError(f"{what} has no field {unknown[0]!r}: declare it in westbench.metrics.record.{owner}")
     return {
         f.name: given[f.name] if f.name in given else f.empty()
         for f in fields
@@ -199,19 +195,15 @@ def _complete(fields: Iterable[Field], given: Mapping, what: str) -> dict:
     }
 
 
-def _owner(what: str) -> str:
-    return "RECORD_FIELDS" if what == "metrics.json" else "WEIGHTING_FIELDS"
-
-
 def make_record(**values) -> dict:
     """The ``metrics.json`` record from its computed ``values``: every declared field in order, an undeclared key
     refused (KeyError), a field not given at its empty value, an optional one left out unless given."""
-    return _complete(RECORD_FIELDS, values, "metrics.json")
+    return _complete(RECORD_FIELDS, values, "metrics.json", "RECORD_FIELDS")
 
 
 def make_weighting(**values) -> dict:
     """One weighting's scores from their computed ``values``, as :func:`make_record` makes the record."""
-    return _complete(WEIGHTING_FIELDS, values, "a weighting's scores")
+    return _complete(WEIGHTING_FIELDS, values, "a weighting's scores", "WEIGHTING_FIELDS")
 
 
 def empty_weighting(weighting: str, keys: Iterable[tuple[str, str]], reason: str, **known) -> dict:

@@ -624,7 +624,7 @@ class MetricSuite:
         )
         values["coverage"] = self.grid.fraction(model_tics[weights > 0])
         rows += [
-            {"weighting": weighting, "distribution": m.distribution, "metric": m.metric, "value": values[m.key]}
+            {"weighting": weighting, "distribution": m.distribution, "metric": m.metric, "value": values[m.name]}
             for m in SCALAR_METRICS
         ]
         rows.append(

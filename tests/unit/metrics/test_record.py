@@ -55,7 +55,7 @@ def test_a_weighting_that_could_not_be_had_names_every_statistic_and_scalar_with
     assert scores["w1"] == {"tic0": None, "rg": None} and scores["kl"] == {"tic0": None}
     assert set(scores["verdicts"]["w1"].values()) == {"undetermined"}
     assert scores["verdict_notes"]["w1"]["rg"] == "one state"
-    assert all(scores[m.key] is None for m in SCALAR_METRICS)
+    assert all(scores[m.name] is None for m in SCALAR_METRICS)
     rows = not_estimable_rows("msm", keys, "one state")
     assert [(r["distribution"], r["metric"]) for r in rows] == [(n, m) for m, n in keys] + [
         (m.distribution, m.metric) for m in SCALAR_METRICS
@@ -75,7 +75,7 @@ def test_the_suite_fills_exactly_the_declared_fields_scored_or_not(frames):
     assert set(REQUIRED) <= set(scored) <= {f.name for f in WEIGHTING_FIELDS}
     scalars = table.set_index(["distribution", "metric"])["value"]
     for m in SCALAR_METRICS:  # each single-number metric's row carries the value of its key
-        assert scalars[(m.distribution, m.metric)] == pytest.approx(scored[m.key])
+        assert scalars[(m.distribution, m.metric)] == pytest.approx(scored[m.name])
     # A weighting that cannot be had: the same fields, the same rows, every value missing with the reason.
     broken = MetricSuite(frames, {**frames, "weight": np.zeros(len(frames["weight"]))}, {"bootstrap": 20})
     values, rows = broken.score("we")
@@ -90,6 +90,6 @@ def test_every_single_number_metric_says_which_way_it_improves_and_the_contract_
     from westbench.metrics import contract
 
     assert all(m.direction in ("lower", "higher") for m in SCALAR_METRICS)
-    assert {f"metrics/*/{m.key}" for m in SCALAR_METRICS} <= set(contract.LOWER) | set(contract.HIGHER)
+    assert {f"metrics/*/{m.name}" for m in SCALAR_METRICS} <= set(contract.LOWER) | set(contract.HIGHER)
     assert contract.direction("metrics/msm/coverage") == "higher" and contract.direction("metrics/we/w1/rg") == "lower"
     assert contract.direction("metrics/we/intervals/w1/rg/low") == "descriptive"
