@@ -1,7 +1,8 @@
 """Markov-state-model reweighting with deeptime.
 
 - Grid MSM (the published WE benchmark, arXiv:2510.17187): discretize TIC 0/1 on an n x n grid fixed from the
-  ground truth's range (:func:`msm_grid`, with overflow cells around it), count transitions at
+  ground truth's range (:func:`msm_grid`, with overflow states around it, each one span of the grid wide:
+  :func:`grid_states`), count transitions at
   a lag within each continuous piece of trajectory (``traj``, in time order), row-normalize
   (maximum-likelihood, non-reversible), take the stationary distribution; each
   frame's weight is its state's stationary probability shared among the state's
@@ -42,9 +43,45 @@ log = logging.getLogger(__name__)
 _METRICS = section_defaults("metrics")  # the schema owns the defaults
 
 
+#: Overflow states reach out at most this many spans of the padded grid (larger values are clipped: labels stay int64).
+FARTHEST_SPANS = 10**6
+
+
+def _axis_states(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Per axis: 1..bins inside the grid's edges (as :meth:`ReferenceBins.index`), and outside, one state per span
+    of the grid (its edges' extent) outward: 0 and bins + 1 within one span of the grid, -1 and bins + 2 within two."""
+    low, high = float(edges[0]), float(edges[-1])
+    span = high - low
+    inside = np.clip(np.searchsorted(edges, values, side="right"), 1, len(edges) - 1)
+    below = 1 - np.ceil(np.clip((low - values) / span, 0, FARTHEST_SPANS))
+    above = len(edges) - 1 + np.ceil(np.clip((values - high) / span, 0, FARTHEST_SPANS))
+    states = np.where(values < low, below, np.where(values > high, above, inside))
+    return np.where(np.isnan(values), len(edges) - 1 + FARTHEST_SPANS, states).astype(np.int64)  # NaN: farthest
+
+
 def grid_states(points: np.ndarray, grid: ReferenceGrid2D) -> np.ndarray:
-    """Flat cell of each (n, 2) point on the ground truth's grid (its overflow cells included)."""
-    return grid.index(np.asarray(points, dtype=np.float64)[:, :2])
+    """MSM state of each (n, 2) point: its cell of the ground truth's grid, or, outside the grid, a region one span
+    of the grid wide (int64 labels, possibly negative; dense labels are the caller's).
+
+    An MSM state's frames share its stationary probability, so a state must be a bounded region: the grid's
+    overflow cells reach to infinity, and an exploded walker's single frame at TIC 50 would share the weight of a
+    connected state with frames just outside the ground truth's range, taking their weight (issue 51). Within one
+    span of the grid the states are the grid's overflow cells, as before; farther out each span is its own state,
+    where a walker that never comes back is outside the connected set.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> grid = msm_grid(np.array([[0.0, 0.0], [1.0, 1.0]]), bins=2)
+    >>> states = grid_states(np.array([[0.2, 0.2], [1.5, 0.2], [1.9, 0.2], [50.0, 0.2]]), grid)
+    >>> bool(states[1] == states[2]), bool(states[3] != states[2])  # one overflow state near, its own far away
+    (True, True)
+    """
+    points = np.asarray(points, dtype=np.float64)[:, :2]
+    first, second = (_axis_states(points[:, d], grid.axes[d].edges) for d in range(2))
+    offset = FARTHEST_SPANS + 1  # every label of an axis shifted to >= 0, then paired into one int64
+    columns = grid.axes[1].n_cells + 2 * offset
+    return (first + offset) * columns + (second + offset)
 
 
 def msm_grid(groundtruth_tics: np.ndarray, bins: int = _METRICS["msm_bins"]) -> ReferenceGrid2D:

@@ -142,6 +142,28 @@ def test_frames_far_outside_the_ground_truth_leave_the_grid_and_the_other_weight
     assert before.outside_share == 0.0
 
 
+def test_a_far_frame_takes_no_weight_from_a_connected_state_outside_the_grid():
+    """States outside the ground truth's grid are bounded (one span of the grid wide): a single frame at TIC 50
+    shares no state with connected frames just outside the range (the grid's overflow cell reaches to infinity,
+    and there it took a share of that state's weight: the contract's far-mass property, issue 51)."""
+    rng = np.random.default_rng(10)
+    centres = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    states = np.concatenate([sample_chain(30, rng.integers(3), rng) for _ in range(100)])
+    groundtruth = centres[states] + 0.05 * rng.normal(size=(len(states), 2))
+    grid = msm_grid(groundtruth, bins=4)
+    # the model also visits (1.4, 1.4): outside the grid in both TICs, within one span of it, connected
+    model = np.vstack([groundtruth, np.tile([[0.0, 0.0], [1.4, 1.4]], (20, 1))])
+    traj = np.concatenate([np.repeat(np.arange(100), 30), np.full(40, 100)])
+    before = grid_msm(model, traj, grid, lag=1)
+    assert before.weights[-1] > 0 and before.outside_share == 0.0
+    for far in ([50.0, 50.0], [1.4, 50.0], [np.nan, np.nan], [1e300, -np.inf]):
+        after = grid_msm(np.vstack([model, [far]]), np.append(traj, 101), grid, lag=1)
+        assert np.allclose(after.weights[:-1], before.weights, rtol=1e-12, atol=0), far
+        assert after.weights[-1] == 0 and after.outside_share == pytest.approx(1 / (len(model) + 1))
+    near = grid_states(np.array([[1.4, 1.4], [1.9, 1.9], [50.0, 50.0]]), grid)
+    assert near[0] == near[1] != near[2]  # within one span: the grid's overflow cell, as before
+
+
 def test_transitions_are_counted_in_time_order_whatever_the_row_order():
     rng = np.random.default_rng(9)
     states = np.concatenate([sample_chain(20, rng.integers(3), rng) for _ in range(50)])

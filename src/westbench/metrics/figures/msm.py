@@ -2,7 +2,7 @@
 
 The MSM's frame weights are the suite's (:attr:`westbench.metrics.figures.data.EngineFigureData.msm_weights`):
 the figure draws the estimate the scores used, on the same grid (the ground truth's TIC 0/1 range with
-overflow cells, :func:`westbench.metrics.msm.msm_grid`).
+overflow states, :func:`westbench.metrics.msm.msm_grid`, :func:`westbench.metrics.msm.grid_states`).
 """
 
 from __future__ import annotations
