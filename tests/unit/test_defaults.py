@@ -28,7 +28,7 @@ def test_dotted_sections_and_library_defaults_come_from_the_schema():
     assert section_defaults("cg.prior") == {k: v["default"] for k, v in prior.items() if "default" in v}
     assert TRAINING_DEFAULTS == section_defaults("cg.training")
     metrics = section_defaults("metrics")
-    assert {k: METRIC_DEFAULTS[k] for k in metrics if k != "bootstrap"} == {
+    assert {k: METRIC_DEFAULTS.as_dict()[k] for k in metrics if k != "bootstrap"} == {
         k: v for k, v in metrics.items() if k != "bootstrap"
     }
 

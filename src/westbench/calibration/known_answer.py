@@ -221,7 +221,7 @@ def difference_intervals(
     except WestbenchError as exc:  # no frames left to score: the engine's metrics.json says why
         log.warning("no difference interval: %s", exc)
         return {}
-    replicates = int(suite.settings["bootstrap"])
+    replicates = int(suite.settings.bootstrap)
     if replicates < 2 or min(suite.n_groundtruth_units, suite.n_model_units) < MIN_UNITS:
         return {}
     answer = known.suite(groundtruth, settings) if answer is None else answer
@@ -250,7 +250,7 @@ def difference_intervals(
         difference,
         n_units,
         replicates,
-        derive_seed(int(suite.settings["seed"]), "known_answer_difference"),
+        derive_seed(int(suite.settings.seed), "known_answer_difference"),
     )
     exact = suite.estimates(engine_weights)
     if not reference:

@@ -65,6 +65,7 @@ from westbench.metrics import control_engines as engines
 from westbench.metrics.control_results import DETECTS, RunResolution, cells_of, detected
 from westbench.metrics.control_specs import Context, ControlSpec, control_specs
 from westbench.metrics.resampling import resampling_units
+from westbench.metrics.settings import MetricSettings
 from westbench.metrics.suite import DEFAULTS as SUITE_DEFAULTS
 from westbench.metrics.suite import MetricSuite
 from westbench.seeds import derive_seed
@@ -129,7 +130,9 @@ class ControlsEstimator:
         _, sd = engines.weighted_mean_sd(tic0, frames["weight"])
         spread = float(sd[0]) if len(tic0) and np.ptp(tic0) > 0 else 0.0  # equal values: none, not rounding's
         context = Context(tica_model, macrostate_model, spread, self.seed)
-        suite_settings = {**SUITE_DEFAULTS, **self.metric_settings, "seed": derive_seed(self.seed, "suite")}
+        suite_settings = MetricSettings.of(
+            {**SUITE_DEFAULTS.as_dict(), **self.metric_settings, "seed": derive_seed(self.seed, "suite")}
+        )
         floors: dict = {}  # every control has the one reference: each noise floor is computed once
         too_few = ""
         if n_units < 2:
@@ -153,7 +156,7 @@ class ControlsEstimator:
         n_reference, n_source = len(np.unique(units[reference_rows])), len(np.unique(units[source_rows]))
         settings = {
             "controls": self.settings,
-            "metrics": {k: suite_settings[k] for k in sorted(self.metric_settings)},
+            "metrics": {k: v for k, v in sorted(suite_settings.as_dict().items()) if k in self.metric_settings},
             "seed": self.seed,
             "weighting": WEIGHTING,
             "units": unit_kind,
@@ -207,7 +210,7 @@ def blank_record(spec: ControlSpec, note: str) -> dict:
 
 
 def score_control(
-    record: dict, spec: ControlSpec, reference, source, context: Context, settings: Mapping, floors: dict
+    record: dict, spec: ControlSpec, reference, source, context: Context, settings: MetricSettings, floors: dict
 ) -> None:
     """Make one control from the ``source`` half, score it against ``reference`` with the metric suite (floors
     shared through ``floors``) and fill its ``record``: cells, detection, and the engine sanity checks it fails

@@ -17,6 +17,7 @@ from westbench.config import default
 from westbench.errors import WestbenchError
 from westbench.metrics.kl import NEIGHBOURS, QUERY_POINTS, VariableKL, prepared
 from westbench.metrics.neighbour_lists import Layout, Side
+from westbench.metrics.settings import MetricSettings
 
 #: The suite's KL estimators (``metrics.kl_estimator``).
 ESTIMATORS = ("nearest_neighbours", "histogram")
@@ -224,7 +225,7 @@ class SuiteKL:
 
 
 def suite_kl(
-    settings: Mapping,
+    settings: MetricSettings,
     keys,
     reference,
     sample,
@@ -238,7 +239,7 @@ def suite_kl(
 ) -> SuiteKL | None:
     """The suite's nearest-neighbour KL rows under ``settings`` (``kl_estimator``, ``kl_neighbours``,
     ``kl_query_points``); None for the histogram estimator."""
-    method = settings.get("kl_estimator", ESTIMATORS[0])
+    method = settings.kl_estimator
     if method not in ESTIMATORS:
         raise WestbenchError(f"metrics.kl_estimator must be one of {list(ESTIMATORS)}, got {method!r}")
     if method == "histogram":
@@ -253,9 +254,9 @@ def suite_kl(
         sample_units,
         reference_weights,
         periods,
-        int(settings.get("kl_neighbours", NEIGHBOURS)),
-        int(settings.get("kl_query_points", QUERY_POINTS)),
-        float(settings.get("kl_floor", default("metrics.kl_floor"))),
+        int(settings.kl_neighbours),
+        int(settings.kl_query_points),
+        float(settings.kl_floor),
         orders,
     )
 

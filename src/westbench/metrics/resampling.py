@@ -32,6 +32,7 @@ import numpy as np
 
 from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D, TransportGrid
 from westbench.metrics.divergences import kl_batch, w1_2d_from_histograms, w1_from_histograms
+from westbench.metrics.settings import MetricSettings
 
 TRANSPORT_CELLS = 1024  # cells of the fine grid on which replicates compute 1-D W1
 MAX_UNITS = 100  # more independent units are pooled into this many groups
@@ -152,8 +153,8 @@ class BinnedDivergences:
         (n_frames, 2) TIC 0/1 of each, for the 2-D KL and W1.
     reference_units : ndarray
         The ground truth's unit of every frame (:func:`resampling_units`).
-    settings : mapping
-        ``bins``, ``kl_floor``, ``w1_2d_bins``.
+    settings : MetricSettings
+        Read: ``bins``, ``kl_floor``, ``w1_2d_bins``.
     periods : mapping
         (low, high) of the periodic distributions (dihedrals).
     reference_weights : ndarray, optional
@@ -173,7 +174,7 @@ class BinnedDivergences:
         reference_tics: np.ndarray,
         sample_tics: np.ndarray,
         reference_units: np.ndarray,
-        settings: Mapping,
+        settings: MetricSettings,
         periods: Mapping | None = None,
         reference_weights: np.ndarray | None = None,
         kl: bool = True,
@@ -181,9 +182,9 @@ class BinnedDivergences:
         periods = dict(periods or {})
         self.kl = bool(kl)
         self.names = [name for name in reference if name in sample]
-        self.floor = float(settings["kl_floor"])
+        self.floor = float(settings.kl_floor)
         self.kl_bins = {
-            name: ReferenceBins.from_reference(reference[name], settings["bins"], period=periods.get(name))
+            name: ReferenceBins.from_reference(reference[name], settings.bins, period=periods.get(name))
             for name in self.names
         }
         self.transport = {
@@ -192,8 +193,8 @@ class BinnedDivergences:
             )
             for name in self.names
         }
-        self.kl_grid = ReferenceGrid2D.from_reference(reference_tics, settings["bins"])
-        self.w1_grid = ReferenceGrid2D.from_reference(reference_tics, int(settings["w1_2d_bins"]))
+        self.kl_grid = ReferenceGrid2D.from_reference(reference_tics, settings.bins)
+        self.w1_grid = ReferenceGrid2D.from_reference(reference_tics, int(settings.w1_2d_bins))
         self.keys = [(metric, name) for name in self.names for metric in ("w1", "kl")] + [
             ("kl", "tic01"),
             ("w1", "tic01"),

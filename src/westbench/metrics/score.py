@@ -67,6 +67,7 @@ from westbench.metrics.estimability import NotEstimable
 from westbench.metrics.metastable import MacrostateEstimator, MacrostateModel
 from westbench.metrics.noise_floor import UNDETERMINED, WITHIN_NOISE
 from westbench.metrics.record import empty_record, make_record
+from westbench.metrics.settings import MetricSettings
 from westbench.metrics.suite import DEFAULTS, MetricSuite, simulated_time_ps
 from westbench.presentation.training import failure_to_learn
 
@@ -100,20 +101,20 @@ def fit_macrostate_model(
     >>> model.n_macrostates, MacrostateModel.load(folder / "macrostates.npz").n_macrostates
     (2, 2)
     """
-    s = {**DEFAULTS, **settings}
+    s = MetricSettings.of(settings)
     frames = canonical_frames(read_frames(groundtruth_frames))  # the frames the suite scores (io.canonical)
-    model = MacrostateEstimator(
-        s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], int(seed)
-    ).fit(frames["tics"], frames["traj"])
+    model = MacrostateEstimator(s.macrostate_clusters, s.macrostates, s.msm_lag, s.macrostate_dim, int(seed)).fit(
+        frames["tics"], frames["traj"]
+    )
     model.save(
         path,
         seed=int(seed),
-        settings={k: s[k] for k in ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")},
+        settings={k: getattr(s, k) for k in ("macrostate_clusters", "macrostates", "macrostate_dim", "msm_lag")},
     )
     log.info(
         "macrostates: %d of %d requested from %d ground-truth frames%s",
         model.n_macrostates,
-        s["macrostates"],
+        s.macrostates,
         len(frames["tics"]),
         f" ({model.why})" if model.why else "",
     )
@@ -169,7 +170,8 @@ def score_frames(
     ``training``: a trained CG engine's training summary (:func:`_training`), reported with the scores.
     """
     settings = dict(settings)
-    weightings = list(settings.pop("weightings", DEFAULTS["weightings"]))
+    MetricSettings.of(settings)  # an unknown key fails here, naming the schema's keys, before any work
+    weightings = list(settings.pop("weightings", DEFAULTS.weightings))
     start = time.perf_counter()
     exported = canonical_frames(exported)  # copies of a frame and weightless rows are no frames (io.canonical)
     model = ok_frames(exported)  # segments of walkers a CG engine ended (exploded, imploded) are left out
@@ -258,10 +260,10 @@ def score_frames(
     if figure_weights is not None:
         gt_tics, model_tics = suite.groundtruth["tics"][:, :2], suite.model["tics"][:, :2]
         kl_by_bins = {
-            int(b): _finite(kl_2d(gt_tics, model_tics, suite.groundtruth_weights, figure_weights, b, s["kl_floor"]))
-            for b in s["kl_sensitivity_bins"]
+            int(b): _finite(kl_2d(gt_tics, model_tics, suite.groundtruth_weights, figure_weights, b, s.kl_floor))
+            for b in s.kl_sensitivity_bins
         }
-    requested, used = s["macrostates"], labels["n_macrostates"]
+    requested, used = s.macrostates, labels["n_macrostates"]
     record = make_record(
         protein=protein,
         engine=engine,
@@ -285,7 +287,7 @@ def score_frames(
         resampling={
             "groundtruth": suite.groundtruth_unit_kind,
             "model": suite.model_unit_kind,
-            "replicates": int(s["bootstrap"]),
+            "replicates": int(s.bootstrap),
             "model_memory_iterations": None if suite.model_memory is None else round(suite.model_memory, 3),
             "method": "BCa, widened for few units",
             "level": 0.95,
@@ -403,7 +405,7 @@ def _empty_record(protein: str, engine: str, weightings: list, settings: Mapping
         protein=protein,
         engine=engine,
         macrostates={
-            "requested": settings.get("macrostates", DEFAULTS["macrostates"]),
+            "requested": MetricSettings.of(settings).macrostates,
             "used": 0,
             "reduced": True,
             "why": reason,

@@ -50,7 +50,6 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from westbench.config import section_defaults
 from westbench.errors import WestbenchError
 from westbench.geometry.ca_geometry import chain_geometry, quantized
 from westbench.geometry.coverage_grid import CoverageGrid
@@ -73,6 +72,7 @@ from westbench.metrics.noise_floor import (
 )
 from westbench.metrics.record import SCALAR_METRICS, empty_weighting, make_weighting, not_estimable_rows
 from westbench.metrics.resampling import BinnedDivergences, iteration_blocks, resampling_units
+from westbench.metrics.settings import MetricSettings
 from westbench.metrics.structure import PairDistanceW1, mean_distance_map, share_of_bonds_outside
 from westbench.metrics.weighted import effective_sample_size, normalized
 from westbench.seeds import derive_seed
@@ -80,9 +80,9 @@ from westbench.seeds import derive_seed
 log = logging.getLogger(__name__)
 
 WEIGHTINGS = ("we", "msm", "counts")
-#: The ``metrics`` section's schema defaults, plus the job's ``seed``; a caller without a config (tests,
-#: notebooks) skips the bootstrap, the workflow passes ``metrics.bootstrap``.
-DEFAULTS = {**section_defaults("metrics"), "seed": 0, "bootstrap": 0}
+#: The ``metrics`` section's schema defaults and the job's ``seed``, except that a caller who does not say how many
+#: bootstrap replicates (tests, notebooks) skips the bootstrap: the workflow passes ``metrics.bootstrap``.
+DEFAULTS = MetricSettings(bootstrap=0)
 #: Distributions on a circle: (low, high) of their period, in their units (degrees).
 PERIODS = {"dihedrals": (-180.0, 180.0)}
 #: The unit of each distribution's values (and so of its W1).
@@ -142,6 +142,13 @@ def distributions(frames: Mapping) -> dict[str, np.ndarray]:
     return out
 
 
+def suite_settings(settings: MetricSettings | Mapping | None) -> MetricSettings:
+    """The suite's settings: a :class:`MetricSettings` as given; a mapping's keys over :data:`DEFAULTS`."""
+    if isinstance(settings, MetricSettings):
+        return settings
+    return MetricSettings.of(DEFAULTS, **dict(settings or {}))
+
+
 class MetricSuite:
     """Every metric of one model against the ground truth; features computed once, scored per weighting.
 
@@ -150,8 +157,9 @@ class MetricSuite:
     groundtruth, model : mapping
         Frames (contract of :mod:`westbench.io.frames`) with ``tics``; ``model`` carries WE
         ``weight`` and ``traj`` (continuous pieces, for the MSM weighting).
-    settings : mapping, optional
-        The ``metrics`` config section (see :data:`DEFAULTS`).
+    settings : MetricSettings or mapping, optional
+        The ``metrics`` config section and the seed (:class:`~westbench.metrics.settings.MetricSettings`; a mapping's
+        missing keys from :data:`DEFAULTS`).
     macrostate_model : MacrostateModel, optional
         The protein's ground-truth macrostates (rule ``macrostates``, one model shared by every
         engine); fitted here on the ground truth when not given.
@@ -165,14 +173,14 @@ class MetricSuite:
         self,
         groundtruth: Mapping,
         model: Mapping,
-        settings: Mapping | None = None,
+        settings: MetricSettings | Mapping | None = None,
         macrostate_model: MacrostateModel | None = None,
         floors: dict | None = None,
     ):
-        self.settings = {**DEFAULTS, **(settings or {})}
+        self.settings = suite_settings(settings)
         # Scores depend on the set of frames, never on the order of rows or a frame written twice.
         groundtruth, model = canonical_frames(groundtruth), canonical_frames(model)
-        model, self.discarded_iterations = discard_leading_iterations(model, self.settings["discard_iterations"])
+        model, self.discarded_iterations = discard_leading_iterations(model, self.settings.discard_iterations)
         if not len(model["ca"]) or not len(groundtruth["ca"]):
             raise WestbenchError(
                 f"no frames to score: the model has {len(model['ca'])}, the ground truth {len(groundtruth['ca'])}"
@@ -195,7 +203,7 @@ class MetricSuite:
         }
         self.groundtruth_units, self.groundtruth_unit_kind = resampling_units(groundtruth)
         self.model_units, self.model_unit_kind = resampling_units(
-            model, self.settings["bootstrap_blocks"], decorrelation=self.settings["block_decorrelation"]
+            model, self.settings.bootstrap_blocks, decorrelation=self.settings.block_decorrelation
         )
         # The run's memory: how many iterations its TIC 0/1 means take to decorrelate (a sampling speed, reported
         # apart from the scores); None for frames that are not one WE run's.
@@ -211,7 +219,7 @@ class MetricSuite:
             self.settings,
             PERIODS,
             self.groundtruth_weights,
-            kl=self.settings.get("kl_estimator") == "histogram",
+            kl=self.settings.kl_estimator == "histogram",
         )
         # KL by nearest neighbours in place of the histograms' (metrics.kl_estimator; westbench.metrics.kl).
         self.knn = suite_kl(
@@ -229,10 +237,10 @@ class MetricSuite:
         )
         self.reference_distances = mean_distance_map(groundtruth["ca"], self.groundtruth_weights)
         self.contact_w1 = PairDistanceW1(
-            groundtruth["ca"], model["ca"], seed=derive_seed(int(self.settings["seed"]), "contact_pairs")
+            groundtruth["ca"], model["ca"], seed=derive_seed(int(self.settings.seed), "contact_pairs")
         )
-        self.grid = CoverageGrid(gt_tics, self.settings["coverage_bins"])
-        self.msm_grid = msm_grid(gt_tics, self.settings["msm_bins"])
+        self.grid = CoverageGrid(gt_tics, self.settings.coverage_bins)
+        self.msm_grid = msm_grid(gt_tics, self.settings.msm_bins)
         self.macrostate_model = macrostate_model
         self.msm: MsmWeights | None = None
         attrs = getattr(groundtruth, "attrs", {})
@@ -271,7 +279,7 @@ class MetricSuite:
                     frames["tics"],
                     frames["traj"],
                     self.msm_grid,
-                    self.settings["msm_lag"],
+                    self.settings.msm_lag,
                     time=frames.get("time_ps"),
                 )
                 weights = self.msm.weights
@@ -334,8 +342,8 @@ class MetricSuite:
                 self.msm_split_halves if weighting == "msm" else self.split_halves,
                 unit_frames,
                 size,
-                int(self.settings["floor_splits"]),
-                derive_seed(int(self.settings["seed"]), "noise_floor"),
+                int(self.settings.floor_splits),
+                derive_seed(int(self.settings.seed), "noise_floor"),
                 self.more_runs,
             )
         return self._floors[key]
@@ -358,7 +366,7 @@ class MetricSuite:
         """The noise floor's splits under the msm weighting: as :meth:`split_halves`, each pseudo-model's frames
         weighted by the grid MSM of those frames alone (on the model's grid and lag), as an engine's are; NaN for a
         split whose MSM cannot be estimated. Raises :class:`NotEstimable` when none can."""
-        gt, lag = self.groundtruth, self.settings["msm_lag"]
+        gt, lag = self.groundtruth, self.settings.msm_lag
         tics, traj = np.asarray(gt["tics"], dtype=np.float64), np.asarray(gt["traj"])
         time = None if gt.get("time_ps") is None else np.asarray(gt["time_ps"], dtype=np.float64)
         out = np.full((len(self.binned.keys), len(subsets)), np.nan)
@@ -395,7 +403,7 @@ class MetricSuite:
                 np.asarray(self.model["tics"])[index],
                 pieces,
                 self.msm_grid,
-                self.settings["msm_lag"],
+                self.settings.msm_lag,
                 None if time is None else np.asarray(time)[index],
             )
         except NotEstimable:
@@ -453,7 +461,7 @@ class MetricSuite:
         ``reestimated``: the model's weights are the grid MSM's (the ``msm`` weighting), re-estimated in every
         replicate from the resampled units' transitions (:meth:`msm_statistic`), so the interval holds the MSM's
         estimation error as the msm noise floor does."""
-        replicates = int(self.settings["bootstrap"])
+        replicates = int(self.settings.bootstrap)
         if replicates < 2:
             raise NotEstimable(f"metrics.bootstrap is {replicates}: no intervals")
         if self.n_groundtruth_units < MIN_UNITS or self.n_model_units < MIN_UNITS:
@@ -470,7 +478,7 @@ class MetricSuite:
             statistic,
             [self.n_groundtruth_units, self.n_model_units],
             replicates,
-            derive_seed(int(self.settings["seed"]), "bootstrap"),
+            derive_seed(int(self.settings.seed), "bootstrap"),
             lowest=0.0,  # every statistic is a divergence
         )
         shift = np.where(np.isfinite(estimates) & np.isfinite(result.estimate), estimates - result.estimate, 0.0)
@@ -501,7 +509,7 @@ class MetricSuite:
         s = self.settings
         values: dict = {
             "weighting": weighting,
-            "kl_floor": s["kl_floor"],
+            "kl_floor": s.kl_floor,
             "discarded_iterations": self.discarded_iterations,
         }
         try:
@@ -534,7 +542,7 @@ class MetricSuite:
             verdicts={"w1": {}, "kl": {}},
             verdict_notes={"w1": {}, "kl": {}},
             kl_marks={},
-            kl_estimator={"method": "histogram", "bins": s["bins"]} if self.knn is None else self.knn.describe(),
+            kl_estimator={"method": "histogram", "bins": s.bins} if self.knn is None else self.knn.describe(),
         )
         rows = []
         for i, (metric, name) in enumerate(self.binned.keys):
@@ -674,7 +682,7 @@ class MetricSuite:
         """
         unit_frames = self.groundtruth_unit_frames
         smallest = 0.5 * float(np.median(unit_frames)) if len(unit_frames) else 0.0
-        needed = max(float(self.settings["min_effective_frames"]), smallest)
+        needed = max(float(self.settings.min_effective_frames), smallest)
         if effective >= needed:
             return ""
         return (
@@ -700,9 +708,9 @@ class MetricSuite:
         s = self.settings
         model = self.macrostate_model
         if model is None:
-            model = MacrostateEstimator(
-                s["macrostate_clusters"], s["macrostates"], s["msm_lag"], s["macrostate_dim"], s["seed"]
-            ).fit(self.groundtruth["tics"], self.groundtruth["traj"], self.groundtruth.get("time_ps"))
+            model = MacrostateEstimator(s.macrostate_clusters, s.macrostates, s.msm_lag, s.macrostate_dim, s.seed).fit(
+                self.groundtruth["tics"], self.groundtruth["traj"], self.groundtruth.get("time_ps")
+            )
         if model.n_macrostates == 0:
             self.caveats.add("macrostates", model.why or "no MSM could be fitted over the ground truth's clusters")
         return {

@@ -89,7 +89,7 @@ def test_the_msm_weighting_re_estimates_its_weights_in_every_bootstrap_replicate
     drawn = [(u, k) for u in range(n) for k in range(int(multiplicity[u]))]
     chosen = np.concatenate([np.flatnonzero(units == u) for u, _ in drawn])
     pieces = np.concatenate([walks["traj"][units == u] + 1000 * k for u, k in drawn])
-    explicit = grid_msm(walks["tics"][chosen], pieces, suite.msm_grid, suite.settings["msm_lag"])
+    explicit = grid_msm(walks["tics"][chosen], pieces, suite.msm_grid, suite.settings.msm_lag)
     assert np.allclose(weights, np.bincount(chosen, explicit.weights, minlength=len(units)))
     fixed = suite.weights("msm") * multiplicity[units]
     assert not np.allclose(weights, fixed / fixed.sum())  # re-estimated, not the full sample's weights reused

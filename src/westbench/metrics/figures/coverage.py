@@ -64,8 +64,8 @@ def draw_tic01_by_iteration(data, path) -> None:
         data.model_tics,
         data.iteration,
         path,
-        data.settings["scatter_max_points"],
-        data.settings["seed"],
+        data.settings.scatter_max_points,
+        data.settings.seed,
         data.label,
         runs=data.model.get("traj"),
     )

@@ -13,14 +13,15 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from westbench.config import default, section_defaults
+from westbench.config import default
 from westbench.metrics.estimability import Caveats
+from westbench.metrics.settings import MetricSettings
 from westbench.metrics.weighted import normalized
 
 
 @dataclass
 class EngineFigureData:
-    """One engine's figure data. ``settings`` holds the ``metrics`` keys the figures read (``bins``, ``density``,
+    """One engine's figure data. ``settings``: the suite's (the figures read ``bins``, ``density``,
     ``kde_bandwidth``, ``scatter_max_points``, ``seed``, ``msm_bins``, ``msm_lag``)."""
 
     groundtruth_tics: np.ndarray
@@ -31,7 +32,7 @@ class EngineFigureData:
     values: Mapping  # the suite's scores of that weighting
     labels: Mapping  # macrostates of the ground truth and of the model
     distributions: tuple[Mapping, Mapping]  # the suite's (reference, sample) per-frame values
-    settings: Mapping
+    settings: MetricSettings
     label: str = "model"
     msm: Callable[[], np.ndarray] | None = None  # the suite's MSM weights (computed on first use when None)
 
@@ -43,7 +44,7 @@ class EngineFigureData:
         weights: np.ndarray | None,
         values: Mapping,
         labels: Mapping,
-        settings: Mapping,
+        settings: MetricSettings | Mapping,
         label: str = "model",
         distributions: tuple[Mapping, Mapping] | None = None,
         caveats: Caveats | None = None,
@@ -68,7 +69,7 @@ class EngineFigureData:
             values,
             labels,
             distributions,
-            {**section_defaults("metrics"), "seed": 0, **settings},
+            MetricSettings.of(settings),
             label,
             msm_weights,
         )
@@ -91,9 +92,9 @@ class EngineFigureData:
             return self.msm()
         from westbench.metrics.msm import grid_msm_weights, msm_grid
 
-        grid = msm_grid(self.groundtruth_tics, self.settings["msm_bins"])
+        grid = msm_grid(self.groundtruth_tics, self.settings.msm_bins)
         time = self.model["time_ps"] if "time_ps" in self.model else None
-        return grid_msm_weights(self.model_tics, self.model["traj"], grid, self.settings["msm_lag"], time)
+        return grid_msm_weights(self.model_tics, self.model["traj"], grid, self.settings.msm_lag, time)
 
 
 @dataclass

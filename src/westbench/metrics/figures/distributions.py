@@ -159,9 +159,9 @@ def draw_tic_densities_1d(data, path) -> None:
         data.model_tics,
         data.weights,
         path,
-        s["bins"],
-        s["density"],
-        s["kde_bandwidth"],
+        s.bins,
+        s.density,
+        s.kde_bandwidth,
         data.label,
     )
 
@@ -173,7 +173,7 @@ def draw_tic_densities_2d(data, path) -> None:
         data.model_tics,
         data.weights,
         path,
-        data.settings["bins"],
+        data.settings.bins,
         data.label,
     )
 
@@ -185,6 +185,6 @@ def draw_structure_distributions(data, path) -> None:
         data.groundtruth_weights,
         data.weights,
         path,
-        data.settings["bins"],
+        data.settings.bins,
         data.label,
     )

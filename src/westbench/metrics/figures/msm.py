@@ -87,8 +87,8 @@ def draw_msm_reweighting(data, path) -> None:
         data.raw_weights,
         path,
         data.groundtruth_tics,
-        data.settings["msm_bins"],
-        data.settings["msm_lag"],
+        data.settings.msm_bins,
+        data.settings.msm_lag,
         data.label,
         msm_weights=data.msm_weights,
     )

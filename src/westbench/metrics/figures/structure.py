@@ -91,7 +91,7 @@ def draw_macrostates(data, path) -> None:
         data.model_tics,
         data.labels["model"],
         path,
-        data.settings["scatter_max_points"],
-        data.settings["seed"],
+        data.settings.scatter_max_points,
+        data.settings.seed,
         data.label,
     )

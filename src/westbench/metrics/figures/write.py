@@ -13,6 +13,7 @@ from westbench.metrics.estimability import Caveats
 from westbench.metrics.figure_list import ENGINE, PROTEIN, figures
 from westbench.metrics.figures.base import draw_or_explain
 from westbench.metrics.figures.data import EngineFigureData, ProteinFigureData
+from westbench.metrics.settings import MetricSettings
 
 
 def write_metric_figures(
@@ -22,7 +23,7 @@ def write_metric_figures(
     weights: np.ndarray | None,
     values: Mapping,
     labels: Mapping,
-    settings: Mapping,
+    settings: MetricSettings | Mapping,
     label: str = "model",
     distributions: tuple[Mapping, Mapping] | None = None,
     caveats: Caveats | None = None,

@@ -35,9 +35,9 @@ def test_given_weights_are_kept_and_no_caveat_recorded():
 
 def test_settings_are_the_metric_defaults_under_the_jobs():
     data = of(frames(100, 0, 1), {"tics": np.ones((2, 2))}, settings={"bins": 7, "seed": 5})
-    assert data.settings["bins"] == 7 and data.settings["seed"] == 5
-    assert data.settings["msm_lag"] == section_defaults("metrics")["msm_lag"]
-    assert of(frames(100, 0, 1), {"tics": np.ones((2, 2))}).settings["seed"] == 0
+    assert data.settings.bins == 7 and data.settings.seed == 5
+    assert data.settings.msm_lag == section_defaults("metrics")["msm_lag"]
+    assert of(frames(100, 0, 1), {"tics": np.ones((2, 2))}).settings.seed == 0
 
 
 def test_we_fields_default_where_the_frames_lack_them():
