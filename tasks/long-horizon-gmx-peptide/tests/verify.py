@@ -173,11 +173,21 @@ def verify(checks):
         rg = xvg(f"{work}/gyrate.xvg")[:, 1].mean()
         assert close(result["mean_rg_nm"], rg, rel=1e-3, abs_=5e-4), f"{result['mean_rg_nm']} vs {rg:.4f}"
         assert f"{rg:.3f}" in open(f"{OUT}/report.md").read(), f"report.md does not give the mean Rg {rg:.3f} nm"
-    with checks.check("rmsd.xvg and gyrate.xvg are gmx rms's and gmx gyrate's output for the run (1e-3 nm)"):
-        for name, recomputed in (("rmsd.xvg", f"{work}/rmsd.xvg"), ("gyrate.xvg", f"{work}/gyrate.xvg")):
+    # The same gmx on the same nvt.tpr and nvt.xtc prints the same numbers: each file admits its printed digits
+    # (gmx rms: 7 decimals; gmx gyrate: 6 significant digits, %g) and nothing else. The smallest real mistakes are a
+    # group's: Protein-H for Protein (2.7e-4 nm in the mean, about 7e-4 nm a frame), a C-alpha fit for Backbone.
+    with checks.check("rmsd.xvg and gyrate.xvg are gmx rms's and gmx gyrate's output for the run (printed digits)"):
+        for name, recomputed, atol in (
+            ("rmsd.xvg", f"{work}/rmsd.xvg", 1e-6),
+            ("gyrate.xvg", f"{work}/gyrate.xvg", 1e-5),
+        ):
             got, want = xvg(f"{OUT}/{name}"), xvg(recomputed)
             assert got.shape[0] == want.shape[0], f"{name}: {got.shape[0]} frames, the run has {want.shape[0]}"
-            assert np.allclose(got[:, 1], want[:, 1], atol=1e-3), f"{name} differs from the recomputed analysis"
+            off = np.abs(got[:, 1] - want[:, 1])
+            assert np.all(off <= atol), (
+                f"{name} differs from gmx's recomputation by up to {off.max():.2g} nm (printed digits: {atol:g} nm): "
+                "another group or option than the instruction's"
+            )
     with checks.check("every file topol.top includes, in every #ifdef branch, is delivered or part of GROMACS"):
         includes = topology_includes(f"{OUT}/topol.top")
         assert not includes["missing"], "not found: " + "; ".join(includes["missing"])
