@@ -163,7 +163,8 @@ def verify(checks):
         )
         rmsd = xvg(f"{work}/rmsd.xvg")
         assert result["n_frames"] == len(rmsd) == 11, f"n_frames {result['n_frames']}"
-        assert close(result["mean_rmsd_nm"], rmsd[:, 1].mean(), rel=1e-2, abs_=5e-4), (
+        # the mean may be rounded to 3 decimals (5e-4 nm); 1 % (7.7e-4 nm on a reproduction's 0.0769 nm) was wider
+        assert close(result["mean_rmsd_nm"], rmsd[:, 1].mean(), rel=1e-3, abs_=5e-4), (
             f"{result['mean_rmsd_nm']} vs {rmsd[:, 1].mean():.4f}"
         )
     with checks.check("Rg recomputed with gmx gyrate, and in report.md (3 decimals)"):

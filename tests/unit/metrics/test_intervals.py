@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from westbench.errors import WestbenchError
-from westbench.metrics.intervals import bca_bounds, unit_bootstrap
+from westbench.metrics.intervals import bca_bounds, percentile_of_score, unit_bootstrap
 from westbench.metrics.resampling import resampling_units
 from westbench.metrics.suite import MetricSuite, discard_leading_iterations
 
@@ -241,12 +241,21 @@ def test_rounding_in_the_statistic_never_moves_an_interval(seed, units, replicat
     assert np.array_equal(rounded.extended, exact.extended) and np.array_equal(rounded.collapsed, exact.collapsed)
 
 
+def test_a_statistic_zero_but_for_rounding_ties_its_zero_replicates():
+    """A KL of 0 reads 2.2e-16 with every weight times 1000: its replicates' exact zeros are ties of either estimate
+    (the scoring contract's hypothesis test found z0 moving 0.425 -> 0.9 and the interval flagged collapsed)."""
+    replicates = np.concatenate([np.zeros(17), np.full(3, 2.220446049250313e-16)])[None]  # 0 throughout, but rounding
+    exact = percentile_of_score(replicates, np.array([0.0]))
+    assert percentile_of_score(replicates, np.array([2.220446049250313e-16])).tolist() == exact.tolist() == [0.5]
+
+
 def test_without_the_tolerance_rounding_moves_bounds(monkeypatch):
     """The property above is not vacuous: with ties counted by ``==`` the same rounding moves a bound (the issue's
     3.97 -> 3.59 after weights times 1000)."""
     import westbench.metrics.intervals as intervals
 
     monkeypatch.setattr(intervals, "TIE_TOLERANCE", 0.0)
+    monkeypatch.setattr(intervals, "ROUNDING_FLOOR", 0.0)
     moved = 0
     for seed in range(20):
         rng = np.random.default_rng(seed)
