@@ -1,6 +1,6 @@
-"""Engine sanity on the default run's real frames: every engine and the ground truth pass (metrics.json says so), and
-a collapsed, a mirrored, a 10x and an exploded copy of each fail their check, on the demo's ground truth and on the
-calibration study's larger one."""
+"""Engine sanity on the default run's real frames: the ground truth and every engine but a learned CG model pass,
+metrics.json reports what the frames show, and a collapsed, a mirrored, a 10x and an exploded copy of each engine
+fail their check, on the demo's ground truth and on the calibration study's larger one."""
 
 import json
 
@@ -29,8 +29,18 @@ def broken_copies(frames, seed=0):
     }
 
 
+#: Engines whose potential is learned from few frames (the demo's CG models): the only ones whose own verdicts may
+#: fail on an honest run; every other engine samples a chiral force field or the ground truth's own potential.
+LEARNED_PREFIX = "cg_"
+
+
 def check_engines(groundtruth_path, engine_paths):
-    """Every engine passes, and each broken copy of it fails exactly its check."""
+    """The ground truth passes; every engine but a learned one passes; each broken copy of any engine fails its check
+    on top of what the engine itself fails, and a mirrored copy turns the engine's chirality verdict over.
+
+    A CG engine's own verdicts are not asserted: its trajectories differ between CPUs, and a model that learned
+    little can sample the mirror image (the demo's cg_fulltrained did on one CI machine: chirality -0.39 against the
+    ground truth's hand, failed and reported as such, which is the check doing its job)."""
     from westbench.geometry.sanity import engine_sanity
     from westbench.io.frames import ok_frames, read_frames
 
@@ -39,23 +49,39 @@ def check_engines(groundtruth_path, engine_paths):
     assert engine_paths
     for path in engine_paths:
         frames = ok_frames(read_frames(path))
-        assert engine_sanity(groundtruth, frames).failed == [], path
+        own = engine_sanity(groundtruth, frames)
+        if not path.parent.name.startswith(LEARNED_PREFIX):
+            assert own.failed == [], (path, own.to_dict())
+        hand = own.checks["chirality"]
         for check, copy in broken_copies(frames).items():
             report = engine_sanity(groundtruth, copy)
-            if check == "chirality" and report.checks["chirality"].passed is not False:
-                # an engine that is itself nearly achiral has no hand to mirror (the demo's undertrained CG model)
-                assert abs(engine_sanity(groundtruth, frames).checks["chirality"].value) < 0.25, path
+            if check == "chirality":
+                if abs(hand.value) < 0.25:  # an engine nearly achiral itself has no hand to mirror
+                    continue
+                assert report.checks["chirality"].passed is (not hand.passed), (path, report.to_dict())
+                assert set(report.failed) - {"chirality"} == set(own.failed) - {"chirality"}, (path, report.to_dict())
                 continue
-            assert report.failed == [check], (path, check, report.to_dict())
+            assert check in report.failed and set(report.failed) <= set(own.failed) | {check}, (path, check)
 
 
 def test_every_engine_of_the_demo_passes_and_its_broken_copies_fail(default_run):
+    """metrics.json reports each engine's sanity as the frames show it (a failed check is a named failure and makes
+    its verdicts undetermined), and the broken copies fail (check_engines)."""
+    from westbench.geometry.sanity import engine_sanity
+    from westbench.io.frames import ok_frames, read_frames
+
     protein = default_run / "results" / "chignolin"
-    check_engines(protein / "tica" / "groundtruth_frames.h5", sorted((protein / "we").glob("*/frames.h5")))
+    groundtruth_path = protein / "tica" / "groundtruth_frames.h5"
+    check_engines(groundtruth_path, sorted((protein / "we").glob("*/frames.h5")))
+    groundtruth = read_frames(groundtruth_path)
     for record_path in sorted((protein / "metrics").glob("*/metrics.json")):
         record = json.loads(record_path.read_text())
-        assert record["sanity"]["passed"] is True and record["sanity"]["failed"] == [], record_path
-        assert not any(key.startswith("sanity/") for key in record["not_estimable"]), record_path
+        engine = record_path.parent.name
+        frames = read_frames(groundtruth_path if engine == "groundtruth" else protein / "we" / engine / "frames.h5")
+        failed = engine_sanity(groundtruth, ok_frames(frames)).failed
+        assert record["sanity"]["failed"] == failed and record["sanity"]["passed"] is (not failed), record_path
+        reasons = sorted(key for key in record["not_estimable"] if key.startswith("sanity/"))
+        assert reasons == [f"sanity/{check}" for check in sorted(failed)], record_path
 
 
 def test_the_calibration_study_s_engines_pass_and_their_broken_copies_fail(default_run):
