@@ -35,7 +35,7 @@ from deeptime.markov import TransitionCountModel
 from deeptime.markov.msm import MaximumLikelihoodMSM
 
 from westbench.config import section_defaults
-from westbench.metrics.binning import ReferenceGrid2D
+from westbench.metrics.binning import ReferenceBins, ReferenceGrid2D
 from westbench.metrics.estimability import NotEstimable
 
 log = logging.getLogger(__name__)
@@ -47,16 +47,15 @@ _METRICS = section_defaults("metrics")  # the schema owns the defaults
 FARTHEST_SPANS = 10**6
 
 
-def _axis_states(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Per axis: 1..bins inside the grid's edges (as :meth:`ReferenceBins.index`), and outside, one state per span
-    of the grid (its edges' extent) outward: 0 and bins + 1 within one span of the grid, -1 and bins + 2 within two."""
-    low, high = float(edges[0]), float(edges[-1])
-    span = high - low
-    inside = np.clip(np.searchsorted(edges, values, side="right"), 1, len(edges) - 1)
+def _axis_states(values: np.ndarray, axis: ReferenceBins) -> np.ndarray:
+    """Per axis: the grid's own bins (:meth:`ReferenceBins.index`: 1..bins inside), and outside, one state per span
+    of the grid outward: 0 and bins + 1 within one span of the grid, -1 and bins + 2 within two; NaN the farthest."""
+    low, high = float(axis.edges[0]), float(axis.edges[-1])
+    span, last = high - low, len(axis.edges) - 1
     below = 1 - np.ceil(np.clip((low - values) / span, 0, FARTHEST_SPANS))
-    above = len(edges) - 1 + np.ceil(np.clip((values - high) / span, 0, FARTHEST_SPANS))
-    states = np.where(values < low, below, np.where(values > high, above, inside))
-    return np.where(np.isnan(values), len(edges) - 1 + FARTHEST_SPANS, states).astype(np.int64)  # NaN: farthest
+    above = last + np.ceil(np.clip((values - high) / span, 0, FARTHEST_SPANS))
+    states = np.where(values < low, below, np.where(values > high, above, axis.index(values)))
+    return np.where(np.isnan(values), last + FARTHEST_SPANS, states).astype(np.int64)
 
 
 def grid_states(points: np.ndarray, grid: ReferenceGrid2D) -> np.ndarray:
@@ -78,7 +77,7 @@ def grid_states(points: np.ndarray, grid: ReferenceGrid2D) -> np.ndarray:
     (True, True)
     """
     points = np.asarray(points, dtype=np.float64)[:, :2]
-    first, second = (_axis_states(points[:, d], grid.axes[d].edges) for d in range(2))
+    first, second = (_axis_states(points[:, d], grid.axes[d]) for d in range(2))
     offset = FARTHEST_SPANS + 1  # every label of an axis shifted to >= 0, then paired into one int64
     columns = grid.axes[1].n_cells + 2 * offset
     return (first + offset) * columns + (second + offset)
