@@ -4,7 +4,8 @@ weighting (the scoring contract's self property; docs/scoring.md, "Scoring contr
 Generates ground truths of the scoring contract's test shapes (4-8 runs of 5-15 frames, a random-walk C-alpha chain
 and normal TICs, ``tests/unit/metrics/test_contract.py``), scores each against itself with the contract's settings
 and counts the cells whose ``msm`` verdict is *separated*; for each such case it records the estimate, the interval's
-low and the noise floor's high.
+low and the noise floor's high. It also counts the KL cells whose floor reads 0 up to its upper bound (the
+estimator's clip): those are undetermined, the price in resolution of not reading such a floor as a floor of 0.
 
     nice -n 10 .venv/bin/python benchmarks/msm_self_verdicts.py [--cases 150] [--first-seed 1000]
 
@@ -17,6 +18,7 @@ import argparse
 import json
 import logging
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -56,9 +58,14 @@ def groundtruth(seed: int) -> dict:
     }
 
 
-def separated_cells(seed: int) -> list[dict]:
+def separated_cells(seed: int, undecided: Counter) -> list[dict]:
+    """The *separated* cells of one case; counts into ``undecided`` the KL cells and those whose floor's upper
+    bound is 0 (marked ``bias``, undetermined: :func:`westbench.metrics.kl_rows.kl_mark`)."""
     frames = groundtruth(seed)
     scores = score_frames(frames, frames, SETTINGS, protein="self", engine="self").record["metrics"]["msm"]
+    for name, floor in (scores.get("noise_floor") or {}).get("kl", {}).items():
+        undecided["kl_cells"] += 1
+        undecided["kl_cells_floor_at_0"] += floor.get("high") is not None and floor["high"] <= 0.0
     found = []
     for metric, verdicts in (scores.get("verdicts") or {}).items():
         for name, verdict in verdicts.items():
@@ -84,9 +91,9 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1000)
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # every case logs its not-estimable parts
-    start, cases = time.perf_counter(), []
+    start, cases, undecided = time.perf_counter(), [], Counter()
     for i, seed in enumerate(range(args.first_seed, args.first_seed + args.cases), start=1):
-        cases += separated_cells(seed)
+        cases += separated_cells(seed, undecided)
         if i % 25 == 0:
             elapsed = time.perf_counter() - start
             print(f"{i}/{args.cases} cases, {elapsed:.0f} s, ETA {elapsed / i * (args.cases - i):.0f} s", flush=True)
@@ -95,6 +102,7 @@ def main() -> None:
         "first_seed": args.first_seed,
         "cases_with_a_separated_cell": len({c["seed"] for c in cases}),
         "separated_cells": cases,
+        **{key: int(value) for key, value in undecided.items()},
         "seconds": round(time.perf_counter() - start, 1),
     }
     OUT.write_text(json.dumps(result, indent=1) + "\n")

@@ -282,12 +282,14 @@ def kl_mark(
       the bin floor and the sample size, not a divergence (histogram estimator only);
     - *bias*: the estimator's bias at this sample size exceeds its noise: the noise floor's median (what zero
       divergence reads at the model's size: the estimator's bias there) is larger than the floor's spread above
-      it (upper bound minus median).
+      it (upper bound minus median); or the floor's upper bound is 0, the KL's bound (the nearest-neighbour
+      estimate is clipped there, its raw value below it): such a floor shows nothing of the noise, and a verdict
+      against it would call any positive value separated, the ground truth against itself included.
 
     Examples
     --------
-    >>> kl_mark(15.5, 15.7, floored_share=0.9)[0], kl_mark(0.03, 0.2)[0], kl_mark(0.2, 0.27)[0]
-    ('pinned', '', 'bias')
+    >>> kl_mark(15.5, 15.7, floored_share=0.9)[0], kl_mark(0.03, 0.2)[0], kl_mark(0.2, 0.27)[0], kl_mark(0.0, 0.0)[0]
+    ('pinned', '', 'bias', 'bias')
     """
     if floored_share is not None and floored_share > PINNED_SHARE:
         return PINNED, (
@@ -300,6 +302,12 @@ def kl_mark(
             f"pinned by the bin floor: the ground truth against itself at this sample size reads {floor_value:.3g}, "
             f"half or more of the largest value any model could reach ({reachable:.3g}); more ground-truth runs, or "
             "metrics.kl_estimator: nearest_neighbours"
+        )
+    if floor_high is not None and floor_high <= 0.0:
+        return BIASED, (
+            "the noise floor (the ground truth against itself at this sample size) reads 0 up to its upper bound, "
+            "the KL's bound (the nearest-neighbour estimate is clipped there): it shows nothing of the estimator's "
+            "noise, so no value can be told from noise against it (more ground-truth runs and model frames)"
         )
     if floor_value is not None and floor_high is not None and floor_value > floor_high - floor_value:
         return BIASED, (
