@@ -7,7 +7,7 @@ import mdtraj
 import numpy as np
 import openmm
 from openmm import app, unit
-from verifykit import load_json, main
+from verifykit import close, load_json, main, openmm_integrator, openmm_system_differences
 
 OUT = "/app/output"
 NAMES = (
@@ -23,6 +23,8 @@ NAMES = (
     "the frames are dynamics: each moved from the last and from the minimized structure (RMSD >= 0.01 nm)",
     "trajectory.dcd was written every 100 steps of 2 fs (its header: 0.2 ps per frame)",
     "bonds to hydrogen are constrained and only those (bond lengths over the frames)",
+    "integrator.xml is the dynamics' integrator: LangevinMiddleIntegrator, 300 K, 1/ps, 2 fs, seed 42",
+    "system.xml is the task's system: amber14-all + GBn2, no cut-off, bonds to hydrogen constrained",
 )
 
 
@@ -96,6 +98,20 @@ def verify(checks):
         # about 0.01 nm over 10 frames at 300 K
         assert spread_h < 5e-4, f"bonds to hydrogen vary by up to {spread_h:.4f} nm: not constrained"
         assert spread_heavy > 2e-3, f"heavy-atom bonds vary by {spread_heavy:.4f} nm (median): constrained too"
+    with checks.check(NAMES[12]):
+        # read back from the run's own integrator, serialized: run.json restates the instruction whatever ran
+        integrator = openmm_integrator(f"{OUT}/integrator.xml")
+        wrong = [
+            f"{name} {integrator.get(name)}"
+            for name, expected in (("temperature", 300.0), ("friction", 1.0), ("stepSize", 0.002), ("randomSeed", 42))
+            if integrator.get(name) is None or not close(integrator[name], expected, rel=1e-9, abs_=0.0)
+        ]
+        assert integrator["type"] == "LangevinMiddleIntegrator" and not wrong, (
+            f"integrator.xml holds a {integrator['type']} ({', '.join(wrong) or 'settings as asked'})"
+        )
+    with checks.check(NAMES[13]):
+        differences = openmm_system_differences(f"{OUT}/system.xml", system, topology.positions)
+        assert not differences, "; ".join(differences)
     rows = None
     with checks.check(NAMES[4]):
         with open(f"{OUT}/analysis.csv") as handle:
@@ -107,11 +123,13 @@ def verify(checks):
     ca = trajectory.topology.select("name CA") if trajectory is not None else None
     with checks.check(NAMES[5]):
         rmsd = mdtraj.rmsd(trajectory, mdtraj.load(f"{OUT}/minimized.pdb"), atom_indices=ca)
-        assert np.allclose([float(r["rmsd_nm"]) for r in rows], rmsd, atol=2e-3), "RMSD differs from the trajectory"
+        assert np.allclose([float(r["rmsd_nm"]) for r in rows], rmsd, rtol=0.0, atol=6e-4), (
+            "RMSD differs from the trajectory"
+        )
     rg = None
     with checks.check(NAMES[6]):
         rg = mdtraj.compute_rg(trajectory.atom_slice(ca))
-        assert np.allclose([float(r["rg_nm"]) for r in rows], rg, atol=2e-3), "Rg differs from the trajectory"
+        assert np.allclose([float(r["rg_nm"]) for r in rows], rg, rtol=0.0, atol=6e-4), "Rg differs from the trajectory"
     with checks.check(NAMES[7]):
         run = load_json(f"{OUT}/run.json")
         assert (run["seed"], run["steps"], float(run["timestep_fs"]), float(run["temperature_k"])) == (

@@ -40,6 +40,11 @@ simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
 simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
 simulation.step(1000)
 del simulation
+# the run's own objects, serialized: what the verifier reads the settings back from
+with open("/app/output/system.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(system))
+with open("/app/output/integrator.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(integrator))
 
 trajectory = mdtraj.load("/app/output/trajectory.dcd", top="/app/output/minimized.pdb")
 nmr = mdtraj.load_frame("/app/inputs/1L2Y.pdb", 0)

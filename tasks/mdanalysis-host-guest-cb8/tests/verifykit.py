@@ -1,7 +1,8 @@
 """Deterministic checks of a task's deliverables, and a reward that is always written.
 
-This module is the one verifier helper of the task suite. It uses the standard library
-only, because it runs inside the task image (Debian's Python 3.11); ``tools/sync-verifykit.py``
+This module is the one verifier helper of the task suite. It imports the standard library
+only, because it runs inside the task image (Debian's Python 3.11; the one helper for OpenMM's files imports OpenMM
+when called, in the images that have it); ``tools/sync-verifykit.py``
 copies it into every ``tasks/<task>/tests/verifykit.py`` and a unit test keeps the copies
 identical to this file.
 
@@ -465,3 +466,126 @@ def restraint_count(itp: str) -> int:
         elif inside and text and not text.startswith("#"):
             count += 1
     return count
+
+
+def openmm_integrator(path: str) -> dict:
+    """The integrator an OpenMM ``XmlSerializer`` file holds: its XML attributes (``type``, ``temperature`` in K,
+    ``friction`` in 1/ps, ``stepSize`` in ps, ``randomSeed``, as strings), read with the standard library.
+
+    The run's own object, serialized, is what a setting is read back from: a JSON of the settings restates the
+    instruction whatever ran.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "integrator.xml")
+    >>> _ = open(path, "w").write('<Integrator type="LangevinMiddleIntegrator" temperature="300" randomSeed="42"/>')
+    >>> settings = openmm_integrator(path)
+    >>> settings["type"], float(settings["temperature"]), int(settings["randomSeed"])
+    ('LangevinMiddleIntegrator', 300.0, 42)
+    """
+    import xml.etree.ElementTree as ElementTree
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"deliverable {path} was not written")
+    root = ElementTree.parse(path).getroot()
+    if root.tag != "Integrator" or "type" not in root.attrib:
+        raise ValueError(f"{path} holds <{root.tag}>, not an integrator written by openmm.XmlSerializer.serialize")
+    return dict(root.attrib)
+
+
+def openmm_system_differences(path: str, reference, positions, rel: float = 1e-6) -> list[str]:
+    """How the System an OpenMM ``XmlSerializer`` file holds differs from the verifier's own ``reference`` (an
+    ``openmm.System`` built as the task asks): particle count and masses, constrained pairs and their lengths, each
+    force's type and cut-off method, and the potential energy and every force at ``positions`` on the Reference
+    platform (each to ``rel``: energy at least 1e-3 kJ/mol, forces at least 1e-3 kJ/mol/nm); [] when they are the
+    same system. Only tasks whose image has OpenMM call it (it imports OpenMM).
+
+    The energy and forces are the sharp part: another GB model, a cut-off, a salt concentration, one charge or one
+    bonded term moves them far more than float rounding does (the same system agrees to about 1e-10 relative); a
+    non-finite value is a difference. Masses and constraint lengths change the dynamics, not the energy, so they are
+    compared apart (hydrogen mass repartitioning, a constraint in Angstrom).
+    """
+    import math
+
+    import openmm
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"deliverable {path} was not written")
+    with open(path) as handle:
+        system = openmm.XmlSerializer.deserialize(handle.read())
+    if not isinstance(system, openmm.System):
+        return [f"{path} holds a {type(system).__name__}, not a System"]
+    if system.getNumParticles() != reference.getNumParticles():
+        return [f"{system.getNumParticles()} particles, the structure has {reference.getNumParticles()}"]
+
+    def near(a, b, floor=0.0):
+        return math.isfinite(a) and math.isfinite(b) and abs(a - b) <= max(rel * abs(b), floor)
+
+    differences = []
+    theirs, mine = _openmm_masses(system), _openmm_masses(reference)
+    off = [i for i, (m, e) in enumerate(zip(theirs, mine)) if not near(m, e)]
+    if off:
+        differences.append(f"masses: {len(off)} particles differ (particle {off[0]}: {theirs[off[0]]} Da)")
+    theirs, mine = _openmm_constraints(system), _openmm_constraints(reference)
+    if set(mine) != set(theirs):
+        differences.append(
+            f"constraints: {len(theirs)} pairs, {len(set(theirs) - set(mine))} not asked for and "
+            f"{len(set(mine) - set(theirs))} missing of the {len(mine)} asked for"
+        )
+    elif any(not near(theirs[pair], mine[pair]) for pair in mine):
+        differences.append("constraints: the lengths of the constrained pairs differ from the force field's")
+    if _openmm_forces(system) != _openmm_forces(reference):
+        differences.append(
+            f"forces (type, cut-off method): {_openmm_forces(system)}, asked for {_openmm_forces(reference)}"
+        )
+    (delivered, delivered_forces), (expected, expected_forces) = (
+        _openmm_evaluate(system, positions),
+        _openmm_evaluate(reference, positions),
+    )
+    if not near(delivered, expected, 1e-3):
+        differences.append(f"potential energy {delivered:.3f} kJ/mol at the structure, asked for {expected:.3f}")
+    scale = float(abs(expected_forces).max())
+    gap = abs(delivered_forces - expected_forces)
+    worst = float(gap.max()) if bool((gap == gap).all()) else math.inf  # NaN != NaN
+    if worst > max(rel * scale, 1e-3):
+        differences.append(f"forces at the structure differ by up to {worst:.3g} kJ/mol/nm (largest {scale:.3g})")
+    return differences
+
+
+def _openmm_masses(system) -> list:
+    from openmm import unit
+
+    return [system.getParticleMass(i).value_in_unit(unit.dalton) for i in range(system.getNumParticles())]
+
+
+def _openmm_constraints(system) -> dict:
+    """{(i, j): length in nm} of a System's constraints, each pair in ascending order."""
+    from openmm import unit
+
+    out = {}
+    for i in range(system.getNumConstraints()):
+        a, b, length = system.getConstraintParameters(i)
+        out[(min(a, b), max(a, b))] = length.value_in_unit(unit.nanometer)
+    return out
+
+
+def _openmm_forces(system) -> list:
+    """Sorted (type, cut-off method or -1) of a System's forces but the CMMotionRemover (no energy, no force)."""
+    import openmm
+
+    return sorted(
+        (type(f).__name__, int(f.getNonbondedMethod()) if hasattr(f, "getNonbondedMethod") else -1)
+        for f in system.getForces()
+        if not isinstance(f, openmm.CMMotionRemover)
+    )
+
+
+def _openmm_evaluate(system, positions):
+    """(potential energy in kJ/mol, forces in kJ/mol/nm as one flat array) at ``positions``, Reference platform."""
+    import openmm
+    from openmm import unit
+
+    context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
+    context.setPositions(positions)
+    state = context.getState(getEnergy=True, getForces=True)
+    energy = state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
+    return energy, state.getForces(asNumpy=True).value_in_unit(unit.kilojoule_per_mole / unit.nanometer).ravel()

@@ -184,3 +184,72 @@ def test_a_window_given_as_an_absolute_tolerance_is_that_window_in_every_task_ve
         implicit
     )
     assert verifykit.close(0.4181, 0.418, abs_=1e-6) and not verifykit.close(0.4181, 0.418, rel=0, abs_=1e-6)
+
+
+def small_system(mass=12.0, length=0.1, method=None, charge=0.5, constrained=True):
+    """Three particles: a bond, a constraint, Coulomb and Lennard-Jones; ``method`` the NonbondedForce's cut-off."""
+    import openmm
+
+    system = openmm.System()
+    for _ in range(3):
+        system.addParticle(mass)
+    if constrained:
+        system.addConstraint(0, 1, length)
+    bonds = openmm.HarmonicBondForce()
+    bonds.addBond(1, 2, 0.15, 1000.0)
+    system.addForce(bonds)
+    nonbonded = openmm.NonbondedForce()
+    nonbonded.setNonbondedMethod(openmm.NonbondedForce.NoCutoff if method is None else method)
+    for q in (charge, -charge, 0.0):
+        nonbonded.addParticle(q, 0.1, 0.1)
+    system.addForce(nonbonded)
+    return system
+
+
+SMALL_POSITIONS = [(0.0, 0.0, 0.0), (0.1, 0.0, 0.0), (0.1, 0.16, 0.05)]
+
+
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        ({}, None),
+        ({"mass": 12.0 * 1.01}, "masses"),
+        ({"length": 1.0}, "constraints"),
+        ({"constrained": False}, "constraints"),
+        ({"method": 1}, "forces (type, cut-off method)"),
+        ({"charge": 0.5 * (1 + 1e-4)}, "potential energy"),
+    ],
+)
+def test_openmm_system_differences_names_every_change_of_the_system_and_nothing_else(tmp_path, change, named):
+    """The same System reads []; a 1 % mass, a constraint's length or presence, a cut-off or a charge 1e-4 off is
+    named (the energy window is 1e-6 relative)."""
+    import openmm
+
+    path = tmp_path / "system.xml"
+    path.write_text(openmm.XmlSerializer.serialize(small_system(**change)))
+    differences = verifykit.openmm_system_differences(str(path), small_system(), SMALL_POSITIONS)
+    if named is None:
+        assert differences == []
+    else:
+        assert differences and differences[0].startswith(named), differences
+
+
+def test_a_system_whose_energy_is_not_finite_differs(tmp_path):
+    """Two particles on one spot: the delivered System's Coulomb energy is infinite, never 'within the window'."""
+    import openmm
+
+    path = tmp_path / "system.xml"
+    path.write_text(openmm.XmlSerializer.serialize(small_system()))
+    on_top = [SMALL_POSITIONS[0], SMALL_POSITIONS[0], SMALL_POSITIONS[2]]
+    reference = small_system(charge=0.0)
+    differences = verifykit.openmm_system_differences(str(path), reference, on_top)
+    assert any(d.startswith("potential energy") for d in differences), differences
+
+
+def test_openmm_integrator_refuses_a_file_that_is_not_an_integrator(tmp_path):
+    path = tmp_path / "integrator.xml"
+    path.write_text('<System version="1"/>')
+    with pytest.raises(ValueError, match="not an integrator"):
+        verifykit.openmm_integrator(str(path))
+    with pytest.raises(FileNotFoundError, match="was not written"):
+        verifykit.openmm_integrator(str(tmp_path / "missing.xml"))

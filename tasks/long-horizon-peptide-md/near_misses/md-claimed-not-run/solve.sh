@@ -27,6 +27,11 @@ with open("/app/output/minimized.pdb", "w") as handle:
 # the near miss: no dynamics; the "trajectory" is the minimized structure saved 10 times, the run claimed anyway
 frames = mdtraj.load("/app/output/minimized.pdb")
 mdtraj.join([frames] * 10).save_dcd("/app/output/trajectory.dcd")
+# the run's own objects, serialized: what the verifier reads the settings back from
+with open("/app/output/system.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(system))
+with open("/app/output/integrator.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(integrator))
 del simulation
 
 trajectory = mdtraj.load("/app/output/trajectory.dcd", top="/app/output/minimized.pdb")

@@ -28,6 +28,11 @@ with open("/app/output/minimized.pdb", "w") as handle:
 simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 42)
 simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
 simulation.step(1000)
+# the run's own objects, serialized: what the verifier reads the settings back from
+with open("/app/output/system.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(system))
+with open("/app/output/integrator.xml", "w") as handle:
+    handle.write(openmm.XmlSerializer.serialize(integrator))
 del simulation
 
 trajectory = mdtraj.load("/app/output/trajectory.dcd", top="/app/output/minimized.pdb")

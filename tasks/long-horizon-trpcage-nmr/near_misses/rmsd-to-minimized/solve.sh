@@ -23,8 +23,15 @@ forcefield_files = ["amber14-all.xml", "implicit/gbn2.xml"]
 stored = json.load(open("/solution/run/provenance.json")) if os.path.isfile("/solution/run/provenance.json") else {}
 current = {"1L2Y.pdb": hashlib.sha256(open("/app/inputs/1L2Y.pdb", "rb").read()).hexdigest(), "openmm": openmm.__version__}
 if {key: stored.get(key) for key in current} == current:
-    for deliverable in ("minimized.pdb", "trajectory.dcd"):
+    for deliverable in ("minimized.pdb", "trajectory.dcd", "integrator.xml"):
         shutil.copyfile(f"/solution/run/{deliverable}", f"/app/output/{deliverable}")
+    # the run's System, rebuilt from its prepared structure as the run built it (370 kB of XML not stored)
+    prepared = app.PDBFile("/app/output/minimized.pdb")
+    system = app.ForceField(*forcefield_files).createSystem(
+        prepared.topology, nonbondedMethod=app.NoCutoff, constraints=app.HBonds
+    )
+    with open("/app/output/system.xml", "w") as handle:
+        handle.write(openmm.XmlSerializer.serialize(system))
 else:
     # model 1 only, with the deposited hydrogens removed (their names differ from Amber's) and rebuilt for pH 7
     text, model = [], 0
@@ -54,6 +61,11 @@ else:
     simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
     simulation.step(1000)
     del simulation
+    # the run's own objects, serialized: what the verifier reads the settings back from
+    with open("/app/output/system.xml", "w") as handle:
+        handle.write(openmm.XmlSerializer.serialize(system))
+    with open("/app/output/integrator.xml", "w") as handle:
+        handle.write(openmm.XmlSerializer.serialize(integrator))
 
 trajectory = mdtraj.load("/app/output/trajectory.dcd", top="/app/output/minimized.pdb")
 nmr = mdtraj.load("/app/output/minimized.pdb")  # the run's own start as the reference structure
