@@ -492,6 +492,30 @@ def openmm_integrator(path: str) -> dict:
     return dict(root.attrib)
 
 
+def openmm_integrator_differences(path: str, kind: str, **expected: float) -> list[str]:
+    """How the integrator in an OpenMM ``XmlSerializer`` file differs from the one a task asks for: its type
+    (``kind``) and each ``expected`` attribute (``temperature`` K, ``friction`` 1/ps, ``stepSize`` ps, ``randomSeed``)
+    to 1e-9 relative; [] when it is that integrator.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "integrator.xml")
+    >>> _ = open(path, "w").write('<Integrator type="LangevinIntegrator" temperature="310" randomSeed="42"/>')
+    >>> differences = openmm_integrator_differences(path, "LangevinMiddleIntegrator", temperature=300.0, randomSeed=42)
+    >>> for difference in differences:
+    ...     print(difference)
+    integrator.xml holds a LangevinIntegrator, asked for LangevinMiddleIntegrator
+    temperature 310, asked for 300.0
+    """
+    integrator = openmm_integrator(path)
+    differences = []
+    if integrator["type"] != kind:
+        differences.append(f"{os.path.basename(path)} holds a {integrator['type']}, asked for {kind}")
+    for name, value in expected.items():
+        if integrator.get(name) is None or not close(integrator[name], value, rel=1e-9, abs_=0.0):
+            differences.append(f"{name} {integrator.get(name)}, asked for {value}")
+    return differences
+
+
 def openmm_system_differences(path: str, reference, positions, rel: float = 1e-6) -> list[str]:
     """How the System an OpenMM ``XmlSerializer`` file holds differs from the verifier's own ``reference`` (an
     ``openmm.System`` built as the task asks): particle count and masses, constrained pairs and their lengths, each
