@@ -182,6 +182,7 @@ rule agent_gate:
     params:
         tasks=PLAN.agents.tasks,
         tasks_dir=str(PLAN.agents.tasks_dir),  # each task's contract: the resolution its verifier states
+        near_miss_tasks=PLAN.agents.near_miss_tasks,  # agents.gate.near_misses: whose near misses ran
         reference=PLAN.agents.reference,
         null=PLAN.agents.null,
     script:

@@ -26,6 +26,7 @@ def main(snakemake):
     resolution = {task: task_resolution(Path(snakemake.params.tasks_dir) / task) for task in snakemake.params.tasks}
     for task, rows in resolution.items():
         extra.setdefault(task, {}).update(resolution_summary(rows))
+        extra[task]["near_misses_run"] = task in snakemake.params.near_miss_tasks
     near_misses = {}
     for path in snakemake.input.near_misses:
         record = json.loads(Path(path).read_text())

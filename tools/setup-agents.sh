@@ -89,6 +89,13 @@ fi
 
 # 2. A running daemon.
 if ! as_root docker info >/dev/null 2>&1; then
+    # A dockerd that died (a killed container, a reboot without /run on tmpfs) leaves its pid file, and a new one
+    # refuses to start ("pid file found"): remove it when no process of that pid is alive.
+    pidfile=/var/run/docker.pid
+    if [ -f "$pidfile" ] && ! as_root kill -0 "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null; then
+        say "removing the stale $pidfile of a dockerd that is no longer running"
+        as_root rm -f "$pidfile"
+    fi
     say "starting dockerd in the background (log: $DOCKERD_LOG)"
     as_root sh -c "nohup dockerd >'$DOCKERD_LOG' 2>&1 &"
     for _ in $(seq 60); do as_root docker info >/dev/null 2>&1 && break; sleep 0.5; done

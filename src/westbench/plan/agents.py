@@ -26,7 +26,7 @@ import fnmatch
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from westbench.agents.harbor import model_id
 from westbench.agents.tasks import TaskError, load_task, mutation_files, near_misses, select_tasks, task_files
@@ -102,6 +102,24 @@ def check_gate_agents(section: Mapping) -> None:
             )
 
 
+def near_miss_tasks(chosen: bool | Sequence[str], names: Sequence[str], tasks: Sequence[str], tasks_dir) -> list[str]:
+    """The selected tasks whose near misses run (agents.gate.near_misses: true, false or a list of task names); a
+    listed name that is no task folder is a ConfigError naming it.
+
+    >>> near_miss_tasks(["b"], ["a", "b"], ["a", "b"], "tasks"), near_miss_tasks(True, ["a"], ["a"], "tasks")
+    (['b'], ['a'])
+    """
+    if isinstance(chosen, bool):
+        return list(tasks) if chosen else []
+    unknown = sorted(set(chosen) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"agents.gate.near_misses names {', '.join(unknown)}, which {'is' if len(unknown) == 1 else 'are'} not a "
+            f"task folder of {tasks_dir}: give task folder names, or true for every task's near misses."
+        )
+    return [task for task in tasks if task in set(chosen)]
+
+
 def trial_priority(agent_timeout_s: float | None, null_agent: bool = False, default_timeout_s: float = 900.0) -> int:
     """Snakemake priority of one trial or near miss: the longer the task allows its agent, the earlier it starts.
 
@@ -149,8 +167,10 @@ class AgentsPlan:
             self.tasks = select_tasks(names, section["select"]["tasks"])
             self.runs = [(agent, model) for agent, model, _ in runs(section)]
             # Near misses (plausible wrong solutions) each task ships: run as the reference, gated below 1.
+            #: The tasks whose near misses run: all (true), none (false) or those a list names.
+            self.near_miss_tasks = near_miss_tasks(section["gate"]["near_misses"], names, self.tasks, self.tasks_dir)
             self.near_misses = {
-                task: list(near_misses(self.tasks_dir / task)) if section["gate"]["near_misses"] else []
+                task: list(near_misses(self.tasks_dir / task)) if task in self.near_miss_tasks else []
                 for task in self.tasks
             }
         except TaskError as exc:

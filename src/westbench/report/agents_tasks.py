@@ -57,6 +57,8 @@ def _text(value) -> str:
 
 
 def _caught(gate: pd.DataFrame, task: str) -> str:
+    if task in gate.index and "near_misses_run" in gate and not bool(gate.loc[task, "near_misses_run"]):
+        return "not run (agents.gate.near_misses)"  # the run's list named other tasks
     if task not in gate.index or "near_misses" not in gate or not int(gate.loc[task, "near_misses"] or 0):
         return "—"
     return f"{int(gate.loc[task, 'near_miss_caught'])} of {int(gate.loc[task, 'near_misses'])}"

@@ -131,6 +131,16 @@ def test_a_malformed_near_miss_is_a_config_error_naming_its_file(tasks_dir):
     }
 
 
+def test_a_list_of_tasks_runs_those_tasks_near_misses_only_and_an_unknown_name_is_a_config_error(tasks_dir):
+    task(tasks_dir, "we-flux", near_misses=("rate-not-flux",))
+    plan = plan_with(agents=agents(tasks_dir, gate={"near_misses": ["we-flux", "we-rate"]})).agents
+    assert plan.near_miss_tasks == ["we-flux", "we-rate"]
+    assert plan.near_miss_trials() == ["results/agents/near_misses/we-flux/rate-not-flux/trial.json"]
+    assert plan_with(agents=agents(tasks_dir, gate={"near_misses": []})).agents.near_miss_trials() == []
+    with pytest.raises(ConfigError, match=r"agents\.gate\.near_misses names md_setup, which is not a task folder"):
+        plan_with(agents=agents(tasks_dir, gate={"near_misses": ["md_setup"]}))
+
+
 def test_each_job_reads_only_its_keys_of_the_section(tasks_dir):
     params = plan_with(agents=agents(tasks_dir, process={"correlation_min_trials": 7})).params
     assert list(params.agent_trial()) == ["environment", "harbor", "default_agent_timeout_s", "timeout_margin_s"]

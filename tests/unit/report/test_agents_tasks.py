@@ -70,3 +70,10 @@ def test_the_gate_csv_mutation_columns_give_the_rate_without_mutation_score(resu
     results.gate = results.gate.assign(mutation_killed=[2, None, 1], mutation_total=[2, None, 3])
     assert "3 of 5 mutants killed (60 %)" in str(gate_section(results))
     assert "2 of 2" in str(tasks_section(results)) and "1 of 3" in str(tasks_section(results))
+
+
+def test_a_task_whose_near_misses_the_run_left_out_reads_not_run_not_none_caught(results):
+    task = results.gate["task"].iloc[0]
+    results.gate["near_misses_run"] = results.gate["task"] != task
+    rows = str(tasks_section(results)).split("<tr")[2:]
+    assert [task in r for r in rows if "not run (agents.gate.near_misses)" in r] == [True]

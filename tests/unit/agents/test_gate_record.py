@@ -1,0 +1,123 @@
+"""westbench.agents.gate_record: a full gate's record and the near misses a later run must gate again."""
+
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from westbench.agents.gate_record import (
+    ENVIRONMENT,
+    ROTATION_SHARDS,
+    environment_key,
+    gate_record,
+    near_miss_key,
+    near_misses_to_gate,
+    shard_of,
+)
+
+from ...conftest import REPO
+
+TASKS = [f"task-{n}" for n in range(9)]
+
+
+def make_suite(root):
+    """Nine tasks (task.toml, a test, two near misses each), the eight without near misses one, and an environment."""
+    tasks = root / "tasks"
+    for name in [*TASKS, "no-near-misses"]:
+        (tasks / name / "tests").mkdir(parents=True)
+        (tasks / name / "task.toml").write_text(f'[metadata]\nname = "{name}"\n')
+        (tasks / name / "tests" / "test.sh").write_text("exit 0\n")
+        for miss in ("off-by-one", "wrong-units") if name != "no-near-misses" else ():
+            folder = tasks / name / "near_misses" / miss
+            folder.mkdir(parents=True)
+            (folder / "solve.sh").write_text(f"echo {miss}\n")
+            (folder / "why.md").write_text(f"{miss}.\n")
+    (root / "harbor_plugins").mkdir()
+    (root / "harbor_plugins" / "westbench_docker.py").write_text("PLUGIN = 1\n")
+    return tasks
+
+
+def full_gate(tasks, caught=2):
+    return [{"task": t, "near_misses": 2, "near_miss_caught": caught} for t in TASKS] + [
+        {"task": "no-near-misses", "near_misses": 0, "near_miss_caught": 0}
+    ]
+
+
+def test_a_full_gate_that_caught_everything_covers_every_task_until_something_changes(tmp_path):
+    tasks = make_suite(tmp_path)
+    record = gate_record(full_gate(tasks), tasks, tmp_path)
+    assert sorted(record["tasks"]) == TASKS and record["rotation_shards"] == ROTATION_SHARDS
+    assert all(entry["near_misses"] == 2 for entry in record["tasks"].values())
+    assert near_misses_to_gate(tasks, tmp_path, record, shard=None) == {}
+    # each shard names the tasks of that shard only, and the shards together name every task once
+    chosen = [set(near_misses_to_gate(tasks, tmp_path, record, shard=s)) for s in range(ROTATION_SHARDS)]
+    assert sorted(t for shard in chosen for t in shard) == TASKS
+    assert all(shard_of(t) == s for s, names in enumerate(chosen) for t in names)
+
+
+def test_a_task_with_a_near_miss_missed_or_not_run_is_left_out_of_the_record(tmp_path):
+    tasks = make_suite(tmp_path)
+    rows = full_gate(tasks)
+    rows[0] = {**rows[0], "near_miss_caught": 1}  # one slipped
+    rows[1] = {**rows[1], "near_misses": 0, "near_miss_caught": 0}  # not run (agents.gate.near_misses a list)
+    record = gate_record(rows, tasks, tmp_path)
+    assert sorted(record["tasks"]) == TASKS[2:]
+    assert near_misses_to_gate(tasks, tmp_path, record, shard=None) == {
+        t: "not in the record of a full gate that caught all its near misses" for t in TASKS[:2]
+    }
+    assert set(near_misses_to_gate(tasks, tmp_path, None, shard=None)) == set(TASKS)  # no record: all of them
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["task.toml", "tests/test.sh", "near_misses/off-by-one/solve.sh", "near_misses/wrong-units/why.md", "new file"],
+)
+def test_any_file_a_near_miss_trial_reads_changes_the_task_s_key(tmp_path, edit):
+    tasks = make_suite(tmp_path)
+    before = near_miss_key(tasks / "task-3")
+    path = tasks / "task-3" / ("tests/extra.py" if edit == "new file" else edit)
+    path.write_text(path.read_text().strip() + " (changed)\n" if path.exists() else "x = 1\n")
+    assert near_miss_key(tasks / "task-3") != before
+
+
+def test_a_change_to_the_trial_environment_regates_every_task(tmp_path):
+    tasks = make_suite(tmp_path)
+    record = gate_record(full_gate(tasks), tasks, tmp_path)
+    (tmp_path / "harbor_plugins" / "westbench_docker.py").write_text("PLUGIN = 2\n")
+    chosen = near_misses_to_gate(tasks, tmp_path, record, shard=None)
+    assert sorted(chosen) == TASKS and set(chosen.values()) == {
+        "the trial environment changed since the recorded full gate"
+    }
+
+
+def test_the_environment_names_paths_that_exist_and_hashes_them_all():
+    missing = [name for name in ENVIRONMENT if not (REPO / name).exists()]
+    assert not missing, f"gate_record.ENVIRONMENT names paths the repository does not have: {missing}"
+    assert environment_key(REPO) == environment_key(REPO) and len(environment_key(REPO)) == 64
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    changed=st.sets(st.sampled_from(TASKS)),
+    missed=st.sets(st.sampled_from(TASKS)),
+    shard=st.integers(min_value=0, max_value=10**9),
+)
+def test_every_task_is_gated_now_or_covered_by_the_record_at_its_current_inputs(
+    tmp_path_factory, changed, missed, shard
+):
+    """The property CI relies on, for any set of tasks changed after the full gate, any whose near misses it missed,
+    and any commit's shard: a task is chosen exactly when it changed, was missed, or is in the shard; every task not
+    chosen has a recorded key equal to its key now."""
+    root = tmp_path_factory.mktemp("suite")
+    tasks = make_suite(root)
+    rows = [{**row, "near_miss_caught": 1} if row["task"] in missed else row for row in full_gate(tasks)]
+    record = gate_record(rows, tasks, root)
+    for task in changed:
+        (tasks / task / "near_misses" / "off-by-one" / "solve.sh").write_text("echo changed\n")
+    chosen = near_misses_to_gate(tasks, root, record, shard)
+    expected = changed | missed | {t for t in TASKS if shard_of(t) == shard % ROTATION_SHARDS}
+    assert set(chosen) == expected
+    for task in set(TASKS) - set(chosen):
+        assert record["tasks"][task]["key"] == near_miss_key(tasks / task)
+    shutil.rmtree(root)

@@ -1,0 +1,58 @@
+"""Record a full gate: per task, the digest of what its near misses read, where all of them were caught.
+
+    .venv/bin/python tools/gate_record.py WORKDIR     # WORKDIR: where `snakemake agents` ran with every near miss
+    .venv/bin/python tools/gate_record.py --check     # which tasks' near misses the next CI run gates, and why
+
+Writes docs/measured/gate_record.json (commit it). CI's agent tier (tests/containers/test_agents_pipeline.py) then
+gates the near misses of the tasks changed since (all of them if the trial environment changed) and of one rotation
+shard: westbench.agents.gate_record. Run it after a full gate on the tree that gate ran (the digests are of the
+files as they are now; a task whose trials read other files than today's must not be recorded).
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from westbench.agents.gate_record import gate_record, near_misses_to_gate
+from westbench.agents.tasks import fingerprint
+
+ROOT = Path(__file__).resolve().parents[1]
+
+RECORD = ROOT / "docs" / "measured" / "gate_record.json"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workdir", nargs="?", type=Path, help="the working directory of a full `snakemake agents`")
+    parser.add_argument("--check", action="store_true", help="print what the next CI run gates, write nothing")
+    args = parser.parse_args()
+    record = json.loads(RECORD.read_text()) if RECORD.is_file() else None
+    if args.check or args.workdir is None:
+        for task, why in sorted(near_misses_to_gate(ROOT / "tasks", ROOT, record, shard=None).items()):
+            print(f"{task}: {why}")
+        return 0
+    gate = pd.read_csv(args.workdir / "results" / "agents" / "gate.csv")
+    stale = []
+    for path in sorted((args.workdir / "results" / "agents" / "near_misses").glob("*/*/trial.json")):
+        trial = json.loads(path.read_text())
+        if trial.get("task_fingerprint") != fingerprint(ROOT / "tasks" / trial["task"]):
+            stale.append(trial["task"])  # the trial read another version of the task than the tree's
+    rows = [row for row in gate.to_dict("records") if row["task"] not in stale]
+    written = gate_record(rows, ROOT / "tasks", ROOT)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    written = {"commit": head.stdout.strip() or None, **written}
+    RECORD.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
+    print(
+        f"{RECORD.relative_to(ROOT)}: {len(written['tasks'])} tasks recorded "
+        f"({sum(t['near_misses'] for t in written['tasks'].values())} near misses, all caught); "
+        f"left out as stale: {sorted(set(stale)) or 'none'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
