@@ -15,10 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
-
-from westbench.agents.gate_record import gate_record, near_misses_to_gate
-from westbench.agents.tasks import fingerprint
+from westbench.agents.gate_record import near_misses_to_gate, record_full_gate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,21 +32,15 @@ def main() -> int:
         for task, why in sorted(near_misses_to_gate(ROOT / "tasks", ROOT, record, shard=None).items()):
             print(f"{task}: {why}")
         return 0
-    gate = pd.read_csv(args.workdir / "results" / "agents" / "gate.csv")
-    stale = []
-    for path in sorted((args.workdir / "results" / "agents" / "near_misses").glob("*/*/trial.json")):
-        trial = json.loads(path.read_text())
-        if trial.get("task_fingerprint") != fingerprint(ROOT / "tasks" / trial["task"]):
-            stale.append(trial["task"])  # the trial read another version of the task than the tree's
-    rows = [row for row in gate.to_dict("records") if row["task"] not in stale]
-    written = gate_record(rows, ROOT / "tasks", ROOT)
+    written = record_full_gate(args.workdir / "results" / "agents", ROOT / "tasks", ROOT)
+    stale = written.pop("stale")
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     written = {"commit": head.stdout.strip() or None, **written}
     RECORD.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
     print(
         f"{RECORD.relative_to(ROOT)}: {len(written['tasks'])} tasks recorded "
         f"({sum(t['near_misses'] for t in written['tasks'].values())} near misses, all caught); "
-        f"left out as stale: {sorted(set(stale)) or 'none'}"
+        f"left out as stale: {stale or 'none'}"
     )
     return 0
 

@@ -29,11 +29,13 @@ every run: its near misses are gated now, or they were all caught at these exact
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from westbench.agents.tasks import near_misses, task_files, task_names
+from westbench.agents.tasks import fingerprint, near_misses, task_files, task_names
 
 #: The number of rotation shards: each run gates the near misses of one shard's tasks whatever the record says, so
 #: every task's are rerun at least once in this many runs with consecutive shards.
@@ -102,6 +104,23 @@ def gate_record(gate: Iterable[Mapping], tasks_dir: str | Path, root: str | Path
         if shipped > 0 and run == caught == shipped:
             recorded[task] = {"key": near_miss_key(tasks_dir / task), "near_misses": shipped}
     return {"environment": environment_key(root), "rotation_shards": ROTATION_SHARDS, "tasks": recorded}
+
+
+def record_full_gate(results: str | Path, tasks_dir: str | Path, root: str | Path) -> dict:
+    """:func:`gate_record` of a finished run's ``results/agents`` folder (``results``), leaving out every task one of
+    whose near-miss trials read other task files than ``tasks_dir`` holds now (its ``task_fingerprint``): their
+    verdicts are not of today's inputs. The record's ``stale`` lists them."""
+    results, tasks_dir = Path(results), Path(tasks_dir)
+    with open(results / "gate.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    stale = set()
+    for path in sorted((results / "near_misses").glob("*/*/trial.json")):
+        trial = json.loads(path.read_text())
+        task = tasks_dir / trial["task"]
+        if not task.is_dir() or trial.get("task_fingerprint") != fingerprint(task):
+            stale.add(trial["task"])
+    record = gate_record([row for row in rows if row["task"] not in stale], tasks_dir, root)
+    return {**record, "stale": sorted(stale)}
 
 
 def near_misses_to_gate(

@@ -1,5 +1,7 @@
 """westbench.agents.gate_record: a full gate's record and the near misses a later run must gate again."""
 
+import csv
+import json
 import shutil
 
 import pytest
@@ -13,8 +15,10 @@ from westbench.agents.gate_record import (
     gate_record,
     near_miss_key,
     near_misses_to_gate,
+    record_full_gate,
     shard_of,
 )
+from westbench.agents.tasks import fingerprint
 
 from ...conftest import REPO
 
@@ -121,3 +125,27 @@ def test_every_task_is_gated_now_or_covered_by_the_record_at_its_current_inputs(
     for task in set(TASKS) - set(chosen):
         assert record["tasks"][task]["key"] == near_miss_key(tasks / task)
     shutil.rmtree(root)
+
+
+def test_a_run_whose_near_miss_trials_read_another_version_of_a_task_records_it_as_stale(tmp_path):
+    """record_full_gate over a run's results/agents: the gate's rows, less the tasks whose near-miss trials read task
+    files that differ from the tree's (edited after the run), which the next run then gates again."""
+    tasks = make_suite(tmp_path)
+    results = tmp_path / "results" / "agents"
+    results.mkdir(parents=True)
+    with open(results / "gate.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, ["task", "near_misses", "near_miss_caught"])
+        writer.writeheader()
+        writer.writerows(full_gate(tasks))
+    for task in TASKS:
+        for miss in ("off-by-one", "wrong-units"):
+            folder = results / "near_misses" / task / miss
+            folder.mkdir(parents=True)
+            record = {"task": task, "near_miss": miss, "task_fingerprint": fingerprint(tasks / task)}
+            (folder / "trial.json").write_text(json.dumps(record))
+    (tasks / "task-4" / "tests" / "test.sh").write_text("exit 1\n")  # edited after the run
+    record = record_full_gate(results, tasks, tmp_path)
+    assert record["stale"] == ["task-4"] and sorted(record["tasks"]) == sorted(set(TASKS) - {"task-4"})
+    assert near_misses_to_gate(tasks, tmp_path, record, shard=None) == {
+        "task-4": "not in the record of a full gate that caught all its near misses"
+    }
