@@ -111,13 +111,14 @@ def near_miss_tasks(chosen: bool | Sequence[str], names: Sequence[str], tasks: S
     """
     if isinstance(chosen, bool):
         return list(tasks) if chosen else []
-    unknown = sorted(set(chosen) - set(names))
+    chosen = set(chosen)
+    unknown = sorted(chosen - set(names))
     if unknown:
         raise ConfigError(
             f"agents.gate.near_misses names {', '.join(unknown)}, which {'is' if len(unknown) == 1 else 'are'} not a "
             f"task folder of {tasks_dir}: give task folder names, or true for every task's near misses."
         )
-    return [task for task in tasks if task in set(chosen)]
+    return [task for task in tasks if task in chosen]
 
 
 def trial_priority(agent_timeout_s: float | None, null_agent: bool = False, default_timeout_s: float = 900.0) -> int:
