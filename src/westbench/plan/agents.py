@@ -111,8 +111,7 @@ def near_miss_tasks(chosen: bool | Sequence[str], names: Sequence[str], tasks: S
     """
     if isinstance(chosen, bool):
         return list(tasks) if chosen else []
-    chosen = set(chosen)
-    unknown = sorted(chosen - set(names))
+    unknown = sorted((chosen := set(chosen)) - set(names))
     if unknown:
         raise ConfigError(
             f"agents.gate.near_misses names {', '.join(unknown)}, which {'is' if len(unknown) == 1 else 'are'} not a "
