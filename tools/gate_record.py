@@ -1,6 +1,7 @@
 """Record a full gate: per task, the digest of what its near misses read, where all of them were caught.
 
     .venv/bin/python tools/gate_record.py WORKDIR     # WORKDIR: where `snakemake agents` ran with every near miss
+    .venv/bin/python tools/gate_record.py WORKDIR --update  # WORKDIR: a gate of some tasks (agents.select.tasks)
     .venv/bin/python tools/gate_record.py --check     # which tasks' near misses the next CI run gates, and why
 
 Writes docs/measured/gate_record.json (commit it). CI's agent tier (tests/containers/test_agents_pipeline.py) then
@@ -15,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from westbench.agents.gate_record import near_misses_to_gate, record_full_gate
+from westbench.agents.gate_record import near_misses_to_gate, record_full_gate, update_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,16 +27,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workdir", nargs="?", type=Path, help="the working directory of a full `snakemake agents`")
     parser.add_argument("--check", action="store_true", help="print what the next CI run gates, write nothing")
+    parser.add_argument(
+        "--update", action="store_true", help="WORKDIR gated some tasks: write them over the record, keep the rest"
+    )
     args = parser.parse_args()
     record = json.loads(RECORD.read_text()) if RECORD.is_file() else None
     if args.check or args.workdir is None:
         for task, why in sorted(near_misses_to_gate(ROOT / "tasks", ROOT, record, shard=None).items()):
             print(f"{task}: {why}")
         return 0
-    written = record_full_gate(args.workdir / "results" / "agents", ROOT / "tasks", ROOT)
-    stale = written.pop("stale")
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    written = {"commit": head.stdout.strip() or None, **written}
+    commit = head.stdout.strip() or None
+    results = args.workdir / "results" / "agents"
+    if args.update:
+        if record is None:
+            raise SystemExit(f"{RECORD.relative_to(ROOT)} is missing: record a full gate first")
+        try:
+            written = update_record(record, results, ROOT / "tasks", ROOT, label=commit)
+        except ValueError as error:
+            raise SystemExit(f"{RECORD.relative_to(ROOT)}: {error}") from None
+    else:
+        written = {"commit": commit, **record_full_gate(results, ROOT / "tasks", ROOT)}
+    stale = written.pop("stale")
     RECORD.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
     print(
         f"{RECORD.relative_to(ROOT)}: {len(written['tasks'])} tasks recorded "

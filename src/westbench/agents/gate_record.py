@@ -123,6 +123,35 @@ def record_full_gate(results: str | Path, tasks_dir: str | Path, root: str | Pat
     return {**record, "stale": sorted(stale)}
 
 
+def update_record(
+    record: Mapping, results: str | Path, tasks_dir: str | Path, root: str | Path, label: str | None = None
+) -> dict:
+    """``record`` with the tasks a later, partial gate ran (``results``: its ``results/agents``) written over:
+    each entered as :func:`record_full_gate` would enter it, or dropped where that gate missed or left out a near
+    miss, so a changed task is recorded again by gating it alone (``updated``: each such task with ``label``, the
+    commit of the partial gate's tree). Refused (``ValueError``) when the trial
+    environment differs from the record's: that reruns every task's near misses, and only a full gate records them.
+    """
+    if record.get("environment") != environment_key(root):
+        raise ValueError(
+            "the trial environment changed since the recorded full gate: a partial gate cannot update the record; "
+            "run `snakemake agents` with agents.gate.near_misses: true and tools/gate_record.py WORKDIR"
+        )
+    with open(Path(results) / "gate.csv", newline="") as handle:
+        gated = {row["task"] for row in csv.DictReader(handle) if int(row["near_misses"]) > 0}
+    partial = record_full_gate(results, tasks_dir, root)
+    tasks = {task: entry for task, entry in record["tasks"].items() if task not in gated}
+    tasks.update(partial["tasks"])
+    updated = {task: when for task, when in record.get("updated", {}).items() if task in tasks}
+    updated.update({task: label for task in partial["tasks"]})
+    return {
+        **record,
+        "tasks": dict(sorted(tasks.items())),
+        "updated": dict(sorted(updated.items())),
+        "stale": partial["stale"],
+    }
+
+
 def near_misses_to_gate(
     tasks_dir: str | Path, root: str | Path, record: Mapping | None, shard: int | None
 ) -> dict[str, str]:

@@ -63,6 +63,35 @@ def verify(checks):
             randomSeed=7,
         )
         assert not differences, "; ".join(differences)
+    with checks.check(
+        "initial_state.xml: the dynamics started at the minimized structure with velocities drawn at 300 K, seed 7"
+    ):
+        state = openmm.XmlSerializer.deserialize(open(f"{OUT}/initial_state.xml").read())
+        assert isinstance(state, openmm.State), f"initial_state.xml holds a {type(state).__name__}, not a State"
+        assert state.getTime().value_in_unit(unit.picosecond) == 0, "the state is not before the first step"
+        positions = state.getPositions(asNumpy=True).value_in_unit(unit.nanometer)
+        velocities = state.getVelocities(asNumpy=True).value_in_unit(unit.nanometer / unit.picosecond)
+        assert positions.shape == (system.getNumParticles(), 3), f"{positions.shape[0]} atoms"
+        moved = float(np.abs(positions - minimized.xyz[0]).max())
+        assert moved < 1e-3, f"positions lie up to {moved:.3g} nm from minimized.pdb's"
+        # the velocities drawn again at the stated temperature and seed, at the state's own positions (OpenMM draws
+        # them alike on every platform: 6e-7 nm/ps between CPU and Reference); 1 K off moves the largest by about
+        # 0.007 nm/ps (0.5 K: 0.004), another seed or an unseeded draw by about 5. In a context of the run's own
+        # System and integrator (system.xml, integrator.xml: each compared with the task's by its own check), since a
+        # State reports a leapfrog integrator's velocities shifted half a step by the forces: another force field
+        # (OBC2: 0.07 nm/ps) or step (0.06) would otherwise fail here for a mistake made elsewhere.
+        context = openmm.Context(
+            openmm.XmlSerializer.deserialize(open(f"{OUT}/system.xml").read()),
+            openmm.XmlSerializer.deserialize(open(f"{OUT}/integrator.xml").read()),
+            openmm.Platform.getPlatformByName("Reference"),
+        )
+        context.setPositions(positions)
+        context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
+        expected = context.getState(getVelocities=True).getVelocities(asNumpy=True)
+        deviation = float(np.abs(velocities - expected.value_in_unit(unit.nanometer / unit.picosecond)).max())
+        assert deviation < 1e-4, (
+            f"the velocities differ from those drawn at 300 K with seed 7 by up to {deviation:.3g} nm/ps"
+        )
     with checks.check("system.xml is the task's system: amber14-all + GBn2, no cut-off, bonds to hydrogen constrained"):
         differences = openmm_system_differences(f"{OUT}/system.xml", system, pdb.positions)
         assert not differences, "; ".join(differences)

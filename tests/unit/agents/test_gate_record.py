@@ -17,6 +17,7 @@ from westbench.agents.gate_record import (
     near_misses_to_gate,
     record_full_gate,
     shard_of,
+    update_record,
 )
 from westbench.agents.tasks import fingerprint
 
@@ -127,25 +128,54 @@ def test_every_task_is_gated_now_or_covered_by_the_record_at_its_current_inputs(
     shutil.rmtree(root)
 
 
-def test_a_run_whose_near_miss_trials_read_another_version_of_a_task_records_it_as_stale(tmp_path):
-    """record_full_gate over a run's results/agents: the gate's rows, less the tasks whose near-miss trials read task
-    files that differ from the tree's (edited after the run), which the next run then gates again."""
-    tasks = make_suite(tmp_path)
-    results = tmp_path / "results" / "agents"
+def write_results(results, tasks, gate):
+    """A run's results/agents folder: gate.csv's rows and a trial.json per near miss of each gated task."""
     results.mkdir(parents=True)
     with open(results / "gate.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, ["task", "near_misses", "near_miss_caught"])
         writer.writeheader()
-        writer.writerows(full_gate(tasks))
-    for task in TASKS:
-        for miss in ("off-by-one", "wrong-units"):
-            folder = results / "near_misses" / task / miss
+        writer.writerows(gate)
+    for row in gate:
+        for miss in ("off-by-one", "wrong-units")[: int(row["near_misses"])]:
+            folder = results / "near_misses" / row["task"] / miss
             folder.mkdir(parents=True)
-            record = {"task": task, "near_miss": miss, "task_fingerprint": fingerprint(tasks / task)}
-            (folder / "trial.json").write_text(json.dumps(record))
+            trial = {"task": row["task"], "near_miss": miss, "task_fingerprint": fingerprint(tasks / row["task"])}
+            (folder / "trial.json").write_text(json.dumps(trial))
+    return results
+
+
+def test_a_run_whose_near_miss_trials_read_another_version_of_a_task_records_it_as_stale(tmp_path):
+    """record_full_gate over a run's results/agents: the gate's rows, less the tasks whose near-miss trials read task
+    files that differ from the tree's (edited after the run), which the next run then gates again."""
+    tasks = make_suite(tmp_path)
+    results = write_results(tmp_path / "results" / "agents", tasks, full_gate(tasks))
     (tasks / "task-4" / "tests" / "test.sh").write_text("exit 1\n")  # edited after the run
     record = record_full_gate(results, tasks, tmp_path)
     assert record["stale"] == ["task-4"] and sorted(record["tasks"]) == sorted(set(TASKS) - {"task-4"})
     assert near_misses_to_gate(tasks, tmp_path, record, shard=None) == {
         "task-4": "not in the record of a full gate that caught all its near misses"
     }
+
+
+def test_a_gate_of_the_changed_tasks_alone_brings_the_record_up_to_date(tmp_path):
+    """update_record: after task edits, gating those tasks alone records them again (or drops one whose near miss
+    now slips), every other task keeps its entry, and a changed trial environment is refused."""
+    tasks = make_suite(tmp_path)
+    record = gate_record(full_gate(tasks), tasks, tmp_path)
+    for task in ("task-1", "task-2"):
+        (tasks / task / "tests" / "test.sh").write_text("exit 2\n")
+    assert set(near_misses_to_gate(tasks, tmp_path, record, shard=None)) == {"task-1", "task-2"}
+    partial = [
+        {"task": "task-1", "near_misses": 2, "near_miss_caught": 2},
+        {"task": "task-2", "near_misses": 2, "near_miss_caught": 1},
+    ]
+    updated = update_record(record, write_results(tmp_path / "partial", tasks, partial), tasks, tmp_path, "abc123")
+    assert sorted(updated["tasks"]) == sorted(set(TASKS) - {"task-2"}) and updated["updated"] == {"task-1": "abc123"}
+    assert updated["tasks"]["task-1"]["key"] == near_miss_key(tasks / "task-1") != record["tasks"]["task-1"]["key"]
+    assert all(updated["tasks"][t] == record["tasks"][t] for t in set(TASKS) - {"task-1", "task-2"})
+    assert near_misses_to_gate(tasks, tmp_path, updated, shard=None) == {
+        "task-2": "not in the record of a full gate that caught all its near misses"
+    }
+    (tmp_path / "harbor_plugins" / "westbench_docker.py").write_text("PLUGIN = 2\n")
+    with pytest.raises(ValueError, match="trial environment changed"):
+        update_record(updated, tmp_path / "partial", tasks, tmp_path)

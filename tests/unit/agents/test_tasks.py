@@ -233,7 +233,7 @@ def test_a_near_miss_reusing_a_recorded_run_reuses_the_reference_protocol_unchan
         assert provenance["protocol"] == hashlib.sha256(block.encode()).hexdigest(), (
             f"{folder}/run was recorded from another protocol than solution/solve.sh's: record it again"
         )
-        recorded = {"minimized.pdb", "trajectory.dcd", "integrator.xml"}
+        recorded = {"minimized.pdb", "trajectory.dcd", "integrator.xml", "initial_state.xml"}
         assert {p.name for p in (folder / "run").iterdir()} == {"provenance.json"} | recorded
         for name in recorded:
             assert (folder / "run" / name).read_bytes() == (folders[0] / "run" / name).read_bytes()

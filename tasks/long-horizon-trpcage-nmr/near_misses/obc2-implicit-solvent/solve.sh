@@ -39,6 +39,8 @@ simulation.minimizeEnergy(tolerance=100 * unit.kilojoule_per_mole / unit.nanomet
 with open("/app/output/minimized.pdb", "w") as handle:
     app.PDBFile.writeFile(fixer.topology, simulation.context.getState(getPositions=True).getPositions(), handle)
 simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
+with open("/app/output/initial_state.xml", "w") as handle:  # where the dynamics starts
+    handle.write(openmm.XmlSerializer.serialize(simulation.context.getState(getPositions=True, getVelocities=True)))
 simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
 simulation.step(1000)
 del simulation

@@ -23,7 +23,7 @@ forcefield_files = ["amber14-all.xml", "implicit/gbn2.xml"]
 stored = json.load(open("/solution/run/provenance.json")) if os.path.isfile("/solution/run/provenance.json") else {}
 current = {"1L2Y.pdb": hashlib.sha256(open("/app/inputs/1L2Y.pdb", "rb").read()).hexdigest(), "openmm": openmm.__version__}
 if {key: stored.get(key) for key in current} == current:
-    for deliverable in ("minimized.pdb", "trajectory.dcd", "integrator.xml"):
+    for deliverable in ("minimized.pdb", "trajectory.dcd", "integrator.xml", "initial_state.xml"):
         shutil.copyfile(f"/solution/run/{deliverable}", f"/app/output/{deliverable}")
     # the run's System, rebuilt from its prepared structure as the run built it (370 kB of XML not stored)
     prepared = app.PDBFile("/app/output/minimized.pdb")
@@ -58,6 +58,8 @@ else:
     with open("/app/output/minimized.pdb", "w") as handle:
         app.PDBFile.writeFile(fixer.topology, simulation.context.getState(getPositions=True).getPositions(), handle)
     simulation.context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
+    with open("/app/output/initial_state.xml", "w") as handle:  # where the dynamics starts
+        handle.write(openmm.XmlSerializer.serialize(simulation.context.getState(getPositions=True, getVelocities=True)))
     simulation.reporters.append(app.DCDReporter("/app/output/trajectory.dcd", 100))
     simulation.step(1000)
     del simulation
