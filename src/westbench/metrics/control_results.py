@@ -123,6 +123,20 @@ def resolution(controls: list[dict]) -> dict:
     return out
 
 
+def sanity_answer(control: Mapping) -> str:
+    """Whether the engine sanity checks catch a failure control: ``yes`` where they failed it in every split of
+    its ``sanity_splits`` (:mod:`westbench.metrics.control_sanity`; the one split of ``sanity_failed`` where absent),
+    ``no`` in none, ``in k of n splits`` between, ``cannot tell`` where it was not made.
+
+    >>> sanity_answer({"made": "x -> -x", "sanity_splits": [2, 3]}), sanity_answer({"made": "", "sanity_failed": []})
+    ('in 2 of 3 splits', 'cannot tell')
+    """
+    if not control.get("made"):
+        return "cannot tell"
+    caught, splits = control.get("sanity_splits") or (int(bool(control.get("sanity_failed"))), 1)
+    return "yes" if caught == splits else "no" if caught == 0 else f"in {caught} of {splits} splits"
+
+
 @dataclass
 class RunResolution:
     """What the controls of one run found (see the module docstring); :meth:`to_dict` is ``controls.json``."""
@@ -139,11 +153,9 @@ class RunResolution:
     def __post_init__(self):
         failures = [c for c in self.controls if c["kind"] == "failure"]
         self.detects = {c["failure_mode"]: DETECTS[c["detected"]] for c in failures}
-        # Engine sanity judges each engine alone (whatever the ground truth's size): a made control it fails is caught.
-        self.caught_by_sanity = {
-            c["failure_mode"]: "yes" if c.get("sanity_failed") else ("no" if c["made"] else "cannot tell")
-            for c in failures
-        }
+        # Engine sanity judges each engine alone (whatever the ground truth's size), but what it sees of a control can
+        # depend on the runs it was made from: caught only where every split's control failed it.
+        self.caught_by_sanity = {c["failure_mode"]: sanity_answer(c) for c in failures}
         self.negatives = {
             c["name"]: {
                 "within_noise": None if c["detected"] is None else not c["detected"],

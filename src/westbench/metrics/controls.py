@@ -63,6 +63,7 @@ from westbench.errors import WestbenchError
 from westbench.geometry.sanity import engine_sanity
 from westbench.metrics import control_engines as engines
 from westbench.metrics.control_results import DETECTS, RunResolution, cells_of, detected
+from westbench.metrics.control_sanity import sanity_over_splits
 from westbench.metrics.control_specs import Context, ControlSpec, control_specs
 from westbench.metrics.resampling import resampling_units
 from westbench.metrics.settings import MetricSettings
@@ -153,6 +154,8 @@ class ControlsEstimator:
                     record["frames"],
                     time.perf_counter() - start,
                 )
+        if not too_few:  # the sanity verdicts over several splits: one split answers for one choice of runs
+            sanity_over_splits(self.specs, controls, frames, units, context, self.seed)
         n_reference, n_source = len(np.unique(units[reference_rows])), len(np.unique(units[source_rows]))
         settings = {
             "controls": self.settings,

@@ -74,13 +74,17 @@ def is_gross(control: Mapping) -> bool:
 
 def answers(controls: Mapping) -> dict[str, str]:
     """Failure mode -> yes / no / cannot tell (``detects``, or each failure control's ``detected``), or
-    :data:`BY_SANITY` where the scores did not catch it and the sanity checks did (``caught_by_sanity``).
+    :data:`BY_SANITY` where the scores did not catch it and the sanity checks did in every split of the ground truth
+    (``caught_by_sanity``); "in k of n splits (by the sanity checks)" where they did in some only, which the run
+    cannot promise (:func:`caught` is false).
 
     Examples
     --------
     >>> answers({"detects": {"mirror image": "cannot tell", "collapse": "no"},
     ...          "caught_by_sanity": {"mirror image": "yes", "collapse": "no"}})
     {'mirror image': 'yes (by the sanity checks)', 'collapse': 'no'}
+    >>> answers({"detects": {"mirror image": "cannot tell"}, "caught_by_sanity": {"mirror image": "in 2 of 3 splits"}})
+    {'mirror image': 'in 2 of 3 splits (by the sanity checks)'}
     """
     found = {str(k): str(v) for k, v in (controls.get("detects") or {}).items()}
     for control in _failures(controls):
@@ -88,8 +92,12 @@ def answers(controls: Mapping) -> dict[str, str]:
         if mode not in found:
             found[mode] = {True: "yes", False: "no"}.get(control.get("detected"), "cannot tell")
     for mode, caught in (controls.get("caught_by_sanity") or {}).items():
-        if caught == "yes" and found.get(str(mode)) != "yes":
+        if found.get(str(mode)) == "yes":
+            continue
+        if caught == "yes":
             found[str(mode)] = BY_SANITY
+        elif str(caught).startswith("in "):  # caught in some splits of the ground truth only: not promised
+            found[str(mode)] = f"{caught} (by the sanity checks)"
     return found
 
 
@@ -141,7 +149,7 @@ def detection_sentence(controls: Mapping | None) -> str:
         mode = next(mode for mode in found if mode not in named)
         parts.append(f"{mode}: {found[mode]}")
     elif others:
-        counted = ", ".join(f"{others[a]} {a}" for a in ANSWERS if others[a])
+        counted = ", ".join(f"{others[a]} {a}" for a in dict.fromkeys([*ANSWERS, *others]) if others[a])
         parts.append(f"the other {sum(others.values())} known-bad controls: {counted}")
     text = "With this ground truth, a known-bad engine would be caught: " + "; ".join(parts) + "."
     reason = why_cannot_tell(controls)
