@@ -20,6 +20,12 @@ import numpy as np
 
 from westbench.geometry.ca_geometry import dihedrals
 from westbench.geometry.chain_checks import Check, chunks
+from westbench.geometry.handedness import (
+    ACHIRAL_HANDEDNESS,
+    MAX_MIRROR_HANDEDNESS,
+    hand_verdict,
+    handedness_profile,
+)
 
 #: Frames picked by weight for the collapse check. 1 / P(two picks coincide) can reach at most this count, so it
 #: must be well above :data:`MIN_CONFORMATIONS` (and the pairs of picks, PICKS^2 / 2 = 80,000 distances, cost
@@ -57,15 +63,6 @@ MIN_GROUNDTRUTH_PROFILE = 0.2
 #: truth of an achiral chain (a test's random walk, 20 frames) has a profile of 0.16 by noise alone; the demo's
 #: chignolin lies 8 standard errors out.
 MIN_GROUNDTRUTH_PROFILE_Z = 3.0
-#: Handedness h = (model profile . ground-truth profile) / |ground-truth profile|^2: +1 for the ground truth itself,
-#: -1 for its mirror image, about 0 for an achiral model (both hands alike). The model fails below this: it is then
-#: clearly closer to the mirror image than to the ground truth (h < 0 is closer, in the profile's distance). The
-#: demo's mirrored engines lie at -0.5 to -0.7; its honest ones at 0.5 to 0.7, and its undertrained CG model, whose
-#: prior has no chiral term, at 0.01 (achiral: reported, and left to the scores, which see dihedrals that differ);
-#: the noise of h for a model of 100 effective frames is about 0.05.
-MAX_MIRROR_HANDEDNESS = -0.25
-#: Below this |h| the check's message calls the model nearly achiral (it passes: it is not a mirror image).
-ACHIRAL_HANDEDNESS = 0.25
 #: Seed of the choice of pairs and of the content order of picks (fixed: the checks are a property of the data).
 SEED = 20_251_205
 
@@ -78,8 +75,10 @@ THRESHOLDS = {
     ),
     "chirality": (
         f"handedness above {MAX_MIRROR_HANDEDNESS:g} (+1: the ground truth's C-alpha dihedrals, -1: their mirror "
-        f"image), judged where the ground truth's handedness profile (RMS mean sine) reaches "
-        f"{MIN_GROUNDTRUTH_PROFILE:g} and {MIN_GROUNDTRUTH_PROFILE_Z:g} standard errors"
+        f"image) frame by frame against the nearest ground-truth conformation where that reads at least "
+        f"{ACHIRAL_HANDEDNESS:g} either way, else by the handedness profile (not judged below it), judged where the "
+        f"ground truth's profile (RMS mean sine) reaches {MIN_GROUNDTRUTH_PROFILE:g} and "
+        f"{MIN_GROUNDTRUTH_PROFILE_Z:g} standard errors"
     ),
 }
 
@@ -179,33 +178,49 @@ def collapse(
     )
 
 
-def handedness_profile(ca: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The weighted mean sine of every C-alpha dihedral (n_residues - 3,), and its standard error (frames taken as
-    independent): a mirror image negates the profile, an achiral distribution has it 0; chunk by chunk.
+def matched_handedness(
+    gt_ca: np.ndarray,
+    gt_w: np.ndarray,
+    model_ca: np.ndarray,
+    model_w: np.ndarray,
+    gt_scale: float = 1.0,
+    model_scale: float = 1.0,
+) -> float:
+    """Handedness of the model's weighted picks, each against its nearest ground-truth pick in C-alpha pair distances:
+    sum of (model sines . matched sines) over sum of (matched sines . matched sines), +1 for the ground truth's own
+    conformations, -1 for their mirror images, near 0 where no ground-truth conformation is near. Distances are
+    compared at each sample's own scale (``*_scale``, as :func:`collapse`), so a unit mistake is the units check's.
 
     >>> t = np.arange(6) * np.radians(100.0)
     >>> helix = np.stack([0.23 * np.cos(t), 0.23 * np.sin(t), 0.15 * np.arange(6)], axis=1)[None].astype(np.float32)
-    >>> profile, error = handedness_profile(helix, np.ones(1))
-    >>> profile.round(2).tolist(), error.round(6).tolist()
-    ([0.77, 0.77, 0.77], [0.0, 0.0, 0.0])
+    >>> one = np.ones(1)
+    >>> matched_handedness(helix, one, helix, one), matched_handedness(helix, one, helix * [1, 1, -1], one)
+    (1.0, -1.0)
     """
-    n = ca.shape[1]
-    quads = max(n - 3, 0)  # dihedrals of consecutive C-alphas
-    support = np.flatnonzero(weights > 0)
-    w = weights / weights[support].sum()
-    first, second, square = (np.zeros(quads) for _ in range(3))  # sums of w sin, w^2 sin, w^2 sin^2
-    for part in chunks(len(support), 3 * n + 2 * quads):
-        rows = support[part]
-        sines = np.sin(dihedrals(ca[rows]))  # float64: rigid motion moves the profile by rounding only (1e-16)
-        first += w[rows] @ sines
-        second += w[rows] ** 2 @ sines
-        square += w[rows] ** 2 @ sines**2
-    variance = square - 2 * first * second + first**2 * float(np.sum(w[support] ** 2))
-    return first, np.sqrt(np.maximum(variance, 0.0))
+    pairs = conformation_pairs(gt_ca.shape[1])
+    gt_frames, _ = weighted_picks(gt_ca, gt_w, pairs)
+    frames, counts = weighted_picks(model_ca, model_w, pairs)
+    reference, features = (
+        conformation_features(ca, f, pairs) * scale
+        for ca, f, scale in ((gt_ca, gt_frames, gt_scale), (model_ca, frames, model_scale))
+    )
+    square = (features**2).sum(axis=1)[:, None] + (reference**2).sum(axis=1)[None, :] - 2.0 * features @ reference.T
+    nearest = gt_frames[np.argmin(square, axis=1)]
+    model_sines, matched_sines = np.sin(dihedrals(model_ca[frames])), np.sin(dihedrals(gt_ca[nearest]))
+    norm = float(counts @ (matched_sines**2).sum(axis=1))
+    return round(float(counts @ (model_sines * matched_sines).sum(axis=1)) / norm, 12) if norm > 0 else 0.0
 
 
-def chirality(gt_ca: np.ndarray, gt_w: np.ndarray, model_ca: np.ndarray, model_w: np.ndarray) -> Check:
-    """The ``chirality`` check (module docstring): the model's handedness profile projected on the ground truth's."""
+def chirality(
+    gt_ca: np.ndarray,
+    gt_w: np.ndarray,
+    model_ca: np.ndarray,
+    model_w: np.ndarray,
+    gt_scale: float = 1.0,
+    model_scale: float = 1.0,
+) -> Check:
+    """The ``chirality`` check (module docstring): the model's hand frame by frame against its nearest ground-truth
+    conformations (:func:`matched_handedness`), or by its handedness profile where those match too little."""
     threshold = THRESHOLDS["chirality"]
     if gt_ca.shape[1] < 4:
         return Check(None, None, threshold, "fewer than 4 C-alpha atoms: no dihedral, no handedness to judge")
@@ -222,20 +237,11 @@ def chirality(gt_ca: np.ndarray, gt_w: np.ndarray, model_ca: np.ndarray, model_w
         )
     model, _ = handedness_profile(model_ca, model_w)
     handedness = float(model @ reference / (reference @ reference))
+    matched = matched_handedness(gt_ca, gt_w, model_ca, model_w, gt_scale, model_scale)
     numbers = (
-        f"handedness {handedness:.3g} (the model's mean dihedral sines projected on the ground truth's, RMS "
-        f"{size:.3g}; the ground truth +1, its mirror image -1)"
+        f"handedness {matched:.3g} frame by frame against the nearest ground-truth conformation, {handedness:.3g} "
+        f"by the profile (the model's mean dihedral sines projected on the ground truth's, RMS {size:.3g}; the "
+        "ground truth +1, its mirror image -1)"
     )
-    if handedness > MAX_MIRROR_HANDEDNESS:
-        if abs(handedness) < ACHIRAL_HANDEDNESS:
-            numbers += (
-                ": nearly achiral (both hands alike; a CG model without a chiral term samples both), not a mirror image"
-            )
-        return Check(True, handedness, threshold, numbers)
-    return Check(
-        False,
-        handedness,
-        threshold,
-        f"{numbers}: the model is closer to the mirror image of the protein than to the protein; check the "
-        "coordinates' handedness (a reflected axis or structure) and, for a CG model, the sign of its chiral term",
-    )
+    passed, why = hand_verdict(matched, handedness)
+    return Check(passed, matched, threshold, f"{numbers}{why}")

@@ -12,10 +12,12 @@ a run whose ground truth is too small to separate anything still names an engine
     changes them). Distinct conformations = 1 / P(two picks are the same conformation); spread = the mean
     distance between two picks.
 ``chirality`` (:mod:`~westbench.geometry.ensemble_checks`)
-    The handedness of the C-alpha dihedrals against the ground truth's: the weighted mean sine of each dihedral
-    (its handedness profile; a mirror image negates every dihedral, and so the profile) projected on the ground
-    truth's. A model clearly closer to the mirror image fails. Decided only where the ground truth is clearly
-    chiral (a profile well above its noise); else ``passed`` is None with the reason.
+    The handedness of the C-alpha dihedrals against the ground truth's: each weighted pick of the model's frames
+    against its nearest ground-truth conformation in pair distances (which a mirror image leaves unchanged), the
+    dihedral sines compared like for like; where too few conformations match, the weighted mean sine of each
+    dihedral (the handedness profile) projected on the ground truth's, which can pass a model but not fail it. A
+    model clearly closer to the mirror image fails. Decided only where the ground truth is clearly chiral (a
+    profile well above its noise); else ``passed`` is None with the reason.
 ``units`` (:mod:`~westbench.geometry.chain_checks`)
     The scale of the chain: the weighted median consecutive C-alpha distance (3.8 Angstrom; 2.9 before a
     cis-proline), on the consecutive pairs that are bonded in the native structure (or the ground truth), so
@@ -151,12 +153,11 @@ def engine_sanity(
     bonded = bonded_pairs(gt_ca, gt_w, native)
     gt_geometry = chain_geometry(gt_ca, gt_w, bonded)
     model_geometry = chain_geometry(model_ca, model_w, bonded)
+    scales = scale_of(gt_geometry, bonded), scale_of(model_geometry, bonded)  # a unit mistake is the units check's
     return SanityReport(
         {
-            "collapse": collapse(
-                gt_ca, gt_w, model_ca, model_w, scale_of(gt_geometry, bonded), scale_of(model_geometry, bonded)
-            ),
-            "chirality": chirality(gt_ca, gt_w, model_ca, model_w),
+            "collapse": collapse(gt_ca, gt_w, model_ca, model_w, *scales),
+            "chirality": chirality(gt_ca, gt_w, model_ca, model_w, *scales),
             "units": units(gt_geometry, model_geometry, bonded),
             "exploded": exploded(gt_geometry, model_geometry, gt_ca.shape[1], bonded),
         }
