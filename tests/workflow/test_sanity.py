@@ -57,8 +57,8 @@ def check_engines(groundtruth_path, engine_paths):
         for check, copy in broken_copies(frames).items():
             report = engine_sanity(groundtruth, copy)
             if check == "chirality":
-                # an engine whose hand is not judged frame by frame (|handedness| < 0.25: nearly achiral, or matching too
-                # few of the ground truth's conformations) has none to turn over
+                # an engine whose hand is not judged frame by frame (|handedness| < 0.25: nearly achiral, or matching
+                # too few of the ground truth's conformations) has none to turn over
                 if abs(hand.value) < 0.25:
                     continue
                 assert report.checks["chirality"].passed is (not hand.passed), (path, report.to_dict())
