@@ -1,10 +1,10 @@
 """Engine sanity of the known-bad controls over several splits of the ground truth's units.
 
 Whether the sanity checks (:func:`westbench.geometry.sanity.engine_sanity`) catch a known-bad engine can depend on
-which conformations it samples: a mirror image is told by its handedness profile (each C-alpha dihedral's mean
-sine), an average over conformations, so the mirror of runs that sample other conformations than the reference's
-can read as nearly achiral. On the embedded demo's ground truth (3 runs) one split's mirror control reads -1.05
-(caught) and another's -0.23 (not). One seeded split answers for one choice of runs, so the controls' claim
+which conformations it samples: a hand is told by comparing dihedral sines with the ground truth's nearest
+conformations, and where a control's runs sample conformations the reference's runs do not, no hand can be compared.
+On the embedded demo's ground truth (3 runs) the mirror of run 0 or 1 reads -0.93 and -0.69 against the other two
+(caught), that of run 2 +0.15 (not). One seeded split answers for one choice of runs, so the controls' claim
 "caught by the sanity checks" is made over :data:`SANITY_SPLITS` rotations of the split instead (every unit in the
 source half once when the ground truth has no more units than that): ``sanity_splits`` [caught, splits] per
 control, and the run's answer *yes* only where every split caught it (:mod:`westbench.metrics.control_results`).
@@ -40,8 +40,8 @@ def split_rotations(units: np.ndarray, seed: int, splits: int = SANITY_SPLITS) -
     that order rotated, so that each split's source half holds other units."""
     n = int(units.max()) + 1 if len(units) else 0
     order = np.random.default_rng(derive_seed(seed, "split")).permutation(n)
-    count = min(splits, n)
-    step = max(1, n // max(count, 1))
+    count = max(1, min(splits, n))
+    step = max(1, n // count)
     return [np.isin(units, np.roll(order, -k * step)[: (n + 1) // 2]) for k in range(count)]
 
 

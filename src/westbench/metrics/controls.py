@@ -63,7 +63,7 @@ from westbench.errors import WestbenchError
 from westbench.geometry.sanity import engine_sanity
 from westbench.metrics import control_engines as engines
 from westbench.metrics.control_results import DETECTS, RunResolution, cells_of, detected
-from westbench.metrics.control_sanity import sanity_over_splits
+from westbench.metrics.control_sanity import sanity_over_splits, split_rotations
 from westbench.metrics.control_specs import Context, ControlSpec, control_specs
 from westbench.metrics.resampling import resampling_units
 from westbench.metrics.settings import MetricSettings
@@ -88,9 +88,7 @@ def split_units(groundtruth: Mapping, seed: int) -> tuple[np.ndarray, np.ndarray
     (6, 4, False, '5 runs')
     """
     units, description = resampling_units(groundtruth)
-    n = int(units.max()) + 1 if len(units) else 0
-    order = np.random.default_rng(derive_seed(seed, "split")).permutation(n)
-    reference = np.isin(units, order[: (n + 1) // 2])
+    reference = split_rotations(units, seed, splits=1)[0]  # the first of the sanity checks' splits: one owner
     return reference, ~reference, description
 
 
