@@ -122,14 +122,18 @@ def weighted_picks(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray) -> tu
     return frames, counts
 
 
+def squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) squared Euclidean distances between the rows of two feature matrices (rounding can leave
+    them slightly negative)."""
+    return (a**2).sum(axis=1)[:, None] + (b**2).sum(axis=1)[None, :] - 2.0 * a @ b.T
+
+
 def pick_statistics(ca: np.ndarray, weights: np.ndarray, pairs: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
     """(effective distinct conformations, spread in Angstrom) of weighted picks of the frames, their distances
     times ``scale``."""
     frames, counts = weighted_picks(ca, weights, pairs)
     features = conformation_features(ca, frames, pairs) * scale
-    square = (features**2).sum(axis=1)
-    gram = features @ features.T
-    distance = np.sqrt(np.maximum(square[:, None] + square[None, :] - 2.0 * gram, 0.0) / max(len(pairs), 1))
+    distance = np.sqrt(np.maximum(squared_distances(features, features), 0.0) / max(len(pairs), 1))
     np.fill_diagonal(distance, 0.0)
     counts = counts.astype(np.int64)
     same = int(counts @ (distance <= SAME_CONFORMATION_A).astype(np.int64) @ counts)  # pairs of picks, exact
@@ -204,8 +208,7 @@ def matched_handedness(
         conformation_features(ca, f, pairs) * scale
         for ca, f, scale in ((gt_ca, gt_frames, gt_scale), (model_ca, frames, model_scale))
     )
-    square = (features**2).sum(axis=1)[:, None] + (reference**2).sum(axis=1)[None, :] - 2.0 * features @ reference.T
-    nearest = gt_frames[np.argmin(square, axis=1)]
+    nearest = gt_frames[np.argmin(squared_distances(features, reference), axis=1)]
     model_sines, matched_sines = np.sin(dihedrals(model_ca[frames])), np.sin(dihedrals(gt_ca[nearest]))
     norm = float(counts @ (matched_sines**2).sum(axis=1))
     return round(float(counts @ (model_sines * matched_sines).sum(axis=1)) / norm, 12) if norm > 0 else 0.0
