@@ -11,6 +11,7 @@ from markupsafe import Markup
 import westbench.report.agents_sections  # noqa: F401 (registered before these sections)
 import westbench.report.agents_tasks  # noqa: F401 (registered first: these sections go before its "tasks")
 from westbench.agents.failures.breaches import SIGNATURES
+from westbench.agents.failures.modes import MODE_RULES, MODES
 from westbench.agents.process.capabilities import CAPABILITIES
 from westbench.report.agents_results import NOT_RUN, AgentResults, agent_label, figure, finite, interval, register
 from westbench.report.html_tables import html_table
@@ -210,6 +211,9 @@ def _breaches(results: AgentResults, breaches: pd.DataFrame) -> Markup:
         "check failed), <i>judge shortfall</i> (the rubric judge found a criterion not met; of the judged trials "
         "only). The flags overlap; the signature is the first that applies of: {}.</p>"
     ).format(", ".join(SIGNATURES))
+    body += Markup("<p>The published failure modes (MDGym), the first that applies: {}.</p>").format(
+        Markup("; ").join(Markup("<i>{}</i>: {}").format(mode, MODE_RULES[mode]) for mode in MODES)
+    )
     failed = breaches[breaches["not_passed"] > 0] if len(breaches) else breaches
     if failed.empty:
         return body + Markup("<p>No trial failed.</p>")
@@ -239,6 +243,9 @@ def _breaches(results: AgentResults, breaches: pd.DataFrame) -> Markup:
                     "missing deliverable": f"{int(r['missing_deliverable'])} ({_rate(r, 'missing_deliverable_rate')})",
                     "failed check": f"{int(r['failed_check'])} ({_rate(r, 'failed_check_rate')})",
                     "judge shortfall": f"{int(r['judge_shortfall'])} of {judged} judged" if judged else "not judged",
+                    "failure modes": ", ".join(
+                        f"{mode} {int(r.get('mode_' + mode.replace(' ', '_'), 0))}" for mode in MODES[:-1]
+                    ),
                 }
             )
         body += Markup("<h4>By {}</h4>").format(tag) + html_table(pd.DataFrame(rows))

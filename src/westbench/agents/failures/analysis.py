@@ -42,6 +42,7 @@ from westbench.agents.atif import trajectory_facts
 from westbench.agents.failures.breaches import breach, task_contract
 from westbench.agents.failures.correlation import process_correlation
 from westbench.agents.failures.figures import plot_breaches, plot_failures, plot_process
+from westbench.agents.failures.modes import computed_checks, trial_modes
 from westbench.agents.failures.tables import (
     breach_table,
     completion_table,
@@ -117,11 +118,13 @@ def analyse_failures(
     trials = {key: t for key, t in _by_key(trial_files).items() if key[0] in gated}
     judges, cards = _by_key(judge_files), _by_key(process_files)
     contracts = {task: task_contract(Path(tasks_dir) / task) for task in gated}
+    computed = {task: computed_checks(Path(tasks_dir) / task) for task in gated}
     failure_rows, process_rows = [], []
     for key in sorted(trials, key=lambda k: tuple(str(part) for part in k)):
         trial, card = trials[key], cards.get(key)
         facts = card["facts"] if card and "facts" in card else trajectory_facts(trial.get("trial_dir"))
-        failure_rows.append(trial_row(trial, facts, breach(trial, judges.get(key), contracts[key[0]])))
+        breached = breach(trial, judges.get(key), contracts[key[0]])
+        failure_rows.append(trial_row(trial, facts, breached | trial_modes(trial, breached, computed[key[0]])))
         if card and card.get("assessed"):
             process_rows.append(process_row(trial, card))
     failures = pd.DataFrame(failure_rows)

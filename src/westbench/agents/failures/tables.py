@@ -13,7 +13,8 @@ Summaries per agent and model and outcome, each rate with its Wilson 95 % interv
   treats results as independent: a run's errors cluster, so the interval is a lower bound on the uncertainty),
   trials with any error and of those, trials whose last tool result was not an error (recovered).
 * :func:`breach_table`: per task tag (difficulty, category) and value: trials, trials not passed and, among
-  those, each flag's count and rate and each signature's count.
+  those, each flag's count and rate, each signature's count and each failure mode's count
+  (:mod:`~westbench.agents.failures.modes`: unstable configuration, fabricated output, premature abandonment).
 
 Examples
 --------
@@ -35,6 +36,7 @@ import pandas as pd
 
 from westbench.agents.completion import CLAIMING, CLASSES
 from westbench.agents.failures.breaches import SIGNATURES
+from westbench.agents.failures.modes import MODES
 from westbench.agents.grading import PASS_TOLERANCE
 from westbench.agents.statistics import COMPLETED, wilson_interval
 
@@ -145,5 +147,8 @@ def breach_table(failures: pd.DataFrame, tags: Sequence[str] = TAGS) -> pd.DataF
             )
             for name in SIGNATURES:
                 row[f"signature_{name.replace(' ', '_')}"] = int((failed["signature"] == name).sum())
+            for name in MODES:
+                modes = failed["failure_mode"] if "failure_mode" in failed else pd.Series(dtype=object)
+                row[f"mode_{name.replace(' ', '_')}"] = int((modes == name).sum())
             rows.append(row)
     return pd.DataFrame(rows, columns=[*RUN, "tag", "value", "trials", "not_passed"] if not rows else None)

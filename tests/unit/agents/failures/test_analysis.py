@@ -96,6 +96,17 @@ def test_breach_signatures_by_difficulty_and_category(analysed):
     assert nop["trajectory"] == "absent" and nop["signature"] == "failed check"  # no checks.json: correctness < 1
 
 
+def test_failure_modes_per_trial_and_by_tag(analysed):
+    _, tables, _ = analysed
+    failures = tables["failures"].set_index(["agent", "outcome"])
+    invented = failures.loc[("terminus-2", "not passed")]  # json.dump of literals, never a computation
+    assert set(invented["failure_mode"]) == {"fabricated output"} and invented["premature_abandonment"].all()
+    assert set(failures.loc[("terminus-2", "passed"), "failure_mode"].fillna("")) == {""}
+    assert failures.loc[("nop", "not passed"), "failure_mode"] == "other"  # no checks, no trajectory: no evidence
+    row = tables["breaches"].set_index(["agent", "tag", "value"]).loc[("terminus-2", "category", "analysis")]
+    assert row["mode_fabricated_output"] == ATTEMPTS and row["mode_premature_abandonment"] == 0
+
+
 def test_process_tables_and_the_correlation(analysed):
     _, tables, _ = analysed
     process = tables["process"]
@@ -119,4 +130,5 @@ def test_the_agent_page_shows_the_process_and_failure_sections(analysed, tmp_pat
     html = page.read_text()
     assert '<h2 id="process">Process scorecards</h2>' in html and '<h2 id="failures">Failure analysis</h2>' in html
     assert "coverage-adjusted" in html and "Spearman" in html and "missing deliverable" in html
+    assert "fabricated output 3" in html  # the published failure modes, counted per tag beside the signatures
     assert html.index('id="process"') < html.index('id="failures"') < html.index('id="tasks"')
