@@ -92,6 +92,14 @@ def process_row(trial: Mapping, card: Mapping) -> dict:
     }
 
 
+def failure_row(trial: Mapping, card: Mapping | None, judge: Mapping | None, contract, computed) -> dict:
+    """One row of ``failures.csv``: the trial's facts (from its scorecard when it has them), breach and modes."""
+    facts = card["facts"] if card and "facts" in card else trajectory_facts(trial.get("trial_dir"))
+    breached = breach(trial, judge, contract)
+    passed = outcome(trial.get("status"), trial.get("correctness")) == "passed"
+    return trial_row(trial, facts, breached | trial_modes(trial, breached, computed, passed))
+
+
 def analyse_failures(
     trial_files: Sequence,
     judge_files: Sequence,
@@ -122,9 +130,7 @@ def analyse_failures(
     failure_rows, process_rows = [], []
     for key in sorted(trials, key=lambda k: tuple(str(part) for part in k)):
         trial, card = trials[key], cards.get(key)
-        facts = card["facts"] if card and "facts" in card else trajectory_facts(trial.get("trial_dir"))
-        breached = breach(trial, judges.get(key), contracts[key[0]])
-        failure_rows.append(trial_row(trial, facts, breached | trial_modes(trial, breached, computed[key[0]])))
+        failure_rows.append(failure_row(trial, card, judges.get(key), contracts[key[0]], computed[key[0]]))
         if card and card.get("assessed"):
             process_rows.append(process_row(trial, card))
     failures = pd.DataFrame(failure_rows)

@@ -199,14 +199,14 @@ def computed_checks(task_dir: str | Path) -> list[str]:
     return [name for item in (contract.items if contract else ()) if item.kind == "computed" for name in item.checks]
 
 
-def trial_modes(trial: Mapping, breach: Mapping, computed: Sequence[str]) -> dict:
+def trial_modes(trial: Mapping, breach: Mapping, computed: Sequence[str], passed: bool) -> dict:
     """The failure-mode flags and the mode of one trial (``trial.json``'s record and its ``breach`` row), JSON-ready.
 
-    ``computed``: :func:`computed_checks` of its task.
+    ``computed``: :func:`computed_checks` of its task; ``passed``: the trial's outcome
+    (:func:`westbench.agents.failures.tables.outcome`).
     """
     from westbench.agents.atif import read_trajectory, tool_results
     from westbench.agents.failures.breaches import read_checks
-    from westbench.agents.failures.tables import outcome
     from westbench.agents.statistics import COMPLETED
 
     trial_dir = trial.get("trial_dir")
@@ -215,9 +215,7 @@ def trial_modes(trial: Mapping, breach: Mapping, computed: Sequence[str]) -> dic
     subject = trial.get("category") in INSTABILITY_IS_THE_SUBJECT
     invented = fabricated_numbers(record, trial_dir) if computed_check_failed(read_checks(trial_dir), computed) else []
     abandoned = trial.get("status") in COMPLETED and bool(breach.get("missing_deliverable"))
-    graded_not_passed = breach.get("signature") != "no verdict" and (
-        outcome(trial.get("status"), trial.get("correctness")) == "not passed"
-    )
+    graded_not_passed = breach.get("signature") != "no verdict" and not passed
     return {
         "instability": seen or "",
         "unstable_configuration": bool(seen) and not subject,

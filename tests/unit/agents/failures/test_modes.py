@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from westbench.agents.failures.breaches import breach, task_contract
 from westbench.agents.failures.modes import computed_checks, trial_modes, unobserved_typed_numbers
+from westbench.agents.failures.tables import outcome
 
 from ...conftest import REPO
 from ..recorded import recorded_trial
@@ -48,7 +49,8 @@ def _trial(tmp_path, steps, checks, delivered, *, status="failed", correctness=0
 
 def _modes(trial) -> dict:
     task_dir = REPO / "tasks" / trial["task"]
-    return trial_modes(trial, breach(trial, None, task_contract(task_dir)), computed_checks(task_dir))
+    passed = outcome(trial["status"], trial["correctness"]) == "passed"
+    return trial_modes(trial, breach(trial, None, task_contract(task_dir)), computed_checks(task_dir), passed)
 
 
 FAILED_MEAN = {"name": "weighted mean Rg", "kind": "science", "passed": False, "reason": "0.7 != 0.8216"}
