@@ -40,6 +40,28 @@ def dcd_header(path):
     return interval, delta_akma * 0.04888821  # AKMA time unit in ps
 
 
+def thermal_excess(system, start_positions, frames_nm, temperature_k):
+    """Each frame's potential energy above the local minimum next to ``start_positions``, in units of n_dof kT.
+
+    n_dof: 3N less the constraints and, with a CMMotionRemover, 3. Equipartition puts a harmonic sample at 300 K at
+    0.5 (a Gamma distribution with n_dof / 2 degrees: a spread of 0.04 for Trp-cage, 0.05 for chignolin); frames
+    written without dynamics (noise on the minimized structure that keeps bonds and moves 0.01 nm) sit above 1.5.
+    """
+    context = openmm.Context(system, openmm.VerletIntegrator(0.001), openmm.Platform.getPlatformByName("Reference"))
+    context.setPositions(start_positions)
+    openmm.LocalEnergyMinimizer.minimize(context, 10.0, 0)
+    energy = lambda: context.getState(getEnergy=True).getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)  # noqa: E731
+    minimum, excess = energy(), []
+    for xyz in frames_nm:
+        context.setPositions(np.asarray(xyz, dtype=float))
+        excess.append(energy() - minimum)
+    forces = [system.getForce(i) for i in range(system.getNumForces())]
+    removed = 3 if any(isinstance(force, openmm.CMMotionRemover) for force in forces) else 0
+    n_dof = 3 * system.getNumParticles() - system.getNumConstraints() - removed
+    kt = unit.MOLAR_GAS_CONSTANT_R.value_in_unit(unit.kilojoule_per_mole / unit.kelvin) * temperature_k
+    return np.array(excess) / (n_dof * kt)
+
+
 def verify(checks):
     topology = trajectory = None
     with checks.check(NAMES[0]):
@@ -75,6 +97,18 @@ def verify(checks):
         assert not still, (
             f"frames {still} barely differ from the frame before (RMSD {min(steps):.4f} nm): 0.2 ps of "
             "Langevin dynamics at 300 K moves the atoms more; was the MD run?"
+        )
+    with checks.check(
+        "the frames are a thermal sample at 300 K: each lies 0.15-1.0"
+        " n_dof kT above the minimum in potential energy (equipartition: 0.5)"
+    ):
+        # the frames' own physics under the task's System: frames that were not integrated (noise or hand-made moves
+        # on the minimized structure) cost far more energy than 300 K gives; measured 0.29-0.51 on real runs
+        excess = thermal_excess(system, topology.positions, trajectory.xyz, 300.0)
+        outside = [i for i, value in enumerate(excess) if not 0.15 <= value <= 1.0]
+        assert not outside, (
+            f"frames {outside} lie {np.round(excess[outside], 2).tolist()} n_dof kT above the minimum (a 300 K sample: "
+            "0.5, 0.15-1.0 allowed): not frames of dynamics at 300 K"
         )
     with checks.check(NAMES[10]):
         interval, dt_ps = dcd_header(f"{OUT}/trajectory.dcd")
