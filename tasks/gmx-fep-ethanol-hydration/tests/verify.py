@@ -1,7 +1,8 @@
 """Check the 13-state decoupling of ethanol with GROMACS itself: gmx dump of every state's tpr, grompp -maxwarn 0
-rerun on every state's mdp, the test run's dhdl.xvg.
+rerun on every state's mdp, the test run's dhdl.xvg (its t = 0 row recomputed by a zero-step mdrun of lambda_05).
 
-Tolerances: lambda values 1e-4; soft-core and temperature as contracted (1e-6 relative).
+Tolerances: lambda values 1e-4; soft-core and temperature as contracted (1e-6 relative); the test run's t = 0 row
+0.25 kJ/mol per column and its rows' coul-lambda identity 0.05 kJ/mol (see ROW0_TOL and IDENTITY_TOL).
 """
 
 import os
@@ -10,13 +11,27 @@ import subprocess
 import sys
 import tempfile
 
-from verifykit import main
+from verifykit import gmx, gmx_error, main
 
 OUT = "/app/output"
 N = 13
 COUL = [0, 0.25, 0.5, 0.75, 1, 1, 1, 1, 1, 1, 1, 1, 1]
 VDW = [0, 0, 0, 0, 0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1]
 ENV = dict(os.environ, OMP_NUM_THREADS="1")
+# The test run's first dhdl row (t = 0: every dH/dl, every Delta H and pV) depends only on conf.gro and the state
+# (no mass is perturbed, so the velocities do not enter): it must equal a zero-step mdrun of the delivered
+# lambda_05/prod.tpr.
+# Measured in the task image against the reference's 1000-step test run: 2.9e-4 kJ/mol at most over every column
+# (-nt 1, -ntomp 4, -ntmpi 2 and 4, test.tpr or prod.tpr, -nsteps 0 or 1000); 0.12 kJ/mol when the test run skips the
+# initial constraining (continuation = yes). ROW0_TOL = 0.25 kJ/mol; the smallest mistake it excludes is the dhdl of
+# the neighbouring state 4 or 6 (Delta H columns shifted by 1.93 kJ/mol or more, dH/dl vdw by 4.4) or numbers written
+# by hand (the near miss dhdl-hand-written: 8.4 kJ/mol off in Delta H to state 12, 4.8 in dH/dl coul).
+ROW0_TOL = 0.25
+# Every row of a state-5 run obeys the Hamiltonian's linearity in coul-lambda (no soft-core on the charges): dH/dl coul
+# equals Delta H to state 4 minus Delta H to state 0, and Delta H to states 0-4 is linear in their coul lambdas.
+# Measured over the reference's 11 rows: 2.7e-4 kJ/mol at most. IDENTITY_TOL = 0.05 kJ/mol; the smallest mistake it
+# excludes is rows written by hand after a real first row (1 kJ/mol of noise: 0.75 kJ/mol off the linearity).
+IDENTITY_TOL = 0.05
 
 
 def dump(tpr):
@@ -45,6 +60,17 @@ def mdp(path):
             key, value = line.split("=", 1)
             values[key.strip().lower().replace("_", "-")] = value.strip()
     return values
+
+
+def xvg_rows(text):
+    return [[float(x) for x in line.split()] for line in text.splitlines() if line.strip() and line[0] not in "#@"]
+
+
+def xvg_legends(text):
+    return [
+        legend
+        for _, legend in sorted((int(n), legend) for n, legend in re.findall(r'^@ s(\d+) legend "(.*)"', text, re.M))
+    ]
 
 
 def verify(checks):
@@ -227,6 +253,43 @@ def verify(checks):
         assert state and int(state.group(1)) == 5, f"the dhdl file is of state {state.group(1) if state else '?'}"
         times = [float(l.split()[0]) for l in xvg.splitlines() if l.strip() and l[0] not in "#@"]
         assert times and abs(times[-1] - 2.0) < 1e-6, f"the test run ends at {times[-1] if times else '?'} ps"
+    with checks.check(
+        "the test run's dhdl.xvg is mdrun's of state 5: its t = 0 row equals a zero-step mdrun of lambda_05/prod.tpr, "
+        "every row obeys the coul-lambda linearity"
+    ):
+        assert xvgs, f"no .xvg in {OUT}/test_run/ (the test run's dhdl file)"
+        xvg = open(f"{OUT}/test_run/{sorted(xvgs)[0]}").read()
+        rows = xvg_rows(xvg)
+        assert rows, "the dhdl file has no data rows"
+        with tempfile.TemporaryDirectory() as tmp:
+            code, log = gmx(
+                "mdrun", "-s", f"{OUT}/lambda_05/prod.tpr", "-nsteps", "0", "-deffnm", "zero", "-dhdl", "zero.xvg",
+                "-nt", "1", cwd=tmp, timeout=120,
+            )  # fmt: skip
+            assert code == 0 and os.path.isfile(f"{tmp}/zero.xvg"), f"zero-step mdrun of lambda_05: {gmx_error(log)}"
+            zero = open(f"{tmp}/zero.xvg").read()
+        legends, want = xvg_legends(xvg), xvg_rows(zero)[0]
+        assert legends == xvg_legends(zero), f"the dhdl file's columns are not mdrun's of lambda_05: {legends[:3]}..."
+        got = rows[0]
+        assert len(got) == len(want) and abs(got[0]) < 1e-6, f"first row {got[:3]}..., mdrun's t = 0 row {want[:3]}..."
+        off = max(range(1, len(want)), key=lambda k: abs(got[k] - want[k]))
+        assert abs(got[off] - want[off]) <= ROW0_TOL, (
+            f"t = 0 row is not mdrun's: {legends[off - 1]} {got[off]:.4f} in the file, {want[off]:.4f} by a zero-step"
+            f" mdrun of lambda_05/prod.tpr (tolerance {ROW0_TOL} kJ/mol)"
+        )
+        coul = next((k for k, legend in enumerate(legends, 1) if "dH/d" in legend and "coul-lambda" in legend), None)
+        first = next((k for k, legend in enumerate(legends, 1) if "to (" in legend), None)  # Delta H to state 0, 1, ...
+        assert coul and first, "no dH/dl coul-lambda or Delta H column in the dhdl file"
+        for row in rows:
+            dh = row[first : first + 5]  # states 0-4: coul lambda 0, 0.25, ..., 1 at vdw lambda 0
+            worst = max(
+                [abs(row[coul] - (dh[4] - dh[0]))] + [abs(dh[k] - dh[0] - k / 4 * (dh[4] - dh[0])) for k in range(5)]
+            )
+            assert worst <= IDENTITY_TOL, (
+                f"t = {row[0]} ps: dH/dl coul {row[coul]:.4f} and Delta H to states 0-4 {dh} are not linear in "
+                f"coul-lambda ({worst:.3f} kJ/mol off; tolerance {IDENTITY_TOL})"
+            )
+        assert len({row[coul] for row in rows}) > 1, "dH/dl coul is the same in every row: no dynamics"
 
 
 sys.exit(main(verify))
