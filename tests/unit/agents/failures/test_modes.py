@@ -4,11 +4,12 @@ real tasks' contracts."""
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from westbench.agents.failures.breaches import breach, task_contract
-from westbench.agents.failures.modes import computed_checks, trial_modes, unobserved_typed_numbers
+from westbench.agents.failures.modes import computed_checks, instability, trial_modes, unobserved_typed_numbers
 from westbench.agents.failures.tables import outcome
 
 from ...conftest import REPO
@@ -134,3 +135,19 @@ def test_a_number_shown_is_never_unobserved_at_any_rounding(value, decimals):
         ]
     }
     assert float(typed) not in unobserved_typed_numbers(record)
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("openmm.OpenMMException: Particle coordinate is NaN.  For more information, see https://...", "nan"),
+        ("Step 1200: One or more water molecules can not be settled.", "settle"),
+        ("Step 30, time 0.06 (ps)  LINCS WARNING\nrelative constraint deviation after LINCS:", "lincs"),
+        ("WARNING: 5 particles moved more than 0.63 nm in one step", "moved too far"),
+        ("ERROR: Lost atoms: original 4000 current 3998 (src/thermo.cpp:488)", "lost atoms"),
+        ("ERROR: Out of range atoms - cannot compute PPPM (src/KSPACE/pppm.cpp:1935)", "lost atoms"),
+        ("Step  Temp  E_pair\n  0  1.44  -6.77\n100  0.73  -5.76", None),
+    ],
+)
+def test_each_engines_own_instability_message_is_named(message, name):
+    assert instability([message]) == name
