@@ -3,7 +3,7 @@
 import ast
 from pathlib import Path
 
-from westbench.cg.train import TRAINING_DEFAULTS
+from westbench.cg.settings import TrainingSettings
 from westbench.config import load_schema, section_defaults
 from westbench.metrics.suite import DEFAULTS as METRIC_DEFAULTS
 
@@ -26,7 +26,7 @@ def schema_defaults(node, found=None):
 def test_dotted_sections_and_library_defaults_come_from_the_schema():
     prior = load_schema()["properties"]["cg"]["properties"]["prior"]["properties"]
     assert section_defaults("cg.prior") == {k: v["default"] for k, v in prior.items() if "default" in v}
-    assert TRAINING_DEFAULTS == section_defaults("cg.training")
+    assert TrainingSettings().as_dict() == section_defaults("cg.training")
     metrics = section_defaults("metrics")
     assert {k: METRIC_DEFAULTS.as_dict()[k] for k in metrics if k != "bootstrap"} == {
         k: v for k, v in metrics.items() if k != "bootstrap"

@@ -36,6 +36,7 @@ import torch
 from westbench.cg.data import ProteinData, data_hash, load_protein_data, split, subsample
 from westbench.cg.model import CGModel, energy_and_forces, save_model
 from westbench.cg.prior import fit_prior, prior_options
+from westbench.cg.settings import TrainingSettings
 from westbench.cg.torch_device import torch_device
 from westbench.config import default, section_defaults
 from westbench.errors import ConfigError
@@ -43,7 +44,6 @@ from westbench.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
-TRAINING_DEFAULTS = section_defaults("cg.training")
 _CGML = section_defaults("cg")
 
 
@@ -72,7 +72,7 @@ def fit_prior_model(proteins: Mapping[str, Mapping], cg: Mapping, *, seed: int, 
         datasets,
         network=None,
         prior=cg["prior"],
-        training={"max_epochs": 0, "frame_fraction": 1.0},
+        training=TrainingSettings(max_epochs=0, frame_fraction=1.0),
         seed=seed,
         temperature_k=cg["langevin"]["temperature_k"],
         device="cpu",
@@ -117,13 +117,13 @@ def evaluate(model: CGModel, tensors: Mapping, batch_size: int) -> float:
     return total / max(count, 1)
 
 
-def _split_frames(datasets: Sequence[ProteinData], settings: Mapping, seed: int):
+def _split_frames(datasets: Sequence[ProteinData], settings: TrainingSettings, seed: int):
     """Each protein's seeded subset split into training and validation frames, and the counts per protein."""
     train, validation, frames = {}, {}, {}
     for data in datasets:
-        used = subsample(data, settings["frame_fraction"], derive_seed(seed, "cg", "subset", data.protein))
+        used = subsample(data, settings.frame_fraction, derive_seed(seed, "cg", "subset", data.protein))
         train[data.protein], validation[data.protein] = split(
-            used, settings["validation_fraction"], derive_seed(seed, "cg", "split", data.protein)
+            used, settings.validation_fraction, derive_seed(seed, "cg", "split", data.protein)
         )
         frames[data.protein] = {
             "used": len(used),
@@ -149,16 +149,16 @@ def _fit_priors(model: CGModel, train: Mapping[str, ProteinData], prior: Mapping
         )
 
 
-def _optimizer(parameters: list, settings: Mapping):
+def _optimizer(parameters: list, settings: TrainingSettings):
     """Adam on ``parameters`` and its plateau scheduler (None for a constant rate); both None without parameters."""
-    optimizer = torch.optim.Adam(parameters, lr=settings["learning_rate"]) if parameters else None
+    optimizer = torch.optim.Adam(parameters, lr=settings.learning_rate) if parameters else None
     scheduler = None
-    if optimizer is not None and settings["lr_schedule"] == "plateau":
+    if optimizer is not None and settings.lr_schedule == "plateau":
         scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
             optimizer,
-            factor=settings["plateau_factor"],
-            patience=settings["plateau_patience"],
-            min_lr=settings["min_learning_rate"],
+            factor=settings.plateau_factor,
+            patience=settings.plateau_patience,
+            min_lr=settings.min_learning_rate,
         )
     return optimizer, scheduler
 
@@ -191,12 +191,14 @@ def _train_epoch(model: CGModel, batches, tensors: Mapping, optimizer, device) -
     return total / max(count, 1)
 
 
-def _epochs(model: CGModel, optimizer, scheduler, settings: Mapping, train_epoch, validate, rows: list, started):
+def _epochs(
+    model: CGModel, optimizer, scheduler, settings: TrainingSettings, train_epoch, validate, rows: list, started
+):
     """Train epoch by epoch (``train_epoch()`` then ``validate()``), appending to ``rows``, until ``max_epochs``,
     a non-finite validation loss or early stopping; the best epoch's state, loss, number and why it stopped."""
     best, best_epoch, stale, stopped = rows[0]["validation_loss"], 0, 0, "max_epochs"
     best_state = copy.deepcopy(model.state_dict())
-    for epoch in range(1, int(settings["max_epochs"]) + 1):
+    for epoch in range(1, int(settings.max_epochs) + 1):
         if optimizer is None:
             stopped = "no trainable parameters"
             break
@@ -214,7 +216,7 @@ def _epochs(model: CGModel, optimizer, scheduler, settings: Mapping, train_epoch
             best_state = copy.deepcopy(model.state_dict())
         else:
             stale += 1
-        if epoch % max(1, int(settings["max_epochs"]) // 10) == 0 or epoch == 1:
+        if epoch % max(1, int(settings.max_epochs) // 10) == 0 or epoch == 1:
             log.info(
                 "epoch %d: train %.4g, validation %.4g, lr %.2g",
                 epoch,
@@ -222,7 +224,7 @@ def _epochs(model: CGModel, optimizer, scheduler, settings: Mapping, train_epoch
                 value,
                 rows[-1]["learning_rate"],
             )
-        if stale >= int(settings["early_stopping_patience"]):
+        if stale >= int(settings.early_stopping_patience):
             stopped = f"early stopping: no improvement for {stale} epochs"
             break
     return best_state, best, best_epoch, stopped
@@ -256,13 +258,16 @@ def train_model(
     *,
     network: Mapping | None,
     prior: Mapping,
-    training: Mapping,
+    training: Mapping | TrainingSettings,
     seed: int,
     temperature_k: float = section_defaults("cg.langevin")["temperature_k"],
     dtype: str = section_defaults("cg.model")["dtype"],
     device: str = _CGML["device"],
 ):
     """Fit priors and train a :class:`CGModel` by force matching.
+
+    ``training``: the :class:`~westbench.cg.settings.TrainingSettings`, or a mapping of ``cg.training`` keys over the
+    schema's defaults (:func:`preset_training`); an unknown key or ``lr_schedule`` is refused before any work.
 
     Returns
     -------
@@ -273,9 +278,7 @@ def train_model(
     summary : dict
         Frames used, best epoch and loss, why training stopped, device, data hash, seconds.
     """
-    settings = {**TRAINING_DEFAULTS, **training}
-    if settings["lr_schedule"] not in ("constant", "plateau"):
-        raise ConfigError(f"unknown lr_schedule {settings['lr_schedule']!r}: constant or plateau")
+    settings = TrainingSettings.of(training)
     started = time.perf_counter()
     torch.manual_seed(derive_seed(seed, "cg", "init"))
     train, validation, frames = _split_frames(datasets, settings, seed)
@@ -286,12 +289,12 @@ def train_model(
     torch_dtype = next(model.priors.values().__iter__()).bond_k.dtype
     train_t = {p: _tensors(d, run_device, torch_dtype) for p, d in train.items()}
     validation_t = {p: _tensors(d, run_device, torch_dtype) for p, d in validation.items()}
-    batch_size = int(settings["batch_size"])
+    batch_size = int(settings.batch_size)
     parameters = [p for p in model.parameters() if p.requires_grad]
     optimizer, scheduler = _optimizer(parameters, settings)
     rng = np.random.default_rng(derive_seed(seed, "cg", "batches"))
     first = evaluate(model, train_t, batch_size)
-    rows = [_row(0, first, evaluate(model, validation_t, batch_size), settings["learning_rate"], started)]
+    rows = [_row(0, first, evaluate(model, validation_t, batch_size), settings.learning_rate, started)]
     log.info(
         "force matching on %s: %s, device %s, epoch 0 loss train %.4g validation %.4g",
         ", ".join(train),
@@ -323,11 +326,11 @@ def train_model(
         "device": str(run_device),
         "data_sha256": data_hash(datasets),
         "seconds": round(time.perf_counter() - started, 3),
-        "training": settings,
+        "training": settings.as_dict(),
         "parameters": sum(p.numel() for p in parameters),
     }
     summary["relative_drop"] = round(relative_drop(summary), 6)
-    summary["min_relative_drop"] = float(settings.get("min_relative_drop", default("cg.training.min_relative_drop")))
+    summary["min_relative_drop"] = float(settings.min_relative_drop)
     summary["learned"] = learned(summary, summary["min_relative_drop"])
     _log_outcome(summary, rows[0]["validation_loss"])
     return model, history, summary

@@ -16,20 +16,23 @@ from typing import Mapping
 from westbench.config import default, section_defaults
 from westbench.runtime.devices import resolve_batch_walkers
 from westbench.simulation import INTEGRATOR_KEYS
+from westbench.we.settings import WESettings
 
 #: Segments per propagator call of a batched engine: every segment of an iteration at once.
 BATCHED = 1_000_000
 
 
-def max_walkers_per_worker(settings: Mapping, n_workers: int = 1) -> int:
-    """The most walkers one worker gets per iteration: bins x walkers per bin, shared by the workers.
+def max_walkers_per_worker(settings: Mapping | WESettings, n_workers: int = 1) -> int:
+    """The most walkers one worker gets per iteration: bins x walkers per bin, shared by the workers (``settings``:
+    the job's :class:`WESettings` or a mapping of its keys).
 
     Examples
     --------
     >>> max_walkers_per_worker({"bins_per_tic": 7, "walkers_per_bin": 3}, 2)
     74
     """
-    return -(-(int(settings["bins_per_tic"]) ** 2) * int(settings["walkers_per_bin"]) // max(1, int(n_workers)))
+    we = WESettings.of(settings)
+    return -(-(int(we.bins_per_tic) ** 2) * int(we.walkers_per_bin) // max(1, int(n_workers)))
 
 
 def openmm_engine_spec(
@@ -126,14 +129,15 @@ def user_model_options(entry: Mapping) -> dict:
 def job_workers(
     kind: str,
     job_threads: int,
-    settings: Mapping,
+    settings: Mapping | WESettings,
     *,
     platform: Mapping | None = None,
     cg: Mapping | None = None,
     user: Mapping | None = None,
 ) -> int:
     """The WE workers of one job: what the engine computes with (:func:`westbench.engines.kinds.engine_work`, the
-    one kind -> work map) under the thread and device policy (:func:`westbench.runtime.resources.we_job_workers`).
+    one kind -> work map) under the thread and device policy (:func:`westbench.runtime.resources.we_job_workers`);
+    ``settings``: the job's :class:`WESettings` or a mapping of its keys (its ``work_manager`` is read).
 
     Raises
     ------
@@ -151,7 +155,7 @@ def job_workers(
     return we_job_workers(
         engine_work(kind, user),
         job_threads,
-        settings["work_manager"],
+        WESettings.of(settings).work_manager,
         platform or {},
         device=(cg or {}).get("device", section_defaults("cg")["device"]),
     )
@@ -162,7 +166,7 @@ def engine_spec(
     inputs: Mapping,
     *,
     protein: str,
-    settings: Mapping,
+    settings: Mapping | WESettings,
     job_threads: int,
     preparation: Mapping | None = None,
     platform: Mapping | None = None,
@@ -183,8 +187,8 @@ def engine_spec(
         (the rule's inputs).
     protein : str
         The protein (a CG model over several proteins picks its embedding by it).
-    settings : mapping
-        The WE run's ``we`` keys (binning, ``work_manager``, ``batch_walkers`` for OpenMM).
+    settings : WESettings or mapping
+        The WE job's settings (binning, ``work_manager``, ``batch_walkers`` for OpenMM), or a mapping of their keys.
     job_threads : int
         The threads Snakemake gave the job.
     preparation, platform : mapping
@@ -206,9 +210,10 @@ def engine_spec(
     from westbench.engines.kinds import CG, OPENMM
     from westbench.runtime.resources import engine_threads
 
-    workers = job_workers(kind, job_threads, settings, platform=platform, cg=cg, user=user)
-    threads = engine_threads(job_threads, settings["work_manager"])
-    share = max_walkers_per_worker(settings, workers)
+    we = WESettings.of(settings)
+    workers = job_workers(kind, job_threads, we, platform=platform, cg=cg, user=user)
+    threads = engine_threads(job_threads, we.work_manager)
+    share = max_walkers_per_worker(we, workers)
     if kind == CG:
         # Several workers (one per GPU) share each iteration: each takes its share of the walkers in one call.
         given = dict(inputs.items())  # a mapping, or Snakemake's named input list
@@ -231,7 +236,7 @@ def engine_spec(
             preparation,
             platform,
             threads,
-            batch_walkers=settings["batch_walkers"],
+            batch_walkers=we.batch_walkers,
             max_walkers=share,
         )
     from westbench.engines.user import user_engine_spec  # kind user (engine_work refused any other)

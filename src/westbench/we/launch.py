@@ -9,12 +9,12 @@ import shutil
 from pathlib import Path
 from typing import Mapping
 
-from westbench.config import section_defaults
 from westbench.geometry.coverage_grid import CoverageGrid
 from westbench.io.frames import read_frames
 from westbench.we.engine_entry import engine_spec, job_workers
 from westbench.we.live_coverage import run_coverage
 from westbench.we.run import run_we
+from westbench.we.settings import WESettings
 from westbench.we.store import SegmentStore
 
 log = logging.getLogger(__name__)
@@ -27,15 +27,16 @@ def run_protein_we(
     engine: dict,
     tica_model,
     groundtruth_frames,
-    settings: Mapping,
+    settings: Mapping | WESettings,
     seed: int,
     n_workers: int = 1,
 ) -> dict:
-    """Run (or resume) WE for one protein and engine with the ``we`` config section.
+    """Run (or resume) WE for one protein and engine with the job's ``we`` settings (:class:`WESettings`, or a
+    mapping of its keys); the summary's ``settings`` records the mapping given (a :class:`WESettings`: all of it).
 
-    ``settings["coverage_bins"]``, the one coverage grid (``metrics.coverage_bins``), is given with a
-    ``coverage_target`` (the stop reads it); without one, the per-iteration log line's coverage uses the
-    schema's grid, so that changing the analysis grid reruns no WE run.
+    ``coverage_bins``, the one coverage grid (``metrics.coverage_bins``), is given with a ``coverage_target``
+    (the stop reads it); without one, the per-iteration log line's coverage uses the schema's grid, so that
+    changing the analysis grid reruns no WE run.
 
     The summary's ``engines_used`` lists what each worker's engine of this job actually ran on
     (OpenMM platform and its properties, torch device, CUDA-graph buckets; see
@@ -44,9 +45,10 @@ def run_protein_we(
     from westbench.engines.runtime import RUNTIME_DIR, collect_runtime
     from westbench.runtime.devices import refuse_fork_after_cuda
 
-    refuse_fork_after_cuda(settings["work_manager"])
+    we = WESettings.of(settings)
+    refuse_fork_after_cuda(we.work_manager)
     shutil.rmtree(Path(run_dir) / RUNTIME_DIR, ignore_errors=True)  # this job's workers write theirs
-    bins = settings.get("coverage_bins", section_defaults("metrics")["coverage_bins"])
+    bins = we.coverage_bins
     grid = CoverageGrid(read_frames(groundtruth_frames)["tics"][:, :2], bins)
     engine = dict(engine)
     block_size = int(engine.pop("block_size", 1))
@@ -55,24 +57,24 @@ def run_protein_we(
         "block_size": block_size,
         "pcoord": {"type": "tica", "model": os.path.abspath(tica_model), "protein": protein, "ndim": 2},
         "seed": seed,
-        "bins_per_dim": settings["bins_per_tic"],
-        "walkers_per_bin": settings["walkers_per_bin"],
-        "steps_per_segment": settings["steps_per_segment"],
-        "save_every": settings["save_every"],
-        "keep_restarts": settings["keep_restarts"],
+        "bins_per_dim": we.bins_per_tic,
+        "walkers_per_bin": we.walkers_per_bin,
+        "steps_per_segment": we.steps_per_segment,
+        "save_every": we.save_every,
+        "keep_restarts": we.keep_restarts,
         "coverage": {"reference": os.path.abspath(groundtruth_frames), "bins": bins},
     }
     summary = run_we(
         run_dir,
         cfg=cfg,
-        segs_per_state=settings["initial_walkers"],
-        work_manager=settings["work_manager"],
+        segs_per_state=we.initial_walkers,
+        work_manager=we.work_manager,
         n_workers=n_workers,
-        max_iterations=settings["max_iterations"],
-        check_every=settings["coverage_check_every"],
-        coverage_target=settings["coverage_target"],
+        max_iterations=we.max_iterations,
+        check_every=we.coverage_check_every,
+        coverage_target=we.coverage_target,
         coverage_fn=lambda h5: run_coverage(h5, grid),
-        max_wallclock_s=settings["max_wallclock_s"],
+        max_wallclock_s=we.max_wallclock_s,
     )
     summary.update(
         protein=protein,
@@ -80,7 +82,7 @@ def run_protein_we(
         coverage=run_coverage(Path(run_dir) / "west.h5", grid),
         coverage_bins=bins,
         engine=engine["class"],
-        settings=dict(settings),
+        settings=we.as_dict() if isinstance(settings, WESettings) else dict(settings),
         ended_segments=SegmentStore(Path(run_dir) / "segments").ended_segments(),
         engines_used=collect_runtime(run_dir),
     )
@@ -96,7 +98,7 @@ def run_we_job(
     inputs: Mapping,
     protein: str,
     engine_name: str,
-    settings: Mapping,
+    settings: Mapping | WESettings,
     job_threads: int,
     seed: int,
     preparation: Mapping | None = None,
@@ -108,14 +110,16 @@ def run_we_job(
     names the engine.
 
     ``inputs`` are the rule's inputs (``tica``: the TICA model's JSON; ``groundtruth``: its frames; the engine's
-    files as :func:`engine_spec` reads them); a user engine's entry is ``settings["user_engine"]``.
+    files as :func:`engine_spec` reads them); ``settings``: the job's :class:`WESettings` or a mapping of its keys
+    (the rule's params), a user engine's entry its ``user_engine``.
     """
-    user = settings.get("user_engine")
+    we = WESettings.of(settings)
+    user = we.user_engine
     engine = engine_spec(
         kind,
         inputs,
         protein=protein,
-        settings=settings,
+        settings=we,
         job_threads=job_threads,
         preparation=preparation,
         platform=platform,
@@ -128,8 +132,8 @@ def run_we_job(
         engine=engine,
         tica_model=str(Path(inputs["tica"]).with_suffix("")),
         groundtruth_frames=inputs["groundtruth"],
-        settings=settings,
+        settings=settings,  # as given: the summary records it
         seed=seed,
-        n_workers=job_workers(kind, job_threads, settings, platform=platform, cg=cg, user=user),
+        n_workers=job_workers(kind, job_threads, we, platform=platform, cg=cg, user=user),
     )
     return {**summary, "engine_name": engine_name}
