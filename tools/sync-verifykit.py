@@ -1,15 +1,30 @@
-"""Copy the verifier helper (src/westbench/agents/verifykit.py) into every task's tests/ folder.
+"""Copy the verifier helpers into the tasks' tests/ folders: src/westbench/agents/verifykit.py into every task's,
+src/westbench/agents/lammpskit.py into every task built FROM the LAMMPS image's.
 
-Run after editing verifykit.py: `python3 tools/sync-verifykit.py`. A unit test fails while a copy differs.
+Run after editing either: `python3 tools/sync-verifykit.py`. A unit test fails while a copy differs or is missing.
 """
 
+import re
 import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "src" / "westbench" / "agents" / "verifykit.py"
+LIBRARY = ROOT / "src" / "westbench" / "agents"
+#: The image whose tasks' verifiers run LAMMPS (tasks/*/environment/Dockerfile FROM it) get lammpskit.py too.
+LAMMPS_IMAGE = "westbench/lammps-base"
 
-for copy in sorted(ROOT.glob("tasks/*/tests/verifykit.py")):
-    if copy.read_bytes() != SOURCE.read_bytes():
-        shutil.copyfile(SOURCE, copy)
-        print("updated", copy.relative_to(ROOT))
+
+def uses_lammps(task: Path) -> bool:
+    dockerfile = task / "environment" / "Dockerfile"
+    return dockerfile.is_file() and bool(re.search(rf"^FROM {LAMMPS_IMAGE}:", dockerfile.read_text(), re.M))
+
+
+for tests in sorted(ROOT.glob("tasks/*/tests")):
+    helpers = ["verifykit.py"] + (["lammpskit.py"] if uses_lammps(tests.parent) else [])
+    for name in helpers:
+        copy = tests / name
+        if name == "verifykit.py" and not copy.exists():
+            continue  # a dropped-in task without the helper is not ours to change
+        if not copy.exists() or copy.read_bytes() != (LIBRARY / name).read_bytes():
+            shutil.copyfile(LIBRARY / name, copy)
+            print("updated", copy.relative_to(ROOT))

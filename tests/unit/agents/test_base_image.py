@@ -6,7 +6,12 @@ import pytest
 
 from ...conftest import REPO
 
-IMAGES = {"md-base": "PACKAGES", "gromacs-base": "GROMACS_PACKAGES", "analysis-base": "ANALYSIS_PACKAGES"}
+IMAGES = {
+    "md-base": "PACKAGES",
+    "gromacs-base": "GROMACS_PACKAGES",
+    "analysis-base": "ANALYSIS_PACKAGES",
+    "lammps-base": "LAMMPS_PACKAGES",
+}
 
 
 def offline_packages(variable):
@@ -28,7 +33,7 @@ def test_every_task_builds_from_one_of_the_base_images():
     setup = (REPO / "tools" / "setup-agents.sh").read_text()
     images = {
         re.search(rf"^{name}=\$\{{\w+:-(\S+)\}}$", setup, re.M).group(1)
-        for name in ("IMAGE", "GROMACS_IMAGE", "ANALYSIS_IMAGE", "CHEM_IMAGE")
+        for name in ("IMAGE", "GROMACS_IMAGE", "ANALYSIS_IMAGE", "CHEM_IMAGE", "LAMMPS_IMAGE")
     }
     bases = {
         re.search(r"^FROM (\S+)", p.read_text(), re.M).group(1)
@@ -53,3 +58,10 @@ def test_the_layer_image_builds_on_the_analysis_image_that_setup_agents_builds()
     analysis = re.search(r"^ANALYSIS_IMAGE=\$\{\w+:-(\S+)\}$", setup, re.M).group(1)
     assert re.search(r"^FROM (\S+)", dockerfile, re.M).group(1) == analysis
     assert 'build_layer_image "$CHEM_IMAGE" docker/chem-base' in setup
+
+
+def test_the_lammps_image_adds_the_library_link_its_python_module_loads_in_both_recipes():
+    setup = (REPO / "tools" / "setup-agents.sh").read_text()
+    dockerfile = (REPO / "docker" / "lammps-base" / "Dockerfile").read_text()
+    link = re.search(r'^LAMMPS_LINK="(.+)"$', setup, re.M).group(1)
+    assert link in dockerfile and '"$LAMMPS_LINK"' in setup

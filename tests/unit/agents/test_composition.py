@@ -67,6 +67,7 @@ def test_suite_meets_the_composition_targets(suite):
         "westbench/gromacs-base:bookworm-2",
         "westbench/analysis-base:bookworm-1",
         "westbench/chem-base:bookworm-1",
+        "westbench/lammps-base:bookworm-1",
     }
 
 

@@ -61,6 +61,7 @@ PROJECT_IMAGES = {
     "westbench/gromacs-base:bookworm-2",
     "westbench/analysis-base:bookworm-1",
     "westbench/chem-base:bookworm-1",
+    "westbench/lammps-base:bookworm-1",
 }
 
 
@@ -113,6 +114,13 @@ def test_verifier_helper_copies_match_the_library():
     copies = sorted(TASKS / name / "tests" / "verifykit.py" for name in shipped)
     stale = [str(c) for c in copies if c.read_bytes() != source]
     assert not stale, f"run `python3 tools/sync-verifykit.py`: {stale}"
+
+
+def test_every_lammps_task_ships_the_lammps_helper_as_the_library_has_it():
+    source = (REPO / "src" / "westbench" / "agents" / "lammpskit.py").read_bytes()
+    lammps = [t for t in discover_tasks(TASKS) if t.shipped and any("lammps-base" in b for b in t.base_images)]
+    stale = [t.name for t in lammps if (t.path / "tests" / "lammpskit.py").read_bytes() != source]
+    assert lammps and not stale, f"run `python3 tools/sync-verifykit.py`: {stale}"
 
 
 def test_loader_names_the_file_and_the_fix(tmp_path):

@@ -1,0 +1,227 @@
+"""LAMMPS for the verifiers of the LAMMPS tasks: run it in a child process, read back what its log says.
+
+The second verifier helper (beside :mod:`verifykit`), for the tasks built FROM ``westbench/lammps-base``.
+Standard library only, because it runs inside the task image; ``tools/sync-verifykit.py`` copies it into the
+``tests/`` folder of every task whose image is ``westbench/lammps-base`` and a unit test keeps the copies identical.
+
+Why a child process: Debian's LAMMPS is built without C++ exceptions, so an error inside its Python module ends
+the whole verifier (no ``checks.json``, no reason, the reward left at the 0 that ``test.sh`` wrote first). Run as
+``lmp`` in a child, the same error fails one check with LAMMPS's own ``ERROR:`` line, and a runaway input is
+stopped by the time limit.
+
+Reading a log: LAMMPS echoes every input command into ``log.lammps`` (:func:`echo_commands`), prints a version
+header (:func:`version`), a thermo block per ``run``/``minimize`` (:func:`thermo_blocks`) and the atom count of
+every loop (:func:`loop_atoms`). A verifier reads the stated settings back from there, not from the agent's input
+file, which need not be what ran.
+
+Examples
+--------
+>>> log = '''LAMMPS (29 Sep 2021 - Update 2)
+... units metal
+... pair_style eam   # the potential
+... Step Temp PotEng
+...        0          300   -906.2
+...      100    301.5   -905.9
+... Loop time of 0.05 on 1 procs for 100 steps with 256 atoms
+... '''
+>>> version(log), echo_commands(log)[1], loop_atoms(log)
+('29 Sep 2021 - Update 2', ['pair_style', 'eam'], [256])
+>>> header, rows = thermo_blocks(log)[0]
+>>> header, rows[-1], final_thermo(log)["poteng"]
+(['Step', 'Temp', 'PotEng'], [100.0, 301.5, -905.9], -905.9)
+>>> setting(log, "units"), setting(log, "timestep")
+(['metal'], None)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+
+#: The LAMMPS executable of the task image (Debian's, serial).
+LMP = "lmp"
+#: The prefix :func:`evaluate` prints its values after, so no other output line is mistaken for one.
+_MARK = "WESTBENCH-VALUE"
+
+
+class LammpsError(AssertionError):
+    """LAMMPS stopped with an error (its ``ERROR:`` line and the command it was running) or ran past its time limit.
+
+    An ``AssertionError``, so that inside a verifier's check it fails that check with LAMMPS's own reason.
+    """
+
+
+def run(commands: str, cwd: str | None = None, timeout: float = 120) -> str:
+    """Run LAMMPS input ``commands`` with ``lmp`` in a child process and return everything it printed.
+
+    ``cwd`` is where relative file names resolve (a fresh temporary folder if not given); the run writes no
+    ``log.lammps``. A failed run raises :class:`LammpsError` naming LAMMPS's error and the command that caused it.
+    """
+    cwd = cwd or tempfile.mkdtemp(prefix="lammps-")
+    path = os.path.join(cwd, "in.westbench-verifier")
+    with open(path, "w") as handle:
+        handle.write(commands.rstrip("\n") + "\n")
+    try:
+        done = subprocess.run(
+            [LMP, "-in", path, "-log", "none", "-nocite"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+        )
+    except subprocess.TimeoutExpired:
+        raise LammpsError(f"LAMMPS ran past the verifier's {timeout:g} s limit") from None
+    output = done.stdout
+    error = re.search(r"^ERROR.*$", output + "\n" + done.stderr, re.M)
+    if done.returncode != 0 or error:
+        last = re.search(r"^Last command: (.*)$", output, re.M)
+        reason = error.group(0) if error else f"lmp exited with code {done.returncode}: {done.stderr.strip()[-300:]}"
+        raise LammpsError(reason + (f" (at: {last.group(1)})" if last else ""))
+    return output
+
+
+def evaluate(commands: str, cwd: str | None = None, timeout: float = 120, **expressions: str) -> dict[str, float]:
+    """Run ``commands``, then print each of ``expressions`` (LAMMPS equal-style formulas, thermo keywords included)
+    to full precision; return them by name.
+
+    >>> evaluate("units lj", x="2*3")  # doctest: +SKIP
+    {'x': 6.0}
+    """
+    prints = "\n".join(f'print "{_MARK} {name} $({formula}:%.17g)"' for name, formula in expressions.items())
+    output = run(commands.rstrip("\n") + "\n" + prints, cwd=cwd, timeout=timeout)
+    found = dict(re.findall(rf"^{_MARK} (\w+) (\S+)$", output, re.M))
+    missing = sorted(set(expressions) - set(found))
+    if missing:
+        raise LammpsError(f"LAMMPS printed no value for {missing}")
+    return {name: float(found[name]) for name in expressions}
+
+
+def version(log: str) -> str | None:
+    """The version in a log's first line (``LAMMPS (29 Sep 2021 - Update 2)``), or None if it has none."""
+    match = re.match(r"LAMMPS \((.+)\)", log)
+    return match.group(1) if match else None
+
+
+def echo_commands(log: str) -> list[list[str]]:
+    """The input commands LAMMPS echoed into its log, as token lists (comments dropped, in order).
+
+    LAMMPS echoes a line with variables (``${n}``, ``$(expr)``) as written and again substituted: only the
+    substituted one is kept. LAMMPS's own indented messages (``  create_atoms CPU = ...``, ``  using lattice units
+    ...``) are left out.
+    """
+    commands = []
+    for line in log.splitlines():
+        tokens = line.split("#")[0].split()
+        if tokens and re.fullmatch(r"[a-z_]+(/[a-z_]+)*", tokens[0]) and "$" not in line and not _MESSAGE.match(line):
+            commands.append(tokens)
+    return commands
+
+
+def runs(log: str) -> list[tuple[list[str], dict[str, list[str]]]]:
+    """Every ``run`` and ``minimize`` the log echoes, in order: its command tokens and the fixes active during it
+    (``{fix id: tokens}``, after every ``fix`` and ``unfix`` before it).
+
+    >>> [(command, sorted(fixes)) for command, fixes in runs("fix 1 all nve\\nrun 100\\nunfix 1\\nrun 200")]
+    [(['run', '100'], ['1']), (['run', '200'], [])]
+    """
+    fixes, found = {}, []
+    for tokens in echo_commands(log):
+        if tokens[0] == "fix" and len(tokens) > 1:
+            fixes[tokens[1]] = tokens
+        elif tokens[0] == "unfix" and len(tokens) > 1:
+            fixes.pop(tokens[1], None)
+        elif tokens[0] in ("run", "minimize"):
+            found.append((tokens, dict(fixes)))
+    return found
+
+
+#: LAMMPS's own indented messages whose first word looks like a command (they are not echoed input).
+_MESSAGE = re.compile(
+    r"^\s+(\S+ CPU = |using |reading |orthogonal box|triclinic box|update every|max neighbors|master list|"
+    r"ghost atom|binsize|pair build|stencil|bin:|attributes:|special bond|scanning |replicating )"
+)
+
+
+def setting(log: str, command: str) -> list[str] | None:
+    """The arguments of the last ``command`` the log echoes (``setting(log, "timestep")`` -> ``['0.001']``), or None."""
+    found = [tokens[1:] for tokens in echo_commands(log) if tokens[0] == command]
+    return found[-1] if found else None
+
+
+def thermo_blocks(log: str) -> list[tuple[list[str], list[list[float]]]]:
+    """Every non-empty thermo block of the log, in order: its column names and its rows of numbers.
+
+    A block runs from its ``Step ...`` header to the run's ``Loop time`` line; lines between that are not a row
+    (a ``WARNING:`` in mid-run) are skipped. A run that never finished (a killed or crashed run) keeps the rows it
+    printed: :func:`loop_atoms` counts the runs that finished.
+    """
+    blocks, header, rows = [], None, []
+    for line in log.splitlines():
+        tokens = line.split()
+        if tokens[:1] == ["Step"]:
+            header, rows = tokens, []
+            blocks.append((header, rows))
+        elif header is not None and line.startswith("Loop time"):
+            header = None
+        elif header is not None:
+            try:
+                values = [float(t) for t in tokens]
+            except ValueError:
+                continue
+            if len(values) == len(header):
+                rows.append(values)
+    return [(h, r) for h, r in blocks if r]
+
+
+def final_thermo(log: str) -> dict[str, float]:
+    """The last thermo row of the log, by lower-case column name."""
+    blocks = thermo_blocks(log)
+    if not blocks:
+        raise LammpsError("the log has no thermo output")
+    header, rows = blocks[-1]
+    return dict(zip([h.lower() for h in header], rows[-1]))
+
+
+def loop_atoms(log: str) -> list[int]:
+    """The atom count of every ``run``/``minimize`` the log reports (``Loop time of ... with N atoms``)."""
+    return [int(n) for n in re.findall(r"^Loop time of .* with (\d+) atoms", log, re.M)]
+
+
+def read_dump(path: str) -> list[tuple[int, list[list[float]], dict]]:
+    """The frames of a LAMMPS text dump (``dump ... custom``/``atom``): per frame its timestep, its box bounds
+    (three ``[lo, hi]``, tilt factors dropped) and ``{column: numpy array}`` in the order of atom ids when the
+    dump has ``id`` (numpy, which every LAMMPS task image has). A malformed or cut frame is an ``AssertionError``
+    naming the file and the line."""
+    import numpy as np  # only here: the log readers above need the standard library alone
+
+    frames, lines, i = [], open(path).read().splitlines(), 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        header = lines[i : i + 9]
+        assert len(header) == 9, f"{path} line {i + 1}: a frame header cut short ({len(header)} of its 9 lines)"
+        for offset, item in (
+            (0, "ITEM: TIMESTEP"),
+            (2, "ITEM: NUMBER OF ATOMS"),
+            (4, "ITEM: BOX BOUNDS"),
+            (8, "ITEM: ATOMS"),
+        ):
+            assert header[offset].startswith(item), f"{path} line {i + offset + 1}: {header[offset][:60]!r}, not {item}"
+        step, n = int(header[1]), int(header[3])
+        bounds = [[float(v) for v in header[5 + k].split()[:2]] for k in range(3)]
+        columns = header[8].split()[2:]
+        rows = [line.split() for line in lines[i + 9 : i + 9 + n]]
+        assert len(rows) == n, f"{path}: the frame at step {step} has {len(rows)} of its {n} atoms"
+        short = next((k for k, row in enumerate(rows) if len(row) != len(columns)), None)
+        assert short is None, (
+            f"{path} line {i + 10 + (short or 0)}: {len(rows[short or 0])} values for {len(columns)} columns"
+        )
+        data = np.array(rows, dtype=float).reshape(n, len(columns))
+        order = np.argsort(data[:, columns.index("id")], kind="stable") if "id" in columns else np.arange(n)
+        frames.append((step, bounds, {c: data[order, k] for k, c in enumerate(columns)}))
+        i += 9 + n
+    return frames
