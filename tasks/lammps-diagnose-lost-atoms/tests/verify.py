@@ -141,7 +141,8 @@ def verify(checks):
             assert abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-6, f"{name}: {a} in the log, {b} rerun"
     with checks.check("drift_per_tau is the log's: least-squares slope of TotEng over Time / |mean TotEng|"):
         value = drift(columns, rows)
-        assert abs(float(result["drift_per_tau"]) - value) <= 0.01 * abs(value) + 1e-9, (
+        # the agent reads the same log: any least-squares fit of its rows agrees far within 1e-3; a 1 % slip does not
+        assert abs(float(result["drift_per_tau"]) - value) <= 1e-3 * abs(value) + 1e-12, (
             f"{result['drift_per_tau']} vs {value:.4g} per tau"
         )
     with checks.check("the delivered run conserves energy: |drift| <= 1e-5 per tau"):

@@ -42,6 +42,5 @@ msd = np.loadtxt("msd.dat", comments="#")  # step, MSD (sigma^2)
 t = msd[:, 0] * 0.005
 window = (t >= 20.0 - 1e-9) & (t <= 100.0 + 1e-9)
 slope, intercept = np.polyfit(t[window], msd[window, 1], 1)
-json.dump({"D": float(slope / 6.0), "fit_start": 20.0, "fit_end": 100.0, "slope": float(slope),
-           "intercept": float(intercept)}, open("result.json", "w"), indent=1)
+json.dump({"D": float(slope / 6.0), "fit_start": 20.0, "fit_end": 100.0}, open("result.json", "w"), indent=1)
 PY

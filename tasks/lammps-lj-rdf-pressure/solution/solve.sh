@@ -55,7 +55,6 @@ rdf = np.loadtxt("rdf.dat", comments="#", skiprows=4)  # one block: index, r, g(
 peak = int(np.argmax(rdf[:, 2]))
 json.dump({"mean_pressure": float(pressure.mean()),
            "pressure_block_se": float(blocks.std(ddof=1) / np.sqrt(len(blocks))),
-           "pressure_blocks": 10, "pressure_samples": int(len(pressure)),
            "rdf_peak_r": float(rdf[peak, 1]), "rdf_peak_g": float(rdf[peak, 2])},
           open("result.json", "w"), indent=1)
 PY
