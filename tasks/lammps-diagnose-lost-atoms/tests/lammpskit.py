@@ -99,6 +99,26 @@ def evaluate(commands: str, cwd: str | None = None, timeout: float = 120, **expr
     return {name: float(found[name]) for name in expressions}
 
 
+def rerun_energies(setup: str, dump: str, cwd: str | None = None, timeout: float = 120) -> dict[int, float]:
+    """``{step: PotEng}`` of every frame of ``dump`` (positions and box) under the model ``setup`` defines (units,
+    box, atoms, pair style: everything but the ``rerun``), by LAMMPS's own ``rerun``; ``setup`` sets ``thermo_style``
+    with ``pe`` (and ``norm`` as the log being checked has it)."""
+    screen = run(f"{setup.rstrip()}\nthermo 1\nrerun {dump} dump x y z box yes", cwd=cwd, timeout=timeout)
+    return {int(row[0]): row[header.index("PotEng")] for header, rows in thermo_blocks(screen) for row in rows}
+
+
+def run_steps(tokens: list[str]) -> int | None:
+    """The number of steps of a ``run`` command's tokens (``['run', '20000']`` -> 20000), or None if it states none.
+
+    >>> run_steps(["run", "2e4"]), run_steps(["run"])
+    (20000, None)
+    """
+    try:
+        return int(float(tokens[1]))
+    except (IndexError, ValueError):
+        return None
+
+
 def version(log: str) -> str | None:
     """The version in a log's first line (``LAMMPS (29 Sep 2021 - Update 2)``), or None if it has none."""
     match = re.match(r"LAMMPS \((.+)\)", log)

@@ -28,14 +28,6 @@ DYNAMICS = {"nvt", "nve", "npt", "nph", "langevin", "temp/berendsen", "temp/resc
             "nve/limit", "gle", "temp/csld", "nvk", "nve/noforce"}  # fmt: skip
 
 
-def run_steps(words):
-    """A run command's number of steps, or None if it states none."""
-    try:
-        return int(float(words[1]))
-    except (IndexError, ValueError):
-        return None
-
-
 def rerun_energies(dump, box, work="/tmp/rerun"):
     """{step: potential energy per atom} of every dump frame under the stated pair style (lj/cut 2.5, tail yes).
 
@@ -43,19 +35,13 @@ def rerun_energies(dump, box, work="/tmp/rerun"):
     correction counts the atoms of each type when the pair style is initialized, so atoms added by the rerun itself
     would leave it out."""
     os.makedirs(work, exist_ok=True)
-    screen = lammpskit.run(
+    setup = (
         f"units lj\natom_style atomic\nregion box block 0 {box[0]} 0 {box[1]} 0 {box[2]}\ncreate_box 1 box\n"
         f"create_atoms 1 random {N_ATOMS} 12345 box\nmass 1 1.0\n"
         f"pair_style lj/cut {CUTOFF}\npair_coeff 1 1 1.0 1.0 {CUTOFF}\npair_modify shift no tail yes\n"
-        "thermo_style custom step pe\nthermo_modify format float %.12g norm yes\nthermo 1\n"
-        f"rerun {dump} dump x y z box yes\n",
-        cwd=work,
+        "thermo_style custom step pe\nthermo_modify format float %.12g norm yes"
     )
-    energies = {}
-    for header, rows in lammpskit.thermo_blocks(screen):
-        for row in rows:
-            energies[int(row[0])] = row[header.index("PotEng")]
-    return energies
+    return lammpskit.rerun_energies(setup, dump, cwd=work)
 
 
 def msd_file(path):
@@ -78,7 +64,7 @@ def verify(checks):
     for words in lammpskit.echo_commands(log):
         last.setdefault(words[0], []).append(words)
     # the runs the echo states (steps, {fix id: words}) and the thermo tables of the runs that finished
-    plan = [(run_steps(words), fixes) for words, fixes in lammpskit.runs(log) if words[0] == "run"]
+    plan = [(lammpskit.run_steps(words), fixes) for words, fixes in lammpskit.runs(log) if words[0] == "run"]
     finished = len(lammpskit.loop_atoms(log))
     runs = [(head, np.array(rows)) for head, rows in lammpskit.thermo_blocks(log)[:finished]]
     with checks.check("log.lammps is LAMMPS 29 Sep 2021's log with its input echo and two runs"):
