@@ -376,6 +376,7 @@ LONG_MODULES = {
     "simulation/md.py": "one resumable OpenMM run: minimize, equilibrate, produce in checkpointed chunks",
     "cg/train.py": "one force-matching training loop with its early stopping, history and failure to learn",
     "agents/verifykit.py": "copied whole into every task's tests/ (tools/sync-verifykit.py): one file by design",
+    "agents/lammpskit.py": "copied whole into every LAMMPS task's tests/ (tools/sync-verifykit.py): one file by design",
     "agents/harbor.py": "one trial through the Harbor CLI: command, environment, staging and the result record",
     "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
     "groundtruth/importer.py": "one foreign run in: topology, sequence, the streamed copy (io.streaming), times, "

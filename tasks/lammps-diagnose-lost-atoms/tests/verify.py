@@ -33,17 +33,6 @@ def production(log):
     return (cmds[:last], fixes[-1]) if last is not None else (cmds, {})
 
 
-def last_run(log, finished):
-    """The last thermo block of a log: (columns, rows, its steps (the Step column's span) and atoms (its Loop line),
-    both None if the run did not finish)."""
-    blocks = lk.thermo_blocks(log)
-    assert blocks, "the log has no thermo output"
-    columns, rows = blocks[-1]
-    if not finished:
-        return columns, rows, None, None
-    return columns, rows, round(rows[-1][0] - rows[0][0]), lk.loop_atoms(log)[-1]
-
-
 def rerun(path):
     """Rerun the delivered input in a fresh folder: (its screen output, None) or ("", why it failed: LAMMPS's ERROR
     line, the time limit, an unreadable file)."""
@@ -90,13 +79,13 @@ def verify(checks):
     cmds = lk.echo_commands(log)
     with checks.check("the log is the delivered in.lj's: the log echoes its commands in order"):
         assert cmds, "no input echo in the log"
-        assert lk.echo_commands(delivered) == cmds, "the log's input echo differs from the delivered in.lj"
+        assert lk.input_commands(log) == lk.commands(delivered), "the log's input echo differs from the delivered in.lj"
     setup, fixes = production(log)
     columns, rows, steps, natoms = [], [], None, None
     with checks.check("the production run completed with all 800 atoms (no lost atoms, no error)"):
         assert "ERROR" not in log, re.search(r"ERROR.*", log).group(0)
         assert any(tokens[0] == "run" for tokens in cmds), "no run command in the log's input echo"
-        columns, rows, steps, natoms = last_run(log, finished=len(lk.loop_atoms(log)) == len(lk.runs(log)))
+        columns, rows, steps, natoms = lk.last_run(log)
         assert steps is not None, "the last run did not finish (no Loop line)"
         assert natoms == NATOMS, f"the run ended with {natoms} atoms"
     with checks.check("NVE: fix nve on all atoms the one integrating fix of the production run, no thermostat"):
@@ -150,7 +139,7 @@ def verify(checks):
         assert abs(value) <= DRIFT_BOUND, f"drift {value:.3g} per tau"
     with checks.check("the rerun of the delivered in.lj completes with 800 atoms and |drift| <= 1e-5 per tau"):
         assert failed is None, failed
-        again_columns, again_rows, again_steps, again_atoms = last_run(again, finished=True)
+        again_columns, again_rows, again_steps, again_atoms = lk.last_run(again)
         assert again_steps == steps and again_atoms == NATOMS, f"{again_steps} steps with {again_atoms} atoms"
         value = drift(again_columns, again_rows)
         assert abs(value) <= DRIFT_BOUND, f"rerun drift {value:.3g} per tau"

@@ -126,18 +126,79 @@ def version(log: str) -> str | None:
 
 
 def echo_commands(log: str) -> list[list[str]]:
-    """The input commands LAMMPS echoed into its log, as token lists (comments dropped, in order).
+    """The input commands LAMMPS echoed into its log, as it ran them: token lists, comments dropped, in order.
 
     LAMMPS echoes a line with variables (``${n}``, ``$(expr)``) as written and again substituted: only the
-    substituted one is kept. LAMMPS's own indented messages (``  create_atoms CPU = ...``, ``  using lattice units
-    ...``) are left out.
+    substituted one is kept (:func:`input_commands` keeps the written one). Left out: LAMMPS's own messages
+    (``  create_atoms CPU = ...``), everything printed during a run (a ``fix print`` line) and what a ``print``
+    command prints, so no printed text passes for a command LAMMPS ran.
     """
-    commands = []
+    return [text.split() for text, _ in _echo(log) if "$" not in text]
+
+
+def commands(text: str) -> list[list[str]]:
+    """Every command of an input file as written, as token lists (comments and blank lines dropped, variables kept).
+
+    Compare it with :func:`input_commands` of the log that input wrote.
+
+    >>> commands("variable n equal 5   # atoms per side\\nregion box block 0 ${n} 0 ${n} 0 ${n}\\n\\nrun 100")
+    [['variable', 'n', 'equal', '5'], ['region', 'box', 'block', '0', '${n}', '0', '${n}', '0', '${n}'], ['run', '100']]
+    """
+    lines = (line.split("#")[0].split() for line in text.splitlines())
+    return [tokens for tokens in lines if tokens and _COMMAND.fullmatch(tokens[0])]
+
+
+def input_commands(log: str) -> list[list[str]]:
+    """The input commands a log echoes, as the input wrote them: variables left unsubstituted.
+
+    LAMMPS echoes a line with variables as written, then once more after each variable it substitutes (left to
+    right); those progress lines are dropped here, so a log's :func:`input_commands` equals :func:`commands` of the
+    input that wrote it. :func:`echo_commands` keeps the substituted line instead (what LAMMPS ran).
+
+    >>> echo = ["variable n equal 5", "region box block 0 ${n} 0 ${n}", "region box block 0 5 0 ${n}"]
+    >>> input_commands("\\n".join([*echo, "region box block 0 5 0 5"]))
+    [['variable', 'n', 'equal', '5'], ['region', 'box', 'block', '0', '${n}', '0', '${n}']]
+    """
+    return [text.split() for text, written in _echo(log) if written]
+
+
+def _echo(log: str) -> list[tuple[str, bool]]:
+    """Every input line a log echoes (comment dropped) and whether it is as written (not a substitution echo)."""
+    found, previous, printed, in_run = [], None, None, False
     for line in log.splitlines():
-        tokens = line.split("#")[0].split()
-        if tokens and re.fullmatch(r"[a-z_]+(/[a-z_]+)*", tokens[0]) and "$" not in line and not _MESSAGE.match(line):
-            commands.append(tokens)
-    return commands
+        if in_run or _THERMO_HEADER.match(line):  # a run prints no input echo, only its own output
+            in_run = not line.startswith("Loop time")
+            continue
+        text = line.split("#")[0].strip()
+        if printed is not None and printed.match(line.strip()):
+            printed = None
+            continue
+        tokens, printed = text.split(), None
+        if not tokens or not _COMMAND.fullmatch(tokens[0]) or _MESSAGE.match(line):
+            continue
+        found.append((text, previous is None or not _substitutes(previous, text)))
+        previous = text if "$" in text else None
+        if tokens[0] == "print":
+            printed = _printed(text)
+    return found
+
+
+def _printed(command: str) -> re.Pattern:
+    """What a ``print`` command writes, as a pattern: its text without quotes, each variable any text."""
+    text = command.split(None, 1)[1] if len(command.split()) > 1 else ""
+    quoted = re.match(r"(\"\"\"|\"|')(.*?)(\1|$)", text)
+    text = quoted.group(2) if quoted else text.split()[0] if text.split() else ""
+    parts = re.split(_VARIABLE, text)
+    return re.compile(".*".join(re.escape(part) for part in parts[::2]))
+
+
+def _substitutes(written: str, line: str) -> bool:
+    """Whether ``line`` is ``written`` with its first variable (``${name}``, ``$(expression)``, ``$x``) replaced."""
+    match = re.search(_VARIABLE, written)
+    if match is None:
+        return False
+    head, tail = written[: match.start()], written[match.end() :]
+    return len(line) >= len(head) + len(tail) and line.startswith(head) and line.endswith(tail)
 
 
 def runs(log: str) -> list[tuple[list[str], dict[str, list[str]]]]:
@@ -158,6 +219,12 @@ def runs(log: str) -> list[tuple[list[str], dict[str, list[str]]]]:
     return found
 
 
+#: A variable reference in an input line: ``${name}``, ``$(expression)`` or ``$x``.
+_VARIABLE = r"\$(\{[^}]*\}|\([^)]*\)|\w)"
+#: The header of a run's thermo output (``Step Temp E_pair ...``): what follows to ``Loop time`` is the run's.
+_THERMO_HEADER = re.compile(r"^\s*Step\s")
+#: A LAMMPS command name (``fix``, ``pair_style``, ``kspace_modify``); output lines start otherwise.
+_COMMAND = re.compile(r"[a-z_]+(/[a-z_]+)*")
 #: LAMMPS's own indented messages whose first word looks like a command (they are not echoed input).
 _MESSAGE = re.compile(
     r"^\s+(\S+ CPU = |using |reading |orthogonal box|triclinic box|update every|max neighbors|master list|"
@@ -203,6 +270,30 @@ def final_thermo(log: str) -> dict[str, float]:
         raise LammpsError("the log has no thermo output")
     header, rows = blocks[-1]
     return dict(zip([h.lower() for h in header], rows[-1]))
+
+
+def last_run(log: str) -> tuple[list[str], list[list[float]], int | None, int | None]:
+    """The log's last thermo block: its columns, its rows, its steps (the Step column's span) and its atoms (the
+    ``Loop time`` line's count); steps and atoms are None if that run did not finish (no ``Loop time`` line after
+    its rows, or fewer loops than the ``run``/``minimize`` commands the log echoes: one that crashed before its
+    first row).
+
+    >>> last_run("run 100\\nStep Temp\\n0 1.5\\n100 1.4\\nLoop time of 0.1 on 1 procs for 100 steps with 500 atoms")
+    (['Step', 'Temp'], [[0.0, 1.5], [100.0, 1.4]], 100, 500)
+    >>> last_run("run 100\\nStep Temp\\n0 1.5\\n50 1.4\\nERROR: Lost atoms: original 500 current 499")[2:]
+    (None, None)
+    """
+    blocks = thermo_blocks(log)
+    if not blocks:
+        raise LammpsError("the log has no thermo output")
+    columns, rows = blocks[-1]
+    headers = [match.start() for match in re.finditer(r"^\s*Step\s", log, re.M)]
+    after = log[headers[-1] :] if headers else log
+    atoms = loop_atoms(log)
+    commands_run = runs(log)
+    if not loop_atoms(after) or (commands_run and len(atoms) < len(commands_run)):
+        return columns, rows, None, None
+    return columns, rows, round(rows[-1][0] - rows[0][0]), atoms[-1]
 
 
 def loop_atoms(log: str) -> list[int]:

@@ -24,15 +24,6 @@ def only(cmds, name):
     return found[0]
 
 
-def last_run(log):
-    """The last run's thermo block (columns, rows), its step count (Step column span) and its Loop line's atoms."""
-    blocks = lk.thermo_blocks(log)
-    assert blocks, "the log has no thermo output"
-    assert len(lk.loop_atoms(log)) == len(lk.runs(log)), "the run did not finish: no 'Loop time' line after it"
-    columns, rows = blocks[-1]
-    return columns, rows, round(rows[-1][0] - rows[0][0]), lk.loop_atoms(log)[-1]
-
-
 def verify(checks):
     log = ""
     with checks.check("log.lammps readable"):
@@ -46,7 +37,7 @@ def verify(checks):
     cmds = lk.echo_commands(log)
     with checks.check("the log is the delivered in.cu's: the log echoes its commands in order"):
         assert cmds, "no input echo in the log"
-        assert lk.echo_commands(delivered) == cmds, "the log's input echo differs from the delivered in.cu"
+        assert lk.input_commands(log) == lk.commands(delivered), "the log's input echo differs from the delivered in.cu"
     units = "?"
     with checks.check("metal units and a 1 fs timestep, read back from the log"):
         units = only(cmds, "units")[0]
@@ -74,7 +65,8 @@ def verify(checks):
         assert [tokens for tokens in cmds if tokens[0] == "velocity"] == velocity, "the velocity line was changed"
     columns, rows, steps, natoms = [], [], 0, 0
     with checks.check("the run completed: 10 ps in 10000 steps of 1 fs, thermo every 100 fs (0-10000)"):
-        columns, rows, steps, natoms = last_run(log)
+        columns, rows, steps, natoms = lk.last_run(log)
+        assert steps is not None, "the run did not finish: no 'Loop time' line after it"
         step = [r[columns.index("Step")] for r in rows]
         assert steps == 10000 and natoms == 256, f"the run: {steps} steps, {natoms} atoms on its Loop line"
         assert step == [100.0 * k for k in range(101)], f"thermo rows at steps {step[:3]} ... {step[-1:]}"

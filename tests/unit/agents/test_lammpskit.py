@@ -106,3 +106,99 @@ def test_a_dump_is_read_in_the_order_of_atom_ids_and_a_truncated_frame_names_its
         path.write_text(whole[:cut])
         with pytest.raises(AssertionError, match=message):
             lammpskit.read_dump(str(path))
+
+
+# The input behind LOG, as a user wrote it (its variable line unsubstituted, comments kept).
+INPUT = """units lj
+   lattice fcc 0.8442   # indented
+region b block 0 3 0 3 0 3
+create_box 1 b
+create_atoms 1 box
+
+variable t equal 0.005
+timestep ${t}
+run 0
+"""
+
+
+def test_a_log_gives_back_its_input_as_written_and_as_run():
+    assert lammpskit.input_commands(LOG) == lammpskit.commands(INPUT)
+    assert ["timestep", "${t}"] in lammpskit.input_commands(LOG)
+    assert ["timestep", "0.005"] in lammpskit.echo_commands(LOG)
+    assert lammpskit.commands(INPUT.replace("${t}", "0.005")) != lammpskit.input_commands(LOG)
+
+
+names = st.from_regex(r"[a-z]{1,4}", fullmatch=True)
+plain = st.from_regex(r"[a-z0-9.]{1,6}", fullmatch=True)
+reference = names.map(lambda n: f"${{{n}}}") | names.map(lambda n: f"$(v_{n}*2)") | st.sampled_from(["$a", "$b"])
+command = st.tuples(
+    st.from_regex(r"[a-z_]{1,10}(/[a-z]{1,5})?", fullmatch=True), st.lists(plain | reference, max_size=5)
+)
+
+
+@given(st.lists(command, min_size=1, max_size=8), st.lists(plain, min_size=1, max_size=3))
+def test_input_commands_undo_lammpss_substitution_echo_for_any_input(lines, values):
+    # LAMMPS echoes each input line as read, then once per variable it substitutes (left to right)
+    text, log = [], ["LAMMPS (29 Sep 2021 - Update 2)"]
+    for index, (name, arguments) in enumerate(lines):
+        line = " ".join([name, *arguments])
+        text.append(line)
+        log.append(line)
+        for k, argument in enumerate(arguments):
+            if argument.startswith("$"):
+                arguments = [*arguments[:k], values[(index + k) % len(values)], *arguments[k + 1 :]]
+                log.append(" ".join([name, *arguments]))
+    assert lammpskit.input_commands("\n".join(log)) == lammpskit.commands("\n".join(text))
+
+
+def test_last_run_is_none_where_the_run_did_not_finish():
+    finished = lammpskit.last_run(LOG)
+    assert finished[2:] == (0, 108) and finished[0][0] == "Step"
+    crashed = LOG + "run 100\nStep Temp\n0 1.5\n50 1.6\nERROR: Lost atoms: original 108 current 107 (src/x.cpp:1)\n"
+    assert lammpskit.last_run(crashed) == (["Step", "Temp"], [[0.0, 1.5], [50.0, 1.6]], None, None)
+    # a run that stopped before its first row: the block before it finished, but the log's last run did not
+    assert lammpskit.last_run(LOG + "run 100\nERROR: Lost atoms at setup\n")[2:] == (None, None)
+    # LAMMPS's screen output echoes no commands: the Loop line after the last block is what counts
+    screen = "Step Temp\n0 1.5\n100 1.4\nLoop time of 0.1 on 1 procs for 100 steps with 500 atoms\n"
+    assert lammpskit.last_run(screen)[2:] == (100, 500)
+
+
+# A real log of westbench/lammps-base (LAMMPS 29 Sep 2021): variables substituted one by one, a comment, a print.
+PRINTING_INPUT = """variable n equal 3
+variable d equal 0.8442   # density
+units lj
+lattice fcc ${d}
+region box block 0 ${n} 0 ${n} 0 $(v_n*1)   # a comment ${n}
+create_box 1 box
+print "timestep ${n}"
+"""
+PRINTING_LOG = """LAMMPS (29 Sep 2021 - Update 2)
+  using 1 OpenMP thread(s) per MPI task
+variable n equal 3
+variable d equal 0.8442   # density
+units lj
+lattice fcc ${d}
+lattice fcc 0.8442
+Lattice spacing in x,y,z = 1.6795962 1.6795962 1.6795962
+region box block 0 ${n} 0 ${n} 0 $(v_n*1)   # a comment ${n}
+region box block 0 3 0 ${n} 0 $(v_n*1)
+region box block 0 3 0 3 0 $(v_n*1)
+region box block 0 3 0 3 0 3
+create_box 1 box
+Created orthogonal box = (0.0000000 0.0000000 0.0000000) to (5.0387886 5.0387886 5.0387886)
+  1 by 1 by 1 MPI processor grid
+print "timestep ${n}"
+timestep 3
+Total wall time: 0:00:00
+"""  # LAMMPS ends its substitution echoes with the comment's spaces: stripped here, as the reader strips them
+
+
+def test_printed_text_never_passes_for_a_command_lammps_ran():
+    # `print` output and what a run prints (fix print) look like commands; an agent could print a setting it never
+    # ran: neither reading of the log may take them for input
+    assert lammpskit.input_commands(PRINTING_LOG) == lammpskit.commands(PRINTING_INPUT)
+    assert lammpskit.setting(PRINTING_LOG, "region") == ["box", "block", "0", "3", "0", "3", "0", "3"]
+    assert lammpskit.setting(PRINTING_LOG, "timestep") is None
+    during_run = LOG.replace("Loop time", "timestep 0.001\nfix 9 all nvt temp 1 1 0.1\nLoop time")
+    assert lammpskit.setting(during_run, "timestep") == ["0.005"] and lammpskit.runs(during_run)[-1][1] == {}
+    assert lammpskit.input_commands(during_run) == lammpskit.input_commands(LOG)
