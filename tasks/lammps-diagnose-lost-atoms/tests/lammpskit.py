@@ -227,7 +227,7 @@ _THERMO_HEADER = re.compile(r"^\s*Step\s")
 _COMMAND = re.compile(r"[a-z_]+(/[a-z_]+)*")
 #: LAMMPS's own indented messages whose first word looks like a command (they are not echoed input).
 _MESSAGE = re.compile(
-    r"^\s+(\S+ CPU = |using |reading |orthogonal box|triclinic box|update every|max neighbors|master list|"
+    r"^\s+([\w/ ]+ CPU = |using |reading |orthogonal box|triclinic box|update every|max neighbors|master list|"
     r"ghost atom|binsize|pair build|stencil|bin:|attributes:|special bond|scanning |replicating )"
 )
 

@@ -202,3 +202,7 @@ def test_printed_text_never_passes_for_a_command_lammps_ran():
     during_run = LOG.replace("Loop time", "timestep 0.001\nfix 9 all nvt temp 1 1 0.1\nLoop time")
     assert lammpskit.setting(during_run, "timestep") == ["0.005"] and lammpskit.runs(during_run)[-1][1] == {}
     assert lammpskit.input_commands(during_run) == lammpskit.input_commands(LOG)
+    # LAMMPS's timing messages, one word or several before CPU (fix shake's), are not input either
+    shake = LOG.replace("run 0\n", "fix 2 all shake 1e-4 20 0 b 1 a 1\n  find clusters CPU = 0.000 seconds\nrun 0\n")
+    assert lammpskit.echo_commands(shake)[-2:] == [["fix", "2", "all", "shake", "1e-4", "20", "0", "b", "1", "a", "1"],
+                                                  ["run", "0"]]  # fmt: skip
