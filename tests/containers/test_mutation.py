@@ -60,3 +60,36 @@ def test_the_verifier_kills_every_mutant_or_the_task_justifies_it(agents_machine
     assert not record["equivalent_killed"], f"{task}: mutants.toml justifies mutants the verifier kills"
     killed = sum(r["killed"] for r in rows)
     assert killed / (len(rows) - sum(r["equivalent"] for r in rows)) >= 0.95
+
+
+def test_a_container_left_by_a_killed_run_is_removed_by_the_next_one(agents_machine):  # noqa: F811
+    """A run killed before its clean-up (``kill -9``, pytest-timeout) leaves its container running; the next
+    container a run starts on this host first removes every mutation container whose owning process is gone."""
+    import time
+
+    from westbench.agents.mutation_run.containers import (
+        OWNER_LABEL,
+        Container,
+        Engine,
+        build_image,
+        process_identity,
+    )
+
+    engine, task = Engine(), load_task(REPO / "tasks" / "we-weighted-rg")
+    image = build_image(task, engine)
+    gone = subprocess.Popen(["sleep", "60"])
+    dead_owner = process_identity(gone.pid)
+    gone.kill()
+    gone.wait()
+    orphan = f"westbench-mutation-orphan-{int(time.time())}"
+    engine.run("run", "-d", "--name", orphan, "--label", f"{OWNER_LABEL}={dead_owner}", "--network", "none",
+               "--entrypoint", "sleep", image, "infinity")  # fmt: skip
+    try:
+        with Container(engine, image, task, "sweep") as container:
+            names = engine.run("ps", "-a", "--format", "{{.Names}}").stdout.split()
+            assert container.name in names and orphan not in names
+            owner = engine.run("inspect", "--format", f'{{{{index .Config.Labels "{OWNER_LABEL}"}}}}', container.name)
+            assert owner.stdout.strip() == process_identity()
+        assert container.name not in engine.run("ps", "-a", "--format", "{{.Names}}").stdout.split()
+    finally:
+        engine.run("rm", "-f", orphan, check=False)

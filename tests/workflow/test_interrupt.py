@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -47,7 +48,13 @@ def interrupt_when(process, ready, sig, timeout=600):
         time.sleep(0.05)
     os.killpg(process.pid, sig)
     sent = time.monotonic()
-    output, _ = process.communicate(timeout=60)  # Snakemake itself (a deadlock would fail here)
+    try:
+        output, _ = process.communicate(timeout=60)  # Snakemake itself (a deadlock would fail here)
+    except subprocess.TimeoutExpired as timeout:  # name what still runs before the group goes
+        left = living_members(process.pid)
+        os.killpg(process.pid, signal.SIGKILL)
+        printed = (timeout.output or b"").decode(errors="replace")
+        pytest.fail(f"Snakemake still running 60 s after {sig.name}; its group: {left}\n{printed[-2000:]}")
     while living_members(process.pid) and time.monotonic() - sent < 30:
         time.sleep(0.05)
     left = living_members(process.pid)

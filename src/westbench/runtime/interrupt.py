@@ -8,7 +8,12 @@ Snakemake's local jobs share its process group, so Ctrl-C (SIGINT) in the termin
 plain exception back as a failed segment. On its way out the exception runs every ``finally``
 block and context manager (WESTPA's work manager stops its workers, ``west.h5`` is closed), and the
 job exits with status 128 + the signal number. Whatever happens, a job process is gone within
-:data:`STOP_DEADLINE_S` seconds; a second signal while it is stopping ends it at once.
+:data:`STOP_DEADLINE_S` seconds (a thread ends it there); should no thread of it run any more (a C call
+holding the GIL, daemon threads frozen at interpreter exit), the kernel ends it
+:data:`KERNEL_GRACE_S` later (SIGALRM at its default action). A second signal while it is stopping
+ends it at once. A library that puts its own handler in front of these (WESTPA's work managers do,
+and shut their workers down inside it) must hand the signal on at once: see
+:func:`westbench.we.session.failures_raised`.
 
 Processes forked under :func:`children_exit_with_parent` (the workers of WESTPA's ``processes`` work
 manager) die on these signals themselves (they hold no state: the master owns ``west.h5``) and,
@@ -45,6 +50,8 @@ import time
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 #: Seconds after a stop signal by which the process has exited, cleanly or not.
 STOP_DEADLINE_S = 5.0
+#: Seconds after the deadline at which the kernel ends a process none of whose threads could.
+KERNEL_GRACE_S = 0.5
 _PR_SET_PDEATHSIG = 1
 
 
@@ -103,6 +110,8 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
     def handler(signum, frame):
         if state["signum"] is None:
             state["signum"] = signum
+            if deadline_s is not None:
+                _kernel_deadline(deadline_s + KERNEL_GRACE_S)
             threading.Thread(target=watchdog, name="westbench-stop-deadline", daemon=True).start()
         elif state["redelivered"]:
             state["redelivered"] = False
@@ -120,6 +129,16 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
         state["unwound"] = True
         for sig, action in previous.items():
             signal.signal(sig, action if action is not None else signal.SIG_DFL)
+
+
+def _kernel_deadline(seconds: float) -> None:
+    """Have the kernel end this process ``seconds`` from now: SIGALRM at its default action, terminate.
+
+    The watchdog thread cannot act while another thread holds the GIL in a blocking C call, nor once
+    the interpreter froze its daemon threads on the way out; a timer needs no thread of ours.
+    """
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
 def _unwinding() -> bool:

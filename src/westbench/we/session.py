@@ -73,12 +73,19 @@ def failures_raised(rc, run_dir: Path):
     progress coordinate or segment store, here or in a worker), logs it with its traceback and
     returns normally. The sim manager's ``run`` and ``finalize_run`` are wrapped here to keep the
     exception, which is raised again once WESTPA has shut its work manager down.
+
+    The run also goes with the SIGINT handler that was in force before ``w_run`` put its work
+    manager's in front: that one shuts the workers down inside the handler, before the process's own
+    handler (:func:`westbench.runtime.interrupt.stop_on_signals`) sees the signal and starts its
+    deadline, so a queue read that never returns (a worker killed halfway through a message) held
+    Ctrl-C for good. The work manager still shuts down on the way out (``with work_manager``).
     """
     caught: list[BaseException] = []
     managers: list = []
 
     def keeping(method):
         def wrapper(*args, **kwargs):
+            _hand_sigint_back(getattr(rc, "work_manager", None))
             try:
                 return method(*args, **kwargs)
             except BaseException as exc:
@@ -111,3 +118,12 @@ def failures_raised(rc, run_dir: Path):
         f"coordinate or the segment store raised; its traceback is in the job log above). Fix the cause and "
         f"rerun: completed iterations are kept and the run resumes from the last one."
     ) from exc
+
+
+def _hand_sigint_back(work_manager) -> None:
+    """Put back the SIGINT handler a WESTPA work manager's ``install_sigint_handler`` replaced (main thread only)."""
+    in_front = getattr(work_manager, "sigint_handler", None)
+    if threading.current_thread() is threading.main_thread() and in_front is not None:
+        if signal.getsignal(signal.SIGINT) == in_front:
+            prior = work_manager.prior_sigint_handler
+            signal.signal(signal.SIGINT, prior if prior is not None else signal.SIG_DFL)

@@ -91,6 +91,22 @@ def test_a_process_that_will_not_stop_exits_at_the_deadline():
     assert seconds < 10
 
 
+def test_a_process_none_of_whose_threads_can_run_is_ended_by_the_kernel_just_after_the_deadline():
+    code, output, seconds = run("""
+        import ctypes, os, signal
+        from westbench.runtime.interrupt import Interrupted, stop_on_signals
+        with stop_on_signals(deadline_s=1.0):
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(10**8):  # the handler runs at the next bytecode
+                    pass
+            except Interrupted:
+                ctypes.PyDLL(None).sleep(60)  # a C call that keeps the GIL: the watchdog thread never runs
+        """)
+    assert code == -signal.SIGALRM and "exiting now" not in output, output
+    assert seconds < 30
+
+
 def test_worker_processes_forked_under_it_die_with_their_parent(tmp_path):
     pid_file = tmp_path / "worker.pid"
     parent = subprocess.Popen(

@@ -14,6 +14,7 @@ __all__ = [
     "RaisingDoubleWell",
     "ExplodingDoubleWell",
     "WeightedDoubleWell",
+    "SigintRecordingDoubleWell",
 ]
 
 
@@ -66,6 +67,22 @@ class DeviceDoubleWell(DoubleWell):
         from westbench.runtime.devices import worker_device
 
         Path(self.record_dir, f"{os.getpid()}.txt").write_text(f"{worker_device()}\n")
+        return super().propagate(starts, n_steps, save_every, seeds)
+
+
+class SigintRecordingDoubleWell(DoubleWell):
+    """Records the SIGINT handler in force while it propagates (in the master under the serial work manager)."""
+
+    def __init__(self, record_dir: str, **options):
+        super().__init__(**options)
+        self.record_dir = record_dir
+
+    def propagate(self, starts, n_steps, save_every, seeds):
+        import signal
+        from pathlib import Path
+
+        handler = signal.getsignal(signal.SIGINT)
+        Path(self.record_dir, "sigint.txt").write_text(getattr(handler, "__qualname__", repr(handler)))
         return super().propagate(starts, n_steps, save_every, seeds)
 
 

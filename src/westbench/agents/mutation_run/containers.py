@@ -1,9 +1,12 @@
 """The container engine (``docker`` or ``podman``): a task's image built under a content hash, and a container of it
-without network and with the task's limits."""
+without network and with the task's limits, labelled with the process that owns it so that one left by a killed
+run (``kill -9``, pytest-timeout's thread method) is removed by the next run on this host."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -11,6 +14,8 @@ from pathlib import Path
 from westbench.agents.tasks import TaskError, TaskInfo
 
 IMAGE_PREFIX = "westbench-mutation"
+#: The label naming a container's owner: ``host:pid:start`` (the start time tells a reused pid apart).
+OWNER_LABEL = "org.westbench.mutation.owner"
 
 
 class MutationError(TaskError):
@@ -70,6 +75,49 @@ def build_image(task: TaskInfo, engine: Engine) -> str:
     return tag
 
 
+def process_identity(pid: int | None = None) -> str:
+    """``host:pid:start`` of a process (start: clock ticks after boot, from /proc; 0 where there is none).
+
+    >>> process_identity().split(":")[1] == str(os.getpid())
+    True
+    """
+    pid = os.getpid() if pid is None else pid
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        start = stat[stat.rindex(")") + 2 :].split()[19]
+    except (OSError, ValueError, IndexError):
+        start = "0"
+    return f"{socket.gethostname()}:{pid}:{start}"
+
+
+def _alive(identity: str) -> bool:
+    host, pid, start = identity.rsplit(":", 2)
+    if host != socket.gethostname():
+        return True  # another host's process: not ours to judge
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, ValueError):
+        return True
+    return start == "0" or process_identity(int(pid)) == identity
+
+
+def sweep_orphans(engine: Engine) -> list[str]:
+    """Remove the mutation containers whose owning process on this host is gone; returns their names."""
+    listed = engine.run(
+        "ps", "-a", "--filter", f"label={OWNER_LABEL}", "--format", f'{{{{.Names}}}} {{{{.Label "{OWNER_LABEL}"}}}}',
+        check=False, timeout=60,
+    )  # fmt: skip
+    removed = []
+    for line in listed.stdout.splitlines() if listed.returncode == 0 else []:
+        name, _, owner = line.partition(" ")
+        if owner.count(":") >= 2 and not _alive(owner):
+            engine.run("rm", "-f", name, check=False, timeout=120)
+            removed.append(name)
+    return removed
+
+
 class Container:
     """A container of the task image, without network, with the task's limits; removed on exit."""
 
@@ -78,13 +126,15 @@ class Container:
         self.name = f"westbench-mutation-{label}-{hashlib.sha256(f'{time.time()}{label}'.encode()).hexdigest()[:10]}"
 
     def __enter__(self):
+        sweep_orphans(self.engine)
         limits = []
         if self.task.cpus:
             limits += ["--cpus", f"{self.task.cpus:g}"]
         if self.task.memory_mb:
             limits += ["--memory", f"{self.task.memory_mb}m"]
         self.engine.run(
-            "run", "-d", "--name", self.name, "--network", "none", "--init", *limits,
+            "run", "-d", "--name", self.name, "--label", f"{OWNER_LABEL}={process_identity()}",
+            "--network", "none", "--init", *limits,
             "--entrypoint", "sleep", self.image, "infinity",
         )  # fmt: skip
         return self
