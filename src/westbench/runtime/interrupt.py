@@ -10,9 +10,11 @@ block and context manager (WESTPA's work manager stops its workers, ``west.h5`` 
 job exits with status 128 + the signal number. Whatever happens, a job process is gone within
 :data:`STOP_DEADLINE_S` seconds (a thread ends it there); should no thread of it run any more (a C call
 holding the GIL, daemon threads frozen at interpreter exit), the kernel ends it
-:data:`KERNEL_GRACE_S` later (SIGALRM at its default action). A second signal while it is stopping
-ends it at once. A library that puts its own handler in front of these (WESTPA's work managers do,
-and shut their workers down inside it) must hand the signal on at once: see
+:data:`KERNEL_GRACE_S` later (SIGALRM at its default action). The kernel may hand the signal to any
+thread of the process; one that is not the main thread cannot interrupt the main thread's blocking C
+call, so a thread watching the signal wakeup fd forwards it there (:func:`_watch_delivery`). A second
+signal while it is stopping ends it at once. A library that puts its own handler in front of these
+(WESTPA's work managers do, and shut their workers down inside it) must hand the signal on at once: see
 :func:`westbench.we.session.failures_raised`.
 
 Processes forked under :func:`children_exit_with_parent` (the workers of WESTPA's ``processes`` work
@@ -90,7 +92,12 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
         yield
         return
     main = threading.main_thread().ident
-    state = {"signum": None, "redelivered": False, "unwound": False}
+    state = {"signum": None, "redelivered": False, "unwound": False, "deadline_armed": False}
+
+    def arm_kernel_deadline():
+        if deadline_s is not None and not state["deadline_armed"]:
+            state["deadline_armed"] = True
+            signal.setitimer(signal.ITIMER_REAL, deadline_s + KERNEL_GRACE_S)
 
     def watchdog():
         signum, started = state["signum"], time.monotonic()
@@ -108,12 +115,14 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
         os._exit(128 + signum)
 
     def handler(signum, frame):
+        forwarded = _delivery["forwarded"]
+        _delivery["forwarded"] = False
+        _delivery["handled"] += 1
         if state["signum"] is None:
             state["signum"] = signum
-            if deadline_s is not None:
-                _kernel_deadline(deadline_s + KERNEL_GRACE_S)
+            arm_kernel_deadline()
             threading.Thread(target=watchdog, name="westbench-stop-deadline", daemon=True).start()
-        elif state["redelivered"]:
+        elif state["redelivered"] or forwarded:
             state["redelivered"] = False
             if _unwinding():  # still on its way out (a finally block, an __exit__): let the clean-up finish
                 return
@@ -123,22 +132,79 @@ def stop_on_signals(signals=STOP_SIGNALS, deadline_s: float | None = None):
 
     # A signal the caller ignores stays ignored (``nohup``, background jobs of a non-interactive shell).
     previous = {sig: signal.signal(sig, handler) for sig in signals if signal.getsignal(sig) is not signal.SIG_IGN}
+    previous_alarm = signal.signal(signal.SIGALRM, signal.SIG_DFL) if deadline_s is not None else None
+    wakeup = _watch_delivery(main, set(previous), arm_kernel_deadline)
     try:
         yield
     finally:
         state["unwound"] = True
+        if wakeup is not None:
+            wakeup()
         for sig, action in previous.items():
             signal.signal(sig, action if action is not None else signal.SIG_DFL)
+        if deadline_s is not None and not state["deadline_armed"]:
+            signal.signal(signal.SIGALRM, previous_alarm if previous_alarm is not None else signal.SIG_DFL)
 
 
-def _kernel_deadline(seconds: float) -> None:
-    """Have the kernel end this process ``seconds`` from now: SIGALRM at its default action, terminate.
+#: Shared by the handlers of :func:`stop_on_signals` and the thread that watches delivery: how many times one ran,
+#: and whether the next run is a signal that thread forwarded to the main thread.
+_delivery = {"handled": 0, "forwarded": False}
+#: (read end, write end) of the pipe this process's wakeup fd writes to while :func:`stop_on_signals` watches it.
+_wakeup_pipe: tuple[int, int] | None = None
+#: Seconds the watching thread gives the main thread to run the handler itself before forwarding the signal to it.
+FORWARD_AFTER_S = 0.05
 
-    The watchdog thread cannot act while another thread holds the GIL in a blocking C call, nor once
-    the interpreter froze its daemon threads on the way out; a timer needs no thread of ours.
+
+def _watch_delivery(main: int, signals: set, arm_kernel_deadline):
+    """Make sure a stop signal reaches the main thread whichever thread the kernel delivered it to.
+
+    The kernel hands a process-directed signal to any thread that does not block it. Python's C-level handler
+    then only marks it pending; the Python handler runs when the *main* thread next executes bytecode. A main thread
+    blocked in a C call (a lock or semaphore wait on a result from workers the same signal just stopped: WESTPA's
+    ``processes`` work manager) is not interrupted by a signal another thread took, and waits for good: no handler,
+    no deadline. Python writes every caught signal's number to the wakeup fd (:func:`signal.set_wakeup_fd`) from
+    the C handler, whichever thread runs it; a thread reading that pipe arms the kernel deadline and, where the
+    handler has not run within :data:`FORWARD_AFTER_S`, sends the signal to the main thread itself
+    (:func:`signal.pthread_kill`), which interrupts its wait. Returns the function that stops watching, or None where
+    something else owns the wakeup fd (an asyncio loop running in the main thread already wakes it).
     """
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    global _wakeup_pipe
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    if previous != -1:
+        signal.set_wakeup_fd(previous)
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    _wakeup_pipe = (read_end, write_end)
+    handled_before = _delivery["handled"]
+
+    def watch():
+        forwarded = False
+        while data := os.read(read_end, 512):  # b"": the write end closed, the block is over
+            signum = next((n for n in data if n in signals), None)
+            if forwarded or signum is None:
+                continue  # drain what the watchdog's redeliveries write
+            forwarded = True
+            arm_kernel_deadline()
+            waited = time.monotonic()
+            while _delivery["handled"] == handled_before and time.monotonic() - waited < FORWARD_AFTER_S:
+                time.sleep(0.005)
+            if _delivery["handled"] == handled_before:
+                _delivery["forwarded"] = True
+                signal.pthread_kill(main, signum)
+        os.close(read_end)
+
+    threading.Thread(target=watch, name="westbench-signal-delivery", daemon=True).start()
+
+    def stop():
+        global _wakeup_pipe
+        signal.set_wakeup_fd(-1)
+        _wakeup_pipe = None
+        os.close(write_end)
+
+    return stop
 
 
 def _unwinding() -> bool:
@@ -156,6 +222,11 @@ _follow_parent = False
 
 
 def _in_forked_child() -> None:
+    if _wakeup_pipe is not None:  # the parent's pipe and watcher: a child's signals are its own
+        with contextlib.suppress(ValueError, OSError):
+            signal.set_wakeup_fd(-1)
+            for end in _wakeup_pipe:
+                os.close(end)
     if not _follow_parent:
         return
     for sig in STOP_SIGNALS:

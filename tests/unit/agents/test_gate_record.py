@@ -161,7 +161,7 @@ def test_a_gate_of_the_changed_tasks_alone_brings_the_record_up_to_date(tmp_path
     """update_record: after task edits, gating those tasks alone records them again (or drops one whose near miss
     now slips), every other task keeps its entry, and a changed trial environment is refused."""
     tasks = make_suite(tmp_path)
-    record = gate_record(full_gate(tasks), tasks, tmp_path)
+    record = {**gate_record(full_gate(tasks), tasks, tmp_path), "rotation_shards": 3}  # written by an older policy
     for task in ("task-1", "task-2"):
         (tasks / task / "tests" / "test.sh").write_text("exit 2\n")
     assert set(near_misses_to_gate(tasks, tmp_path, record, shard=None)) == {"task-1", "task-2"}
@@ -171,6 +171,7 @@ def test_a_gate_of_the_changed_tasks_alone_brings_the_record_up_to_date(tmp_path
     ]
     updated = update_record(record, write_results(tmp_path / "partial", tasks, partial), tasks, tmp_path, "abc123")
     assert sorted(updated["tasks"]) == sorted(set(TASKS) - {"task-2"}) and updated["updated"] == {"task-1": "abc123"}
+    assert updated["rotation_shards"] == ROTATION_SHARDS  # the record takes the code's shard count on its next update
     assert updated["tasks"]["task-1"]["key"] == near_miss_key(tasks / "task-1") != record["tasks"]["task-1"]["key"]
     assert all(updated["tasks"][t] == record["tasks"][t] for t in set(TASKS) - {"task-1", "task-2"})
     assert near_misses_to_gate(tasks, tmp_path, updated, shard=None) == {

@@ -107,6 +107,54 @@ def test_a_process_none_of_whose_threads_can_run_is_ended_by_the_kernel_just_aft
     assert seconds < 30
 
 
+def test_a_signal_the_kernel_hands_to_another_thread_still_stops_a_main_thread_blocked_in_a_c_call():
+    """The hang of a WE job's master under Ctrl-C: the kernel delivered SIGINT to one of its other threads while the
+    main thread waited on a lock (a result from workers the same signal stopped), so no handler ran and no deadline
+    started. The watching thread forwards it to the main thread, whose wait is then interrupted."""
+    code, output, seconds = run("""
+        import signal, sys, threading, time
+        from westbench.runtime.interrupt import Interrupted, stop_on_signals
+        held = threading.Lock()
+        held.acquire()
+        def other_thread():
+            time.sleep(0.5)
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # delivered to this thread, not the main one
+            time.sleep(60)
+        with stop_on_signals(deadline_s=3.0):
+            threading.Thread(target=other_thread, daemon=True).start()
+            started = time.monotonic()
+            try:
+                held.acquire()  # never released: only the signal ends this wait
+            except Interrupted as exc:
+                print(f"interrupted after {time.monotonic() - started:.2f} s", flush=True)
+                sys.exit(exc.exit_code)
+        """)
+    assert code == 130 and "interrupted after" in output, output
+    assert float(output.split("after ")[1].split(" s")[0]) < 2.0 and seconds < 10  # not the 3-s deadline
+
+
+def test_a_forked_childs_own_signal_does_not_reach_the_parent():
+    """A child forked inside the block inherits the wakeup fd's pipe; its own signals must not be read as the
+    parent's (they would be forwarded to the parent's main thread and stop it)."""
+    code, output, _ = run("""
+        import os, signal, time
+        from westbench.runtime.interrupt import Interrupted, stop_on_signals
+        with stop_on_signals(deadline_s=3.0):
+            child = os.fork()
+            if child == 0:
+                try:
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    time.sleep(5)
+                except Interrupted as exc:
+                    os._exit(exc.exit_code)
+                os._exit(0)
+            _, status = os.waitpid(child, 0)
+            time.sleep(0.5)  # time for a wrongly forwarded signal to arrive
+            print("child", os.waitstatus_to_exitcode(status), "parent went on", flush=True)
+        """)
+    assert code == 0 and "child 143 parent went on" in output, output
+
+
 def test_worker_processes_forked_under_it_die_with_their_parent(tmp_path):
     pid_file = tmp_path / "worker.pid"
     parent = subprocess.Popen(
