@@ -1,5 +1,6 @@
-"""Copy the verifier helpers into the tasks' tests/ folders: src/westbench/agents/verifykit.py into every task's,
-src/westbench/agents/lammpskit.py into every task built FROM the LAMMPS image's.
+"""Copy the verifier helpers into the tasks' tests/ folders: src/westbench/agents/verifykit.py into every task's that
+has a copy or whose verify.py imports it, src/westbench/agents/lammpskit.py into every task built FROM the LAMMPS
+image's.
 
 Run after editing either: `python3 tools/sync-verifykit.py`. A unit test fails while a copy differs or is missing.
 """
@@ -19,12 +20,19 @@ def uses_lammps(task: Path) -> bool:
     return dockerfile.is_file() and bool(re.search(rf"^FROM {LAMMPS_IMAGE}:", dockerfile.read_text(), re.M))
 
 
+def imports_helper(tests: Path, module: str) -> bool:
+    """Whether the task's verifier imports ``module`` (a new task written against the helper, not yet given it)."""
+    verify = tests / "verify.py"
+    pattern = rf"^\s*(from {module} import|import {module}\b)"
+    return verify.is_file() and bool(re.search(pattern, verify.read_text(errors="replace"), re.M))
+
+
 for tests in sorted(ROOT.glob("tasks/*/tests")):
     helpers = ["verifykit.py"] + (["lammpskit.py"] if uses_lammps(tests.parent) else [])
     for name in helpers:
         copy = tests / name
-        if name == "verifykit.py" and not copy.exists():
-            continue  # a dropped-in task without the helper is not ours to change
+        if name == "verifykit.py" and not copy.exists() and not imports_helper(tests, "verifykit"):
+            continue  # a dropped-in task that does not use the helper is not ours to change
         if not copy.exists() or copy.read_bytes() != (LIBRARY / name).read_bytes():
             shutil.copyfile(LIBRARY / name, copy)
             print("updated", copy.relative_to(ROOT))

@@ -55,7 +55,8 @@ def test_a_task_verifier_scores_zero_on_empty_deliverables(tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
-        env={"WESTBENCH_VERIFIER_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        # no bytecode: a __pycache__ left in the task's tests/ would change its fingerprint
+        env={"WESTBENCH_VERIFIER_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert (tmp_path / "reward.json").is_file(), run.stderr[-2000:]
     reward = json.loads((tmp_path / "reward.json").read_text())
