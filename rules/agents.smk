@@ -183,6 +183,7 @@ rule agent_gate:
         tasks=PLAN.agents.tasks,
         tasks_dir=str(PLAN.agents.tasks_dir),  # each task's contract: the resolution its verifier states
         near_miss_tasks=PLAN.agents.near_miss_tasks,  # agents.gate.near_misses: whose near misses ran
+        near_misses_recorded=PLAN.agents.near_misses_recorded,  # whose the recorded full gate caught, by commit
         reference=PLAN.agents.reference,
         null=PLAN.agents.null,
     script:

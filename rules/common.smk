@@ -22,7 +22,7 @@ try:
     )
     # Who takes part, where every file lives and what each job reads; every cross-check of the config's
     # sections (engines, CG models, ground truth, the calibration study) is made here, before any job runs.
-    PLAN = Plan.from_config(config)
+    PLAN = Plan.from_config(config, root=workflow.basedir)
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 

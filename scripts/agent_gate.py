@@ -27,6 +27,7 @@ def main(snakemake):
     for task, rows in resolution.items():
         extra.setdefault(task, {}).update(resolution_summary(rows))
         extra[task]["near_misses_run"] = task in snakemake.params.near_miss_tasks
+        extra[task]["near_misses_recorded"] = snakemake.params.near_misses_recorded.get(task, "")
     near_misses = {}
     for path in snakemake.input.near_misses:
         record = json.loads(Path(path).read_text())
@@ -45,6 +46,12 @@ def main(snakemake):
         table = add_mutation_scores(table, scores)
         mutation = suite_score(scores.to_dict("records"))
     rate = catch_rate(table)
+    logging.getLogger("westbench.agents").info(
+        "near misses run for %d tasks (agents.gate.near_misses); %d tasks' all caught by the recorded full gate at "
+        "today's inputs, not rerun",
+        len(snakemake.params.near_miss_tasks),
+        len(snakemake.params.near_misses_recorded),
+    )
     logging.getLogger("westbench.agents").info(
         "near misses: %d of %d caught (catch rate %s) over %d tasks",
         rate["caught"],

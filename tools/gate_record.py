@@ -1,7 +1,9 @@
 """Record a full gate: per task, the digest of what its near misses read, where all of them were caught.
 
     .venv/bin/python tools/gate_record.py WORKDIR     # WORKDIR: where `snakemake agents` ran with every near miss
-    .venv/bin/python tools/gate_record.py WORKDIR --update  # WORKDIR: a gate of some tasks (agents.select.tasks)
+                                                      # (--config 'agents={gate: {near_misses: true}}')
+    .venv/bin/python tools/gate_record.py WORKDIR --update  # WORKDIR: a gate of some tasks (agents.select.tasks, or
+                                                            # the default near_misses `changed`)
     .venv/bin/python tools/gate_record.py --check     # which tasks' near misses the next CI run gates, and why
 
 Writes docs/measured/gate_record.json (commit it). CI's agent tier (tests/containers/test_agents_pipeline.py) then
@@ -11,6 +13,7 @@ files as they are now; a task whose trials read other files than today's must no
 """
 
 import argparse
+import csv
 import json
 import subprocess
 import sys
@@ -47,6 +50,13 @@ def main() -> int:
         except ValueError as error:
             raise SystemExit(f"{RECORD.relative_to(ROOT)}: {error}") from None
     else:
+        with open(results / "gate.csv", newline="") as handle:
+            skipped = [row["task"] for row in csv.DictReader(handle) if row.get("near_misses_run") == "False"]
+        if skipped:  # recording it would drop every task whose near misses the record, not this run, caught
+            raise SystemExit(
+                f"{args.workdir} is no full gate: the near misses of {len(skipped)} tasks did not run "
+                f"({', '.join(skipped[:3])}, ...); use --update, or rerun with agents.gate.near_misses: true"
+            )
         written = {"commit": commit, **record_full_gate(results, ROOT / "tasks", ROOT)}
     stale = written.pop("stale")
     RECORD.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from westbench.agents.gate_record import environment_key, near_miss_key, near_misses_to_gate
+from westbench.agents.gate_record import commit_shard, environment_key, near_miss_key, near_misses_to_gate
 from westbench.agents.tasks import near_misses
 
 from ..conftest import REPO
@@ -34,8 +34,10 @@ def agents_machine():
 def run_agents(workdir, agents_section, *targets, cores=2, env=None):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     # The mutation testing of the verifiers (hours over the suite) has tests of its own (test_mutation.py,
-    # test_pristine_inputs.py): a pipeline test runs it only when its section asks.
-    agents_section = {**agents_section, "gate": {"mutation": False, **agents_section.get("gate", {})}}
+    # test_pristine_inputs.py): a pipeline test runs it only when its section asks. A test's tasks run their near
+    # misses (a copied task would otherwise count as recorded: the record is of content, not of folders).
+    gate = {"mutation": False, "near_misses": True, **agents_section.get("gate", {})}
+    agents_section = {**agents_section, "gate": gate}
     config["agents"] = agents_section
     (workdir / "config.yaml").write_text(yaml.safe_dump(config))
     command = [
@@ -78,14 +80,13 @@ def gate_record():
 def near_miss_selection() -> dict:
     """The tasks whose near misses this run gates, with why: every task changed since the recorded full gate (all,
     where the trial environment changed) and the rotation shard of this commit (its hash modulo the shards), so
-    consecutive commits rerun every task's near misses in turn (westbench.agents.gate_record)."""
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    shard = int(head[:8], 16) if head else 0
-    return near_misses_to_gate(REPO / "tasks", REPO, gate_record(), shard)
+    consecutive commits rerun every task's near misses in turn: the default agents.gate.near_misses `changed`
+    (westbench.agents.gate_record), asked here to print and check what the plan chose."""
+    return near_misses_to_gate(REPO / "tasks", REPO, gate_record(), commit_shard(REPO))
 
 
 def suite_section() -> dict:
-    return {"tasks_dir": str(REPO / "tasks"), "gate": {"near_misses": sorted(near_miss_selection())}}
+    return {"tasks_dir": str(REPO / "tasks"), "gate": {"near_misses": "changed", "shard": "commit"}}
 
 
 @pytest.fixture(scope="module")
@@ -145,9 +146,13 @@ def test_every_tasks_near_misses_are_caught_now_or_at_the_same_inputs_by_the_rec
             entry = record["tasks"].get(task, {})
             ran = environment_unchanged and entry.get("key") == near_miss_key(REPO / "tasks" / task)
             ran = ran and entry.get("near_misses") == count
+            # gate.csv names the gate that caught them, as the agent page shows it
+            ran = ran and gate.loc[task, "near_misses_recorded"] == record["updated"].get(task, record["commit"])
         if not ran:
             uncovered.append(task)
     assert shipped >= 68 and not uncovered, f"near misses neither caught here nor by the recorded gate: {uncovered}"
+    ran = {task for task in gate.index if gate.loc[task, "near_misses_run"]}
+    assert ran == set(near_miss_selection())  # the plan chose what the policy chooses
 
 
 def test_leaderboard_tables_and_figure(suite_run):

@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -92,6 +93,33 @@ def shard_of(task: str, shards: int = ROTATION_SHARDS) -> int:
     True
     """
     return int(hashlib.sha256(task.encode()).hexdigest()[:8], 16) % shards
+
+
+def commit_shard(root: str | Path) -> int:
+    """The rotation shard a run at the git commit of ``root`` gates (its hash, modulo the record's shards): 0
+    outside a git checkout. Consecutive commits take shards in no fixed order, each about equally often.
+
+    >>> import tempfile; commit_shard(tempfile.mkdtemp())
+    0
+    """
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    except OSError:  # no git on this machine
+        return 0
+    commit = head.stdout.strip() if head.returncode == 0 else ""
+    return int(commit[:8], 16) if commit else 0
+
+
+def recorded_by(record: Mapping | None, task: str) -> str | None:
+    """The commit whose gate recorded ``task``'s near misses all caught (``updated``'s, else the record's), or None
+    where the record does not hold the task.
+
+    >>> recorded_by({"commit": "abc", "tasks": {"t": {}}, "updated": {}}, "t"), recorded_by(None, "t")
+    ('abc', None)
+    """
+    if not record or task not in record.get("tasks", {}):
+        return None
+    return record.get("updated", {}).get(task) or record.get("commit") or "unknown commit"
 
 
 def gate_record(gate: Iterable[Mapping], tasks_dir: str | Path, root: str | Path) -> dict:

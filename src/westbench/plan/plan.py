@@ -14,9 +14,10 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping
 
-from westbench.plan.agents import AgentsPlan
+from westbench.plan.agents import REPOSITORY, AgentsPlan
 from westbench.plan.calibration import CalibrationPlan
 from westbench.plan.inputs import Inputs
 from westbench.plan.layout import Layout
@@ -59,11 +60,12 @@ class Plan:
     agents: AgentsPlan
 
     @classmethod
-    def from_config(cls, config: Mapping) -> "Plan":
+    def from_config(cls, config: Mapping, root: str | Path = REPOSITORY) -> "Plan":
         """The plan of a validated config (:func:`westbench.config.validate_config`).
 
         Relative paths of the config (start folders, imported and external trajectories, users' models) are read
-        from the working directory, as the workflow's jobs read them.
+        from the working directory, as the workflow's jobs read them; those the schema calls relative to the
+        repository (agents.gate.record) from ``root``, the workflow's folder (default: this package's repository).
 
         Raises
         ------
@@ -82,5 +84,5 @@ class Plan:
             params=Params(config, roster),
             targets=Targets(roster, layout, calibration, controls_enabled=config["controls"]["enabled"]),
             calibration=calibration,
-            agents=AgentsPlan(config, layout.agents),
+            agents=AgentsPlan(config, layout.agents, root),
         )

@@ -58,6 +58,9 @@ def _text(value) -> str:
 
 def _caught(gate: pd.DataFrame, task: str) -> str:
     if task in gate.index and "near_misses_run" in gate and not bool(gate.loc[task, "near_misses_run"]):
+        commit = _text(gate.loc[task, "near_misses_recorded"]) if "near_misses_recorded" in gate else ""
+        if commit:  # agents.gate.near_misses `changed`: the recorded full gate caught them at today's inputs
+            return f"all caught by the recorded gate of {commit} (same inputs)"
         return "not run (agents.gate.near_misses)"  # the run's list named other tasks
     if task not in gate.index or "near_misses" not in gate or not int(gate.loc[task, "near_misses"] or 0):
         return "—"
@@ -106,14 +109,22 @@ def gate_section(results: AgentResults) -> Markup:
     ).format(passed, len(gate), reference, null)
     rate = (results.gate_summary or {}).get("near_miss_catch_rate") or {}
     if rate.get("near_misses"):
-        body += Markup("<p><b>Near-miss catch rate:</b> {} of {} caught ({}) over {} tasks.</p>").format(
+        body += Markup("<p><b>Near-miss catch rate:</b> {} of {} caught ({}) over {} tasks in this run.").format(
             rate.get("caught"),
             rate.get("near_misses"),
             interval(rate.get("catch_rate"), None, None),
             rate.get("tasks_with_near_misses"),
         )
     else:
-        body += Markup("<p><b>Near-miss catch rate:</b> no task ships near misses (or they did not run).</p>")
+        body += Markup("<p><b>Near-miss catch rate:</b> no near miss ran in this run.")
+    recorded = [_text(v) for v in gate.get("near_misses_recorded", pd.Series("", index=gate.index))]
+    if any(recorded):  # agents.gate.near_misses `changed`: not rerun, and said so
+        commits = sorted({commit for commit in recorded if commit})
+        body += Markup(
+            " The near misses of {} more tasks were not rerun: the recorded full gate ({}) caught all of them at "
+            "the same task files, near misses and trial environment (agents.gate.near_misses: changed)."
+        ).format(sum(map(bool, recorded)), ", ".join(commits))
+    body += Markup("</p>")
     body += Markup("<p><b>Mutation catch rate:</b> {}.</p>").format(_mutation_rate(results))
     failed = gate[~gate["passed"].astype(bool)]
     if len(failed):

@@ -34,7 +34,7 @@ RECORDS = {
     "default_run": "the embedded default on a fresh clone, setup from the pip cache included",
     "tests_fast": "the fast lane: lint, unit tests and doctests",
     "tests": "the whole suite, as CI runs it",
-    "agents": "the agent benchmark: every task's gate with its near misses",
+    "agents": "the agent benchmark: every task's gate, with the near misses of changed tasks and a rotation shard",
     "calibration_seeds": "the calibration study over several seeds, one after another",
 }
 #: The README's generated blocks.
@@ -147,9 +147,15 @@ def _result(name: str, record: Mapping) -> str:
             f"with a known answer covered, {total['agree']} of {total['rows']} verdicts agree"
         )
     if name == "agents":
+        recorded = record.get("near_misses_recorded_tasks")
         return (
             f"{wall}; {record.get('gated')} of {record.get('tasks')} tasks pass the gate; "
-            f"{record.get('near_misses_caught')} of {record.get('near_misses')} near misses caught"
+            f"{record.get('near_misses_caught')} of {record.get('near_misses')} near misses run caught"
+            + (
+                f"; {recorded} tasks' near misses all caught by the recorded full gate at the same inputs"
+                if recorded
+                else ""
+            )
         )
     return wall
 
@@ -406,4 +412,6 @@ def agents_summary(results: str | Path) -> dict:
         "gated": int(gate["passed"].astype(bool).sum()),
         "near_misses": int(rate.get("near_misses") or 0),
         "near_misses_caught": int(rate.get("caught") or 0),
+        # agents.gate.near_misses `changed`: the tasks whose near misses a recorded full gate caught at these inputs
+        "near_misses_recorded_tasks": int(gate.get("near_misses_recorded", pd.Series(dtype=str)).notna().sum()),
     }

@@ -1,6 +1,7 @@
 """The agent benchmark's plan from config dicts: its tasks, runs and trials, the paths of its files (one owner:
 westbench.plan.layout.AgentsLayout) and the config errors it raises before any job runs."""
 
+import json
 import re
 import string
 
@@ -185,3 +186,45 @@ def test_the_agent_rules_outputs_are_the_layouts_patterns(workflow):
     }
     trial_log = unconstrained(workflow.get_rule("agent_trial").log[0])
     assert trial_log == layout.log("trial_{task}_{agent}_{model}_{attempt}")
+
+
+def test_changed_runs_the_near_misses_the_record_does_not_hold_and_names_the_gate_that_caught_the_rest(tmp_path):
+    """agents.gate.near_misses `changed` (the default): a task whose near misses the recorded full gate caught at
+    today's inputs is not rerun and its gate is named; an edited, a new or a shard's task is rerun, with why."""
+    from westbench.agents.gate_record import gate_record, shard_of
+    from westbench.plan import Plan
+
+    from .conftest import config_with
+
+    tasks_dir = tmp_path / "tasks"
+    for name in ("kept", "edited", "unrecorded"):
+        task(tasks_dir, name, near_misses=("wrong",))
+    task(tasks_dir, "none-shipped")
+    caught = [{"task": t, "near_misses": 1, "near_miss_caught": 1} for t in ("kept", "edited")]
+    record = {"commit": "abc1234", "updated": {"edited": "def5678"}, **gate_record(caught, tasks_dir, tmp_path)}
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    (tasks_dir / "edited" / "near_misses" / "wrong" / "solve.sh").write_text("#!/bin/bash\necho edited\n")
+
+    def plan(**gate):
+        section = agents(tasks_dir, gate={"near_misses": "changed", "record": "record.json", "shard": None, **gate})
+        return Plan.from_config(config_with(agents=section), root=tmp_path).agents
+
+    chosen = plan()
+    assert chosen.near_miss_reasons == {
+        "edited": "changed since the recorded full gate",
+        "unrecorded": "not in the record of a full gate that caught all its near misses",
+    }
+    assert chosen.near_misses_recorded == {"kept": "abc1234"}
+    assert chosen.near_miss_trials() == [
+        "results/agents/near_misses/edited/wrong/trial.json",
+        "results/agents/near_misses/unrecorded/wrong/trial.json",
+    ]
+    shard = plan(shard=shard_of("kept") + 6)  # a shard number wraps at the record's shard count
+    assert shard.near_miss_reasons["kept"].startswith("rotation shard") and shard.near_misses_recorded == {}
+    (tmp_path / "docker").mkdir()  # the trial environment changed: nothing recorded holds
+    (tmp_path / "docker" / "Dockerfile").write_text("FROM debian\n")
+    assert set(plan().near_miss_reasons) == {"kept", "edited", "unrecorded"} and plan().near_misses_recorded == {}
+    assert plan(record="missing.json").near_misses_recorded == {}  # no record: every task's near misses run
+    (tmp_path / "record.json").write_text("{not json")
+    with pytest.raises(ConfigError, match=r"agents\.gate\.record: .*record\.json is not JSON.*rerun a full gate"):
+        plan()

@@ -77,3 +77,14 @@ def test_a_task_whose_near_misses_the_run_left_out_reads_not_run_not_none_caught
     results.gate["near_misses_run"] = results.gate["task"] != task
     rows = str(tasks_section(results)).split("<tr")[2:]
     assert [task in r for r in rows if "not run (agents.gate.near_misses)" in r] == [True]
+
+
+def test_a_task_whose_near_misses_the_recorded_gate_caught_names_that_gate_not_a_catch_of_this_run(results):
+    first, second = results.gate["task"].iloc[:2]
+    results.gate["near_misses_run"] = ~results.gate["task"].isin([first, second])
+    results.gate["near_misses_recorded"] = results.gate["task"].map({first: "abc1234"}).fillna("")
+    rows = str(tasks_section(results)).split("<tr")[2:]
+    assert [first in r for r in rows if "all caught by the recorded gate of abc1234 (same inputs)" in r] == [True]
+    assert [second in r for r in rows if "not run (agents.gate.near_misses)" in r] == [True]  # no record: not run
+    gate = str(gate_section(results))
+    assert "The near misses of 1 more tasks were not rerun: the recorded full gate (abc1234) caught all" in gate

@@ -135,3 +135,26 @@ def test_a_seeds_line_reads_the_studys_checks(tmp_path):
     line = measured.calibration_seed_summary(tmp_path, 7, 301.5)
     assert line["resolved"] == {"cells": 12, "covered": 11} and line["all_cells"] == {"cells": 90, "covered": 80}
     assert line["lean"]["resolved"]["below"] == 7 and line["seed"] == 7 and line["wall_s"] == 301.5
+
+
+def test_the_agents_row_counts_the_near_misses_run_apart_from_those_the_recorded_gate_caught(tmp_path):
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "gate.csv").write_text(
+        "task,passed,near_misses,near_miss_caught,near_misses_recorded\n"
+        "a,True,2,2,\nb,True,0,0,abc1234\nc,False,0,0,abc1234\nd,True,0,0,\n"
+    )
+    (agents / "gate.json").write_text(json.dumps({"near_miss_catch_rate": {"near_misses": 2, "caught": 2}}))
+    summary = measured.agents_summary(tmp_path)
+    assert summary == {
+        "tasks": 4,
+        "gated": 3,
+        "near_misses": 2,
+        "near_misses_caught": 2,
+        "near_misses_recorded_tasks": 2,
+    }
+    row = measured._result("agents", {"wall_s": 600, **summary})
+    assert row == (
+        "**10 min 0 s**; 3 of 4 tasks pass the gate; 2 of 2 near misses run caught; 2 tasks' near misses all caught "
+        "by the recorded full gate at the same inputs"
+    )
