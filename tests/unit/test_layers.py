@@ -367,8 +367,6 @@ def test_every_import_of_the_scripts_resolves():
 MAX_MODULE_LINES = 300
 #: Modules over :data:`MAX_MODULE_LINES`, each with why it stays one file (or what splitting it waits for).
 LONG_MODULES = {
-    "metrics/suite.py": "the metric suite is one estimator (deeptime's pattern): histograms, estimates, "
-    "intervals and floor share its cached grids; its parts already live in binning, resampling, intervals",
     "metrics/score.py": "the metric_suite job: reads, scores every weighting, writes metrics.json/csv; each "
     "record's fields are documented where they are written",
     "cg/engine.py": "the one CGEngine class: state, device, the batched BAOAB loop and its explosion checks",
@@ -414,8 +412,6 @@ MAX_FUNCTION_LINES = 60
 #: waits for).
 LONG_FUNCTIONS = {
     "metrics/control_specs.py:control_specs": "the 16 controls, one entry each: a list that reads as a table",
-    "metrics/suite.py:MetricSuite.score": "the suite's one scoring pass over weightings; its split waits for the typed "
-    "metric record (issue 54, item 1), which declares what it now assembles",
     "metrics/score.py:score_frames": "the metrics.json record assembled in one place until the typed metric record "
     "(issue 54, item 1) declares it",
     "metrics/suite.py:MetricSuite.__init__": "the suite's cached grids, floors and KL layouts set up once, in "

@@ -23,18 +23,17 @@ westbench.errors.ConfigError: agents.gate.null is 'nop' but no entry of agents.a
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Mapping
 
-from westbench.agents.gate_record import commit_shard, near_misses_to_gate, recorded_by
 from westbench.agents.harbor import model_id
 from westbench.agents.tasks import TaskError, load_task, mutation_files, near_misses, select_tasks, task_files
 from westbench.agents.tasks import task_names as folder_task_names
 from westbench.errors import ConfigError
 from westbench.plan.layout import AgentsLayout
+from westbench.plan.near_misses import REPOSITORY, near_miss_tasks, recorded_near_misses
 
 
 def agent_entries(section: Mapping) -> list[dict]:
@@ -104,61 +103,6 @@ def check_gate_agents(section: Mapping) -> None:
             )
 
 
-#: The repository of this package: where agents.gate.record and the trial environment's files are read by default.
-REPOSITORY = Path(__file__).resolve().parents[3]
-
-
-def near_miss_tasks(
-    gate: Mapping, names: Sequence[str], tasks: Sequence[str], tasks_dir, root=REPOSITORY
-) -> dict[str, str]:
-    """The selected tasks whose near misses run, each with why (agents.gate.near_misses: true, false, a list of
-    task names, or ``changed``: :func:`westbench.agents.gate_record.near_misses_to_gate` against the record
-    agents.gate.record, relative to ``root``). A listed name that is no task folder is a ConfigError naming it.
-
-    >>> near_miss_tasks({"near_misses": ["b"]}, ["a", "b"], ["a", "b"], "tasks")
-    {'b': 'named in agents.gate.near_misses'}
-    >>> near_miss_tasks({"near_misses": True}, ["a"], ["a"], "tasks")
-    {'a': 'agents.gate.near_misses: true'}
-    """
-    chosen = gate["near_misses"]
-    if chosen == "changed":
-        if not tasks:  # no tasks folder, or none selected: nothing to digest
-            return {}
-        record = recorded_gate(gate, root)
-        shard = commit_shard(root) if gate["shard"] == "commit" else gate["shard"]
-        why = near_misses_to_gate(tasks_dir, root, record, shard)
-        return {task: why[task] for task in tasks if task in why}
-    if isinstance(chosen, bool):
-        return {task: "agents.gate.near_misses: true" for task in tasks} if chosen else {}
-    unknown = sorted((chosen := set(chosen)) - set(names))
-    if unknown:
-        raise ConfigError(
-            f"agents.gate.near_misses names {', '.join(unknown)}, which {'is' if len(unknown) == 1 else 'are'} not a "
-            f"task folder of {tasks_dir}: give task folder names, or true for every task's near misses."
-        )
-    return {task: "named in agents.gate.near_misses" for task in tasks if task in chosen}
-
-
-def recorded_gate(gate: Mapping, root=REPOSITORY) -> dict | None:
-    """The record of the last full gate (agents.gate.record, relative to ``root``), None where there is none; one
-    that is no JSON record is a ConfigError naming the file."""
-    path = Path(root) / gate["record"]
-    if not path.is_file():
-        return None
-    try:
-        record = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"agents.gate.record: {path} is not JSON ({exc}); restore it from git or rerun a full gate "
-            "(agents.gate.near_misses: true) and tools/gate_record.py WORKDIR."
-        ) from None
-    if not isinstance(record, dict) or not isinstance(record.get("tasks"), dict):
-        raise ConfigError(
-            f"agents.gate.record: {path} has no `tasks` mapping; it is not a record of tools/gate_record.py."
-        )
-    return record
-
-
 def trial_priority(agent_timeout_s: float | None, null_agent: bool = False, default_timeout_s: float = 900.0) -> int:
     """Snakemake priority of one trial or near miss: the longer the task allows its agent, the earlier it starts.
 
@@ -211,7 +155,7 @@ class AgentsPlan:
             self.near_miss_tasks = list(self.near_miss_reasons)
             #: The selected tasks whose near misses do not run because the recorded full gate caught them all at
             #: today's inputs, each with the commit of that gate (near_misses `changed` only).
-            self.near_misses_recorded = self._recorded(section["gate"], root)
+            self.near_misses_recorded = recorded_near_misses(section["gate"], self.tasks, self.near_miss_reasons, root)
             self.near_misses = {
                 task: list(near_misses(self.tasks_dir / task)) if task in self.near_miss_tasks else []
                 for task in self.tasks
@@ -219,13 +163,6 @@ class AgentsPlan:
         except TaskError as exc:
             raise ConfigError(str(exc)) from None
         self.attempts = list(range(1, section["attempts"] + 1))
-
-    def _recorded(self, gate: Mapping, root) -> dict[str, str]:
-        if gate["near_misses"] != "changed":
-            return {}
-        record = recorded_gate(gate, root)
-        recorded = {task: recorded_by(record, task) for task in self.tasks if task not in self.near_miss_reasons}
-        return {task: commit for task, commit in recorded.items() if commit}
 
     # --- one task's files ----------------------------------------------------------------------------------------
 

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from westbench.plan.agents import REPOSITORY, AgentsPlan
+from westbench.plan.agents import AgentsPlan
 from westbench.plan.calibration import CalibrationPlan
 from westbench.plan.inputs import Inputs
 from westbench.plan.layout import Layout
+from westbench.plan.near_misses import REPOSITORY
 from westbench.plan.params import Params
 from westbench.plan.roster import Roster
 from westbench.plan.targets import Targets

@@ -1,8 +1,6 @@
 """Read the fixed LJ input's production run back from its LAMMPS log, recompute the drift, and rerun the input."""
 
-import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -36,9 +34,7 @@ def production(log):
 def rerun(path):
     """Rerun the delivered input in a fresh folder: (its screen output, None) or ("", why it failed: LAMMPS's ERROR
     line, the time limit, an unreadable file)."""
-    work = "/tmp/rerun"
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    work = lk.fresh_folder("/tmp/rerun")
     try:
         return lk.run(open(path).read(), cwd=work, timeout=RERUN_S), None
     except (OSError, lk.LammpsError) as exc:

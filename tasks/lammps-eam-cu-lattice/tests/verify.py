@@ -1,7 +1,6 @@
 """Tie the delivered LAMMPS log, data file and result.json to one real box/relax run and recompute both numbers."""
 
 import os
-import re
 import sys
 
 import lammpskit
@@ -38,13 +37,7 @@ run 0""",
 def read_data(path):
     """Atom count, box lengths and tilt of a LAMMPS data file."""
     text = open(path).read()
-    natoms = int(re.search(r"^\s*(\d+)\s+atoms\s*$", text, re.M).group(1))
-    lengths = []
-    for axis in "xyz":
-        lo, hi = re.search(rf"^\s*(\S+)\s+(\S+)\s+{axis}lo\s+{axis}hi", text, re.M).groups()
-        lengths.append(float(hi) - float(lo))
-    tilt = re.search(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s+xy\s+xz\s+yz", text, re.M)
-    tilts = [float(t) for t in tilt.groups()] if tilt else [0.0, 0.0, 0.0]
+    natoms, _, lengths, tilts = lammpskit.data_box(text)
     return natoms, lengths, tilts, text
 
 

@@ -75,16 +75,9 @@ minimize 0.0 1.0e-10 10000 100000""",
 def read_data(path):
     """Atom count, box lengths and ``{id: (x, y, z)}`` (z relative to zlo) of a LAMMPS data file (atom_style atomic)."""
     text = open(path).read()
-    natoms = int(re.search(r"^\s*(\d+)\s+atoms\s*$", text, re.M).group(1))
-    lows, lengths = [], []
-    for axis in "xyz":
-        lo, hi = re.search(rf"^\s*(\S+)\s+(\S+)\s+{axis}lo\s+{axis}hi", text, re.M).groups()
-        lows.append(float(lo))
-        lengths.append(float(hi) - float(lo))
+    natoms, lows, lengths, _ = lammpskit.data_box(text)
     assert not re.search(r"xy\s+xz\s+yz", text), f"{os.path.basename(path)} has a triclinic box"
-    atoms = re.search(r"^Atoms.*?\n\s*\n(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
-    assert atoms, f"{os.path.basename(path)} has no Atoms section"
-    rows = [line.split() for line in atoms.group(1).strip().splitlines()]
+    rows = lammpskit.data_atoms(text, os.path.basename(path))
     assert len(rows) == natoms, f"{os.path.basename(path)}'s Atoms section has {len(rows)} rows for {natoms} atoms"
     positions = {int(r[0]): tuple(float(r[2 + k]) - lows[k] for k in range(3)) for r in rows}
     assert len(positions) == natoms, f"{os.path.basename(path)} repeats atom ids"

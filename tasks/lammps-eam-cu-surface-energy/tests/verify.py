@@ -56,16 +56,9 @@ minimize 0.0 1.0e-10 10000 100000""",
 def read_data(path):
     """Atom count, box lengths and the atoms' z coordinates (relative to zlo) of a LAMMPS data file."""
     text = open(path).read()
-    natoms = int(re.search(r"^\s*(\d+)\s+atoms\s*$", text, re.M).group(1))
-    lows, lengths = [], []
-    for axis in "xyz":
-        lo, hi = re.search(rf"^\s*(\S+)\s+(\S+)\s+{axis}lo\s+{axis}hi", text, re.M).groups()
-        lows.append(float(lo))
-        lengths.append(float(hi) - float(lo))
+    natoms, lows, lengths, _ = lammpskit.data_box(text)
     assert not re.search(r"xy\s+xz\s+yz", text), "slab.data has a triclinic box"
-    atoms = re.search(r"^Atoms.*?\n\s*\n(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
-    assert atoms, "slab.data has no Atoms section"
-    rows = [line.split() for line in atoms.group(1).strip().splitlines()]
+    rows = lammpskit.data_atoms(text, "slab.data")
     assert len(rows) == natoms, f"slab.data's Atoms section has {len(rows)} rows for {natoms} atoms"
     z = [float(r[4]) - lows[2] for r in rows]  # atom_style atomic: id type x y z [ix iy iz]
     return natoms, lengths, z

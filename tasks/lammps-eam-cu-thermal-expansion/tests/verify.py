@@ -27,26 +27,6 @@ INTEGRATORS = re.compile(
 )
 
 
-def only(cmds, name):
-    """The arguments of the one ``name`` command of the echo."""
-    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
-    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
-    return found[0]
-
-
-def keyword_triples(args):
-    """{keyword: its three values} of a fix npt's temp/iso/aniso/... arguments, other keywords by name."""
-    found, k = {}, 0
-    while k < len(args):
-        if args[k] in ("temp", "iso", "aniso", "tri", "x", "y", "z", "xy", "yz", "xz"):
-            found[args[k]] = [float(v) for v in args[k + 1 : k + 4]]
-            k += 4
-        else:
-            found[args[k]] = args[k + 1 : k + 2]
-            k += 2
-    return found
-
-
 def before_run(cmds):
     last = max((k for k, tokens in enumerate(cmds) if tokens[0] == "run"), default=len(cmds))
     return [tokens for tokens in cmds[:last] if tokens[0] not in ("echo", "log")]
@@ -54,15 +34,11 @@ def before_run(cmds):
 
 def rerun(delivered, temperature):
     """Rerun the delivered input at ``temperature`` (as ``-var T``) with its run cut to RERUN_STEPS steps."""
-    lines = delivered.splitlines()
-    last = max(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    lines[last] = f"run {RERUN_STEPS}"
+    cut = lk.cut_run(delivered, RERUN_STEPS, "last")
     work = f"/tmp/rerun-{temperature}"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(OUT, work)
-    return lk.run(
-        f"variable T index {temperature}\necho screen\n" + "\n".join(lines[: last + 1]), cwd=work, timeout=RERUN_S
-    )
+    return lk.run(f"variable T index {temperature}\necho screen\n" + cut, cwd=work, timeout=RERUN_S)
 
 
 def lattice_rows(columns, rows):
@@ -104,14 +80,14 @@ def verify(checks):
     with checks.check("log echo: units metal, atomic, periodic, lattice fcc 3.615, 4x4x4 cells, 256 atoms"):
         assert len(cmds) == len(TEMPERATURES), "logs missing"
         for t, c in cmds.items():
-            assert only(c, "units") == ["metal"], f"{t} K: units {only(c, 'units')}"
+            assert lk.only(c, "units") == ["metal"], f"{t} K: units {lk.only(c, 'units')}"
             assert [x[1:] for x in c if x[0] == "atom_style"] in ([], [["atomic"]]), f"{t} K: atom_style"
             assert [x[1:] for x in c if x[0] == "boundary"] in ([], [["p", "p", "p"]]), f"{t} K: boundary"
-            lattice = only(c, "lattice")
+            lattice = lk.only(c, "lattice")
             assert lattice[0] == "fcc" and float(lattice[1]) == LATTICE and len(lattice) == 2, (
                 f"{t} K: lattice {' '.join(lattice)} (fcc 3.615)"
             )
-            region = only(c, "region")
+            region = lk.only(c, "region")
             assert region[1] == "block" and [float(v) for v in region[2:8]] == [0, CELLS] * 3, (
                 f"{t} K: region {' '.join(region)}"
             )
@@ -126,8 +102,8 @@ def verify(checks):
     with checks.check("log echo: pair_style eam with Cu_u3.eam"):
         assert len(cmds) == len(TEMPERATURES), "logs missing"
         for t, c in cmds.items():
-            assert only(c, "pair_style") == ["eam"], f"{t} K: pair_style {only(c, 'pair_style')}"
-            coeff = only(c, "pair_coeff")
+            assert lk.only(c, "pair_style") == ["eam"], f"{t} K: pair_style {lk.only(c, 'pair_style')}"
+            coeff = lk.only(c, "pair_coeff")
             assert coeff[:2] == ["*", "*"] and len(coeff) == 3, f"{t} K: pair_coeff {' '.join(coeff)}"
             assert os.path.basename(coeff[2]) == "Cu_u3.eam", f"{t} K: potential {coeff[2]}"
     with checks.check("one run of 10000 steps of 1 fs, the only integrator fix npt all at T, T, 0.1 and 0 bar (1 ps)"):
@@ -135,12 +111,12 @@ def verify(checks):
         for t in TEMPERATURES:
             found = lk.runs(logs[t])
             assert [command for command, _ in found] == [["run", str(STEPS)]], f"{t} K: runs {[x for x, _ in found]}"
-            assert float(only(cmds[t], "timestep")[0]) == DT, f"{t} K: timestep {only(cmds[t], 'timestep')}"
+            assert float(lk.only(cmds[t], "timestep")[0]) == DT, f"{t} K: timestep {lk.only(cmds[t], 'timestep')}"
             integrating = [f for f in found[0][1].values() if len(f) > 3 and INTEGRATORS.match(f[3])]
             assert [f[2:4] for f in integrating] == [["all", "npt"]], (
                 f"{t} K: integrating fixes in the run: {[' '.join(f) for f in integrating]}"
             )
-            keys = keyword_triples(integrating[0][4:])
+            keys = lk.keyword_triples(integrating[0][4:])
             assert keys.get("temp") == [float(t), float(t), TDAMP], f"{t} K: temp {keys.get('temp')}"
             coupling = [k for k in ("iso", "aniso") if k in keys]
             assert len(coupling) == 1 and keys[coupling[0]] == [0.0, 0.0, PDAMP], (

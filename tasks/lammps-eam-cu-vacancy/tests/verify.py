@@ -48,11 +48,7 @@ minimize 0.0 1.0e-10 10000 100000""",
 def read_data(path):
     """Atom count and box lengths of a LAMMPS data file."""
     text = open(path).read()
-    natoms = int(re.search(r"^\s*(\d+)\s+atoms\s*$", text, re.M).group(1))
-    lengths = []
-    for axis in "xyz":
-        lo, hi = re.search(rf"^\s*(\S+)\s+(\S+)\s+{axis}lo\s+{axis}hi", text, re.M).groups()
-        lengths.append(float(hi) - float(lo))
+    natoms, _, lengths, _ = lammpskit.data_box(text)
     assert not re.search(r"xy\s+xz\s+yz", text), "relaxed.data has a triclinic box"
     return natoms, lengths
 

@@ -2,8 +2,6 @@
 recompute the means and every conversion between reduced and real units, and check the two runs are one state."""
 
 import math
-import os
-import shutil
 import sys
 
 import lammpskit as lk
@@ -90,12 +88,9 @@ def means(log):
 def rerun(name, log):
     """The delivered input with its first run cut to RERUN_STEPS and nothing after it: its first thermo block must
     be the log's first rows."""
-    lines = open(f"{OUT}/{name}").read().splitlines()
-    first = min(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    work = "/tmp/rerun"
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    screen = lk.run("\n".join(lines[:first] + [f"run {RERUN_STEPS}"]), cwd=work, timeout=RERUN_S)
+    first = lk.cut_run(open(f"{OUT}/{name}").read(), RERUN_STEPS, name=f"the delivered {name}")
+    work = lk.fresh_folder("/tmp/rerun")
+    screen = lk.run(first, cwd=work, timeout=RERUN_S)
     (cols, mine), (again_cols, again) = lk.thermo_blocks(log)[0], lk.thermo_blocks(screen)[0]
     assert cols == again_cols and len(again) == RERUN_STEPS // THERMO + 1, f"rerun {again_cols}, {len(again)} rows"
     for a_row, b_row in zip(mine, again):

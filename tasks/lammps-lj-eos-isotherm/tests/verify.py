@@ -9,7 +9,6 @@ eos.csv are recomputed from the logs' own rows.
 
 import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -34,31 +33,21 @@ DYNAMICS = {"nvt", "nve", "npt", "nph", "langevin", "temp/berendsen", "temp/resc
             "nve/limit", "gle", "temp/csld", "nvk", "nve/noforce", "press/berendsen", "rigid", "viscous"}  # fmt: skip
 
 
-def read(path):
-    try:
-        return open(path).read()
-    except OSError:
-        return ""
-
-
 def rerun(dump, box, work):
     """{step: (PotEng per atom, Press)} of every frame of ``dump`` (positions, velocities, box) under the stated pair
     style. The 500 atoms are created first (at random; the frames replace their positions and velocities by id):
     the tail correction counts the atoms of each type when the pair style is initialized."""
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    screen = lk.run(
+    lk.fresh_folder(work)
+    frames = lk.rerun_thermo(
         f"units lj\natom_style atomic\nregion box block 0 {box} 0 {box} 0 {box}\ncreate_box 1 box\n"
         f"create_atoms 1 random {N_ATOMS} 12345 box\nmass 1 1.0\n"
         f"pair_style lj/cut {CUTOFF}\npair_coeff 1 1 1.0 1.0 {CUTOFF}\npair_modify shift no tail yes\n"
-        "thermo_style custom step pe press\nthermo_modify format float %.12g norm yes\nthermo 1\n"
-        f"rerun {dump} dump x y z vx vy vz box yes",
+        "thermo_style custom step pe press\nthermo_modify format float %.12g norm yes",
+        dump,
         cwd=work,
         timeout=60,
     )
-    return {
-        int(r[0]): (r[h.index("PotEng")], r[h.index("Press")]) for h, rows in lk.thermo_blocks(screen) for r in rows
-    }
+    return {step: (values["PotEng"], values["Press"]) for step, values in frames.items()}
 
 
 def block_statistics(pressure):
@@ -84,7 +73,7 @@ def verify(checks):
     checks.require("eos.csv exists", os.path.isfile(f"{OUT}/eos.csv"), f"{OUT}/eos.csv missing")
     runs = {}
     for rho in DENSITIES:
-        log = read(f"{OUT}/rho_{rho}/log.lammps")
+        log = lk.read_text(f"{OUT}/rho_{rho}/log.lammps")
         plan = [(lk.run_steps(words), fixes) for words, fixes in lk.runs(log) if words[0] == "run"]
         finished = len(lk.loop_atoms(log))
         blocks = [(head, np.array(rows)) for head, rows in lk.thermo_blocks(log)[:finished]]
@@ -96,7 +85,7 @@ def verify(checks):
     def complete(rho, run):
         log = run["log"]
         assert (lk.version(log) or "").startswith("29 Sep 2021"), f"first line {log.splitlines()[:1]}"
-        assert lk.echo_commands(log) == lk.echo_commands(read(f"{OUT}/rho_{rho}/in.lj")), (
+        assert lk.echo_commands(log) == lk.echo_commands(lk.read_text(f"{OUT}/rho_{rho}/in.lj")), (
             "the log's input echo differs from the delivered in.lj"
         )
         assert len(run["blocks"]) == 2 and len(run["plan"]) == 2 and lk.loop_atoms(log) == [N_ATOMS] * 2, (
@@ -221,7 +210,7 @@ def verify(checks):
         each(runs, tied)
     table = {}
     with checks.check("eos.csv has the contracted header and one row per density, in increasing order"):
-        lines = [line.strip() for line in read(f"{OUT}/eos.csv").strip().splitlines()]
+        lines = [line.strip() for line in lk.read_text(f"{OUT}/eos.csv").strip().splitlines()]
         assert lines and lines[0].replace(" ", "") == "density,mean_pressure,pressure_block_se", lines[:1]
         rows = [[float(v) for v in line.split(",")] for line in lines[1:]]
         assert len(rows) == len(DENSITIES) and all(len(r) == 3 for r in rows), f"{len(rows)} rows"

@@ -37,15 +37,14 @@ def rerun(dump, box, work="/tmp/rerun"):
     The 500 atoms are created before the rerun (at random; the frames replace their positions and velocities by id):
     the tail correction counts the atoms of each type when the pair style is initialized."""
     os.makedirs(work, exist_ok=True)
-    screen = lammpskit.run(
+    return lammpskit.rerun_thermo(
         f"units lj\natom_style atomic\nregion box block 0 {box[0]} 0 {box[1]} 0 {box[2]}\ncreate_box 1 box\n"
         f"create_atoms 1 random {N_ATOMS} 12345 box\nmass 1 1.0\n"
         f"pair_style lj/cut {CUTOFF}\npair_coeff 1 1 1.0 1.0 {CUTOFF}\npair_modify shift no tail yes\n"
-        "thermo_style custom step pe pxy pxz pyz\nthermo_modify format float %.12g norm yes\nthermo 1\n"
-        f"rerun {dump} dump x y z vx vy vz box yes",
+        "thermo_style custom step pe pxy pxz pyz\nthermo_modify format float %.12g norm yes",
+        dump,
         cwd=work,
     )
-    return {int(row[0]): dict(zip(header, row)) for header, rows in lammpskit.thermo_blocks(screen) for row in rows}
 
 
 def autocorrelation(x, lags):

@@ -11,7 +11,6 @@ the log's 200 production rows.
 
 import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -37,38 +36,10 @@ DYNAMICS = re.compile(
 NOT_ISO = {"aniso", "tri", "x", "y", "z", "xy", "xz", "yz", "couple", "dilate", "fixedpoint", "update"}
 
 
-def read(path):
-    try:
-        return open(path).read()
-    except OSError:
-        return ""
-
-
-def first_run_only(text, steps):
-    """The delivered input up to its first ``run`` command, that run shortened to ``steps``."""
-    lines = []
-    for line in text.splitlines():
-        if line.split("#")[0].split()[:1] == ["run"]:
-            return "\n".join(lines + [f"run {steps}"])
-        lines.append(line)
-    raise AssertionError("the delivered in.lj has no run command")
-
-
-def pair_modify_state(cmds):
-    """The shift and tail settings the echoed pair_modify commands leave (LAMMPS's defaults: no and no)."""
-    state = {"shift": "no", "tail": "no"}
-    for tokens in cmds:
-        if tokens[0] == "pair_modify":
-            for key, value in zip(tokens[1:], tokens[2:], strict=False):
-                if key in state:
-                    state[key] = value
-    return state
-
-
 def verify(checks):
     for name in ("in.lj", "log.lammps", "traj.lammpstrj", "result.json"):
         checks.require(f"{name} exists", os.path.isfile(f"{OUT}/{name}"), f"{OUT}/{name} missing")
-    log, delivered = read(f"{OUT}/log.lammps"), read(f"{OUT}/in.lj")
+    log, delivered = lk.read_text(f"{OUT}/log.lammps"), lk.read_text(f"{OUT}/in.lj")
     cmds = lk.echo_commands(log)
     plan = [(command, fixes) for command, fixes in lk.runs(log) if command[0] == "run"]
     finished = len(lk.loop_atoms(log))
@@ -97,7 +68,7 @@ def verify(checks):
         assert len(coeff) == 1 and coeff[0][1:3] == ["1", "1"], f"pair_coeff {coeff}"
         assert [float(v) for v in coeff[0][3:5]] == [1.0, 1.0], f"epsilon, sigma {coeff[0][3:5]}"
         assert [float(v) for v in coeff[0][5:]] in ([], [2.5]), f"pair cutoff {coeff[0][5:]}"
-        state = pair_modify_state(cmds)
+        state = lk.pair_modify_state(cmds)
         assert state == {"shift": "no", "tail": "yes"}, f"pair_modify leaves {state}"
     with checks.check(
         "dynamics: dt 0.005, velocities at 1.5, runs of 2500 and 10000 steps, one fix npt 1.5 / 2.5 iso in both"
@@ -125,19 +96,12 @@ def verify(checks):
             )
             assert np.allclose(np.diff(rows[:, head.index("Time")]) / np.diff(rows[:, 0]), DT, rtol=1e-6), "Time"
     with checks.check("the log comes from the delivered in.lj: a rerun of its first 300 steps gives the log's rows"):
-        work = "/tmp/rerun"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        again = lk.thermo_blocks(lk.run(first_run_only(delivered, RERUN_STEPS), cwd=work, timeout=60))
+        work = lk.fresh_folder("/tmp/rerun")
+        again = lk.thermo_blocks(
+            lk.run(lk.cut_run(delivered, RERUN_STEPS, name="the delivered in.lj"), cwd=work, timeout=60)
+        )
         assert again and blocks, "no thermo rows to compare"
-        head, rows = blocks[0]
-        again_head, again_rows = again[0]
-        assert again_head == head, f"rerun columns {again_head}"
-        count = RERUN_STEPS // THERMO_EVERY + 1
-        assert len(again_rows) == count and len(rows) >= count, f"{len(again_rows)} rerun rows"
-        for mine, theirs in zip(rows[:count], again_rows, strict=True):
-            for name, a, b in zip(head, mine, theirs, strict=True):
-                assert abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-6, f"{name} at step {mine[0]:.0f}: {a} vs {b}"
+        lk.same_first_rows(blocks[0], again[0], RERUN_STEPS // THERMO_EVERY + 1)
     with checks.check(
         "the dump is the production's: a LAMMPS rerun of every frame (tail on) gives the log's PotEng, Press, Volume"
     ):
@@ -148,25 +112,17 @@ def verify(checks):
         assert steps == want, f"dump steps {steps[:2]}...{steps[-1:]} ({len(steps)}), the production wants {len(want)}"
         assert {"id", "x", "y", "z", "vx", "vy", "vz"} <= set(frames[0][2]), "the dump lacks positions or velocities"
         box = float(np.diff(frames[0][1][0])[0])
-        work = "/tmp/rerun-dump"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        screen = lk.run(
+        work = lk.fresh_folder("/tmp/rerun-dump")
+        again = lk.rerun_thermo(
             f"units lj\natom_style atomic\nregion box block 0 {box} 0 {box} 0 {box}\ncreate_box 1 box\n"
             f"create_atoms 1 random {N_ATOMS} 12345 box\nmass 1 1.0\npair_style lj/cut 2.5\n"
             "pair_coeff 1 1 1.0 1.0 2.5\npair_modify shift no tail yes\nthermo_style custom step pe press vol\n"
-            f"thermo_modify format float %.12g\nthermo 1\nrerun {OUT}/traj.lammpstrj dump x y z vx vy vz box yes",
+            "thermo_modify format float %.12g",
+            f"{OUT}/traj.lammpstrj",
             cwd=work,
             timeout=60,
         )
-        again = {int(r[0]): r for h, rows in lk.thermo_blocks(screen) for r in rows}
-        logged = {int(r[0]): r for r in production}
-        worst = 0.0
-        for step in steps:
-            assert step in again and step in logged, f"step {step} missing from the rerun or the log"
-            for name, k in (("PotEng", 1), ("Press", 2), ("Volume", 3)):
-                a, b = again[step][k], logged[step][head.index(name)]
-                worst = max(worst, abs(a - b) / (abs(b) + 1.0))
+        worst = lk.largest_difference(again, (head, production), steps, ("PotEng", "Press", "Volume"))
         assert worst <= 1e-6, f"largest difference over |value| + 1: {worst:.3g}"
     density = np.zeros(0)
     with checks.check("mean_density and density_block_se recomputed from the production's 200 rows"):

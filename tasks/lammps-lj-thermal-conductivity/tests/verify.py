@@ -12,7 +12,6 @@ from the same kinetic energies). The gradient (own fits of the last block) and k
 
 import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -194,9 +193,7 @@ def verify(checks):
         assert 1000 <= per_block <= 2000, f"heat over steps 20000-30000 {per_block:.6g}"
     # the rerun last: an input writing absolute paths would overwrite the delivered files
     with checks.check("the log comes from in.kappa: a rerun to the production's step 1000 gives the log's rows"):
-        work = "/tmp/rerun"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
+        work = lk.fresh_folder("/tmp/rerun")
         again = lk.thermo_blocks(lk.run(until_production_start(delivered, RERUN_STEPS), cwd=work, timeout=60))
         assert len(again) == 2 and len(runs) == 2, f"{len(again)} rerun thermo tables"
         for (head, rows), (again_head, again_rows) in zip(runs, again, strict=True):

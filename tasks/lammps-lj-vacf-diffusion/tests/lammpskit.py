@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -99,12 +100,175 @@ def evaluate(commands: str, cwd: str | None = None, timeout: float = 120, **expr
     return {name: float(found[name]) for name in expressions}
 
 
+def rerun_thermo(
+    setup: str, dump: str, cwd: str | None = None, timeout: float = 120, fields: str = "x y z vx vy vz"
+) -> dict[int, dict[str, float]]:
+    """``{step: {thermo column: value}}`` of every frame of ``dump`` under the model ``setup`` defines (units, box,
+    atoms, pair style, ``thermo_style`` and ``thermo_modify``: everything but the ``rerun``), by LAMMPS's own
+    ``rerun`` of the dump's ``fields`` and box. A dump ties to the run that wrote it when the rerun gives back the
+    log's values (:func:`largest_difference`)."""
+    screen = run(f"{setup.rstrip()}\nthermo 1\nrerun {dump} dump {fields} box yes", cwd=cwd, timeout=timeout)
+    return {int(row[0]): dict(zip(header, row)) for header, rows in thermo_blocks(screen) for row in rows}
+
+
 def rerun_energies(setup: str, dump: str, cwd: str | None = None, timeout: float = 120) -> dict[int, float]:
-    """``{step: PotEng}`` of every frame of ``dump`` (positions and box) under the model ``setup`` defines (units,
-    box, atoms, pair style: everything but the ``rerun``), by LAMMPS's own ``rerun``; ``setup`` sets ``thermo_style``
-    with ``pe`` (and ``norm`` as the log being checked has it)."""
-    screen = run(f"{setup.rstrip()}\nthermo 1\nrerun {dump} dump x y z box yes", cwd=cwd, timeout=timeout)
-    return {int(row[0]): row[header.index("PotEng")] for header, rows in thermo_blocks(screen) for row in rows}
+    """``{step: PotEng}`` of every frame of ``dump`` (positions and box) under the model ``setup`` defines
+    (:func:`rerun_thermo`; ``setup`` sets ``thermo_style`` with ``pe``, and ``norm`` as the checked log has it)."""
+    frames = rerun_thermo(setup, dump, cwd=cwd, timeout=timeout, fields="x y z")
+    return {step: values["PotEng"] for step, values in frames.items()}
+
+
+def largest_difference(rerun: dict, block: tuple, steps, columns) -> float:
+    """The largest ``|rerun - log| / (|log| + 1)`` over ``steps`` and thermo ``columns``, between a
+    :func:`rerun_thermo` result and a log's thermo ``block`` (header, rows); an AssertionError naming a step missing
+    from either.
+
+    >>> block = (["Step", "PotEng"], [[0, -6.0], [10, -5.0]])
+    >>> round(largest_difference({0: {"PotEng": -6.0}, 10: {"PotEng": -5.06}}, block, [0, 10], ["PotEng"]), 9)
+    0.01
+    """
+    head, rows = block
+    logged = {int(row[0]): dict(zip(head, row)) for row in rows}
+    worst = 0.0
+    for step in steps:
+        assert step in rerun and step in logged, f"step {step} missing from the rerun or the log"
+        for name in columns:
+            a, b = rerun[step][name], logged[step][name]
+            worst = max(worst, abs(a - b) / (abs(b) + 1.0))
+    return worst
+
+
+def same_first_rows(block: tuple, rerun: tuple, count: int, tolerance: float = 1e-6) -> None:
+    """Whether a log's thermo ``block`` (header, rows) starts with a rerun's block (its ``count`` rows), value by
+    value within ``tolerance`` relative plus ``tolerance`` absolute: the log came from the input that was rerun. An
+    AssertionError names the first column and step that differ, or the columns or row counts where they differ.
+
+    >>> log, rerun = (["Step", "Temp"], [[0, 1.0], [10, 1.2], [20, 1.1]]), (["Step", "Temp"], [[0, 1.0], [10, 1.3]])
+    >>> try:
+    ...     same_first_rows(log, rerun, 2)
+    ... except AssertionError as exc:
+    ...     print(str(exc).splitlines()[0])
+    Temp at step 10: 1.2 vs 1.3
+    """
+    head, rows = block
+    again_head, again_rows = rerun
+    assert again_head == head, f"rerun columns {again_head}"
+    assert len(again_rows) == count and len(rows) >= count, f"{len(again_rows)} rerun rows"
+    for mine, theirs in zip(rows[:count], again_rows, strict=True):
+        for name, a, b in zip(head, mine, theirs, strict=True):
+            assert abs(a - b) <= tolerance * max(abs(a), abs(b)) + tolerance, (
+                f"{name} at step {mine[0]:.0f}: {a} vs {b}"
+            )
+
+
+def read_text(path: str) -> str:
+    """The text of a delivered file, or "" where it is missing or unreadable (each check needing it then fails).
+
+    >>> read_text("/nonexistent/in.lj")
+    ''
+    """
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def fresh_folder(path: str) -> str:
+    """``path`` emptied and made again (a rerun must not read a file an earlier one left); returns ``path``."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def cut_run(text: str, steps: int, which: str = "first", name: str = "the delivered input") -> str:
+    r"""An input ``text`` up to its first (``which="first"``) or last (``"last"``) ``run`` command, that run
+    shortened to ``steps``: a delivered input rerun briefly. An AssertionError naming ``name`` where it has no run.
+
+    >>> cut_run("units lj\nrun 1000  # equilibrate\nrun 5000", 10), cut_run("units lj\nrun 1000\nrun 5000", 10, "last")
+    ('units lj\nrun 10', 'units lj\nrun 1000\nrun 10')
+    """
+    lines = text.splitlines()
+    found = [k for k, line in enumerate(lines) if line.split("#")[0].split()[:1] == ["run"]]
+    if not found:
+        raise AssertionError(f"{name} has no run command")
+    cut = found[0] if which == "first" else found[-1]
+    return "\n".join(lines[:cut] + [f"run {steps}"])
+
+
+def only(cmds: list[list[str]], name: str) -> list[str]:
+    """The arguments of the one ``name`` command of ``cmds`` (an input echo, :func:`echo_commands`); an
+    AssertionError saying how many there are where not exactly one.
+
+    >>> only([["units", "lj"], ["run", "100"]], "units")
+    ['lj']
+    """
+    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
+    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
+    return found[0]
+
+
+def data_box(text: str) -> tuple[int, list[float], list[float], list[float]]:
+    r"""A LAMMPS data file's atom count, box lows, box lengths and tilt factors (xy, xz, yz; zeros if orthogonal).
+
+    >>> data_box("x\n\n 4 atoms\n0 2 xlo xhi\n0 2 ylo yhi\n-1 3 zlo zhi\n")
+    (4, [0.0, 0.0, -1.0], [2.0, 2.0, 4.0], [0.0, 0.0, 0.0])
+    """
+    count = re.search(r"^\s*(\d+)\s+atoms\s*$", text, re.M)
+    assert count, "the data file states no atom count"
+    lows, lengths = [], []
+    for axis in "xyz":
+        bounds = re.search(rf"^\s*(\S+)\s+(\S+)\s+{axis}lo\s+{axis}hi", text, re.M)
+        assert bounds, f"the data file states no {axis}lo {axis}hi"
+        lows.append(float(bounds.group(1)))
+        lengths.append(float(bounds.group(2)) - float(bounds.group(1)))
+    tilt = re.search(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s+xy\s+xz\s+yz", text, re.M)
+    return int(count.group(1)), lows, lengths, [float(t) for t in tilt.groups()] if tilt else [0.0, 0.0, 0.0]
+
+
+def data_atoms(text: str, name: str = "the data file") -> list[list[str]]:
+    r"""The rows of a LAMMPS data file's ``Atoms`` section, split into words (``name`` in the AssertionError where
+    there is none).
+
+    >>> data_atoms("2 atoms\n\nAtoms # atomic\n\n1 1 0 0 0\n2 1 1 1 1\n\nVelocities\n")
+    [['1', '1', '0', '0', '0'], ['2', '1', '1', '1', '1']]
+    """
+    atoms = re.search(r"^Atoms.*?\n\s*\n(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
+    assert atoms, f"{name} has no Atoms section"
+    return [line.split() for line in atoms.group(1).strip().splitlines()]
+
+
+def keyword_triples(args: list[str]) -> dict[str, list]:
+    """``{keyword: its three values}`` of a ``fix npt``/``nph``'s arguments after the style (temp, iso, aniso, tri
+    and the per-axis keywords take start, stop and damping), every other keyword with its one value.
+
+    >>> keyword_triples(["temp", "300", "300", "0.1", "iso", "0", "0", "1", "drag", "0.2"])
+    {'temp': [300.0, 300.0, 0.1], 'iso': [0.0, 0.0, 1.0], 'drag': ['0.2']}
+    """
+    found, k = {}, 0
+    while k < len(args):
+        if args[k] in ("temp", "iso", "aniso", "tri", "x", "y", "z", "xy", "yz", "xz"):
+            found[args[k]] = [float(v) for v in args[k + 1 : k + 4]]
+            k += 4
+        else:
+            found[args[k]] = args[k + 1 : k + 2]
+            k += 2
+    return found
+
+
+def pair_modify_state(cmds: list[list[str]]) -> dict[str, str]:
+    """The shift and tail settings the echoed ``pair_modify`` commands leave (LAMMPS's defaults: no and no).
+
+    >>> pair_modify_state([["pair_modify", "shift", "yes"], ["pair_modify", "tail", "yes", "shift", "no"]])
+    {'shift': 'no', 'tail': 'yes'}
+    """
+    state = {"shift": "no", "tail": "no"}
+    for tokens in cmds:
+        if tokens[0] == "pair_modify":
+            for key, value in zip(tokens[1:], tokens[2:], strict=False):
+                if key in state:
+                    state[key] = value
+    return state
 
 
 def run_steps(tokens: list[str]) -> int | None:

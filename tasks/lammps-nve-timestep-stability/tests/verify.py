@@ -4,7 +4,6 @@ drift per atom per tau and the largest stable timestep."""
 import glob
 import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -81,14 +80,10 @@ def identity(log):
 def rerun(delivered, dt, seed, steps):
     """in.nve with dt and seed set as index variables (as -var sets them) and its last run cut to ``steps``, run in
     a fresh folder: the screen output."""
-    lines = delivered.splitlines()
-    last = max(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    lines[last] = f"run {steps}"
-    work = "/tmp/rerun"
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    cut = lk.cut_run(delivered, steps, "last")
+    work = lk.fresh_folder("/tmp/rerun")
     head = [f"variable dt index {dt!r}", f"variable seed index {seed}"]
-    return lk.run("\n".join(head + lines[: last + 1]), cwd=work, timeout=RERUN_S)
+    return lk.run("\n".join(head) + "\n" + cut, cwd=work, timeout=RERUN_S)
 
 
 def verify(checks):

@@ -31,13 +31,6 @@ INTEGRATORS = re.compile(
 MARK = "WESTBENCH-VALUE"
 
 
-def only(cmds, name):
-    """The arguments of the one ``name`` command of the echo (the protocol has exactly one of each)."""
-    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
-    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
-    return found[0]
-
-
 def type_range(token, ntypes=2):
     """The atom types of a pair_coeff type argument: ``1``, ``*``, ``1*2``, ``*2``, ``1*``."""
     if "*" not in token:
@@ -82,25 +75,10 @@ def shake_types(args):
     return found
 
 
-def keyword_triples(args):
-    """{keyword: its three values} of a fix npt's temp/iso/aniso/... arguments, other keywords by name."""
-    found, k = {}, 0
-    while k < len(args):
-        if args[k] in ("temp", "iso", "aniso", "tri", "x", "y", "z", "xy", "yz", "xz"):
-            found[args[k]] = [float(v) for v in args[k + 1 : k + 4]]
-            k += 4
-        else:
-            found[args[k]] = args[k + 1 : k + 2]
-            k += 2
-    return found
-
-
 def rerun(delivered):
     """Rerun the delivered input with its run cut to the first RERUN_STEPS steps, echoing its commands, then print
     the per-type charges and masses LAMMPS holds. (screen output, values) or raise LammpsError."""
-    lines = delivered.splitlines()
-    last = max(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    lines[last] = f"run {RERUN_STEPS}"
+    cut = lk.cut_run(delivered, RERUN_STEPS, "last")
     prints = {
         "q_o": "charge(wb_o)/count(wb_o)", "q_h": "charge(wb_h)/count(wb_h)", "q_total": "charge(all)",
         "q_1": "q[1]", "q_2": "q[2]", "q_3": "q[3]", "q_last": f"q[{NATOMS}]",
@@ -111,7 +89,7 @@ def rerun(delivered):
     work = "/tmp/rerun"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(OUT, work)
-    screen = lk.run("echo screen\n" + "\n".join(lines[: last + 1] + tail), cwd=work, timeout=RERUN_S)
+    screen = lk.run("echo screen\n" + cut + "\n" + "\n".join(tail), cwd=work, timeout=RERUN_S)
     values = {name: float(v) for name, v in re.findall(rf"^{MARK} (\w+) (\S+)$", screen, re.M)}
     assert set(values) == set(prints), f"the rerun printed {sorted(values)}"
     return screen, values
@@ -135,9 +113,9 @@ def verify(checks):
         result = load_json(f"{OUT}/result.json")
     cmds = lk.echo_commands(log)
     with checks.check("real units, the shipped data file read as is: 648 atoms, 432 bonds, 216 angles"):
-        assert only(cmds, "units") == ["real"], f"units {only(cmds, 'units')}"
-        assert only(cmds, "atom_style") == ["full"], f"atom_style {only(cmds, 'atom_style')}"
-        assert only(cmds, "read_data") == [DATA], f"read_data {only(cmds, 'read_data')}"
+        assert lk.only(cmds, "units") == ["real"], f"units {lk.only(cmds, 'units')}"
+        assert lk.only(cmds, "atom_style") == ["full"], f"atom_style {lk.only(cmds, 'atom_style')}"
+        assert lk.only(cmds, "read_data") == [DATA], f"read_data {lk.only(cmds, 'read_data')}"
         edits = [
             t[0]
             for t in cmds
@@ -157,7 +135,7 @@ def verify(checks):
         for count, what in ((NATOMS, "atoms"), (NBONDS, "bonds"), (NANGLES, "angles")):
             assert re.search(rf"^\s+{count} {what}$", log, re.M), f"the log does not read {count} {what}"
     with checks.check("SPC/E Lennard-Jones: O-O 0.1553 kcal/mol and 3.166 A, none on H; lj/cut/coul/long 10 A, tail"):
-        style = only(cmds, "pair_style")
+        style = lk.only(cmds, "pair_style")
         assert style[0] == "lj/cut/coul/long" and [float(v) for v in style[1:]] in ([CUTOFF], [CUTOFF, CUTOFF]), (
             f"pair_style {' '.join(style)}"
         )
@@ -174,7 +152,7 @@ def verify(checks):
             f"special_bonds {special}"
         )
     with checks.check("kspace pppm with relative accuracy 1e-4"):
-        kspace = only(cmds, "kspace_style")
+        kspace = lk.only(cmds, "kspace_style")
         assert kspace[0] == "pppm" and len(kspace) == 2, f"kspace_style {' '.join(kspace)}"
         assert abs(float(kspace[1]) - PPPM_ACCURACY) <= 1e-12, f"accuracy {kspace[1]}"
     fixes = {}
@@ -188,8 +166,8 @@ def verify(checks):
         assert len(shake) == 1 and shake[0][2] == "all", f"SHAKE fixes active in the run: {shake}"
         types = shake_types(shake[0][4:])
         assert "1" in types.get("b", []) and "1" in types.get("a", []), f"SHAKE constrains {types}"
-        assert only(cmds, "bond_style") == ["harmonic"] and only(cmds, "angle_style") == ["harmonic"], "styles"
-        bond, angle = only(cmds, "bond_coeff"), only(cmds, "angle_coeff")
+        assert lk.only(cmds, "bond_style") == ["harmonic"] and lk.only(cmds, "angle_style") == ["harmonic"], "styles"
+        bond, angle = lk.only(cmds, "bond_coeff"), lk.only(cmds, "angle_coeff")
         assert bond[0] == "1" and abs(float(bond[2]) - R_OH) <= 1e-6, f"bond_coeff {' '.join(bond)}"
         assert angle[0] == "1" and abs(float(angle[2]) - THETA_HOH) <= 1e-3, f"angle_coeff {' '.join(angle)}"
     with checks.check("Nose-Hoover NPT of all atoms: 300 K (100 fs), isotropic 1 atm (1000 fs), 2 fs steps"):
@@ -197,12 +175,12 @@ def verify(checks):
         assert [f[2:4] for f in integrating] == [["all", "npt"]], (
             f"integrating fixes in the run: {[' '.join(f) for f in integrating]}"
         )
-        keys = keyword_triples(integrating[0][4:])
+        keys = lk.keyword_triples(integrating[0][4:])
         assert keys.get("temp") == [300.0, 300.0, 100.0], f"temp {keys.get('temp')}"
         assert keys.get("iso") == [1.0, 1.0, 1000.0], f"iso {keys.get('iso')} (atm in real units)"
         shape = set(keys) & {"aniso", "tri", "x", "y", "z", "xy", "yz", "xz", "couple"}
         assert not shape, f"pressure coupling beyond iso: {shape}"
-        assert float(only(cmds, "timestep")[0]) == DT, f"timestep {only(cmds, 'timestep')}"
+        assert float(lk.only(cmds, "timestep")[0]) == DT, f"timestep {lk.only(cmds, 'timestep')}"
         velocity = [t for t in cmds if t[0] == "velocity"]
         assert len(velocity) == 1 and velocity[0][1:3] == ["all", "create"] and float(velocity[0][3]) == 300.0, (
             f"velocity {velocity}"

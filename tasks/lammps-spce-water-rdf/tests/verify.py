@@ -47,13 +47,6 @@ thermo_style custom step pe
 thermo_modify format float %.12g"""
 
 
-def only(cmds, name):
-    """The arguments of the one ``name`` command of the echo."""
-    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
-    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
-    return found[0]
-
-
 def pair_table(cmds):
     """{(i, j): (epsilon, sigma, cutoff or None)} of the echoed pair_coeff lines (types 1 and 2, * ranges)."""
     table = {}
@@ -75,9 +68,7 @@ def pair_table(cmds):
 def rerun_input(delivered):
     """Rerun the delivered input with its run cut to RERUN_STEPS steps, echoing its commands, then print the charges
     LAMMPS holds. (screen output, {name: value})."""
-    lines = delivered.splitlines()
-    last = max(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    lines[last] = f"run {RERUN_STEPS}"
+    cut = lk.cut_run(delivered, RERUN_STEPS, "last")
     prints = {
         "q_o": "charge(wb_o)/count(wb_o)", "q_h": "charge(wb_h)/count(wb_h)", "q_total": "charge(all)",
         "q_1": "q[1]", "q_2": "q[2]", "q_3": "q[3]", "q_last": f"q[{NATOMS}]", "n_o": "count(wb_o)",
@@ -87,7 +78,7 @@ def rerun_input(delivered):
     work = "/tmp/rerun-input"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(OUT, work)
-    screen = lk.run("echo screen\n" + "\n".join(lines[: last + 1] + tail), cwd=work, timeout=RERUN_S)
+    screen = lk.run("echo screen\n" + cut + "\n" + "\n".join(tail), cwd=work, timeout=RERUN_S)
     values = {name: float(v) for name, v in re.findall(rf"^{MARK} (\w+) (\S+)$", screen, re.M)}
     assert set(values) == set(prints), f"the rerun printed {sorted(values)}"
     return screen, values
@@ -141,16 +132,16 @@ def verify(checks):
         assert table.shape == (round(RMAX / DR), 2), f"rdf.dat has shape {table.shape}"
     cmds = lk.echo_commands(log)
     with checks.check("real units, the shipped data file read as is: 648 atoms, 432 bonds, 216 angles"):
-        assert only(cmds, "units") == ["real"], f"units {only(cmds, 'units')}"
-        assert only(cmds, "atom_style") == ["full"], f"atom_style {only(cmds, 'atom_style')}"
-        assert only(cmds, "read_data") == [DATA], f"read_data {only(cmds, 'read_data')}"
+        assert lk.only(cmds, "units") == ["real"], f"units {lk.only(cmds, 'units')}"
+        assert lk.only(cmds, "atom_style") == ["full"], f"atom_style {lk.only(cmds, 'atom_style')}"
+        assert lk.only(cmds, "read_data") == [DATA], f"read_data {lk.only(cmds, 'read_data')}"
         edits = {"create_atoms", "delete_atoms", "delete_bonds", "change_box", "displace_atoms", "read_restart"}
         edits |= {"replicate", "create_bonds", "read_dump"}
         assert not [t[0] for t in cmds if t[0] in edits], f"the system was edited: {[t for t in cmds if t[0] in edits]}"
         for count, what in ((NATOMS, "atoms"), (NBONDS, "bonds"), (NANGLES, "angles")):
             assert re.search(rf"^\s+{count} {what}$", log, re.M), f"the log does not read {count} {what}"
     with checks.check("SPC/E Lennard-Jones O-O 0.1553 kcal/mol, 3.166 A, none on H; lj/cut/coul/long 10 A, tail yes"):
-        style = only(cmds, "pair_style")
+        style = lk.only(cmds, "pair_style")
         assert style[0] == "lj/cut/coul/long" and [float(v) for v in style[1:]] in ([CUTOFF], [CUTOFF, CUTOFF]), (
             f"pair_style {' '.join(style)}"
         )
@@ -165,7 +156,7 @@ def verify(checks):
         special = [t for t in cmds if t[0] == "special_bonds"]
         assert all(t[1:] in (["lj/coul", "0.0", "0.0", "0.0"], ["lj/coul", "0", "0", "0"]) for t in special), special
     with checks.check("kspace pppm with relative accuracy 1e-4"):
-        kspace = only(cmds, "kspace_style")
+        kspace = lk.only(cmds, "kspace_style")
         assert kspace[0] == "pppm" and len(kspace) == 2 and float(kspace[1]) == PPPM_ACCURACY, f"kspace {kspace}"
     fixes = {}
     with checks.check("one run of 5000 steps (no minimization), 648 atoms on its Loop line"):
@@ -180,8 +171,8 @@ def verify(checks):
         bonds = args[args.index("b") + 1 : args.index("b") + 2] if "b" in args else []
         angles = args[args.index("a") + 1 : args.index("a") + 2] if "a" in args else []
         assert bonds == ["1"] and angles == ["1"], f"SHAKE constrains bonds {bonds}, angles {angles}"
-        assert only(cmds, "bond_style") == ["harmonic"] and only(cmds, "angle_style") == ["harmonic"], "styles"
-        bond, angle = only(cmds, "bond_coeff"), only(cmds, "angle_coeff")
+        assert lk.only(cmds, "bond_style") == ["harmonic"] and lk.only(cmds, "angle_style") == ["harmonic"], "styles"
+        bond, angle = lk.only(cmds, "bond_coeff"), lk.only(cmds, "angle_coeff")
         assert bond[0] == "1" and abs(float(bond[2]) - R_OH) <= 1e-6, f"bond_coeff {' '.join(bond)}"
         assert angle[0] == "1" and abs(float(angle[2]) - THETA_HOH) <= 1e-3, f"angle_coeff {' '.join(angle)}"
     with checks.check("Nose-Hoover NVT of all atoms at 298 K (100 fs), velocities at 298 K, 2 fs steps"):
@@ -192,7 +183,7 @@ def verify(checks):
         assert [float(v) for v in integrating[0][5:8]] == [TEMP, TEMP, TDAMP], (
             f"{' '.join(integrating[0])} (nvt temp 298 298 100)"
         )
-        assert float(only(cmds, "timestep")[0]) == DT, f"timestep {only(cmds, 'timestep')}"
+        assert float(lk.only(cmds, "timestep")[0]) == DT, f"timestep {lk.only(cmds, 'timestep')}"
         velocity = [t for t in cmds if t[0] == "velocity"]
         assert len(velocity) == 1 and velocity[0][1:3] == ["all", "create"] and float(velocity[0][3]) == TEMP, (
             f"velocity {velocity}"

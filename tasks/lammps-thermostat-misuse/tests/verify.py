@@ -9,7 +9,6 @@ first 500 steps, and to its dump by rerunning every frame (positions and velocit
 
 import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -36,27 +35,10 @@ DYNAMICS = re.compile(
 )
 
 
-def read(path):
-    try:
-        return open(path).read()
-    except OSError:
-        return ""
-
-
-def first_run_only(text, steps):
-    """The delivered input up to its first ``run`` command, that run shortened to ``steps``."""
-    lines = []
-    for line in text.splitlines():
-        if line.split("#")[0].split()[:1] == ["run"]:
-            return "\n".join(lines + [f"run {steps}"])
-        lines.append(line)
-    raise AssertionError("the delivered in.lj has no run command")
-
-
 def verify(checks):
     for name in ("in.lj", "log.lammps", "traj.lammpstrj", "result.json"):
         checks.require(f"{name} exists", os.path.isfile(f"{OUT}/{name}"), f"{OUT}/{name} missing")
-    log, delivered = read(f"{OUT}/log.lammps"), read(f"{OUT}/in.lj")
+    log, delivered = lk.read_text(f"{OUT}/log.lammps"), lk.read_text(f"{OUT}/in.lj")
     cmds = lk.echo_commands(log)
     plan = [(command, fixes) for command, fixes in lk.runs(log) if command[0] == "run"]
     finished = len(lk.loop_atoms(log))
@@ -72,7 +54,7 @@ def verify(checks):
             f"{len(plan)} runs, {len(blocks)} finished, atoms {lk.loop_atoms(log)}: expected two runs of 256 atoms"
         )
     with checks.check("the physics is the input's: lattice, box, 256 atoms, mass, lj/cut 2.5 shifted, velocities"):
-        original = lk.echo_commands(read(INPUT))
+        original = lk.echo_commands(lk.read_text(INPUT))
         for name in ("units", "atom_style", "boundary", "lattice", "region", "create_box", "create_atoms", "mass",
                      "pair_style", "pair_coeff", "pair_modify", "velocity"):  # fmt: skip
             want = [" ".join(t) for t in original if t[0] == name]
@@ -95,7 +77,7 @@ def verify(checks):
     ):
         assert [float(t[1]) for t in cmds if t[0] == "timestep"] == [DT], "timestep"
         assert [lk.run_steps(c) for c, _ in plan] == [EQUIL_STEPS, PROD_STEPS], f"runs {[c for c, _ in plan]}"
-        style = [t for t in lk.echo_commands(read(INPUT)) if t[0] == "thermo_style"]
+        style = [t for t in lk.echo_commands(lk.read_text(INPUT)) if t[0] == "thermo_style"]
         assert [t for t in cmds if t[0] == "thermo_style"] == style, "thermo_style changed"
         for (head, rows), steps in zip(blocks, (EQUIL_STEPS, PROD_STEPS), strict=True):
             assert rows[-1, 0] - rows[0, 0] == steps and np.all(np.diff(rows[:, 0]) == THERMO_EVERY), (
@@ -112,19 +94,12 @@ def verify(checks):
         assert [float(v) for v in fix[5:7]] == [TEMPERATURE, TEMPERATURE], f"temperatures {fix[5:7]}"
         assert TDAMP_RANGE[0] <= float(fix[7]) <= TDAMP_RANGE[1], f"Tdamp {fix[7]} tau"
     with checks.check("the log comes from the delivered in.lj: a rerun of its first 500 steps gives the log's rows"):
-        work = "/tmp/rerun"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        again = lk.thermo_blocks(lk.run(first_run_only(delivered, RERUN_STEPS), cwd=work, timeout=60))
+        work = lk.fresh_folder("/tmp/rerun")
+        again = lk.thermo_blocks(
+            lk.run(lk.cut_run(delivered, RERUN_STEPS, name="the delivered in.lj"), cwd=work, timeout=60)
+        )
         assert again and blocks, "no thermo rows to compare"
-        head, rows = blocks[0]
-        again_head, again_rows = again[0]
-        assert again_head == head, f"rerun columns {again_head}"
-        count = RERUN_STEPS // THERMO_EVERY + 1
-        assert len(again_rows) == count and len(rows) >= count, f"{len(again_rows)} rerun rows"
-        for mine, theirs in zip(rows[:count], again_rows, strict=True):
-            for name, a, b in zip(head, mine, theirs, strict=True):
-                assert abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-6, f"{name} at step {mine[0]:.0f}: {a} vs {b}"
+        lk.same_first_rows(blocks[0], again[0], RERUN_STEPS // THERMO_EVERY + 1)
     with checks.check("the dump is the production's: a LAMMPS rerun of every frame gives the log's PotEng and Temp"):
         head, production = blocks[-1]
         frames = lk.read_dump(f"{OUT}/traj.lammpstrj")
@@ -133,25 +108,17 @@ def verify(checks):
         assert steps == want, f"dump steps {steps[:2]}...{steps[-1:]} ({len(steps)}), the production wants {len(want)}"
         assert {"id", "x", "y", "z", "vx", "vy", "vz"} <= set(frames[0][2]), "the dump lacks positions or velocities"
         box = float(np.diff(frames[0][1][0])[0])
-        work = "/tmp/rerun-dump"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        screen = lk.run(
+        work = lk.fresh_folder("/tmp/rerun-dump")
+        again = lk.rerun_thermo(
             f"units lj\natom_style atomic\nregion box block 0 {box} 0 {box} 0 {box}\ncreate_box 1 box\n"
             f"create_atoms 1 random {N_ATOMS} 12345 box\nmass 1 1.0\npair_style lj/cut 2.5\n"
             "pair_coeff 1 1 1.0 1.0 2.5\npair_modify shift yes\nthermo_style custom step temp pe\n"
-            f"thermo_modify format float %.12g\nthermo 1\nrerun {OUT}/traj.lammpstrj dump x y z vx vy vz box yes",
+            "thermo_modify format float %.12g",
+            f"{OUT}/traj.lammpstrj",
             cwd=work,
             timeout=60,
         )
-        again = {int(r[0]): r for h, rows in lk.thermo_blocks(screen) for r in rows}
-        logged = {int(r[0]): r for r in production}
-        worst = 0.0
-        for step in steps:
-            assert step in again and step in logged, f"step {step} missing from the rerun or the log"
-            for name, k in (("Temp", 1), ("PotEng", 2)):
-                a, b = again[step][k], logged[step][head.index(name)]
-                worst = max(worst, abs(a - b) / (abs(b) + 1.0))
+        worst = lk.largest_difference(again, (head, production), steps, ("Temp", "PotEng"))
         assert worst <= 1e-6, f"largest difference over |value| + 1: {worst:.3g}"
     temperature = np.zeros(0)
     with checks.check("mean_temperature and temperature_variance_ratio recomputed from the production's 800 rows"):

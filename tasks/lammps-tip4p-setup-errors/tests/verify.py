@@ -30,12 +30,6 @@ RERUN_STEPS, RERUN_S = 300, 120
 MARK = "WESTBENCH-VALUE"
 
 
-def only(cmds, name):
-    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
-    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
-    return found[0]
-
-
 def through_run(cmds):
     """The commands up to and including the first ``run`` (LAMMPS's messages after it are not input)."""
     first = next((k for k, tokens in enumerate(cmds) if tokens[0] == "run"), len(cmds) - 1)
@@ -45,9 +39,7 @@ def through_run(cmds):
 def rerun(delivered):
     """Rerun the delivered input with its run cut to its first RERUN_STEPS steps, echoing its commands, then print
     the per-type charges LAMMPS holds: (screen output, values)."""
-    lines = delivered.splitlines()
-    last = max(k for k, line in enumerate(lines) if line.split()[:1] == ["run"])
-    lines[last] = f"run {RERUN_STEPS}"
+    cut = lk.cut_run(delivered, RERUN_STEPS, "last")
     prints = {
         "q_o": "charge(wb_o)/count(wb_o)", "q_h": "charge(wb_h)/count(wb_h)", "q_total": "charge(all)",
         "q_1": "q[1]", "q_2": "q[2]", "q_3": "q[3]", "q_last": f"q[{NATOMS}]", "n_o": "count(wb_o)",
@@ -58,7 +50,7 @@ def rerun(delivered):
     work = "/tmp/rerun"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(OUT, work)
-    screen = lk.run("echo screen\n" + "\n".join(lines[: last + 1] + tail), cwd=work, timeout=RERUN_S)
+    screen = lk.run("echo screen\n" + cut + "\n" + "\n".join(tail), cwd=work, timeout=RERUN_S)
     values = {name: float(v) for name, v in re.findall(rf"^{MARK} (\w+) (\S+)$", screen, re.M)}
     assert set(values) == set(prints), f"the rerun printed {sorted(values)}"
     return screen, values
@@ -86,12 +78,12 @@ def verify(checks):
         others = [" ".join(shipped[k]) for k in changed if k not in wrong or ran[k][: head[k]] != shipped[k][: head[k]]]
         assert not others, f"lines changed beyond the model's: {others}"
     with checks.check("the M site: pair_style lj/cut/tip4p/long 1 2 1 1 with O-M 0.1546 A and an 8.5 A cutoff"):
-        style = only(cmds, "pair_style")
+        style = lk.only(cmds, "pair_style")
         assert style[0] == "lj/cut/tip4p/long" and style[1:5] == ["1", "2", "1", "1"], f"pair_style {' '.join(style)}"
         assert abs(float(style[5]) - OM) <= 1e-9, f"O-M distance {style[5]} A (TIP4P/2005: {OM})"
         assert [float(v) for v in style[6:]] in ([CUTOFF], [CUTOFF, CUTOFF]), f"cutoff {style[6:]}"
     with checks.check("kspace pppm/tip4p with relative accuracy 1e-4"):
-        kspace = only(cmds, "kspace_style")
+        kspace = lk.only(cmds, "kspace_style")
         assert kspace[0] == "pppm/tip4p" and len(kspace) == 2, f"kspace_style {' '.join(kspace)}"
         assert abs(float(kspace[1]) - PPPM_ACCURACY) <= 1e-12, f"accuracy {kspace[1]}"
     fixes = {}
@@ -107,10 +99,10 @@ def verify(checks):
         shake = [f for f in fixes.values() if len(f) > 3 and f[3] in ("shake", "rattle")]
         assert len(shake) == 1 and shake[0][2] == "all", f"SHAKE fixes active in the run: {shake}"
         assert shake[0][7:] == ["b", "1", "a", "1"], f"SHAKE constrains {shake[0][7:]}"
-        bond, angle = only(cmds, "bond_coeff"), only(cmds, "angle_coeff")
+        bond, angle = lk.only(cmds, "bond_coeff"), lk.only(cmds, "angle_coeff")
         assert bond[0] == "1" and float(bond[2]) == R_OH, f"bond_coeff {' '.join(bond)}"
         assert angle[0] == "1" and float(angle[2]) == THETA_HOH, f"angle_coeff {' '.join(angle)}"
-        assert only(cmds, "read_data") == [DATA], f"read_data {only(cmds, 'read_data')}"
+        assert lk.only(cmds, "read_data") == [DATA], f"read_data {lk.only(cmds, 'read_data')}"
     columns, rows = [], []
     with checks.check("thermo rows every 100 steps from 0 to 5000 with Density"):
         blocks = lk.thermo_blocks(log)

@@ -1,8 +1,6 @@
 """Read the fixed input's settings back from the LAMMPS log it wrote, rerun it, and recompute the averages."""
 
-import os
 import re
-import shutil
 import sys
 
 import lammpskit as lk
@@ -15,13 +13,6 @@ WRONG_LINES = {(14, "timestep", "fs"), (15, "thermostat_damping", "fs"), (16, "p
 # Pressure unit of each LAMMPS unit style, in bar (metal: bar; real: atm).
 BAR_PER_PRESSURE_UNIT = {"metal": 1.0, "real": 1.01325}
 INTEGRATORS = re.compile(r"(nve|nvt|npt|nph|langevin|temp/|rigid)")
-
-
-def only(cmds, name):
-    """The arguments of the one ``name`` command of the echo (the protocol has exactly one of each)."""
-    found = [tokens[1:] for tokens in cmds if tokens[0] == name]
-    assert len(found) == 1, f"{len(found)} '{name}' commands in the log's input echo (expected 1)"
-    return found[0]
 
 
 def verify(checks):
@@ -40,9 +31,9 @@ def verify(checks):
         assert lk.input_commands(log) == lk.commands(delivered), "the log's input echo differs from the delivered in.cu"
     units = "?"
     with checks.check("metal units and a 1 fs timestep, read back from the log"):
-        units = only(cmds, "units")[0]
+        units = lk.only(cmds, "units")[0]
         assert units == "metal", f"units {units}"
-        dt = float(only(cmds, "timestep")[0])
+        dt = float(lk.only(cmds, "timestep")[0])
         assert abs(dt - 0.001) < 1e-12, f"timestep {dt} ps"
     with checks.check("Nose-Hoover NVT of all atoms at 300 K, damping 0.1 ps, the one integrator (log echo)"):
         fixes = [tokens for tokens in cmds if tokens[0] == "fix"]
@@ -58,9 +49,9 @@ def verify(checks):
         assert re.search(r"^Created orthogonal box = \(0\.0+ 0\.0+ 0\.0+\) to \(14\.460+ 14\.460+ 14\.460+\)$",
                          log, re.M), "box"  # fmt: skip
         assert re.search(r"^Created 256 atoms$", log, re.M), "atom count"
-        assert only(cmds, "pair_style") == ["eam"], "pair_style"
-        assert only(cmds, "pair_coeff") == ["1", "1", "/usr/share/lammps/potentials/Cu_u3.eam"], "pair_coeff"
-        assert only(cmds, "mass") == ["1", "63.546"], "mass"
+        assert lk.only(cmds, "pair_style") == ["eam"], "pair_style"
+        assert lk.only(cmds, "pair_coeff") == ["1", "1", "/usr/share/lammps/potentials/Cu_u3.eam"], "pair_coeff"
+        assert lk.only(cmds, "mass") == ["1", "63.546"], "mass"
         velocity = [tokens for tokens in lk.echo_commands(open(INPUT).read()) if tokens[0] == "velocity"]
         assert [tokens for tokens in cmds if tokens[0] == "velocity"] == velocity, "the velocity line was changed"
     columns, rows, steps, natoms = [], [], 0, 0
@@ -70,11 +61,9 @@ def verify(checks):
         step = [r[columns.index("Step")] for r in rows]
         assert steps == 10000 and natoms == 256, f"the run: {steps} steps, {natoms} atoms on its Loop line"
         assert step == [100.0 * k for k in range(101)], f"thermo rows at steps {step[:3]} ... {step[-1:]}"
-        assert only(cmds, "run") == ["10000"], f"run {only(cmds, 'run')}"
+        assert lk.only(cmds, "run") == ["10000"], f"run {lk.only(cmds, 'run')}"
     with checks.check("the log comes from a run of the delivered in.cu (rerun: rows to step 500 agree)"):
-        work = "/tmp/rerun"
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
+        work = lk.fresh_folder("/tmp/rerun")
         blocks = lk.thermo_blocks(lk.run(open(f"{OUT}/in.cu").read(), cwd=work, timeout=120))
         assert blocks, "the rerun printed no thermo output"
         again_columns, again = blocks[-1]

@@ -206,3 +206,49 @@ def test_printed_text_never_passes_for_a_command_lammps_ran():
     shake = LOG.replace("run 0\n", "fix 2 all shake 1e-4 20 0 b 1 a 1\n  find clusters CPU = 0.000 seconds\nrun 0\n")
     assert lammpskit.echo_commands(shake)[-2:] == [["fix", "2", "all", "shake", "1e-4", "20", "0", "b", "1", "a", "1"],
                                                   ["run", "0"]]  # fmt: skip
+
+
+LINES = st.lists(
+    st.one_of(
+        st.sampled_from(["units lj", "run 100", "  run 5  # short", "# run 9", "thermo 10", "runs 3", "print run"]),
+        st.integers(0, 10**6).map(lambda n: f"run {n}"),
+    ),
+    max_size=12,
+)
+
+
+@given(LINES, st.integers(1, 10**5), st.sampled_from(["first", "last"]))
+def test_cut_run_keeps_every_line_before_the_chosen_run_and_shortens_it(lines, steps, which):
+    runs = [k for k, line in enumerate(lines) if line.split("#")[0].split()[:1] == ["run"]]
+    if not runs:
+        with pytest.raises(AssertionError, match="in.lj has no run command"):
+            lammpskit.cut_run("\n".join(lines), steps, which, name="in.lj")
+        return
+    cut = runs[0] if which == "first" else runs[-1]
+    assert lammpskit.cut_run("\n".join(lines), steps, which).splitlines() == lines[:cut] + [f"run {steps}"]
+
+
+def test_only_names_how_many_commands_there_are_where_not_one():
+    echo = [["fix", "1", "all", "nve"], ["fix", "2", "all", "langevin"], ["units", "metal"]]
+    assert lammpskit.only(echo, "units") == ["metal"]
+    for name, count in (("fix", 2), ("timestep", 0)):
+        with pytest.raises(AssertionError, match=rf"{count} '{name}' commands in the log's input echo \(expected 1\)"):
+            lammpskit.only(echo, name)
+
+
+def test_a_data_files_box_and_atoms_read_back_and_a_missing_part_is_named(tmp_path):
+    text = (
+        "LAMMPS data file\n\n 2 atoms\n 1 atom types\n\n -1.5 2.5 xlo xhi\n0 3 ylo yhi\n0 4 zlo zhi\n"
+        " 0.5 0 0 xy xz yz\n\nAtoms # atomic\n\n1 1 0.0 0.0 0.0\n2 1 1.0 1.0 1.0\n\nVelocities\n\n1 0 0 0\n2 0 0 0\n"
+    )
+    assert lammpskit.data_box(text) == (2, [-1.5, 0.0, 0.0], [4.0, 3.0, 4.0], [0.5, 0.0, 0.0])
+    assert lammpskit.data_atoms(text) == [["1", "1", "0.0", "0.0", "0.0"], ["2", "1", "1.0", "1.0", "1.0"]]
+    with pytest.raises(AssertionError, match="states no zlo zhi"):
+        lammpskit.data_box(text.replace("zlo zhi", "z bounds"))
+    with pytest.raises(AssertionError, match="slab.data has no Atoms section"):
+        lammpskit.data_atoms(text.replace("Atoms", "Coords"), "slab.data")
+    (tmp_path / "in.lj").write_bytes(b"\xff\xfe binary")
+    assert lammpskit.read_text(str(tmp_path / "in.lj")) == "" == lammpskit.read_text(str(tmp_path / "missing"))
+    folder = tmp_path / "rerun"
+    (folder / "old").mkdir(parents=True)
+    assert lammpskit.fresh_folder(str(folder)) == str(folder) and not any(folder.iterdir())
