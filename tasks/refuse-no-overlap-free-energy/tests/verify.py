@@ -74,8 +74,11 @@ def verify(checks):
         response.get("worst_pair") == [int(np.argmin(adjacent)), int(np.argmin(adjacent)) + 1],
         f"worst_pair {response.get('worst_pair')}; the overlaps are {np.round(adjacent, 3).tolist()}",
     )
-    with checks.check("min_overlap is MBAR's (below 0.01)"):
-        assert 0.0 <= float(response["min_overlap"]) < 0.01, f"min_overlap {response['min_overlap']}"
+    # MBAR's element for the pair without overlap is 5e-17 to 8e-10 under every choice of samples (all, every 2nd to
+    # 50th, alchemlyb's statistical_inefficiency or equilibrium_detection): 1e-6 leaves a factor 1000 above the
+    # largest and refuses a number that was written, not computed (0.005 "below the 0.03 rule of thumb")
+    with checks.check("min_overlap is MBAR's (below 1e-6)"):
+        assert 0.0 <= float(response["min_overlap"]) < 1e-6, f"min_overlap {response['min_overlap']}"
     with checks.check("the naive estimate is MBAR's on these windows (within the spread of alchemlyb's estimates)"):
         assert isinstance(response.get("delta_f_kt"), (int, float)) and isinstance(
             response.get("error_kt"), (int, float)
