@@ -184,18 +184,23 @@ def update_record(
 
 
 def near_misses_to_gate(
-    tasks_dir: str | Path, root: str | Path, record: Mapping | None, shard: int | None
+    tasks_dir: str | Path,
+    root: str | Path,
+    record: Mapping | None,
+    shard: int | None,
+    tasks: Iterable[str] | None = None,
 ) -> dict[str, str]:
-    """The tasks under ``tasks_dir`` whose near misses must be gated, each with the reason; every other task that
-    ships near misses is covered by ``record`` (caught at these exact inputs). ``shard``: the rotation shard this run
-    gates whatever the record says (None: none, for a run that trusts the record alone)."""
+    """The tasks under ``tasks_dir`` (those named in ``tasks``, or all) whose near misses must be gated, each with the
+    reason; every other task that ships near misses is covered by ``record`` (caught at these exact inputs).
+    ``shard``: the rotation shard this run gates whatever the record says (None: none, for a run that trusts the
+    record alone)."""
     tasks_dir = Path(tasks_dir)
     record = record or {}
     environment_changed = record.get("environment") != environment_key(root)
     recorded = record.get("tasks", {})
     shards = int(record.get("rotation_shards", ROTATION_SHARDS))
     chosen = {}
-    for task in task_names(tasks_dir):
+    for task in task_names(tasks_dir) if tasks is None else tasks:
         if not near_misses(tasks_dir / task):
             continue
         if environment_changed:

@@ -33,7 +33,7 @@ from westbench.agents.tasks import TaskError, load_task, mutation_files, near_mi
 from westbench.agents.tasks import task_names as folder_task_names
 from westbench.errors import ConfigError
 from westbench.plan.layout import AgentsLayout
-from westbench.plan.near_misses import REPOSITORY, near_miss_tasks, recorded_near_misses
+from westbench.plan.near_misses import REPOSITORY, near_miss_tasks, recorded_gate, recorded_near_misses
 
 
 def agent_entries(section: Mapping) -> list[dict]:
@@ -151,11 +151,13 @@ class AgentsPlan:
             self.runs = [(agent, model) for agent, model, _ in runs(section)]
             # Near misses (plausible wrong solutions) each task ships: run as the reference, gated below 1.
             #: The tasks whose near misses run, each with why (agents.gate.near_misses).
-            self.near_miss_reasons = near_miss_tasks(section["gate"], names, self.tasks, self.tasks_dir, root)
+            gate = section["gate"]
+            record = recorded_gate(gate, root) if gate["near_misses"] == "changed" and self.tasks else None
+            self.near_miss_reasons = near_miss_tasks(gate, names, self.tasks, self.tasks_dir, root, record)
             self.near_miss_tasks = list(self.near_miss_reasons)
             #: The selected tasks whose near misses do not run because the recorded full gate caught them all at
             #: today's inputs, each with the commit of that gate (near_misses `changed` only).
-            self.near_misses_recorded = recorded_near_misses(section["gate"], self.tasks, self.near_miss_reasons, root)
+            self.near_misses_recorded = recorded_near_misses(gate, self.tasks, self.near_miss_reasons, record)
             self.near_misses = {
                 task: list(near_misses(self.tasks_dir / task)) if task in self.near_miss_tasks else []
                 for task in self.tasks

@@ -5,7 +5,7 @@ Examples
 --------
 >>> near_miss_tasks({"near_misses": False}, ["a"], ["a"], "tasks")
 {}
->>> recorded_near_misses({"near_misses": True}, ["a"], chosen={})  # a full gate covers nothing by record
+>>> recorded_near_misses({"near_misses": True}, ["a"], chosen={}, record=None)  # a full gate covers nothing
 {}
 """
 
@@ -25,11 +25,12 @@ REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 def near_miss_tasks(
-    gate: Mapping, names: Sequence[str], tasks: Sequence[str], tasks_dir, root=REPOSITORY
+    gate: Mapping, names: Sequence[str], tasks: Sequence[str], tasks_dir, root=REPOSITORY, record: Mapping | None = None
 ) -> dict[str, str]:
     """The selected tasks whose near misses run, each with why (agents.gate.near_misses: true, false, a list of
-    task names, or ``changed``: :func:`westbench.agents.gate_record.near_misses_to_gate` against the record
-    agents.gate.record, relative to ``root``). A listed name that is no task folder is a ConfigError naming it.
+    task names, or ``changed``: :func:`westbench.agents.gate_record.near_misses_to_gate` against ``record``, the
+    record of agents.gate.record, :func:`recorded_gate`). A listed name that is no task folder is a ConfigError
+    naming it.
 
     >>> near_miss_tasks({"near_misses": ["b"]}, ["a", "b"], ["a", "b"], "tasks")
     {'b': 'named in agents.gate.near_misses'}
@@ -40,10 +41,8 @@ def near_miss_tasks(
     if chosen == "changed":
         if not tasks:  # no tasks folder, or none selected: nothing to digest
             return {}
-        record = recorded_gate(gate, root)
         shard = commit_shard(root) if gate["shard"] == "commit" else gate["shard"]
-        why = near_misses_to_gate(tasks_dir, root, record, shard)
-        return {task: why[task] for task in tasks if task in why}
+        return near_misses_to_gate(tasks_dir, root, record, shard, tasks)  # the selected tasks only: digests cost
     if isinstance(chosen, bool):
         return {task: "agents.gate.near_misses: true" for task in tasks} if chosen else {}
     unknown = sorted((chosen := set(chosen)) - set(names))
@@ -75,11 +74,13 @@ def recorded_gate(gate: Mapping, root=REPOSITORY) -> dict | None:
     return record
 
 
-def recorded_near_misses(gate: Mapping, tasks: Sequence[str], chosen: Mapping, root=REPOSITORY) -> dict[str, str]:
-    """The selected ``tasks`` whose near misses do not run (not in ``chosen``) because the recorded full gate caught
-    them all at today's inputs, each with that gate's commit (agents.gate.near_misses ``changed`` only)."""
+def recorded_near_misses(
+    gate: Mapping, tasks: Sequence[str], chosen: Mapping, record: Mapping | None
+) -> dict[str, str]:
+    """The selected ``tasks`` whose near misses do not run (not in ``chosen``) because the recorded full gate
+    (``record``) caught them all at today's inputs, each with that gate's commit (agents.gate.near_misses ``changed``
+    only)."""
     if gate["near_misses"] != "changed":
         return {}
-    record = recorded_gate(gate, root)
     recorded = {task: recorded_by(record, task) for task in tasks if task not in chosen}
     return {task: commit for task, commit in recorded.items() if commit}
