@@ -1,15 +1,18 @@
-"""Record a full gate: per task, the digest of what its near misses read, where all of them were caught.
+"""Record a full gate: per task, the digest of what its gate trials read, where all its near misses were caught,
+and whether its reference and do-nothing trials passed.
 
     .venv/bin/python tools/gate_record.py WORKDIR     # WORKDIR: where `snakemake agents` ran with every near miss
                                                       # (--config 'agents={gate: {near_misses: true}}')
     .venv/bin/python tools/gate_record.py WORKDIR --update  # WORKDIR: a gate of some tasks (agents.select.tasks, or
-                                                            # the default near_misses `changed`)
-    .venv/bin/python tools/gate_record.py --check     # which tasks' near misses the next CI run gates, and why
+                                                            # the default near_misses `changed`, or near_misses false:
+                                                            # the reference and do-nothing verdicts alone)
+    .venv/bin/python tools/gate_record.py --check     # which tasks' trials the next CI run gates, and why
 
 Writes docs/measured/gate_record.json (commit it). CI's agent tier (tests/containers/test_agents_pipeline.py) then
-gates the near misses of the tasks changed since (all of them if the trial environment changed) and of one rotation
-shard: westbench.agents.gate_record. Run it after a full gate on the tree that gate ran (the digests are of the
-files as they are now; a task whose trials read other files than today's must not be recorded).
+runs the reference and do-nothing trials, and the near misses, of the tasks changed since (all of them if the trial
+environment changed), of those the record lacks and of one rotation shard: westbench.agents.gate_coverage. Run it
+after a gate on the tree that gate ran (the digests are of the files as they are now; a task whose trials read
+other files than today's is not recorded).
 """
 
 import argparse
@@ -19,7 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from westbench.agents.gate_record import near_misses_to_gate, record_full_gate, update_record
+from westbench.agents.gate_coverage import near_misses_to_gate, tasks_to_gate
+from westbench.agents.gate_record import record_full_gate, update_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,8 +40,10 @@ def main() -> int:
     args = parser.parse_args()
     record = json.loads(RECORD.read_text()) if RECORD.is_file() else None
     if args.check or args.workdir is None:
-        for task, why in sorted(near_misses_to_gate(ROOT / "tasks", ROOT, record, shard=None).items()):
-            print(f"{task}: {why}")
+        misses = near_misses_to_gate(ROOT / "tasks", ROOT, record, shard=None)
+        for task, why in sorted(tasks_to_gate(ROOT / "tasks", ROOT, record, shard=None).items()):
+            trials = "reference, do-nothing and near misses" if task in misses else "reference and do-nothing"
+            print(f"{task} ({trials}): {why}")
         return 0
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     commit = head.stdout.strip() or None
@@ -57,13 +63,14 @@ def main() -> int:
                 f"{args.workdir} is no full gate: the near misses of {len(skipped)} tasks did not run "
                 f"({', '.join(skipped[:3])}, ...); use --update, or rerun with agents.gate.near_misses: true"
             )
-        written = {"commit": commit, **record_full_gate(results, ROOT / "tasks", ROOT)}
+        written = {"commit": commit, **record_full_gate(results, ROOT / "tasks", ROOT, label=commit)}
     stale = written.pop("stale")
     RECORD.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
     print(
         f"{RECORD.relative_to(ROOT)}: {len(written['tasks'])} tasks recorded "
-        f"({sum(t['near_misses'] for t in written['tasks'].values())} near misses, all caught); "
-        f"left out as stale: {stale or 'none'}"
+        f"({sum(t['near_misses'] for t in written['tasks'].values())} near misses, all caught; "
+        f"{sum(bool(t.get('gate')) for t in written['tasks'].values())} with a passing reference and do-nothing "
+        f"trial); left out as stale: {stale or 'none'}"
     )
     return 0
 

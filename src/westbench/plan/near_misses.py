@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from westbench.agents.gate_record import commit_shard, near_misses_to_gate, recorded_by
+from westbench.agents.gate_coverage import commit_shard, near_misses_to_gate, recorded_by
 from westbench.errors import ConfigError
 
 __all__ = ["REPOSITORY", "near_miss_tasks", "recorded_gate", "recorded_near_misses"]
@@ -28,7 +28,7 @@ def near_miss_tasks(
     gate: Mapping, names: Sequence[str], tasks: Sequence[str], tasks_dir, root=REPOSITORY, record: Mapping | None = None
 ) -> dict[str, str]:
     """The selected tasks whose near misses run, each with why (agents.gate.near_misses: true, false, a list of
-    task names, or ``changed``: :func:`westbench.agents.gate_record.near_misses_to_gate` against ``record``, the
+    task names, or ``changed``: :func:`westbench.agents.gate_coverage.near_misses_to_gate` against ``record``, the
     record of agents.gate.record, :func:`recorded_gate`). A listed name that is no task folder is a ConfigError
     naming it.
 

@@ -1,4 +1,5 @@
-"""westbench.agents.gate_record: a full gate's record and the near misses a later run must gate again."""
+"""westbench.agents.gate_record: a full gate's record, and what a later run must gate again by it
+(westbench.agents.gate_coverage, whose own properties are in test_gate_coverage.py)."""
 
 import csv
 import json
@@ -8,17 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from westbench.agents.gate_record import (
+from westbench.agents.gate_coverage import (
     ENVIRONMENT,
     ROTATION_SHARDS,
     environment_key,
-    gate_record,
     near_miss_key,
     near_misses_to_gate,
-    record_full_gate,
     shard_of,
-    update_record,
+    tasks_to_gate,
 )
+from westbench.agents.gate_record import gate_record, record_full_gate, update_record
 from westbench.agents.tasks import fingerprint
 
 from ...conftest import REPO
@@ -43,9 +43,11 @@ def make_suite(root):
     return tasks
 
 
-def full_gate(tasks, caught=2):
-    return [{"task": t, "near_misses": 2, "near_miss_caught": caught} for t in TASKS] + [
-        {"task": "no-near-misses", "near_misses": 0, "near_miss_caught": 0}
+def full_gate(tasks, caught=2, passed="True"):
+    """gate.csv's rows of a full gate: every near miss run, ``caught`` of each task's two, the gate ``passed``."""
+    row = {"reference_status": "passed", "passed": passed}
+    return [{"task": t, "near_misses": 2, "near_miss_caught": caught, **row} for t in TASKS] + [
+        {"task": "no-near-misses", "near_misses": 0, "near_miss_caught": 0, **row}
     ]
 
 
@@ -98,7 +100,7 @@ def test_a_change_to_the_trial_environment_regates_every_task(tmp_path):
 
 def test_the_environment_names_paths_that_exist_and_hashes_them_all():
     missing = [name for name in ENVIRONMENT if not (REPO / name).exists()]
-    assert not missing, f"gate_record.ENVIRONMENT names paths the repository does not have: {missing}"
+    assert not missing, f"gate_coverage.ENVIRONMENT names paths the repository does not have: {missing}"
     assert environment_key(REPO) == environment_key(REPO) and len(environment_key(REPO)) == 64
 
 
@@ -129,13 +131,19 @@ def test_every_task_is_gated_now_or_covered_by_the_record_at_its_current_inputs(
 
 
 def write_results(results, tasks, gate):
-    """A run's results/agents folder: gate.csv's rows and a trial.json per near miss of each gated task."""
+    """A run's results/agents folder: gate.csv's rows, a trial.json per near miss of each gated task and one per
+    reference and do-nothing trial where the row has them."""
     results.mkdir(parents=True)
     with open(results / "gate.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, ["task", "near_misses", "near_miss_caught"])
+        writer = csv.DictWriter(f, ["task", "near_misses", "near_miss_caught", "reference_status", "passed"])
         writer.writeheader()
         writer.writerows(gate)
     for row in gate:
+        for agent in ("oracle", "nop") if row.get("reference_status") else ():
+            folder = results / "trials" / row["task"] / agent / "none" / "1"
+            folder.mkdir(parents=True)
+            trial = {"task": row["task"], "agent": agent, "task_fingerprint": fingerprint(tasks / row["task"])}
+            (folder / "trial.json").write_text(json.dumps(trial))
         for miss in ("off-by-one", "wrong-units")[: int(row["near_misses"])]:
             folder = results / "near_misses" / row["task"] / miss
             folder.mkdir(parents=True)
@@ -180,3 +188,27 @@ def test_a_gate_of_the_changed_tasks_alone_brings_the_record_up_to_date(tmp_path
     (tmp_path / "harbor_plugins" / "westbench_docker.py").write_text("PLUGIN = 2\n")
     with pytest.raises(ValueError, match="trial environment changed"):
         update_record(updated, tmp_path / "partial", tasks, tmp_path)
+
+
+def test_a_run_of_the_reference_and_do_nothing_trials_alone_records_their_verdict(tmp_path):
+    """update_record from a run whose near misses did not rerun (agents.gate.near_misses false or changed): each
+    recorded task still at its recorded digest gets that run's gate verdict (set where it passed, cleared where it
+    did not); a task edited since, or whose trials read other files, keeps no verdict of this run."""
+    tasks = make_suite(tmp_path)
+    record = gate_record(full_gate(tasks, passed=""), tasks, tmp_path)  # an older record: no gate verdicts
+    assert set(tasks_to_gate(tasks, tmp_path, record, shard=None)) == {*TASKS, "no-near-misses"}
+    (tasks / "task-5" / "tests" / "test.sh").write_text("exit 5\n")  # edited before the run: its digest moved
+    rows = [{**row, "near_misses": 0, "near_miss_caught": 0} for row in full_gate(tasks)]
+    rows[0] = {**rows[0], "passed": "False"}  # task-0's reference failed
+    results = write_results(tmp_path / "run", tasks, rows)
+    (tasks / "task-7" / "task.toml").write_text("edited after the run\n")  # its trials read another version
+    updated = update_record(record, results, tasks, tmp_path, "abc1234")
+    verdicts = {task: entry.get("gate") for task, entry in updated["tasks"].items()}
+    assert verdicts == {t: None if t in ("task-0", "task-5", "task-7") else "abc1234" for t in TASKS}
+    assert updated["stale"] == ["task-7"] and updated["updated"] == {}  # no near miss was recorded again
+    assert tasks_to_gate(tasks, tmp_path, updated, shard=None) == {
+        "task-0": "the record holds no verdict of its reference and do-nothing trials",
+        "task-5": "changed since the recorded full gate",
+        "task-7": "changed since the recorded full gate",
+        "no-near-misses": "not in the record of a full gate that caught all its near misses",
+    }

@@ -191,7 +191,8 @@ def test_the_agent_rules_outputs_are_the_layouts_patterns(workflow):
 def test_changed_runs_the_near_misses_the_record_does_not_hold_and_names_the_gate_that_caught_the_rest(tmp_path):
     """agents.gate.near_misses `changed` (the default): a task whose near misses the recorded full gate caught at
     today's inputs is not rerun and its gate is named; an edited, a new or a shard's task is rerun, with why."""
-    from westbench.agents.gate_record import gate_record, shard_of
+    from westbench.agents.gate_coverage import shard_of
+    from westbench.agents.gate_record import gate_record
     from westbench.plan import Plan
 
     from .conftest import config_with
