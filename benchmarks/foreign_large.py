@@ -9,7 +9,7 @@ set size, wall time):
    once more on one long trajectory (``--long-frames``, not part of the ground truth): the import's memory does not
    grow with a file's length;
 2. ``fit_tica`` (:func:`westbench.tica.fit_groundtruth` at the schema's ``tica`` settings, lag 10, 10 TICs);
-3. ``macrostates`` (:func:`westbench.metrics.score.fit_macrostate_model`);
+3. ``macrostates`` (:func:`westbench.metrics.macrostate_fit.fit_macrostate_model`);
 4. ``external_import`` (:func:`westbench.external.import_samples`, ``kind: trajectories``: every model file);
 5. ``metric_suite`` (:func:`westbench.metrics.score.score_engine` at the schema's ``metrics`` settings, with the
    per-engine figures).
@@ -124,7 +124,7 @@ def stage(name: str, folder: Path, index: int = 0) -> None:
         model.save(folder / "tica" / "model")
         write_frames(folder / "tica" / "groundtruth_frames.h5", attrs=model.frames_attrs(), **frames)
     elif name == "macrostates":
-        from westbench.metrics.score import fit_macrostate_model
+        from westbench.metrics.macrostate_fit import fit_macrostate_model
 
         fit_macrostate_model(
             folder / "tica" / "groundtruth_frames.h5",

@@ -4,7 +4,7 @@ On a finished run's calibration study (results/calibration/<study>/): every engi
 the perturbations of the reference) is scored again as rule ``calibration_metrics`` scores it (its weighting, its
 settings from metrics.json), once per ``metrics.block_decorrelation`` value, and each W1 and KL interval is
 checked against the exact prediction (the ground truth reweighted to the engine's equilibrium,
-:func:`westbench.calibration.table.predicted_divergences`). Honest 95 % intervals hold it about 95 % of the time;
+:func:`westbench.calibration.predictions.predicted_divergences`). Honest 95 % intervals hold it about 95 % of the time;
 the value the schema sets is the one chosen from this table (docs/calibration.md, "Interval coverage").
 
     .venv/bin/python benchmarks/interval_coverage.py [--results results] [--factors 0 1 2 3 4]
@@ -25,10 +25,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from westbench.calibration.table import SEPARATED, expected_verdict, predicted_divergences  # noqa: E402
+from westbench.calibration.predictions import predicted_divergences  # noqa: E402
+from westbench.calibration.verdicts import expected_verdict  # noqa: E402
 from westbench.io.frames import read_frames  # noqa: E402
+from westbench.metrics.engine_scoring import score_frames  # noqa: E402
 from westbench.metrics.metastable import MacrostateModel  # noqa: E402
-from westbench.metrics.score import score_frames  # noqa: E402
+from westbench.metrics.noise_floor import SEPARATED  # noqa: E402
 
 
 def main() -> None:

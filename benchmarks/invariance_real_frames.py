@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from westbench.io.frames import read_frames  # noqa: E402
 from westbench.metrics.adversarial import rigidly_moved  # noqa: E402
 from westbench.metrics.contract import INVARIANCES, reported_values, same_value  # noqa: E402
+from westbench.metrics.engine_scoring import score_frames  # noqa: E402
 from westbench.metrics.metastable import MacrostateModel  # noqa: E402
-from westbench.metrics.score import score_frames  # noqa: E402
 
 
 def stored_in_float32(frames, seed):

@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from westbench.config import section_defaults  # noqa: E402
 from westbench.io.frames import write_frames  # noqa: E402
-from westbench.metrics.score import fit_macrostate_model, score_engine  # noqa: E402
+from westbench.metrics.macrostate_fit import fit_macrostate_model  # noqa: E402
+from westbench.metrics.score import score_engine  # noqa: E402
 
 
 def synthetic_frames(n_frames: int, frames_per_traj: int, n_beads: int, shift: float, seed: int) -> dict:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from westbench.metrics.score import score_frames
+from westbench.metrics.engine_scoring import score_frames
 
 OUT = Path(__file__).resolve().parent / "results" / "msm_self_verdicts.json"
 #: The scoring contract test's settings (tests/unit/metrics/test_contract.py).

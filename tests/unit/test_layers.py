@@ -224,17 +224,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 #: Import circles another change is removing now, each with why it is tolerated until then.
-KNOWN_CYCLES = {
-    # TODO(lead): remove once the calibration study's room (issue 54, deliverable 3; HCAL) lands.
-    ("westbench.calibration.figures", "westbench.calibration.table"): "HCAL is reworking calibration/ now",
-}
-
-
 def test_no_import_circle_among_the_modules():
     """No westbench module imports itself through others (report/bottom_line.py <-> limits.py and
     report/sections.py <-> engine_tables.py <-> divergence_tables.py were two): move the shared piece down a room."""
-    found = [part for part in cycles(import_graph()) if tuple(part) not in KNOWN_CYCLES]
-    assert found == [], "import circles: move what both need into a module below them"
+    assert cycles(import_graph()) == [], "import circles: move what both need into a module below them"
 
 
 def test_no_import_circle_among_the_rooms():
@@ -367,8 +360,6 @@ def test_every_import_of_the_scripts_resolves():
 MAX_MODULE_LINES = 300
 #: Modules over :data:`MAX_MODULE_LINES`, each with why it stays one file (or what splitting it waits for).
 LONG_MODULES = {
-    "metrics/score.py": "the metric_suite job: reads, scores every weighting, writes metrics.json/csv; each "
-    "record's fields are documented where they are written",
     "cg/engine.py": "the one CGEngine class: state, device, the batched BAOAB loop and its explosion checks",
     "engines/openmm_engine.py": "the one OpenMM engine class: contexts, batched copies, segment loop",
     "simulation/md.py": "one resumable OpenMM run: minimize, equilibrate, produce in checkpointed chunks",
@@ -376,7 +367,6 @@ LONG_MODULES = {
     "agents/verifykit.py": "copied whole into every task's tests/ (tools/sync-verifykit.py): one file by design",
     "agents/lammpskit.py": "copied whole into every LAMMPS task's tests/ (tools/sync-verifykit.py): one file by design",
     "agents/harbor.py": "one trial through the Harbor CLI: command, environment, staging and the result record",
-    "calibration/table.py": "the study's verdict table and the checks read from it, one contract",
     "groundtruth/importer.py": "one foreign run in: topology, sequence, the streamed copy (io.streaming), times, "
     "forces, bad frames and its record, each refusal naming the file and the key",
     "metrics/kl.py": "the nearest-neighbour KL estimator (VariableKL: balls, densities, leave-one-unit-out, the "
@@ -412,15 +402,9 @@ MAX_FUNCTION_LINES = 60
 #: waits for).
 LONG_FUNCTIONS = {
     "metrics/control_specs.py:control_specs": "the 16 controls, one entry each: a list that reads as a table",
-    "metrics/score.py:score_frames": "the metrics.json record assembled in one place until the typed metric record "
-    "(issue 54, item 1) declares it",
     "metrics/suite.py:MetricSuite.__init__": "the suite's cached grids, floors and KL layouts set up once, in "
     "dependency order",
     "report/calibration.py:headline": "the calibration section's headline sentences in reading order, one per check",
-    "calibration/table.py:calibration_table": "the study's table: rows per engine kind, each with its answer, in the "
-    "table's column order",
-    "calibration/table.py:checks": "the study's checks read from its table, one block per check as docs/calibration.md "
-    "lists them",
 }
 
 

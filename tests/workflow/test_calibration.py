@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import pytest
 
-from westbench.calibration.table import DISTRIBUTIONS
+from westbench.calibration.table_rows import DISTRIBUTIONS
 
 pytestmark = pytest.mark.slow
 

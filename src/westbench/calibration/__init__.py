@@ -2,8 +2,8 @@
 
 The reference potential is :mod:`westbench.cg.reference`; the study's ground truth
 :mod:`westbench.calibration.groundtruth`, its known answers :mod:`westbench.calibration.reweighting` and
-:mod:`westbench.calibration.known_answer`, its table and checks :mod:`westbench.calibration.table`, its figures
-:mod:`westbench.calibration.figures`. The study composes the CG
+:mod:`westbench.calibration.known_answer`, its table and checks :mod:`westbench.calibration.table` (which lists
+the modules of each part in reading order), its figures :mod:`westbench.calibration.figures`. The study composes the CG
 stage (its engine and models) and the metric stage (its distributions and W1): the one stage allowed both.
 """
 

@@ -8,6 +8,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from westbench.calibration.table_rows import DISTRIBUTIONS
 from westbench.presentation.figure_layout import fit_titles
 
 LABELS = {"tic0": "W1(TIC 0)", "tic1": "W1(TIC 1)", "rg": "W1(Rg) / Å"}
@@ -42,8 +43,6 @@ def _window(discard: float) -> str:
 def resolution_figure(table: pd.DataFrame, path, title: str = "") -> None:
     """Per distribution: each perturbation family's W1 (with its interval) against its size in %, the null at 0,
     the reweighting prediction (open markers) and the ground truth's noise floor (band: its central 95 %)."""
-    from westbench.calibration.table import DISTRIBUTIONS
-
     names = [n for n in DISTRIBUTIONS if n in set(table["distribution"])]
     if not names:
         raise ValueError(
@@ -118,7 +117,6 @@ def convergence_figure(
     floor line is within noise when its interval reaches below it, and the figure shows why."""
     from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
-    from westbench.calibration.table import DISTRIBUTIONS
     from westbench.metrics.divergences import Wasserstein1D
     from westbench.metrics.suite import distributions
 

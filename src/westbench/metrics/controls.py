@@ -264,7 +264,7 @@ def run_controls(
     from westbench.io.frames import read_frames
     from westbench.io.records import write_json
     from westbench.metrics.metastable import MacrostateModel
-    from westbench.metrics.score import finite_or_null
+    from westbench.metrics.record import finite_or_null
     from westbench.tica.model import TicaModel
 
     result = ControlsEstimator(settings, metric_settings, seed=seed).fit(

@@ -5,6 +5,7 @@ A new field is one declaration here and one assignment where it is computed: the
 no frame (:func:`empty_record`), a weighting that could not be had (:func:`empty_weighting`, its table rows
 :func:`not_estimable_rows`), the record written (:func:`make_record`, which refuses an undeclared key) and the
 scoring contract's directions (:func:`directed_paths`, :mod:`westbench.metrics.contract`) all read these tables.
+Written, every number of the record is finite or null (:func:`finite_or_null`).
 
 Examples
 --------
@@ -23,6 +24,7 @@ KeyError: "metrics.json has no field 'colour': declare it in westbench.metrics.r
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -38,6 +40,7 @@ __all__ = [
     "WEIGHTING_FIELDS",
     "empty_record",
     "empty_weighting",
+    "finite_or_null",
     "make_record",
     "not_estimable_rows",
 ]
@@ -247,3 +250,20 @@ def empty_record(weightings: Iterable[str], reason: str, **known) -> dict:
     weightings = list(weightings)
     metrics = {w: empty_weighting(w, [], reason) for w in weightings}
     return make_record(not_estimable={"frames": reason}, metrics=metrics, **known)
+
+
+def finite_or_null(value):
+    """``value`` with every non-finite float replaced by None (JSON null, never NaN), recursively.
+
+    Examples
+    --------
+    >>> finite_or_null({"a": [1.0, float("nan")], "b": {"c": float("inf")}})
+    {'a': [1.0, None], 'b': {'c': None}}
+    """
+    if isinstance(value, dict):
+        return {k: finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_or_null(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -189,7 +189,7 @@ MACHINE_NOTE = (
 def calibration_seed_summary(study: str | Path, seed: int, wall_s: float | None = None) -> dict:
     """One seed's line of the ``calibration_seeds`` record, from its study's ``calibration.json``
     (``results/calibration/<study>/``): agreement, coverage on the resolved and on all cells with a known answer,
-    and which way the scores lean (:func:`westbench.calibration.table.interval_coverage`)."""
+    and which way the scores lean (:func:`westbench.calibration.coverage.interval_coverage`)."""
     result = json.loads((Path(study) / "calibration.json").read_text())
     coverage = result.get("interval_coverage") or {}
     return {

@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import wasserstein_distance
 
 import westbench.calibration.figures as figures
-from westbench.calibration.table import COLUMNS
+from westbench.calibration.table_rows import COLUMNS
 from westbench.metrics.suite import distributions
 
 

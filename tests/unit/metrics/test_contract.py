@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from westbench.metrics.adversarial import duplicated, permuted, with_far_mass
 from westbench.metrics.contract import INVARIANCES, check_invariances, direction, reported_numbers, reported_values
 from westbench.metrics.contract import check_contract as check
-from westbench.metrics.score import score_frames
+from westbench.metrics.engine_scoring import score_frames
 
 SETTINGS = {
     "weightings": ["we", "msm", "counts"],

@@ -7,9 +7,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from westbench.io.frames import write_frames
+from westbench.metrics.macrostate_fit import fit_macrostate_model
 from westbench.metrics.metastable import MacrostateModel
 from westbench.metrics.noise_floor import floor_subsets, pseudo_model_units
-from westbench.metrics.score import fit_macrostate_model, score_engine
+from westbench.metrics.score import score_engine
 from westbench.metrics.suite import MetricSuite
 
 

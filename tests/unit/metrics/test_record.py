@@ -9,6 +9,7 @@ from westbench.metrics.record import (
     WEIGHTING_FIELDS,
     empty_record,
     empty_weighting,
+    finite_or_null,
     make_record,
     make_weighting,
     not_estimable_rows,
@@ -93,3 +94,9 @@ def test_every_single_number_metric_says_which_way_it_improves_and_the_contract_
     assert {f"metrics/*/{m.name}" for m in SCALAR_METRICS} <= set(contract.LOWER) | set(contract.HIGHER)
     assert contract.direction("metrics/msm/coverage") == "higher" and contract.direction("metrics/we/w1/rg") == "lower"
     assert contract.direction("metrics/we/intervals/w1/rg/low") == "descriptive"
+
+
+def test_written_numbers_are_finite_or_null():
+    """metrics.json and controls.json never hold NaN or infinity: each is null, everything else as it was."""
+    value = {"a": (1.0, np.float64("nan")), "b": [{"c": float("-inf")}, 2, "x", None, True], "d": np.float64(0.5)}
+    assert finite_or_null(value) == {"a": [1.0, None], "b": [{"c": None}, 2, "x", None, True], "d": 0.5}

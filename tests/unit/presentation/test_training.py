@@ -38,9 +38,9 @@ def test_the_training_curve_title_and_the_metrics_caveat_use_this_wording():
     from pathlib import Path
 
     import westbench.cg.training_step as training_step
-    import westbench.metrics.score as score
+    import westbench.metrics.engine_scoring as engine_scoring
 
-    for module in (training_step, score):
+    for module in (training_step, engine_scoring):
         source = Path(module.__file__).read_text()
         assert "failure_to_learn(" in source and "epoch 0 kept" not in source
 

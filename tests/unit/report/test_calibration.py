@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from westbench.calibration.table import COLUMNS
+from westbench.calibration.table_rows import COLUMNS
 from westbench.report.calibration import CLAIM, calibration_html, headline
 from westbench.report.html_report import figure_html, html_table
 
