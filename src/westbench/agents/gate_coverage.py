@@ -126,19 +126,30 @@ def recorded_by(record: Mapping | None, task: str) -> str | None:
     return record.get("updated", {}).get(task) or record.get("commit") or "unknown commit"
 
 
-def _why_gate(task: str, tasks_dir: Path, record: Mapping, environment_changed: bool, shard: int | None) -> str:
-    """Why a task's trials must run again, or '' where the record covers them (the near misses' rule)."""
+#: Why a task whose near misses the record covers runs its reference and do-nothing trials all the same.
+NO_GATE_VERDICT = "the record holds no verdict of its reference and do-nothing trials"
+
+
+def _reasons(tasks_dir, root, record: Mapping | None, shard: int | None, tasks: Iterable[str] | None):
+    """(task, why its trials must run again, or '' where the record covers them) for the tasks under ``tasks_dir``
+    (those named in ``tasks``, or all): the rule both questions share."""
+    tasks_dir, record = Path(tasks_dir), record or {}
+    environment_changed = record.get("environment") != environment_key(root)
     recorded = record.get("tasks", {})
     shards = int(record.get("rotation_shards", ROTATION_SHARDS))
-    if environment_changed:
-        return "the trial environment changed since the recorded full gate"
-    if task not in recorded:
-        return "not in the record of a full gate that caught all its near misses"
-    if recorded[task]["key"] != near_miss_key(tasks_dir / task):
-        return "changed since the recorded full gate"
-    if shard is not None and shard_of(task, shards) == shard % shards:
-        return f"rotation shard {shard % shards} of {shards}"
-    return ""
+    for task in task_names(tasks_dir) if tasks is None else tasks:
+        if environment_changed:
+            yield task, "the trial environment changed since the recorded full gate"
+        elif task not in recorded:
+            yield task, "not in the record of a full gate that caught all its near misses"
+        elif recorded[task]["key"] != near_miss_key(tasks_dir / task):
+            yield task, "changed since the recorded full gate"
+        elif shard is not None and shard_of(task, shards) == shard % shards:
+            yield task, f"rotation shard {shard % shards} of {shards}"
+        elif not recorded[task].get("gate"):
+            yield task, NO_GATE_VERDICT
+        else:
+            yield task, ""
 
 
 def tasks_to_gate(
@@ -152,17 +163,7 @@ def tasks_to_gate(
     run, each with the reason: those :func:`near_misses_to_gate` names, every task without near misses (never
     recorded), and every recorded task whose reference and do-nothing verdict the record lacks. Every other task
     passed the gate at these exact inputs in the recorded run (its ``gate``)."""
-    tasks_dir = Path(tasks_dir)
-    record = record or {}
-    environment_changed = record.get("environment") != environment_key(root)
-    chosen = {}
-    for task in task_names(tasks_dir) if tasks is None else tasks:
-        why = _why_gate(task, tasks_dir, record, environment_changed, shard)
-        if not why and not record["tasks"][task].get("gate"):
-            why = "the record holds no verdict of its reference and do-nothing trials"
-        if why:
-            chosen[task] = why
-    return chosen
+    return {task: why for task, why in _reasons(tasks_dir, root, record, shard, tasks) if why}
 
 
 def gate_recorded_by(record: Mapping | None, task: str) -> str | None:
@@ -186,11 +187,6 @@ def near_misses_to_gate(
     reason; every other task that ships near misses is covered by ``record`` (caught at these exact inputs).
     ``shard``: the rotation shard this run gates whatever the record says (None: none, for a run that trusts the
     record alone)."""
-    tasks_dir = Path(tasks_dir)
-    record = record or {}
-    environment_changed = record.get("environment") != environment_key(root)
-    chosen = {}
-    for task in task_names(tasks_dir) if tasks is None else tasks:
-        if near_misses(tasks_dir / task) and (why := _why_gate(task, tasks_dir, record, environment_changed, shard)):
-            chosen[task] = why
-    return chosen
+    chosen = _reasons(tasks_dir, root, record, shard, tasks)
+    covered = ("", NO_GATE_VERDICT)  # the near misses' record holds whatever it says of the other two trials
+    return {task: why for task, why in chosen if why not in covered and near_misses(Path(tasks_dir) / task)}
