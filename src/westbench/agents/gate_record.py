@@ -90,20 +90,20 @@ def update_record(
             "the trial environment changed since the recorded full gate: a partial gate cannot update the record; "
             "run `snakemake agents` with agents.gate.near_misses: true and tools/gate_record.py WORKDIR"
         )
-    rows = _gate_rows(Path(results))
+    rows, stale = _gate_rows(Path(results)), _stale(Path(results), Path(tasks_dir))  # gate.csv read once
     gated = {row["task"] for row in rows if int(row["near_misses"]) > 0}
-    partial = record_full_gate(results, tasks_dir, root, label)
+    partial = gate_record([row for row in rows if row["task"] not in stale], tasks_dir, root, label)["tasks"]
     tasks = {task: entry for task, entry in record["tasks"].items() if task not in gated}
-    tasks = record_gate_verdicts(tasks, rows, tasks_dir, label, exclude=set(partial["stale"]))
-    tasks.update(partial["tasks"])
+    tasks = record_gate_verdicts(tasks, rows, tasks_dir, label, exclude=stale)
+    tasks.update(partial)
     updated = {task: when for task, when in record.get("updated", {}).items() if task in tasks}
-    updated.update({task: label for task in partial["tasks"]})
+    updated.update({task: label for task in partial})
     return {
         **record,
         "rotation_shards": ROTATION_SHARDS,  # the policy of this code, not of the run that wrote the record first
         "tasks": dict(sorted(tasks.items())),
         "updated": dict(sorted(updated.items())),
-        "stale": partial["stale"],
+        "stale": sorted(stale),
     }
 
 
